@@ -1,0 +1,8 @@
+//! bracewalk: see how a lenient JSON extractor read an LLM reply.
+//!
+//! Pipelines ask a model for a JSON envelope and get prose, drafts, fences and broken
+//! escaping around it. The [`read`] module ports the extractors such pipelines use, exactly
+//! (JavaScript semantics included), and has each one record its decisions: every `{`
+//! candidate, each reading of it, the rule that decided, and what came out.
+
+pub mod read;

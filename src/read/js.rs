@@ -1,0 +1,526 @@
+//! The JavaScript semantics the seed readers rely on, exactly.
+//!
+//! A port that reaches for the nearest Rust equivalent goes wrong silently in three places:
+//!
+//! * **Whitespace.** `String.prototype.trim` and the regex class `\s` use ECMAScript's
+//!   WhiteSpace and LineTerminator sets. They include U+FEFF and exclude U+0085; Rust's
+//!   `char::is_whitespace` (Unicode `White_Space`) does the opposite on both.
+//! * **`JSON.parse`.** serde_json refuses a lone surrogate escape (`"\ud800"`), stops at a
+//!   recursion limit of 128, parses `1e400` as an error unless asked otherwise, and keeps
+//!   keys in its own order. JavaScript accepts the first three and orders keys its own way.
+//!   So the parse below is written for this: a validating cursor over bytes, iterative (no
+//!   depth the input controls reaches the call stack), building a [`Value`] that keeps
+//!   what JavaScript keeps.
+//! * **Offsets.** The seeds index strings in UTF-16 code units. Every comparison they make
+//!   between offsets and lengths is between two positions in the same string, so comparing
+//!   byte offsets gives the same answers; UTF-16 numbers are derived only to be shown
+//!   (see [`super::span`]).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::value::{JsString, Object, Value, array_index};
+
+/// ECMAScript WhiteSpace ∪ LineTerminator: what `trim()` strips and `\s` matches.
+pub fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\u{0B}'
+            | '\u{0C}'
+            | '\r'
+            | ' '
+            | '\u{A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202F}'
+            | '\u{205F}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
+}
+
+/// The byte range `s.trim()` keeps.
+pub fn trim_range(s: &str) -> (usize, usize) {
+    let start = s.len() - s.trim_start_matches(is_js_whitespace).len();
+    let end = s.trim_end_matches(is_js_whitespace).len();
+    (start, end.max(start))
+}
+
+/// `s.trim()`.
+pub fn trim(s: &str) -> &str {
+    s.trim_matches(is_js_whitespace)
+}
+
+/// `s.trimEnd()`.
+pub fn trim_end(s: &str) -> &str {
+    s.trim_end_matches(is_js_whitespace)
+}
+
+/// The JavaScript-whitespace character starting at byte `i`, if there is one: its length.
+pub fn whitespace_len_at(s: &str, i: usize) -> Option<usize> {
+    let b = *s.as_bytes().get(i)?;
+    if b < 0x80 {
+        return matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ').then_some(1);
+    }
+    let c = s.get(i..)?.chars().next()?;
+    is_js_whitespace(c).then(|| c.len_utf8())
+}
+
+/// Why a text is not JSON, in the words `JSON.parse` would use, and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseError {
+    pub kind: ParseErrorKind,
+    /// Byte offset into the parsed text.
+    pub offset: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    UnexpectedEnd,
+    UnexpectedToken(char),
+    UnterminatedString,
+    BadControlCharacter,
+    BadEscape,
+    BadUnicodeEscape,
+    BadNumber,
+    TrailingCharacters,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            ParseErrorKind::UnexpectedEnd => write!(f, "unexpected end of JSON input"),
+            ParseErrorKind::UnexpectedToken(c) => write!(f, "unexpected token {c:?}"),
+            ParseErrorKind::UnterminatedString => write!(f, "unterminated string"),
+            ParseErrorKind::BadControlCharacter => write!(f, "bad control character in string literal"),
+            ParseErrorKind::BadEscape => write!(f, "bad escaped character"),
+            ParseErrorKind::BadUnicodeEscape => write!(f, "bad Unicode escape"),
+            ParseErrorKind::BadNumber => write!(f, "no number after minus sign, or digits missing"),
+            ParseErrorKind::TrailingCharacters => write!(f, "unexpected non-whitespace character after JSON"),
+        }?;
+        write!(f, " at byte {}", self.offset)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// `JSON.parse(text)`.
+pub fn parse(text: &str) -> Result<Value, ParseError> {
+    Parser { text, bytes: text.as_bytes(), at: 0 }.parse()
+}
+
+/// Whether `JSON.parse(text)` would succeed, without building the value.
+pub fn is_json(text: &str) -> bool {
+    parse(text).is_ok()
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+}
+
+/// A container being filled.
+enum Frame {
+    Array(Vec<Value>),
+    Object(ObjectBuilder, Option<JsString>),
+}
+
+/// Collects properties in JavaScript's order: array indices ascending, then the rest in
+/// first-insertion order, a repeated key overwriting in place.
+#[derive(Default)]
+struct ObjectBuilder {
+    entries: Vec<(JsString, Value)>,
+    /// Key → position, built once an object is big enough for linear search to hurt.
+    index: Option<HashMap<JsString, usize>>,
+    has_array_index: bool,
+}
+
+const INDEX_AFTER: usize = 16;
+
+impl ObjectBuilder {
+    fn insert(&mut self, key: JsString, value: Value) {
+        let found = match &self.index {
+            Some(index) => index.get(&key).copied(),
+            None => self.entries.iter().position(|(k, _)| *k == key),
+        };
+        if let Some(i) = found {
+            self.entries[i].1 = value;
+            return;
+        }
+        if !self.has_array_index && array_index(&key).is_some() {
+            self.has_array_index = true;
+        }
+        if let Some(index) = &mut self.index {
+            index.insert(key.clone(), self.entries.len());
+        }
+        self.entries.push((key, value));
+        if self.index.is_none() && self.entries.len() > INDEX_AFTER {
+            self.index = Some(self.entries.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect());
+        }
+    }
+
+    fn finish(self) -> Object {
+        let mut entries = self.entries;
+        if self.has_array_index {
+            // Stable: the named keys keep their insertion order behind the indices.
+            entries.sort_by_key(|(k, _)| match array_index(k) {
+                Some(n) => (0, n),
+                None => (1, 0),
+            });
+        }
+        Object::from_entries(entries)
+    }
+}
+
+impl<'a> Parser<'a> {
+    #[cold]
+    fn error(&self, kind: ParseErrorKind, offset: usize) -> ParseError {
+        ParseError { kind, offset }
+    }
+
+    #[cold]
+    fn unexpected(&self, at: usize) -> ParseError {
+        match self.text.get(at..).and_then(|s| s.chars().next()) {
+            Some(c) => self.error(ParseErrorKind::UnexpectedToken(c), at),
+            None => self.error(ParseErrorKind::UnexpectedEnd, at),
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.at) {
+            self.at += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn parse(mut self) -> Result<Value, ParseError> {
+        let mut stack: Vec<Frame> = Vec::new();
+        'value: loop {
+            // Parse one value (opening a container pushes a frame and loops back here).
+            self.skip_ws();
+            let mut value = match self.peek() {
+                Some(b'{') => {
+                    self.at += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b'}') {
+                        self.at += 1;
+                        Value::Object(Object::new())
+                    } else {
+                        let key = self.key()?;
+                        stack.push(Frame::Object(ObjectBuilder::default(), Some(key)));
+                        continue 'value;
+                    }
+                }
+                Some(b'[') => {
+                    self.at += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        self.at += 1;
+                        Value::Array(Vec::new())
+                    } else {
+                        stack.push(Frame::Array(Vec::new()));
+                        continue 'value;
+                    }
+                }
+                Some(b'"') => Value::String(self.string()?),
+                Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
+                Some(b't') => self.literal(b"true", Value::Bool(true))?,
+                Some(b'f') => self.literal(b"false", Value::Bool(false))?,
+                Some(b'n') => self.literal(b"null", Value::Null)?,
+                _ => return Err(self.unexpected(self.at)),
+            };
+            // Hand the value to its container; close every container that ends here.
+            loop {
+                let Some(frame) = stack.last_mut() else {
+                    self.skip_ws();
+                    if self.at < self.bytes.len() {
+                        return Err(self.error(ParseErrorKind::TrailingCharacters, self.at));
+                    }
+                    return Ok(value);
+                };
+                self.skip_ws();
+                match frame {
+                    Frame::Array(items) => {
+                        items.push(value);
+                        match self.peek() {
+                            Some(b',') => {
+                                self.at += 1;
+                                continue 'value;
+                            }
+                            Some(b']') => {
+                                self.at += 1;
+                                let Some(Frame::Array(items)) = stack.pop() else { return Err(frame_error()) };
+                                value = Value::Array(items);
+                            }
+                            _ => return Err(self.unexpected(self.at)),
+                        }
+                    }
+                    Frame::Object(builder, key) => {
+                        if let Some(k) = key.take() {
+                            builder.insert(k, value);
+                        }
+                        match self.peek() {
+                            Some(b',') => {
+                                self.at += 1;
+                                self.skip_ws();
+                                let k = self.key()?;
+                                if let Some(Frame::Object(_, key)) = stack.last_mut() {
+                                    *key = Some(k);
+                                }
+                                continue 'value;
+                            }
+                            Some(b'}') => {
+                                self.at += 1;
+                                let Some(Frame::Object(builder, _)) = stack.pop() else { return Err(frame_error()) };
+                                value = Value::Object(builder.finish());
+                            }
+                            _ => return Err(self.unexpected(self.at)),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A key and its colon; the cursor is on the key's opening quote.
+    fn key(&mut self) -> Result<JsString, ParseError> {
+        if self.peek() != Some(b'"') {
+            return Err(self.unexpected(self.at));
+        }
+        let key = self.string()?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(self.unexpected(self.at));
+        }
+        self.at += 1;
+        Ok(key)
+    }
+
+    fn literal(&mut self, word: &[u8], value: Value) -> Result<Value, ParseError> {
+        for (i, &b) in word.iter().enumerate() {
+            if self.bytes.get(self.at + i) != Some(&b) {
+                return Err(self.unexpected(self.at + i));
+            }
+        }
+        self.at += word.len();
+        Ok(value)
+    }
+
+    fn number(&mut self) -> Result<f64, ParseError> {
+        let start = self.at;
+        let digits = |p: &mut Self| {
+            let from = p.at;
+            while let Some(b'0'..=b'9') = p.peek() {
+                p.at += 1;
+            }
+            p.at - from
+        };
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.at += 1,
+            Some(b'1'..=b'9') => {
+                digits(self);
+            }
+            _ => return Err(self.number_error()),
+        }
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            if digits(self) == 0 {
+                return Err(self.number_error());
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.at += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.at += 1;
+            }
+            if digits(self) == 0 {
+                return Err(self.number_error());
+            }
+        }
+        // Rust's float parsing is correctly rounded, as ECMAScript's is, and overflows to
+        // infinity as `JSON.parse("1e400")` does.
+        self.text[start..self.at].parse::<f64>().map_err(|_| self.error(ParseErrorKind::BadNumber, start))
+    }
+
+    #[cold]
+    fn number_error(&self) -> ParseError {
+        match self.peek() {
+            None => self.error(ParseErrorKind::UnexpectedEnd, self.at),
+            Some(_) => self.error(ParseErrorKind::BadNumber, self.at),
+        }
+    }
+
+    /// A string literal; the cursor is on its opening quote.
+    fn string(&mut self) -> Result<JsString, ParseError> {
+        let open = self.at;
+        self.at += 1;
+        let run_start = self.at;
+        // Fast path: no escapes, borrowed straight from the text.
+        loop {
+            match self.peek() {
+                None => return Err(self.error(ParseErrorKind::UnterminatedString, open)),
+                Some(b'"') => {
+                    let s = &self.text[run_start..self.at];
+                    self.at += 1;
+                    return Ok(JsString::Utf8(s.to_owned()));
+                }
+                Some(b'\\') => break,
+                Some(b) if b < 0x20 => return Err(self.error(ParseErrorKind::BadControlCharacter, self.at)),
+                Some(_) => self.at += 1,
+            }
+        }
+        // Slow path: decode escapes into UTF-16, which is what JavaScript builds and the only
+        // form that can hold a lone surrogate.
+        let mut units: Vec<u16> = self.text[run_start..self.at].encode_utf16().collect();
+        loop {
+            let run = self.at;
+            while let Some(b) = self.peek() {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.at += 1;
+            }
+            units.extend(self.text[run..self.at].encode_utf16());
+            match self.peek() {
+                None => return Err(self.error(ParseErrorKind::UnterminatedString, open)),
+                Some(b'"') => {
+                    self.at += 1;
+                    return Ok(JsString::from_utf16(units));
+                }
+                Some(b'\\') => {
+                    let esc = self.at;
+                    self.at += 1;
+                    let unit = match self.peek() {
+                        Some(b'"') => 0x22,
+                        Some(b'\\') => 0x5c,
+                        Some(b'/') => 0x2f,
+                        Some(b'b') => 0x08,
+                        Some(b'f') => 0x0c,
+                        Some(b'n') => 0x0a,
+                        Some(b'r') => 0x0d,
+                        Some(b't') => 0x09,
+                        Some(b'u') => {
+                            let hex = self.bytes.get(self.at + 1..self.at + 5);
+                            let value = hex.and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| {
+                                h.bytes().all(|b| b.is_ascii_hexdigit()).then(|| u16::from_str_radix(h, 16).ok())?
+                            });
+                            match value {
+                                Some(v) => {
+                                    self.at += 4;
+                                    v
+                                }
+                                None if self.at + 5 > self.bytes.len() => {
+                                    return Err(self.error(ParseErrorKind::UnterminatedString, open));
+                                }
+                                None => return Err(self.error(ParseErrorKind::BadUnicodeEscape, esc)),
+                            }
+                        }
+                        None => return Err(self.error(ParseErrorKind::UnterminatedString, open)),
+                        Some(_) => return Err(self.error(ParseErrorKind::BadEscape, esc)),
+                    };
+                    self.at += 1;
+                    units.push(unit);
+                }
+                Some(_) => return Err(self.error(ParseErrorKind::BadControlCharacter, self.at)),
+            }
+        }
+    }
+}
+
+#[cold]
+fn frame_error() -> ParseError {
+    // The frame on top was matched just above, so this cannot happen; it is an error rather
+    // than a panic so that the parser has no panic path at all.
+    ParseError { kind: ParseErrorKind::UnexpectedEnd, offset: 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(s: &str) -> String {
+        parse(s).map(|v| v.to_json()).unwrap_or_else(|e| format!("error: {e}"))
+    }
+
+    #[test]
+    fn whitespace_is_ecmascripts_not_unicodes() {
+        for c in ['\u{FEFF}', '\u{A0}', '\u{1680}', '\u{2000}', '\u{200A}', '\u{2028}', '\u{2029}', '\u{202F}', '\u{205F}', '\u{3000}', '\u{0B}', '\u{0C}'] {
+            assert!(is_js_whitespace(c), "{c:?} is JS whitespace");
+        }
+        for c in ['\u{85}', '\u{180E}', '\u{200B}', 'a', '\u{1C}'] {
+            assert!(!is_js_whitespace(c), "{c:?} is not JS whitespace");
+        }
+        assert_eq!(trim("\u{FEFF} {} \u{85}"), "{} \u{85}");
+        assert_eq!(trim_end("x\u{3000}\u{2029}"), "x");
+        assert_eq!(trim_range("  "), (2, 2));
+    }
+
+    #[test]
+    fn parses_what_javascript_parses() {
+        for (input, out) in [
+            (r#" {"a":[1,2.5,-0,1e400,true,null]} "#, r#"{"a":[1,2.5,0,null,true,null]}"#),
+            (r#""\ud800x\udc00\ud83d\ude00""#, r#""\ud800x\udc00😀""#),
+            (r#"{"b":1,"2":2,"a":3,"1":4,"b":5}"#, r#"{"1":4,"2":2,"b":5,"a":3}"#),
+            (r#"{"4294967295":1,"4294967294":2}"#, r#"{"4294967294":2,"4294967295":1}"#),
+            (r#"{"__proto__":1}"#, r#"{"__proto__":1}"#),
+            ("12345678901234567890", "12345678901234567000"),
+            (r#""\u00e9\/""#, r#""é/""#),
+            ("\t\r\n 0 ", "0"),
+        ] {
+            assert_eq!(json(input), out, "{input}");
+        }
+    }
+
+    #[test]
+    fn rejects_what_javascript_rejects() {
+        for input in [
+            "", " ", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "+1", "1e", "0x10", "NaN", "'a'",
+            "\"a\nb\"", "\"\\x\"", "\"\\u12\"", "\"\\u12G4\"", "{a:1}", "[1 2]", "{} {}", "\u{FEFF}1", "\"\\",
+            "tru", "nul", "[", "{\"a\"}", "\"\u{1}\"", "\u{A0}1",
+        ] {
+            assert!(parse(input).is_err(), "{input:?} must not parse");
+        }
+    }
+
+    #[test]
+    fn errors_say_where() {
+        let e = parse(r#"{"a": "b" "c"}"#).unwrap_err();
+        assert_eq!(e.offset, 10);
+        assert_eq!(e.kind, ParseErrorKind::UnexpectedToken('"'));
+        let e = parse("{\"a\": \"x\ny\"}").unwrap_err();
+        assert_eq!((e.kind, e.offset), (ParseErrorKind::BadControlCharacter, 8));
+        assert_eq!(parse("[1,").unwrap_err().kind, ParseErrorKind::UnexpectedEnd);
+    }
+
+    #[test]
+    fn nesting_is_limited_by_memory_not_by_the_stack() {
+        let depth = 1_000_000;
+        let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(parse(&text).is_ok());
+        let text = format!("{}1{}", "{\"a\":".repeat(depth), "}".repeat(depth));
+        assert!(parse(&text).is_ok());
+    }
+
+    #[test]
+    fn big_objects_keep_first_place_for_repeated_keys() {
+        let mut text = String::from("{");
+        for i in 0..40 {
+            text.push_str(&format!("\"k{i}\":{i},"));
+        }
+        text.push_str("\"k3\":\"again\"}");
+        let v = parse(&text).unwrap();
+        let o = v.as_object().unwrap();
+        assert_eq!(o.len(), 40);
+        assert_eq!(o.iter().nth(3).unwrap().1.to_json(), "\"again\"");
+    }
+}

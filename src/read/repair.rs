@@ -1,0 +1,282 @@
+//! The repaired span: the strict walk, repairing an object that is JSON in shape but not in
+//! escaping (seed 000 `repairedSpan` and `isEscape`).
+//!
+//! The rule is the one a person reading the reply applies: a `"` inside a string ends it only
+//! if what follows (after JavaScript whitespace) continues the object — `,` `}` `]`, the end
+//! of the text, or `:`. Any other quote is one the model forgot to escape, and is escaped.
+//! Raw newlines, carriage returns and tabs inside a string are escaped on the way past, and a
+//! backslash that begins no JSON escape is doubled. One pass, no backtracking.
+//!
+//! The two colon rules differ only in that last case. Under [`ColonRule::Wide`] (what the
+//! walk uses) a `"` followed by `:` ends any string. Under [`ColonRule::Narrow`] (the
+//! whole-reply attempt) it ends only a string in key position, since after a value JSON puts
+//! `,` `}` or `]`, never `:`.
+//!
+//! Every repair inserts exactly one byte (`"`→`\"`, LF→`\n`, CR→`\r`, TAB→`\t`, `\`→`\\`),
+//! which is what lets an offset in the repaired text be mapped back to the reply
+//! ([`Repaired::source_offset`]).
+
+use super::js::whitespace_len_at;
+
+/// Where a `"` followed by `:` ends a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ColonRule {
+    /// Anywhere: the walk's rule (`colonClosesValues = true`).
+    Wide,
+    /// Only in a key: the whole-reply attempt's rule (`colonClosesValues = false`).
+    Narrow,
+}
+
+/// One change the repair made to the reply's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Repair {
+    /// Byte offset of the repaired character in the reply.
+    pub at: usize,
+    pub kind: RepairKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RepairKind {
+    /// A `"` that does not end its string, escaped as `\"`.
+    QuoteEscaped,
+    /// A raw line feed inside a string, escaped as `\n`.
+    NewlineEscaped,
+    /// A raw carriage return inside a string, escaped as `\r`.
+    CarriageReturnEscaped,
+    /// A raw tab inside a string, escaped as `\t`.
+    TabEscaped,
+    /// A backslash that begins no JSON escape, doubled.
+    BackslashDoubled,
+}
+
+impl RepairKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RepairKind::QuoteEscaped => "quote escaped",
+            RepairKind::NewlineEscaped => "newline escaped",
+            RepairKind::CarriageReturnEscaped => "CR escaped",
+            RepairKind::TabEscaped => "tab escaped",
+            RepairKind::BackslashDoubled => "backslash doubled",
+        }
+    }
+
+    /// What the repair wrote in place of the character.
+    pub fn replacement(self) -> &'static str {
+        match self {
+            RepairKind::QuoteEscaped => "\\\"",
+            RepairKind::NewlineEscaped => "\\n",
+            RepairKind::CarriageReturnEscaped => "\\r",
+            RepairKind::TabEscaped => "\\t",
+            RepairKind::BackslashDoubled => "\\\\",
+        }
+    }
+}
+
+/// A repaired reading of the object at `start`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repaired {
+    /// The repaired text, from the opening `{` to its matching `}`.
+    pub text: String,
+    /// Byte offset in the reply just past the closing brace.
+    pub end: usize,
+}
+
+impl Repaired {
+    /// Maps an offset in the repaired text back to the reply, given where the span started
+    /// and the repairs made (each of which inserted one byte).
+    pub fn source_offset(start: usize, repairs: &[Repair], offset: usize) -> usize {
+        // Repair k (0-based) occupies repaired bytes p and p + 1, p = (at - start) + k; its
+        // inserted byte lies before `offset` once `offset` reaches p + 1.
+        let inserted = repairs
+            .iter()
+            .enumerate()
+            .take_while(|(k, r)| offset > r.at - start + k)
+            .count();
+        start + offset - inserted
+    }
+}
+
+/// Is the backslash at byte `i` the start of one of JSON's escapes (`\"` `\\` `\/` `\b` `\f`
+/// `\n` `\r` `\t`, or `\u` with four hex digits)? Anything else is a backslash the model wrote
+/// as itself.
+pub fn is_escape(text: &str, i: usize) -> bool {
+    let bytes = text.as_bytes();
+    match bytes.get(i + 1) {
+        None => false,
+        Some(b'u') => bytes.get(i + 2..i + 6).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)),
+        Some(next) => b"\"\\/bfnrt".contains(next),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Container {
+    Object,
+    Array,
+}
+
+/// The repaired span of the object opening at `start` under `rule`, or `None` when its
+/// braces never balance. With `repairs`, every repair made is recorded there in order.
+pub fn repaired_span(text: &str, start: usize, rule: ColonRule, mut repairs: Option<&mut Vec<Repair>>) -> Option<Repaired> {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    // Source bytes not yet copied to `out` start here: copying is done in runs.
+    let mut run = start;
+    let mut depth: usize = 0;
+    let mut in_str = false;
+    let mut esc = false;
+    // Containers we are inside, innermost last, and whether a string opened now would be a
+    // key. They exist only for the `":` case; `depth` alone decides where the object ends.
+    let mut stack: Vec<Container> = Vec::new();
+    let mut expect_key = false;
+    let mut key_string = false;
+
+    let mut repair = |out: &mut String, run: &mut usize, i: usize, kind: RepairKind| {
+        out.push_str(&text[*run..i]);
+        out.push_str(kind.replacement());
+        *run = i + 1;
+        if let Some(list) = repairs.as_deref_mut() {
+            list.push(Repair { at: i, kind });
+        }
+    };
+
+    let mut i = start;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if !in_str {
+            match c {
+                b'"' => {
+                    in_str = true;
+                    key_string = stack.last() == Some(&Container::Object) && expect_key;
+                }
+                b':' => expect_key = false,
+                b',' => expect_key = stack.last() == Some(&Container::Object),
+                b'[' => stack.push(Container::Array),
+                b']' => {
+                    stack.pop();
+                    expect_key = false;
+                }
+                b'{' => {
+                    stack.push(Container::Object);
+                    expect_key = true;
+                    depth += 1;
+                }
+                b'}' => {
+                    stack.pop();
+                    expect_key = false;
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        out.push_str(&text[run..=i]);
+                        return Some(Repaired { text: out, end: i + 1 });
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if esc {
+            esc = false;
+            i += 1;
+            continue;
+        }
+        match c {
+            b'\\' => {
+                // Where a literal backslash and an escape collide, the escape wins: `C:\new`
+                // reads as a newline, or every real `\n` in every reply would break.
+                if is_escape(text, i) {
+                    esc = true;
+                } else {
+                    repair(&mut out, &mut run, i, RepairKind::BackslashDoubled);
+                }
+            }
+            b'"' => {
+                let mut j = i + 1;
+                while let Some(n) = whitespace_len_at(text, j) {
+                    j += n;
+                }
+                let closes = match bytes.get(j) {
+                    None | Some(b',' | b'}' | b']') => true,
+                    Some(b':') => rule == ColonRule::Wide || key_string,
+                    Some(_) => false,
+                };
+                if closes {
+                    in_str = false;
+                } else {
+                    repair(&mut out, &mut run, i, RepairKind::QuoteEscaped);
+                }
+            }
+            b'\n' => repair(&mut out, &mut run, i, RepairKind::NewlineEscaped),
+            b'\r' => repair(&mut out, &mut run, i, RepairKind::CarriageReturnEscaped),
+            b'\t' => repair(&mut out, &mut run, i, RepairKind::TabEscaped),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wide(t: &str) -> Option<String> {
+        repaired_span(t, 0, ColonRule::Wide, None).map(|r| r.text)
+    }
+
+    #[test]
+    fn a_quote_ends_a_string_only_when_the_object_continues() {
+        let t = r#"{"html": "<q>"hi"</q>", "log": "a"  }"#;
+        assert_eq!(wide(t).as_deref(), Some(r#"{"html": "<q>\"hi\"</q>", "log": "a"  }"#));
+    }
+
+    #[test]
+    fn raw_controls_and_stray_backslashes_are_escaped() {
+        let mut repairs = Vec::new();
+        let t = "{\"a\": \"x\ny\r\tz \\' \\n \\u12 \\u00e9\"}";
+        let r = repaired_span(t, 0, ColonRule::Wide, Some(&mut repairs)).unwrap();
+        assert_eq!(r.text, "{\"a\": \"x\\ny\\r\\tz \\\\' \\n \\\\u12 \\u00e9\"}");
+        let kinds: Vec<_> = repairs.iter().map(|r| r.kind).collect();
+        use RepairKind::*;
+        assert_eq!(kinds, [NewlineEscaped, CarriageReturnEscaped, TabEscaped, BackslashDoubled, BackslashDoubled]);
+        assert_eq!(repairs[0].at, 8);
+    }
+
+    #[test]
+    fn the_narrow_rule_lets_a_colon_close_only_keys() {
+        let t = r#"{"notes": "read as { "faithful": true }; no", "a": 1}"#;
+        let narrow = repaired_span(t, 0, ColonRule::Narrow, None).unwrap();
+        assert_eq!(narrow.end, t.len());
+        assert_eq!(narrow.text, r#"{"notes": "read as { \"faithful\": true }; no", "a": 1}"#);
+        // The wide rule ends the value at `"faithful"` and balances on the quoted `}`.
+        let w = repaired_span(t, 0, ColonRule::Wide, None).unwrap();
+        assert!(w.end < t.len());
+    }
+
+    #[test]
+    fn javascript_whitespace_is_skipped_before_deciding() {
+        let t = "{\"a\": \"x\"\u{3000}\u{FEFF}}";
+        assert_eq!(wide(t).as_deref(), Some(t));
+        // U+0085 is not JavaScript whitespace: the quote is escaped, the string runs on.
+        assert_eq!(wide("{\"a\": \"x\"\u{85}}"), None);
+    }
+
+    #[test]
+    fn escapes_are_recognised_as_json_defines_them() {
+        assert!(is_escape(r"\u00aF", 0));
+        assert!(!is_escape(r"\u00a", 0));
+        assert!(!is_escape(r"\'", 0));
+        assert!(!is_escape("\\", 0));
+        assert!(is_escape(r"\/", 0));
+    }
+
+    #[test]
+    fn repaired_offsets_map_back_to_the_reply() {
+        let mut repairs = Vec::new();
+        let t = "xx{\"a\": \"1\n2\n3\"}";
+        let r = repaired_span(t, 2, ColonRule::Wide, Some(&mut repairs)).unwrap();
+        // The `3` sits at source byte 13 and at repaired offset 13 - 2 + 2.
+        let at3 = r.text.find('3').unwrap();
+        assert_eq!(Repaired::source_offset(2, &repairs, at3), 13);
+        assert_eq!(Repaired::source_offset(2, &repairs, 0), 2);
+    }
+}

@@ -1,0 +1,307 @@
+//! The decision record of the last-wins reader (seed 000 `extractJson`).
+//!
+//! A trace says, for one reply, what the reader tried and why it answered what it answered:
+//! the whole-text attempt, every candidate the walk visited with its three readings (strict,
+//! repaired under the wide colon rule, repaired under the narrow one) and what the walk did
+//! next, the whole-reply attempt with its two gates, and which of them decided. The CLI and
+//! the TUI are two consumers of it; neither re-derives a decision.
+
+use std::borrow::Cow;
+
+use super::js::ParseError;
+use super::repair::{Repair, Repaired};
+use super::span::Span;
+use super::value::Value;
+
+/// One reading of the object at a candidate `{`.
+#[derive(Debug, Clone)]
+pub enum Reading {
+    /// The braces never balance: the object is cut off, or the `{` is prose.
+    Unbalanced,
+    /// A balanced span, and whether its text parses.
+    Balanced {
+        /// The span in the reply, opening `{` to closing `}`.
+        span: Span,
+        /// The repairs made to the span's text (none for the strict reading).
+        repairs: Vec<Repair>,
+        /// The parsed value, or the parse error with its offset mapped back into the reply.
+        outcome: Result<Value, ParseError>,
+    },
+}
+
+impl Reading {
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            Reading::Unbalanced => None,
+            Reading::Balanced { span, .. } => Some(*span),
+        }
+    }
+
+    pub fn value(&self) -> Option<&Value> {
+        match self {
+            Reading::Balanced { outcome: Ok(v), .. } => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn parses(&self) -> bool {
+        self.value().is_some()
+    }
+
+    pub fn error(&self) -> Option<&ParseError> {
+        match self {
+            Reading::Balanced { outcome: Err(e), .. } => Some(e),
+            _ => None,
+        }
+    }
+
+    pub fn repairs(&self) -> &[Repair] {
+        match self {
+            Reading::Unbalanced => &[],
+            Reading::Balanced { repairs, .. } => repairs,
+        }
+    }
+
+    /// The text this reading hands to `JSON.parse`: the span's source text with its repairs
+    /// applied.
+    pub fn text<'a>(&self, reply: &'a str) -> Option<Cow<'a, str>> {
+        let Reading::Balanced { span, repairs, .. } = self else { return None };
+        let source = reply.get(span.start..span.end)?;
+        if repairs.is_empty() {
+            return Some(Cow::Borrowed(source));
+        }
+        let mut out = String::with_capacity(source.len() + repairs.len());
+        let mut run = span.start;
+        for r in repairs {
+            out.push_str(reply.get(run..r.at)?);
+            out.push_str(r.kind.replacement());
+            run = r.at + 1;
+        }
+        out.push_str(reply.get(run..span.end)?);
+        Some(Cow::Owned(out))
+    }
+
+    /// Builds a reading from a repaired span; `start` is where the span opened.
+    pub(crate) fn from_repaired(start: usize, span: Option<Repaired>, repairs: Vec<Repair>) -> Reading {
+        let Some(r) = span else { return Reading::Unbalanced };
+        let outcome = super::js::parse(&r.text).map_err(|e| ParseError {
+            offset: Repaired::source_offset(start, &repairs, e.offset),
+            ..e
+        });
+        Reading::Balanced { span: Span::new(start, r.end), repairs, outcome }
+    }
+}
+
+/// Which reading the walk read a candidate by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReadingKind {
+    Strict,
+    /// Repaired under the wide colon rule.
+    Wide,
+    /// Repaired under the narrow colon rule (only in the what-if variants).
+    Narrow,
+}
+
+impl ReadingKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReadingKind::Strict => "strict",
+            ReadingKind::Wide => "repaired",
+            ReadingKind::Narrow => "narrow-colon",
+        }
+    }
+}
+
+/// What the walk did after a candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Read it (by this reading) and resumed at the next `{` after its end.
+    Took { by: ReadingKind, end: usize },
+    /// Could not read it, and went on at the next `{` after its start: inside it.
+    Descended,
+    /// Could not read it, and went on after the end of its span (a what-if variant).
+    Resumed { after: usize },
+}
+
+/// One `{` the walk visited.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// Byte offset of the `{`.
+    pub start: usize,
+    pub strict: Reading,
+    /// Repaired under the wide colon rule: the walk's second reading.
+    pub wide: Reading,
+    /// Repaired under the narrow colon rule: never used by the seed's walk, shown beside the
+    /// others because it is what the whole-reply attempt would make of this `{`.
+    pub narrow: Reading,
+    pub step: Step,
+}
+
+impl Candidate {
+    /// Where the walk resumed after reading this candidate, if it did.
+    pub fn read_end(&self) -> Option<usize> {
+        match self.step {
+            Step::Took { end, .. } => Some(end),
+            _ => None,
+        }
+    }
+
+    pub fn reading(&self, kind: ReadingKind) -> &Reading {
+        match kind {
+            ReadingKind::Strict => &self.strict,
+            ReadingKind::Wide => &self.wide,
+            ReadingKind::Narrow => &self.narrow,
+        }
+    }
+}
+
+/// The attempt to read the trimmed reply as JSON, before any walk.
+#[derive(Debug, Clone)]
+pub struct WholeText {
+    /// The trimmed reply (JavaScript's `trim()`).
+    pub span: Span,
+    /// `Ok` when it parsed (the value is the trace's answer).
+    pub outcome: Result<(), ParseError>,
+}
+
+/// Why the whole-reply attempt produced no reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoReading {
+    /// The narrow span never closes.
+    NeverCloses,
+    /// The narrow span closes at `end`, short of the reply's last non-space character at
+    /// `reply_end`.
+    ClosesShort { end: usize, reply_end: usize },
+    /// The narrow span covers the reply but its repaired text does not parse.
+    DoesNotParse(ParseError),
+}
+
+/// Where a string of the narrow reading fails to be self-contained.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotSelfContained {
+    /// Path of the string in the value, e.g. `notes` or `problems[0].text`.
+    pub path: String,
+    /// The offending brace: a `}` that closes nothing, or the first `{` left open.
+    pub brace: char,
+    /// Its position in the string, in characters.
+    pub at_char: usize,
+}
+
+/// The whole-reply attempt: the narrow colon rule over a reply that is one object.
+#[derive(Debug, Clone)]
+pub enum WholeReply {
+    /// Not attempted: the whole text already parsed, or the trimmed reply does not open
+    /// with `{`.
+    NotTried { whole_text_parsed: bool },
+    /// Attempted, and no narrow reading spans the reply and parses.
+    NoReading { reading: Reading, why: NoReading },
+    /// A reading exists, refused: the walk's answer already closes on the reply's last
+    /// non-space character (`walk_end == reply_end`).
+    RefusedWalkClosed { reading: Reading, walk_end: usize, reply_end: usize },
+    /// A reading exists, refused: one of its strings leaves a `{` open or closes one it
+    /// never opened.
+    RefusedNotSelfContained { reading: Reading, fault: NotSelfContained },
+    /// Taken: the narrow reading is the answer.
+    Taken { reading: Reading },
+}
+
+impl WholeReply {
+    /// The oracle's name for this verdict.
+    pub fn name(&self) -> &'static str {
+        match self {
+            WholeReply::NotTried { .. } => "not-tried",
+            WholeReply::NoReading { .. } => "no-reading",
+            WholeReply::RefusedWalkClosed { .. } => "refused-walk-closed",
+            WholeReply::RefusedNotSelfContained { .. } => "refused-not-self-contained",
+            WholeReply::Taken { .. } => "taken",
+        }
+    }
+
+    pub fn reading(&self) -> Option<&Reading> {
+        match self {
+            WholeReply::NotTried { .. } => None,
+            WholeReply::NoReading { reading, .. }
+            | WholeReply::RefusedWalkClosed { reading, .. }
+            | WholeReply::RefusedNotSelfContained { reading, .. }
+            | WholeReply::Taken { reading } => Some(reading),
+        }
+    }
+
+    pub const NAMES: [&'static str; 5] =
+        ["not-tried", "no-reading", "refused-walk-closed", "refused-not-self-contained", "taken"];
+}
+
+/// Which rule produced the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DecidedBy {
+    /// The trimmed reply is JSON.
+    WholeText,
+    /// The walk's last readable candidate.
+    LastWins,
+    /// The narrow-colon reading of the whole reply.
+    WholeReply,
+    /// Nothing read.
+    None,
+}
+
+impl DecidedBy {
+    pub fn name(self) -> &'static str {
+        match self {
+            DecidedBy::WholeText => "whole-text",
+            DecidedBy::LastWins => "last-wins",
+            DecidedBy::WholeReply => "whole-reply",
+            DecidedBy::None => "none",
+        }
+    }
+
+    pub const ALL: [DecidedBy; 4] = [DecidedBy::WholeText, DecidedBy::LastWins, DecidedBy::WholeReply, DecidedBy::None];
+}
+
+/// Everything the last-wins reader decided about one reply.
+#[derive(Debug, Clone)]
+pub struct Trace {
+    pub whole_text: WholeText,
+    /// Every candidate the walk visited, in order (empty when the whole text parsed, or
+    /// when the trace was run without recording candidates).
+    pub candidates: Vec<Candidate>,
+    /// Index into `candidates` of the one whose value the walk kept, when recorded.
+    pub kept: Option<usize>,
+    /// End of the walk's answer in bytes; `None` when the walk read nothing.
+    pub walk_end: Option<usize>,
+    pub whole_reply: WholeReply,
+    pub decided_by: DecidedBy,
+    /// The answer: `extractJson(text)`, `None` for JavaScript's `null` return.
+    pub value: Option<Value>,
+}
+
+/// What became of a candidate, for showing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fate {
+    /// Its value is the walk's answer.
+    Kept,
+    /// Read, then a later candidate was read too.
+    Superseded,
+    /// No reading parses.
+    Unreadable,
+}
+
+impl Trace {
+    pub fn fate(&self, index: usize) -> Option<Fate> {
+        let c = self.candidates.get(index)?;
+        Some(match c.step {
+            Step::Took { .. } if self.kept == Some(index) => Fate::Kept,
+            Step::Took { .. } => Fate::Superseded,
+            _ => Fate::Unreadable,
+        })
+    }
+
+    /// Whether candidate `index` starts inside the span of an earlier unreadable one (it
+    /// was reached by descending).
+    pub fn is_nested(&self, index: usize) -> bool {
+        let Some(c) = self.candidates.get(index) else { return false };
+        self.candidates[..index].iter().any(|p| {
+            matches!(p.step, Step::Descended)
+                && [&p.strict, &p.wide].iter().filter_map(|r| r.span()).any(|s| s.contains(c.start))
+        })
+    }
+}

@@ -1,0 +1,544 @@
+//! The last-wins reader (seed 000 `extractJson`, `readObjectAt`, `readArrayPrefix`).
+//!
+//! A reply that is its JSON is read whole. Otherwise every `{` is a candidate: it is read
+//! strictly, or failing that after the one-pass repair; the walk keeps the LAST candidate
+//! that reads, jumps past a candidate it read (its children belong to it), and descends into
+//! one it could not read (its "closing brace" may belong to something else). Last, for a reply
+//! that is one object from first to last character, a narrower reading of the whole reply is
+//! taken if two gates let it through. The seed's comments say why each of those is so; the
+//! short versions sit next to the code below.
+//!
+//! The engine is one function with [`WalkOptions`]: the seed's behaviour is
+//! [`WalkOptions::SEED`], and each what-if the seed's comments measured (the narrow rule in
+//! the walk, resuming after a failed candidate, first-wins, the gates removed) is a different
+//! value of the same options, not a copy of the walk.
+
+use super::js::{self, ParseError};
+use super::repair::{ColonRule, repaired_span};
+use super::span::Span;
+use super::strict::strict_span;
+use super::trace::{
+    Candidate, DecidedBy, NoReading, NotSelfContained, Reading, ReadingKind, Step, Trace, WholeReply, WholeText,
+};
+use super::value::{JsString, Value};
+
+/// Which readings a candidate gets, in the order they are tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Readings {
+    /// Strict only: no repair at all.
+    StrictOnly,
+    /// Strict, then repaired under the wide colon rule: the seed.
+    StrictThenWide,
+    /// Strict, then repaired under the narrow colon rule: the narrow rule in every candidate.
+    StrictThenNarrow,
+    /// Strict, wide, then narrow as a per-candidate fallback.
+    StrictThenWideThenNarrow,
+}
+
+impl Readings {
+    fn order(self) -> &'static [ReadingKind] {
+        use ReadingKind::*;
+        match self {
+            Readings::StrictOnly => &[Strict],
+            Readings::StrictThenWide => &[Strict, Wide],
+            Readings::StrictThenNarrow => &[Strict, Narrow],
+            Readings::StrictThenWideThenNarrow => &[Strict, Wide, Narrow],
+        }
+    }
+}
+
+/// Where the walk goes after a candidate it could not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OnFailure {
+    /// To the next `{` inside it: the seed.
+    Descend,
+    /// To the next `{` after its span (strict span if it balances, else the wide one; a
+    /// candidate with neither is descended into, as there is no end to resume after).
+    Resume,
+}
+
+/// Which readable candidate is the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Keep {
+    /// The last: the seed.
+    Last,
+    /// The first, and the walk stops there.
+    First,
+}
+
+/// The whole-reply attempt and its gates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WholeReplyPolicy {
+    pub enabled: bool,
+    /// Refuse the narrow reading when the walk's answer closes on the reply's last
+    /// non-space character (`walkClosedOnTheLastCharacter`).
+    pub walk_closed_gate: bool,
+    /// Refuse the narrow reading when one of its strings is not self-contained
+    /// (`stringsAreSelfContained`).
+    pub self_contained_gate: bool,
+}
+
+/// The parameters of the walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WalkOptions {
+    pub readings: Readings,
+    pub on_failure: OnFailure,
+    pub keep: Keep,
+    pub whole_reply: WholeReplyPolicy,
+}
+
+impl WalkOptions {
+    /// Seed 000 exactly.
+    pub const SEED: WalkOptions = WalkOptions {
+        readings: Readings::StrictThenWide,
+        on_failure: OnFailure::Descend,
+        keep: Keep::Last,
+        whole_reply: WholeReplyPolicy { enabled: true, walk_closed_gate: true, self_contained_gate: true },
+    };
+}
+
+impl Default for WalkOptions {
+    fn default() -> Self {
+        WalkOptions::SEED
+    }
+}
+
+/// `extractJson(text)`: the answer only, computed without recording candidates.
+pub fn extract_json(text: &str) -> Option<Value> {
+    run(text, &WalkOptions::SEED, false).value
+}
+
+/// `extractJson(text)` with its full decision record.
+pub fn trace(text: &str) -> Trace {
+    run(text, &WalkOptions::SEED, true)
+}
+
+/// The engine. With `record`, every candidate gets all three readings (strict, wide,
+/// narrow) and is kept in the trace; without, only the readings the walk needs are made.
+pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
+    let (trim_start, trim_end) = js::trim_range(text);
+    let whole = &text[trim_start..trim_end];
+    let whole_span = Span::new(trim_start, trim_end);
+
+    // A reply that is nothing but its JSON: the commonest case, and no scan improves on it.
+    match js::parse(whole) {
+        Ok(value) => {
+            return Trace {
+                whole_text: WholeText { span: whole_span, outcome: Ok(()) },
+                candidates: Vec::new(),
+                kept: None,
+                walk_end: None,
+                whole_reply: WholeReply::NotTried { whole_text_parsed: true },
+                decided_by: DecidedBy::WholeText,
+                value: Some(value),
+            };
+        }
+        Err(e) => {
+            let whole_text = WholeText {
+                span: whole_span,
+                outcome: Err(ParseError { offset: e.offset + trim_start, ..e }),
+            };
+            walk(text, whole_text, opts, record)
+        }
+    }
+}
+
+fn walk(text: &str, whole_text: WholeText, opts: &WalkOptions, record: bool) -> Trace {
+    let mut candidates = Vec::new();
+    let mut last: Option<Value> = None;
+    let mut last_end: Option<usize> = None;
+    let mut kept = None;
+
+    let mut next = find_brace(text, 0);
+    while let Some(start) = next {
+        let (read, candidate) = if record {
+            let c = record_candidate(text, start, opts.readings);
+            (take_recorded(&c, opts.readings), Some(c))
+        } else {
+            (read_object_with(text, start, opts.readings), None)
+        };
+        let step = match read {
+            Some((value, end, by)) => {
+                last = Some(value);
+                last_end = Some(end);
+                kept = record.then_some(candidates.len());
+                Step::Took { by, end }
+            }
+            None => match opts.on_failure {
+                OnFailure::Descend => Step::Descended,
+                OnFailure::Resume => match resume_point(text, start, candidate.as_ref()) {
+                    Some(after) => Step::Resumed { after },
+                    None => Step::Descended,
+                },
+            },
+        };
+        if let Some(mut c) = candidate {
+            c.step = step;
+            candidates.push(c);
+        }
+        next = match step {
+            // Past the object: everything inside it belongs to it.
+            Step::Took { end, .. } => {
+                if opts.keep == Keep::First {
+                    break;
+                }
+                find_brace(text, end)
+            }
+            // A candidate that could not be read says nothing about where it ends, least of
+            // all a decoy whose closing brace belongs to something else: look inside it.
+            Step::Descended => find_brace(text, start + 1),
+            Step::Resumed { after } => find_brace(text, after),
+        };
+    }
+
+    let decided = if last.is_some() { DecidedBy::LastWins } else { DecidedBy::None };
+    let whole_reply = whole_reply(text, &whole_text, last_end, &opts.whole_reply);
+    let (value, decided_by) = match whole_reply {
+        WholeReply::Taken { ref reading } => (reading.value().cloned(), DecidedBy::WholeReply),
+        _ => (last, decided),
+    };
+    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value }
+}
+
+fn find_brace(text: &str, from: usize) -> Option<usize> {
+    text.as_bytes().get(from..)?.iter().position(|&b| b == b'{').map(|i| i + from)
+}
+
+/// Where a failed candidate ends, for [`OnFailure::Resume`].
+fn resume_point(text: &str, start: usize, recorded: Option<&Candidate>) -> Option<usize> {
+    match recorded {
+        Some(c) => c.strict.span().or(c.wide.span()).map(|s| s.end),
+        None => strict_span(text, start).or_else(|| repaired_span(text, start, ColonRule::Wide, None).map(|r| r.end)),
+    }
+}
+
+/// One reading of the object at `start`, with its repairs.
+pub fn reading_at(text: &str, start: usize, kind: ReadingKind) -> Reading {
+    match kind {
+        ReadingKind::Strict => match strict_span(text, start) {
+            None => Reading::Unbalanced,
+            Some(end) => Reading::Balanced {
+                span: Span::new(start, end),
+                repairs: Vec::new(),
+                outcome: js::parse(&text[start..end]).map_err(|e| ParseError { offset: e.offset + start, ..e }),
+            },
+        },
+        ReadingKind::Wide | ReadingKind::Narrow => {
+            let rule = if kind == ReadingKind::Wide { ColonRule::Wide } else { ColonRule::Narrow };
+            let mut repairs = Vec::new();
+            let span = repaired_span(text, start, rule, Some(&mut repairs));
+            Reading::from_repaired(start, span, repairs)
+        }
+    }
+}
+
+fn record_candidate(text: &str, start: usize, _readings: Readings) -> Candidate {
+    Candidate {
+        start,
+        strict: reading_at(text, start, ReadingKind::Strict),
+        wide: reading_at(text, start, ReadingKind::Wide),
+        narrow: reading_at(text, start, ReadingKind::Narrow),
+        step: Step::Descended,
+    }
+}
+
+fn take_recorded(c: &Candidate, readings: Readings) -> Option<(Value, usize, ReadingKind)> {
+    readings.order().iter().find_map(|&kind| {
+        let r = c.reading(kind);
+        Some((r.value()?.clone(), r.span()?.end, kind))
+    })
+}
+
+/// `readObjectAt(text, start)`: the value and end of the first reading that parses.
+pub fn read_object_at(text: &str, start: usize) -> Option<(Value, usize)> {
+    read_object_with(text, start, Readings::StrictThenWide).map(|(v, end, _)| (v, end))
+}
+
+fn read_object_with(text: &str, start: usize, readings: Readings) -> Option<(Value, usize, ReadingKind)> {
+    for &kind in readings.order() {
+        match kind {
+            ReadingKind::Strict => {
+                if let Some(end) = strict_span(text, start)
+                    && let Ok(v) = js::parse(&text[start..end])
+                {
+                    return Some((v, end, kind));
+                }
+            }
+            ReadingKind::Wide | ReadingKind::Narrow => {
+                let rule = if kind == ReadingKind::Wide { ColonRule::Wide } else { ColonRule::Narrow };
+                if let Some(r) = repaired_span(text, start, rule, None)
+                    && let Ok(v) = js::parse(&r.text)
+                {
+                    return Some((v, r.end, kind));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The whole-reply attempt and its gates.
+fn whole_reply(text: &str, whole_text: &WholeText, walk_end: Option<usize>, policy: &WholeReplyPolicy) -> WholeReply {
+    let span = whole_text.span;
+    if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
+        return WholeReply::NotTried { whole_text_parsed: false };
+    }
+    // Reading from the trimmed start inside the full text is the same as reading the
+    // trimmed text: what follows it is JavaScript whitespace, which the repair's lookahead
+    // skips to the same end, and holds no brace to move the span.
+    let reading = reading_at(text, span.start, ReadingKind::Narrow);
+    let why = match &reading {
+        Reading::Unbalanced => Some(NoReading::NeverCloses),
+        Reading::Balanced { span: s, .. } if s.end != span.end => {
+            Some(NoReading::ClosesShort { end: s.end, reply_end: span.end })
+        }
+        Reading::Balanced { outcome: Err(e), .. } => Some(NoReading::DoesNotParse(*e)),
+        Reading::Balanced { .. } => None,
+    };
+    if let Some(why) = why {
+        return WholeReply::NoReading { reading, why };
+    }
+    // An object the walk read that closes where the reply closes is the reply's own
+    // envelope: there is nothing left for a second reading to recover.
+    if policy.walk_closed_gate && walk_end == Some(span.end) {
+        return WholeReply::RefusedWalkClosed { reading, walk_end: span.end, reply_end: span.end };
+    }
+    if policy.self_contained_gate
+        && let Some(fault) = reading.value().and_then(strings_not_self_contained)
+    {
+        return WholeReply::RefusedNotSelfContained { reading, fault };
+    }
+    WholeReply::Taken { reading }
+}
+
+/// `!stringsAreSelfContained(value)`, with where: the first string (in JavaScript's
+/// enumeration order) in which a `}` closes a `{` it never opened, or a `{` is left open.
+pub fn strings_not_self_contained(value: &Value) -> Option<NotSelfContained> {
+    // Depth-first, in order, without recursion; paths are built only for the culprit.
+    let mut stack: Vec<(&Value, Vec<PathPart>)> = vec![(value, Vec::new())];
+    while let Some((v, path)) = stack.pop() {
+        match v {
+            Value::String(s) => {
+                if let Some((brace, at_char)) = brace_fault(s) {
+                    return Some(NotSelfContained { path: render_path(&path), brace, at_char });
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate().rev() {
+                    let mut p = path.clone();
+                    p.push(PathPart::Index(i));
+                    stack.push((item, p));
+                }
+            }
+            Value::Object(o) => {
+                let entries: Vec<_> = o.iter().collect();
+                for (k, item) in entries.into_iter().rev() {
+                    let mut p = path.clone();
+                    p.push(PathPart::Key(k.to_string_lossy().into_owned()));
+                    stack.push((item, p));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `stringsAreSelfContained(value)`.
+pub fn strings_are_self_contained(value: &Value) -> bool {
+    strings_not_self_contained(value).is_none()
+}
+
+fn brace_fault(s: &JsString) -> Option<(char, usize)> {
+    let mut open: Vec<usize> = Vec::new();
+    for (i, c) in s.chars().enumerate() {
+        if c == '{' {
+            open.push(i);
+        } else if c == '}' && open.pop().is_none() {
+            return Some(('}', i));
+        }
+    }
+    open.first().map(|&i| ('{', i))
+}
+
+#[derive(Clone)]
+enum PathPart {
+    Key(String),
+    Index(usize),
+}
+
+fn render_path(parts: &[PathPart]) -> String {
+    let mut out = String::new();
+    for p in parts {
+        match p {
+            PathPart::Index(i) => out.push_str(&format!("[{i}]")),
+            PathPart::Key(k) if is_identifier(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            PathPart::Key(k) => {
+                out.push('[');
+                crate::read::value::write_json_string(&mut out, &JsString::from(k.as_str()));
+                out.push(']');
+            }
+        }
+    }
+    if out.is_empty() { "(the value itself)".to_owned() } else { out }
+}
+
+fn is_identifier(k: &str) -> bool {
+    let mut chars = k.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+/// `readArrayPrefix(text, field)`: the complete entries of the LAST `"field": [` array in
+/// the reply, and whether its `]` was reached.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayPrefix {
+    pub entries: Vec<Value>,
+    pub closed: bool,
+    /// Byte offset just past the array's `[`.
+    pub open: usize,
+}
+
+pub fn read_array_prefix(text: &str, field: &str) -> Option<ArrayPrefix> {
+    let bytes = text.as_bytes();
+    let open = last_array_key(text, field)?;
+    let mut entries = Vec::new();
+    let mut i = open;
+    loop {
+        while i < bytes.len() {
+            if bytes[i] == b',' {
+                i += 1;
+            } else if let Some(n) = js::whitespace_len_at(text, i) {
+                i += n;
+            } else {
+                break;
+            }
+        }
+        // A `]` is the list the model finished; anything else that is not an entry is where
+        // reading stops, the cut itself or a shape this cannot use.
+        if bytes.get(i) != Some(&b'{') {
+            return Some(ArrayPrefix { entries, closed: bytes.get(i) == Some(&b']'), open });
+        }
+        match read_object_at(text, i) {
+            None => return Some(ArrayPrefix { entries, closed: false, open }),
+            Some((v, end)) => {
+                entries.push(v);
+                i = end;
+            }
+        }
+    }
+}
+
+/// The offset just past the `[` of the last match of `"field"\s*:\s*\[` (matches taken left
+/// to right without overlap, as a global regex does) not preceded by a backslash.
+fn last_array_key(text: &str, field: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let needle = format!("\"{field}\"");
+    let mut open = None;
+    let mut from = 0;
+    while let Some(found) = text.get(from..).and_then(|t| t.find(&needle)) {
+        let at = from + found;
+        let mut j = at + needle.len();
+        let skip_ws = |j: &mut usize| {
+            while let Some(n) = js::whitespace_len_at(text, *j) {
+                *j += n;
+            }
+        };
+        skip_ws(&mut j);
+        let matched = bytes.get(j) == Some(&b':') && {
+            j += 1;
+            skip_ws(&mut j);
+            bytes.get(j) == Some(&b'[')
+        };
+        if matched {
+            if at == 0 || bytes[at - 1] != b'\\' {
+                open = Some(j + 1);
+            }
+            from = j + 1;
+        } else {
+            from = at + 1;
+        }
+    }
+    open
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn extract(t: &str) -> String {
+        extract_json(t).map_or("null".into(), |v| v.to_json())
+    }
+
+    #[test]
+    fn the_last_readable_candidate_wins() {
+        let t = r#"draft { "html": "...", "log": "..." } then {"html": "<p>real</p>", "log": "ok"}"#;
+        assert_eq!(extract(t), r#"{"html":"<p>real</p>","log":"ok"}"#);
+        let tr = trace(t);
+        assert_eq!(tr.decided_by, DecidedBy::LastWins);
+        assert_eq!(tr.candidates.len(), 2);
+        assert_eq!(tr.kept, Some(1));
+    }
+
+    #[test]
+    fn a_decoy_is_descended_into_not_resumed_after() {
+        let t = r#"the contract is {html, log} and {"html": "x"} ok"#;
+        let tr = trace(t);
+        assert_eq!(tr.candidates[0].step, Step::Descended);
+        assert_eq!(extract(t), r#"{"html":"x"}"#);
+    }
+
+    #[test]
+    fn the_whole_reply_reading_rescues_a_quoted_contract() {
+        let t = r#"{"faithful": false, "problems": [{"row": 3}], "notes": "I first read it as { "faithful": true, "problems": [] }; it is not."}"#;
+        let tr = trace(t);
+        assert_eq!(tr.whole_reply.name(), "taken");
+        assert_eq!(tr.decided_by, DecidedBy::WholeReply);
+        assert!(extract(t).starts_with(r#"{"faithful":false"#));
+    }
+
+    #[test]
+    fn an_abandoned_draft_is_refused_by_the_self_contained_gate() {
+        let t = "{\"html\": \"<p>Table 3 continues\n{\"html\": \"<table></table>\", \"log\": \"ok\"} trailing";
+        // Not one object to the last character: no reading.
+        assert_eq!(trace(t).whole_reply.name(), "not-tried".replace("not-tried", "no-reading"));
+        let t = "{\"html\": \"<p>draft\n{\"html\": \"<table></table>\", \"log\": \"ok\"}";
+        let tr = trace(t);
+        assert_eq!(tr.whole_reply.name(), "refused-walk-closed");
+        assert_eq!(extract(t), r#"{"html":"<table></table>","log":"ok"}"#);
+    }
+
+    #[test]
+    fn self_contained_reports_the_path_and_brace() {
+        let v = js::parse(r#"{"a": ["ok {}", {"b": "x { y"}]}"#).unwrap();
+        let fault = strings_not_self_contained(&v).unwrap();
+        assert_eq!(fault, NotSelfContained { path: "a[1].b".into(), brace: '{', at_char: 2 });
+        let v = js::parse(r#"{"odd key": "}"}"#).unwrap();
+        assert_eq!(strings_not_self_contained(&v).unwrap().path, r#"["odd key"]"#);
+    }
+
+    #[test]
+    fn array_prefix_reads_the_entries_that_arrived() {
+        let t = r#"{"edits":[{"a":1},{"b":2},{"c":"#;
+        let p = read_array_prefix(t, "edits").unwrap();
+        assert_eq!(p.entries.len(), 2);
+        assert!(!p.closed);
+        let p = read_array_prefix(r#"{"edits" : [ {"a":1} ] , "x""#, "edits").unwrap();
+        assert!(p.closed);
+        assert!(read_array_prefix(r#"{"text": "\"edits\":[{}]"}"#, "edits").is_none());
+        assert!(read_array_prefix("none", "edits").is_none());
+    }
+
+    #[test]
+    fn variants_change_only_what_they_name() {
+        let t = r#"{ "html": "...", "log": "..." } then {"html": "<p>real</p>"}"#;
+        let first = WalkOptions { keep: Keep::First, ..WalkOptions::SEED };
+        assert_eq!(run(t, &first, false).value.unwrap().to_json(), r#"{"html":"...","log":"..."}"#);
+        assert_eq!(run(t, &WalkOptions::SEED, false).value.unwrap().to_json(), r#"{"html":"<p>real</p>"}"#);
+    }
+}
