@@ -3,6 +3,10 @@
 //! Pipelines ask a model for a JSON envelope and get prose, drafts, fences and broken
 //! escaping around it. The [`read`] module ports the extractors such pipelines use, exactly
 //! (JavaScript semantics included), and has each one record its decisions: every `{`
-//! candidate, each reading of it, the rule that decided, and what came out.
+//! candidate, each reading of it, the rule that decided, and what came out. [`cli`] prints
+//! those records; [`describe`] and [`visible`] are the display helpers both front ends share.
 
+pub mod cli;
+pub mod describe;
 pub mod read;
+pub mod visible;

@@ -87,11 +87,7 @@ impl Repaired {
     pub fn source_offset(start: usize, repairs: &[Repair], offset: usize) -> usize {
         // Repair k (0-based) occupies repaired bytes p and p + 1, p = (at - start) + k; its
         // inserted byte lies before `offset` once `offset` reaches p + 1.
-        let inserted = repairs
-            .iter()
-            .enumerate()
-            .take_while(|(k, r)| offset > r.at - start + k)
-            .count();
+        let inserted = repairs.iter().enumerate().take_while(|(k, r)| offset > r.at - start + k).count();
         start + offset - inserted
     }
 }
@@ -116,7 +112,12 @@ enum Container {
 
 /// The repaired span of the object opening at `start` under `rule`, or `None` when its
 /// braces never balance. With `repairs`, every repair made is recorded there in order.
-pub fn repaired_span(text: &str, start: usize, rule: ColonRule, mut repairs: Option<&mut Vec<Repair>>) -> Option<Repaired> {
+pub fn repaired_span(
+    text: &str,
+    start: usize,
+    rule: ColonRule,
+    mut repairs: Option<&mut Vec<Repair>>,
+) -> Option<Repaired> {
     let bytes = text.as_bytes();
     let mut out = String::new();
     // Source bytes not yet copied to `out` start here: copying is done in runs.

@@ -239,7 +239,10 @@ fn is_number_start(s: &str) -> bool {
 }
 
 fn is_literal_start(literal: &str) -> bool {
-    "true".starts_with(literal) || "false".starts_with(literal) || "null".starts_with(literal) || is_number_start(literal)
+    "true".starts_with(literal)
+        || "false".starts_with(literal)
+        || "null".starts_with(literal)
+        || is_number_start(literal)
 }
 
 #[cfg(test)]

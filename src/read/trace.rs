@@ -84,10 +84,8 @@ impl Reading {
     /// Builds a reading from a repaired span; `start` is where the span opened.
     pub(crate) fn from_repaired(start: usize, span: Option<Repaired>, repairs: Vec<Repair>) -> Reading {
         let Some(r) = span else { return Reading::Unbalanced };
-        let outcome = super::js::parse(&r.text).map_err(|e| ParseError {
-            offset: Repaired::source_offset(start, &repairs, e.offset),
-            ..e
-        });
+        let outcome = super::js::parse(&r.text)
+            .map_err(|e| ParseError { offset: Repaired::source_offset(start, &repairs, e.offset), ..e });
         Reading::Balanced { span: Span::new(start, r.end), repairs, outcome }
     }
 }

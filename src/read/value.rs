@@ -75,9 +75,9 @@ impl JsString {
     pub fn chars(&self) -> Box<dyn Iterator<Item = char> + '_> {
         match self {
             JsString::Utf8(s) => Box::new(s.chars()),
-            JsString::Utf16(u) => Box::new(
-                char::decode_utf16(u.iter().copied()).map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER)),
-            ),
+            JsString::Utf16(u) => {
+                Box::new(char::decode_utf16(u.iter().copied()).map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER)))
+            }
         }
     }
 }

@@ -122,22 +122,18 @@ pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
 
     // A reply that is nothing but its JSON: the commonest case, and no scan improves on it.
     match js::parse(whole) {
-        Ok(value) => {
-            return Trace {
-                whole_text: WholeText { span: whole_span, outcome: Ok(()) },
-                candidates: Vec::new(),
-                kept: None,
-                walk_end: None,
-                whole_reply: WholeReply::NotTried { whole_text_parsed: true },
-                decided_by: DecidedBy::WholeText,
-                value: Some(value),
-            };
-        }
+        Ok(value) => Trace {
+            whole_text: WholeText { span: whole_span, outcome: Ok(()) },
+            candidates: Vec::new(),
+            kept: None,
+            walk_end: None,
+            whole_reply: WholeReply::NotTried { whole_text_parsed: true },
+            decided_by: DecidedBy::WholeText,
+            value: Some(value),
+        },
         Err(e) => {
-            let whole_text = WholeText {
-                span: whole_span,
-                outcome: Err(ParseError { offset: e.offset + trim_start, ..e }),
-            };
+            let whole_text =
+                WholeText { span: whole_span, outcome: Err(ParseError { offset: e.offset + trim_start, ..e }) };
             walk(text, whole_text, opts, record)
         }
     }

@@ -1,0 +1,79 @@
+//! Short human descriptions of values and sizes, shared by the CLI and the TUI.
+
+use crate::read::value::{Value, js_number_to_string};
+use crate::visible::visible;
+
+/// `12345` → `12,345`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// `1 char`, `7,121 chars`.
+pub fn chars(n: usize) -> String {
+    if n == 1 { "1 char".to_owned() } else { format!("{} chars", thousands(n)) }
+}
+
+/// A one-line sketch of a value: a string by its size (and its start when short), a
+/// container by its count, an object by its top-level fields. What would make `html: 3
+/// chars` jump out.
+pub fn sketch(value: &Value) -> String {
+    match value {
+        Value::Object(o) => {
+            let fields: Vec<String> =
+                o.iter().map(|(k, v)| format!("{}: {}", visible(&k.to_string_lossy(), false), leaf(v))).collect();
+            format!("{{{}}}", fields.join(", "))
+        }
+        other => leaf(other),
+    }
+}
+
+/// A value in a few words.
+pub fn leaf(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => js_number_to_string(*n),
+        Value::String(s) => {
+            let n = s.char_len();
+            if n <= 24 { visible(&value.to_json(), false) } else { chars(n) }
+        }
+        Value::Array(a) => match a.len() {
+            1 => "[1 item]".to_owned(),
+            n => format!("[{} items]", thousands(n)),
+        },
+        Value::Object(o) => match o.len() {
+            1 => "{1 field}".to_owned(),
+            n => format!("{{{} fields}}", thousands(n)),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::js::parse;
+
+    #[test]
+    fn sizes_read_as_a_person_counts_them() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(62017), "62,017");
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(chars(1), "1 char");
+    }
+
+    #[test]
+    fn a_sketch_shows_field_sizes() {
+        let v =
+            parse(r#"{"html":"...","log":"Page 17. Table 3 continues beyond this page","n":null,"e":[1,2]}"#).unwrap();
+        assert_eq!(sketch(&v), r#"{html: "...", log: 42 chars, n: null, e: [2 items]}"#);
+    }
+}

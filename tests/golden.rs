@@ -1,0 +1,92 @@
+//! The readers against the reference oracle's recorded output.
+//!
+//! `tests/golden/replies.jsonl` holds the generated corpus and `tests/golden/expected.jsonl`
+//! what the seed code printed for each record under node (`scripts/regen-goldens`). Every
+//! key of every record must match exactly: the value, the decision, every candidate.
+
+use bracewalk::cli::record::{self, Input, KEYS, Offsets};
+use bracewalk::read::js;
+use bracewalk::read::value::Value;
+
+const REPLIES: &str = include_str!("golden/replies.jsonl");
+const EXPECTED: &str = include_str!("golden/expected.jsonl");
+
+fn lines(s: &str) -> Vec<&str> {
+    s.lines().filter(|l| !l.trim().is_empty()).collect()
+}
+
+/// Which keys of two records differ.
+fn differing_keys(ours: &str, theirs: &str) -> Vec<String> {
+    let (Ok(a), Ok(b)) = (js::parse(ours), js::parse(theirs)) else {
+        return vec!["(unparseable record)".to_owned()];
+    };
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return vec!["(not an object)".to_owned()];
+    };
+    KEYS.iter()
+        .filter(|k| a.get(k).map(Value::to_json) != b.get(k).map(Value::to_json))
+        .map(|k| (*k).to_owned())
+        .collect()
+}
+
+#[test]
+fn every_reader_matches_the_oracle_on_every_golden_reply() {
+    let replies = lines(REPLIES);
+    let expected = lines(EXPECTED);
+    assert_eq!(replies.len(), expected.len(), "one oracle line per reply");
+    assert!(replies.len() >= 5_000, "the corpus has {} replies", replies.len());
+
+    let mut failures = Vec::new();
+    for (line, want) in replies.iter().zip(&expected) {
+        let input = Input::parse(line).expect("golden inputs are well-formed");
+        let got = record::render(&input, Offsets::Utf16, None);
+        if got != *want {
+            failures.push(format!("{}: {}", input.id.to_json(), differing_keys(&got, want).join(", ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} replies differ from the oracle; first ones:\n{}",
+        failures.len(),
+        replies.len(),
+        failures.iter().take(25).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn the_corpus_exercises_every_decision_and_verdict() {
+    let mut decided = std::collections::BTreeMap::new();
+    let mut verdicts = std::collections::BTreeMap::new();
+    for want in lines(EXPECTED) {
+        let v = js::parse(want).unwrap();
+        let o = v.as_object().unwrap();
+        let name = |k: &str| o.get(k).and_then(|v| v.as_js_string()).map(|s| s.to_string()).unwrap();
+        *decided.entry(name("decided_by")).or_insert(0) += 1;
+        *verdicts.entry(name("whole_reply")).or_insert(0) += 1;
+    }
+    for d in ["whole-text", "last-wins", "whole-reply", "none"] {
+        assert!(decided.get(d).copied().unwrap_or(0) >= 20, "decided_by {d}: {decided:?}");
+    }
+    for w in ["not-tried", "no-reading", "refused-walk-closed", "refused-not-self-contained", "taken"] {
+        assert!(verdicts.get(w).copied().unwrap_or(0) >= 20, "whole_reply {w}: {verdicts:?}");
+    }
+}
+
+#[test]
+fn byte_offsets_are_the_utf16_offsets_mapped() {
+    // The default output counts bytes; it must describe the same positions.
+    for line in lines(REPLIES).iter().step_by(7) {
+        let input = Input::parse(line).unwrap();
+        let keys = ["walk_end".to_owned(), "candidates".to_owned()];
+        let bytes = record::render(&input, Offsets::Bytes, Some(&keys));
+        let utf16 = record::render(&input, Offsets::Utf16, Some(&keys));
+        if input.text.is_ascii() {
+            assert_eq!(bytes, utf16);
+        } else {
+            let b = js::parse(&bytes).unwrap();
+            let u = js::parse(&utf16).unwrap();
+            let count = |v: &Value| v.as_object().unwrap().get("candidates").unwrap().as_array().unwrap().len();
+            assert_eq!(count(&b), count(&u));
+        }
+    }
+}
