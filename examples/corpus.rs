@@ -1,0 +1,82 @@
+//! Prints the generated corpora as JSONL for the seed oracle (`shared/oracle/run.mjs`) and its
+//! benchmark (`bench.mjs`):
+//!
+//!     cargo run --example corpus -- golden [SEED]
+//!     cargo run --example corpus -- typical BYTES [SEED]
+//!     cargo run --example corpus -- adversarial FAMILY SIZE     (FAMILY may be `all`)
+//!
+//! `scripts/regen-goldens` is the one caller that matters; see `tests/golden/README.md`.
+
+#[path = "../tests/support/corpus.rs"]
+mod corpus;
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use corpus::Record;
+
+const USAGE: &str = "usage: corpus golden [SEED] | typical BYTES [SEED] | adversarial FAMILY|all SIZE";
+
+fn number(arg: Option<&String>, what: &str) -> Result<Option<u64>, String> {
+    match arg {
+        None => Ok(None),
+        Some(s) => {
+            let parsed = if let Some(hex) = s.strip_prefix("0x") { u64::from_str_radix(hex, 16) } else { s.parse() };
+            parsed.map(Some).map_err(|e| format!("{what} {s:?}: {e}"))
+        }
+    }
+}
+
+fn records(args: &[String]) -> Result<Vec<Record>, String> {
+    match args.first().map(String::as_str) {
+        Some("golden") => {
+            let seed = number(args.get(1), "seed")?.unwrap_or(corpus::GOLDEN_SEED);
+            Ok(corpus::golden_corpus(seed))
+        }
+        Some("typical") => {
+            let bytes = number(args.get(1), "bytes")?.ok_or(USAGE)?;
+            let seed = number(args.get(2), "seed")?.unwrap_or(corpus::GOLDEN_SEED);
+            let texts = corpus::typical_mix(seed, usize::try_from(bytes).map_err(|e| e.to_string())?);
+            Ok(texts
+                .into_iter()
+                .enumerate()
+                .map(|(i, text)| Record { id: format!("typical-{i}"), text, fields: None })
+                .collect())
+        }
+        Some("adversarial") => {
+            let family = args.get(1).ok_or(USAGE)?;
+            let size = number(args.get(2), "size")?.ok_or(USAGE)?;
+            let size = usize::try_from(size).map_err(|e| e.to_string())?;
+            let families: Vec<&str> = if family == "all" {
+                corpus::ADVERSARIAL_FAMILIES.to_vec()
+            } else if corpus::ADVERSARIAL_FAMILIES.contains(&family.as_str()) {
+                vec![family.as_str()]
+            } else {
+                return Err(format!("unknown family {family:?}; one of: {}", corpus::ADVERSARIAL_FAMILIES.join(", ")));
+            };
+            Ok(families
+                .into_iter()
+                .map(|f| Record { id: format!("adv-{f}-{size}"), text: corpus::adversarial(f, size), fields: None })
+                .collect())
+        }
+        _ => Err(USAGE.to_owned()),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match records(&args) {
+        Ok(rs) => {
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = out.write_all(corpus::to_jsonl(&rs).as_bytes()).and_then(|()| out.flush()) {
+                eprintln!("corpus: {e}");
+                return ExitCode::FAILURE;
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("corpus: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
