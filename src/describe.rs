@@ -74,6 +74,6 @@ mod tests {
     fn a_sketch_shows_field_sizes() {
         let v =
             parse(r#"{"html":"...","log":"Page 17. Table 3 continues beyond this page","n":null,"e":[1,2]}"#).unwrap();
-        assert_eq!(sketch(&v), r#"{html: "...", log: 42 chars, n: null, e: [2 items]}"#);
+        assert_eq!(sketch(&v), r#"{html: "...", log: 43 chars, n: null, e: [2 items]}"#);
     }
 }

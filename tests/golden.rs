@@ -90,3 +90,22 @@ fn byte_offsets_are_the_utf16_offsets_mapped() {
         }
     }
 }
+
+#[test]
+fn the_memoized_walk_answers_as_the_recorded_walk_on_every_golden_reply() {
+    use bracewalk::read::walk::{WalkOptions, run};
+    let mut failures = Vec::new();
+    for line in lines(REPLIES) {
+        let input = Input::parse(line).unwrap();
+        let fast = run(&input.text, &WalkOptions::SEED, false);
+        let slow = run(&input.text, &WalkOptions::SEED, true);
+        let same = fast.value.as_ref().map(Value::to_json) == slow.value.as_ref().map(Value::to_json)
+            && fast.walk_end == slow.walk_end
+            && fast.decided_by == slow.decided_by
+            && fast.whole_reply.name() == slow.whole_reply.name();
+        if !same {
+            failures.push(input.id.to_json());
+        }
+    }
+    assert!(failures.is_empty(), "{} differ: {:?}", failures.len(), &failures[..failures.len().min(20)]);
+}

@@ -133,3 +133,54 @@ fn random_replies_read_as_the_oracle_reads_them() {
     eprintln!("{cases} random replies, {failures} differ");
     assert_eq!(failures, 0);
 }
+
+/// The memoized walk (what `extract` runs) against the recorded, seed-literal walk (what
+/// `explain` shows), for the seed and every what-if variant, on random replies. Needs
+/// nothing outside the project, so it runs in the ordinary suite.
+mod fast_path {
+    use super::reply;
+    use bracewalk::read::walk::{Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy, run};
+    use proptest::prelude::*;
+
+    pub fn variants() -> Vec<WalkOptions> {
+        let seed = WalkOptions::SEED;
+        let mut v = vec![seed];
+        for readings in [Readings::StrictOnly, Readings::StrictThenNarrow, Readings::StrictThenWideThenNarrow] {
+            v.push(WalkOptions { readings, ..seed });
+        }
+        v.push(WalkOptions { on_failure: OnFailure::Resume, ..seed });
+        v.push(WalkOptions { keep: Keep::First, ..seed });
+        for (enabled, walk_closed_gate, self_contained_gate) in
+            [(false, true, true), (true, false, true), (true, true, false)]
+        {
+            v.push(WalkOptions {
+                whole_reply: WholeReplyPolicy { enabled, walk_closed_gate, self_contained_gate },
+                ..seed
+            });
+        }
+        v
+    }
+
+    pub fn same(text: &str) -> Result<(), String> {
+        for opts in variants() {
+            let fast = run(text, &opts, false);
+            let slow = run(text, &opts, true);
+            let fv = fast.value.as_ref().map(|v| v.to_json());
+            let sv = slow.value.as_ref().map(|v| v.to_json());
+            if (fv, fast.walk_end, fast.decided_by, fast.whole_reply.name())
+                != (sv, slow.walk_end, slow.decided_by, slow.whole_reply.name())
+            {
+                return Err(format!("{opts:?} differs on {text:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn memoized_and_recorded_walks_agree(text in reply()) {
+            prop_assert!(same(&text).is_ok(), "{}", same(&text).unwrap_err());
+        }
+    }
+}

@@ -75,6 +75,8 @@ pub enum ParseErrorKind {
     BadUnicodeEscape,
     BadNumber,
     TrailingCharacters,
+    /// Not JSON, found by validation without a full parse (no finer reason recorded).
+    Invalid,
 }
 
 impl fmt::Display for ParseError {
@@ -88,6 +90,7 @@ impl fmt::Display for ParseError {
             ParseErrorKind::BadUnicodeEscape => write!(f, "bad Unicode escape"),
             ParseErrorKind::BadNumber => write!(f, "no number after minus sign, or digits missing"),
             ParseErrorKind::TrailingCharacters => write!(f, "unexpected non-whitespace character after JSON"),
+            ParseErrorKind::Invalid => write!(f, "not JSON"),
         }?;
         write!(f, " at byte {}", self.offset)
     }

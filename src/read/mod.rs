@@ -11,6 +11,7 @@
 
 pub mod first;
 pub mod js;
+pub mod memo;
 pub mod repair;
 pub mod served;
 pub mod span;

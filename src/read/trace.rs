@@ -270,6 +270,8 @@ pub struct Trace {
     pub decided_by: DecidedBy,
     /// The answer: `extractJson(text)`, `None` for JavaScript's `null` return.
     pub value: Option<Value>,
+    /// What the walk's validators examined (zero when candidates were recorded instead).
+    pub work: super::memo::Work,
 }
 
 /// What became of a candidate, for showing it.

@@ -13,7 +13,8 @@
 //! the walk, resuming after a failed candidate, first-wins, the gates removed) is a different
 //! value of the same options, not a copy of the walk.
 
-use super::js::{self, ParseError};
+use super::js::{self, ParseError, ParseErrorKind};
+use super::memo::{Mode, Validator, Work};
 use super::repair::{ColonRule, repaired_span};
 use super::span::Span;
 use super::strict::strict_span;
@@ -121,7 +122,22 @@ pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
     let whole_span = Span::new(trim_start, trim_end);
 
     // A reply that is nothing but its JSON: the commonest case, and no scan improves on it.
-    match js::parse(whole) {
+    // Without a trace to show, the text is validated before a value is built, so a reply
+    // that is not JSON costs no allocation (and a leading object's outcome is remembered
+    // for the walk's first candidate).
+    let mut readers = Readers::new(text);
+    let parsed = if record || !matches!(whole.as_bytes().first(), Some(b'{' | b'[')) {
+        js::parse(whole).map_err(|e| ParseError { offset: e.offset + trim_start, ..e })
+    } else {
+        match readers.strict().value_at(trim_start) {
+            Ok(end) if end == trim_end => {
+                js::parse(whole).map_err(|e| ParseError { offset: e.offset + trim_start, ..e })
+            }
+            Ok(end) => Err(ParseError { kind: ParseErrorKind::TrailingCharacters, offset: end }),
+            Err(at) => Err(ParseError { kind: ParseErrorKind::Invalid, offset: at }),
+        }
+    };
+    match parsed {
         Ok(value) => Trace {
             whole_text: WholeText { span: whole_span, outcome: Ok(()) },
             candidates: Vec::new(),
@@ -130,33 +146,30 @@ pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
             whole_reply: WholeReply::NotTried { whole_text_parsed: true },
             decided_by: DecidedBy::WholeText,
             value: Some(value),
+            work: readers.work(),
         },
-        Err(e) => {
-            let whole_text =
-                WholeText { span: whole_span, outcome: Err(ParseError { offset: e.offset + trim_start, ..e }) };
-            walk(text, whole_text, opts, record)
-        }
+        Err(e) => walk(text, WholeText { span: whole_span, outcome: Err(e) }, readers, opts, record),
     }
 }
 
-fn walk(text: &str, whole_text: WholeText, opts: &WalkOptions, record: bool) -> Trace {
+fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts: &WalkOptions, record: bool) -> Trace {
     let mut candidates = Vec::new();
-    let mut last: Option<Value> = None;
-    let mut last_end: Option<usize> = None;
+    // The candidate read last: where it starts and ends, and by which reading. Its value is
+    // built once, at the end.
+    let mut last: Option<(usize, usize, ReadingKind)> = None;
     let mut kept = None;
 
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
         let (read, candidate) = if record {
-            let c = record_candidate(text, start, opts.readings);
-            (take_recorded(&c, opts.readings), Some(c))
+            let c = record_candidate(text, start);
+            (recorded_read(&c, opts.readings), Some(c))
         } else {
-            (read_object_with(text, start, opts.readings), None)
+            (readers.read(start, opts.readings), None)
         };
         let step = match read {
-            Some((value, end, by)) => {
-                last = Some(value);
-                last_end = Some(end);
+            Some((end, by)) => {
+                last = Some((start, end, by));
                 kept = record.then_some(candidates.len());
                 Step::Took { by, end }
             }
@@ -187,13 +200,82 @@ fn walk(text: &str, whole_text: WholeText, opts: &WalkOptions, record: bool) -> 
         };
     }
 
-    let decided = if last.is_some() { DecidedBy::LastWins } else { DecidedBy::None };
+    let walk_value = match (last, kept) {
+        (Some((_, _, by)), Some(k)) => candidates.get(k).and_then(|c: &Candidate| c.reading(by).value().cloned()),
+        (Some((start, end, by)), None) => build_value(text, start, end, by),
+        (None, _) => None,
+    };
+    let last_end = last.map(|(_, end, _)| end);
+    let decided = if walk_value.is_some() { DecidedBy::LastWins } else { DecidedBy::None };
     let whole_reply = whole_reply(text, &whole_text, last_end, &opts.whole_reply);
     let (value, decided_by) = match whole_reply {
         WholeReply::Taken { ref reading } => (reading.value().cloned(), DecidedBy::WholeReply),
-        _ => (last, decided),
+        _ => (walk_value, decided),
     };
-    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value }
+    let work = readers.work();
+    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work }
+}
+
+/// The candidate readers of one reply: the memoized validators for the strict and wide
+/// readings (see [`super::memo`]), made when first needed.
+struct Readers<'a> {
+    text: &'a str,
+    strict: Option<Validator<'a>>,
+    wide: Option<Validator<'a>>,
+}
+
+impl<'a> Readers<'a> {
+    fn new(text: &'a str) -> Self {
+        Readers { text, strict: None, wide: None }
+    }
+
+    fn strict(&mut self) -> &mut Validator<'a> {
+        let text = self.text;
+        self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict))
+    }
+
+    fn wide(&mut self) -> &mut Validator<'a> {
+        let text = self.text;
+        self.wide.get_or_insert_with(|| Validator::new(text, Mode::Wide))
+    }
+
+    /// The first reading (in the variant's order) of the object at `start` that parses:
+    /// its end and kind.
+    fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
+        let text = self.text;
+        readings.order().iter().find_map(|&kind| {
+            let end = match kind {
+                ReadingKind::Strict => self.strict().object_at(start).ok(),
+                ReadingKind::Wide => self.wide().object_at(start).ok(),
+                // The narrow rule depends on whether a string is a key, which is not a
+                // property of a position alone; it is read directly (what-if variants only).
+                ReadingKind::Narrow => {
+                    repaired_span(text, start, ColonRule::Narrow, None).filter(|r| js::is_json(&r.text)).map(|r| r.end)
+                }
+            };
+            end.map(|e| (e, kind))
+        })
+    }
+
+    fn work(&self) -> Work {
+        let mut w = Work::default();
+        for v in [&self.strict, &self.wide].into_iter().flatten() {
+            w.bytes += v.work.bytes;
+            w.hits += v.work.hits;
+        }
+        w
+    }
+}
+
+/// The value of a reading known to parse.
+fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<Value> {
+    match by {
+        ReadingKind::Strict => js::parse(text.get(start..end)?).ok(),
+        ReadingKind::Wide | ReadingKind::Narrow => {
+            let rule = if by == ReadingKind::Wide { ColonRule::Wide } else { ColonRule::Narrow };
+            js::parse(&repaired_span(text, start, rule, None)?.text).ok()
+        }
+    }
 }
 
 fn find_brace(text: &str, from: usize) -> Option<usize> {
@@ -228,7 +310,7 @@ pub fn reading_at(text: &str, start: usize, kind: ReadingKind) -> Reading {
     }
 }
 
-fn record_candidate(text: &str, start: usize, _readings: Readings) -> Candidate {
+fn record_candidate(text: &str, start: usize) -> Candidate {
     Candidate {
         start,
         strict: reading_at(text, start, ReadingKind::Strict),
@@ -238,39 +320,17 @@ fn record_candidate(text: &str, start: usize, _readings: Readings) -> Candidate 
     }
 }
 
-fn take_recorded(c: &Candidate, readings: Readings) -> Option<(Value, usize, ReadingKind)> {
+fn recorded_read(c: &Candidate, readings: Readings) -> Option<(usize, ReadingKind)> {
     readings.order().iter().find_map(|&kind| {
         let r = c.reading(kind);
-        Some((r.value()?.clone(), r.span()?.end, kind))
+        if r.parses() { Some((r.span()?.end, kind)) } else { None }
     })
 }
 
 /// `readObjectAt(text, start)`: the value and end of the first reading that parses.
 pub fn read_object_at(text: &str, start: usize) -> Option<(Value, usize)> {
-    read_object_with(text, start, Readings::StrictThenWide).map(|(v, end, _)| (v, end))
-}
-
-fn read_object_with(text: &str, start: usize, readings: Readings) -> Option<(Value, usize, ReadingKind)> {
-    for &kind in readings.order() {
-        match kind {
-            ReadingKind::Strict => {
-                if let Some(end) = strict_span(text, start)
-                    && let Ok(v) = js::parse(&text[start..end])
-                {
-                    return Some((v, end, kind));
-                }
-            }
-            ReadingKind::Wide | ReadingKind::Narrow => {
-                let rule = if kind == ReadingKind::Wide { ColonRule::Wide } else { ColonRule::Narrow };
-                if let Some(r) = repaired_span(text, start, rule, None)
-                    && let Ok(v) = js::parse(&r.text)
-                {
-                    return Some((v, r.end, kind));
-                }
-            }
-        }
-    }
-    None
+    let (end, by) = Readers::new(text).read(start, Readings::StrictThenWide)?;
+    Some((build_value(text, start, end, by)?, end))
 }
 
 /// The whole-reply attempt and its gates.

@@ -1,0 +1,457 @@
+//! The record formats: which shape a JSON record has, and how each shape gives up its
+//! reply text and metadata.
+//!
+//! Detection is by content. A record is recognized by the fields its API always writes
+//! (an Anthropic message's `type: "message"` and `content` blocks, a chat completion's
+//! `choices`, a Batch line's `custom_id` and `response`), so a file named anything is read
+//! as what it holds. The order of the tests matters only where two shapes share a field,
+//! and each such case is noted where it is decided.
+
+use serde_json::{Map, Value};
+
+use super::diagnostic::Problem;
+use super::reply::{EventKind, Format, Meta, StopReason, Tokens};
+
+/// The shape of one JSON record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// A pipeline run-log event: `{"ts", "type", …}`.
+    RunLogEvent,
+    /// A bench ledger line: `{id, session_id, outcome, round_trip_ms, at}`.
+    Ledger,
+    /// A bench run's `meta.json`, `status.json` or `diagnostics.json`: context, no reply.
+    BenchContext,
+    Anthropic,
+    BedrockConverse,
+    OpenAiChat,
+    OpenAiBatch,
+    OpenAiResponses,
+    Unknown,
+}
+
+impl Shape {
+    pub fn format(self) -> Option<Format> {
+        Some(match self {
+            Shape::RunLogEvent => Format::RunLog,
+            Shape::Anthropic => Format::Anthropic,
+            Shape::BedrockConverse => Format::BedrockConverse,
+            Shape::OpenAiChat => Format::OpenAiChat,
+            Shape::OpenAiBatch => Format::OpenAiBatch,
+            Shape::OpenAiResponses => Format::OpenAiResponses,
+            Shape::Ledger | Shape::BenchContext | Shape::Unknown => return None,
+        })
+    }
+}
+
+fn has(o: &Map<String, Value>, key: &str) -> bool {
+    o.get(key).is_some_and(|v| !v.is_null())
+}
+
+fn is_str(o: &Map<String, Value>, key: &str, want: &str) -> bool {
+    o.get(key).and_then(Value::as_str) == Some(want)
+}
+
+/// Which shape `record` has.
+pub(crate) fn classify(record: &Value) -> Shape {
+    let Some(o) = record.as_object() else { return Shape::Unknown };
+    let content_blocks = o.get("content").is_some_and(Value::is_array);
+    // Before the run-log test: an Anthropic message has a `type` too ("message").
+    if content_blocks && (is_str(o, "type", "message") || is_str(o, "role", "assistant")) {
+        return Shape::Anthropic;
+    }
+    if o.contains_key("custom_id") && (o.contains_key("response") || o.contains_key("error")) {
+        return Shape::OpenAiBatch;
+    }
+    if o.get("choices").is_some_and(Value::is_array) {
+        return Shape::OpenAiChat;
+    }
+    if is_str(o, "object", "response") || (o.get("output").is_some_and(Value::is_array) && has(o, "status")) {
+        return Shape::OpenAiResponses;
+    }
+    if o.get("output").and_then(|v| v.get("message")).is_some() && (has(o, "stopReason") || has(o, "usage")) {
+        return Shape::BedrockConverse;
+    }
+    if o.get("type").is_some_and(Value::is_string) && o.get("ts").is_some_and(Value::is_string) {
+        return Shape::RunLogEvent;
+    }
+    if has(o, "id") && o.contains_key("outcome") && (o.contains_key("session_id") || o.contains_key("at")) {
+        // `meta.json` carries the same three fields and more; its `sha256` tells them apart.
+        return if o.contains_key("sha256") || o.contains_key("polls") { Shape::BenchContext } else { Shape::Ledger };
+    }
+    if (o.contains_key("sha256") && o.contains_key("outcome"))
+        || (has(o, "session_id") && (o.contains_key("model_calls") || o.contains_key("in_flight")))
+        || (has(o, "status") && o.contains_key("phase") && (o.contains_key("session_id") || o.contains_key("id")))
+    {
+        return Shape::BenchContext;
+    }
+    Shape::Unknown
+}
+
+/// A few words on a record nothing recognizes: its kind, or its first keys.
+pub(crate) fn describe(record: &Value) -> String {
+    match record {
+        Value::Object(o) if o.is_empty() => "an empty object".to_owned(),
+        Value::Object(o) => {
+            let keys: Vec<&str> = o.keys().take(6).map(String::as_str).collect();
+            let more = if o.len() > 6 { ", …" } else { "" };
+            format!("keys {}{more}", keys.join(", "))
+        }
+        Value::Array(a) => format!("an array of {}", a.len()),
+        Value::String(_) => "a string".to_owned(),
+        Value::Number(_) => "a number".to_owned(),
+        Value::Bool(_) => "a boolean".to_owned(),
+        Value::Null => "null".to_owned(),
+    }
+}
+
+/// What one record gave.
+#[derive(Debug)]
+pub(crate) enum Record {
+    Reply { id: Option<String>, text: String, meta: Meta },
+    Event { id: Option<String>, kind: EventKind, message: String, meta: Meta },
+    /// Context only (a ledger line, a run's meta.json): no reply, nothing wrong.
+    Context,
+    Problem(Problem),
+}
+
+pub(crate) fn take_string(o: &mut Map<String, Value>, key: &str) -> Option<String> {
+    match o.get_mut(key) {
+        Some(Value::String(s)) => Some(std::mem::take(s)),
+        _ => None,
+    }
+}
+
+pub(crate) fn string(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+pub(crate) fn uint(v: &Value, key: &str) -> Option<u64> {
+    v.get(key).and_then(Value::as_u64)
+}
+
+fn anthropic_stop(reason: Option<&str>) -> StopReason {
+    match reason {
+        Some("end_turn" | "stop_sequence") => StopReason::Finished,
+        // A context-window stop cuts the output exactly as the ceiling does.
+        Some("max_tokens" | "model_context_window_exceeded") => StopReason::Truncated,
+        Some(_) => StopReason::Other,
+        None => StopReason::Unknown,
+    }
+}
+
+fn anthropic_tokens(usage: Option<&Value>) -> Tokens {
+    let Some(u) = usage else { return Tokens::default() };
+    Tokens {
+        input: uint(u, "input_tokens"),
+        output: uint(u, "output_tokens"),
+        cache_read: uint(u, "cache_read_input_tokens"),
+        cache_write: uint(u, "cache_creation_input_tokens"),
+    }
+}
+
+/// An Anthropic Messages response (or a Bedrock invoke body): the `text` blocks, joined.
+pub(crate) fn anthropic(mut record: Value) -> Record {
+    let mut meta = Meta::new(Format::Anthropic);
+    meta.model = string(&record, "model");
+    meta.stop_detail = string(&record, "stop_reason");
+    meta.stop = anthropic_stop(meta.stop_detail.as_deref());
+    meta.tokens = anthropic_tokens(record.get("usage"));
+    let id = string(&record, "id");
+    let (text, blocks) = join_text(record.get_mut("content"), &["text"], "text");
+    if blocks == 0 {
+        return Record::Problem(Problem::BadRecord("an Anthropic message with no text blocks".to_owned()));
+    }
+    Record::Reply { id, text, meta }
+}
+
+/// The `text` of every block in `content` whose `type` is one of `types` (a block with no
+/// `type` but a `text` counts too, as Bedrock Converse writes them), concatenated.
+fn join_text(content: Option<&mut Value>, types: &[&str], field: &str) -> (String, usize) {
+    let mut text = String::new();
+    let mut blocks = 0;
+    if let Some(Value::Array(items)) = content {
+        for block in items.iter_mut() {
+            let Some(o) = block.as_object_mut() else { continue };
+            let typed = match o.get("type").and_then(Value::as_str) {
+                Some(t) => types.contains(&t),
+                None => true,
+            };
+            if !typed {
+                continue;
+            }
+            if let Some(s) = take_string(o, field) {
+                if blocks == 0 {
+                    text = s;
+                } else {
+                    text.push_str(&s);
+                }
+                blocks += 1;
+            }
+        }
+    }
+    (text, blocks)
+}
+
+/// A Bedrock Converse response.
+pub(crate) fn bedrock_converse(mut record: Value) -> Record {
+    let mut meta = Meta::new(Format::BedrockConverse);
+    meta.stop_detail = string(&record, "stopReason");
+    meta.stop = anthropic_stop(meta.stop_detail.as_deref());
+    if let Some(u) = record.get("usage") {
+        meta.tokens = Tokens {
+            input: uint(u, "inputTokens"),
+            output: uint(u, "outputTokens"),
+            cache_read: uint(u, "cacheReadInputTokens"),
+            cache_write: uint(u, "cacheWriteInputTokens"),
+        };
+    }
+    meta.duration_ms = record.get("metrics").and_then(|m| uint(m, "latencyMs"));
+    let content = record.get_mut("output").and_then(|o| o.get_mut("message")).and_then(|m| m.get_mut("content"));
+    let (text, blocks) = join_text(content, &["text"], "text");
+    if blocks == 0 {
+        return Record::Problem(Problem::BadRecord("a Bedrock Converse response with no text blocks".to_owned()));
+    }
+    Record::Reply { id: None, text, meta }
+}
+
+fn openai_tokens(usage: Option<&Value>) -> Tokens {
+    let Some(u) = usage else { return Tokens::default() };
+    let cached = |details: &str| u.get(details).and_then(|d| uint(d, "cached_tokens"));
+    Tokens {
+        input: uint(u, "prompt_tokens").or_else(|| uint(u, "input_tokens")),
+        output: uint(u, "completion_tokens").or_else(|| uint(u, "output_tokens")),
+        cache_read: cached("prompt_tokens_details").or_else(|| cached("input_tokens_details")),
+        cache_write: None,
+    }
+}
+
+/// An OpenAI chat completion: `choices[0].message.content`.
+pub(crate) fn openai_chat(mut record: Value, format: Format) -> Record {
+    let mut meta = Meta::new(format);
+    meta.model = string(&record, "model");
+    meta.tokens = openai_tokens(record.get("usage"));
+    let id = string(&record, "id");
+    let Some(choice) = record.get_mut("choices").and_then(|c| c.get_mut(0)) else {
+        return Record::Problem(Problem::BadRecord("a chat completion with no choices".to_owned()));
+    };
+    meta.stop_detail = string(choice, "finish_reason");
+    meta.stop = match meta.stop_detail.as_deref() {
+        Some("stop") => StopReason::Finished,
+        Some("length") => StopReason::Truncated,
+        Some(_) => StopReason::Other,
+        None => StopReason::Unknown,
+    };
+    let message = choice.get_mut("message");
+    let text = match message.and_then(|m| m.get_mut("content")) {
+        Some(Value::String(s)) => std::mem::take(s),
+        // Content as parts, which some compatible servers write.
+        Some(parts @ Value::Array(_)) => {
+            let (t, n) = join_text(Some(parts), &["text", "output_text"], "text");
+            if n == 0 {
+                return Record::Problem(Problem::BadRecord("a chat completion whose content has no text parts".into()));
+            }
+            t
+        }
+        _ => {
+            let refusal = choice.get("message").and_then(|m| string(m, "refusal"));
+            return Record::Problem(Problem::BadRecord(match refusal {
+                Some(r) => format!("a chat completion with a refusal and no content: {}", clip(&r, 120)),
+                None => "a chat completion whose message has no text content (a tool call?)".to_owned(),
+            }));
+        }
+    };
+    Record::Reply { id, text, meta }
+}
+
+/// An OpenAI Responses object: the `output_text` parts of its `message` outputs.
+pub(crate) fn openai_responses(mut record: Value, format: Format) -> Record {
+    let mut meta = Meta::new(format);
+    meta.model = string(&record, "model");
+    meta.tokens = openai_tokens(record.get("usage"));
+    let status = string(&record, "status");
+    let reason = record.get("incomplete_details").and_then(|d| string(d, "reason"));
+    meta.stop = match status.as_deref() {
+        Some("completed") => StopReason::Finished,
+        Some("incomplete") => StopReason::Truncated,
+        Some(_) => StopReason::Other,
+        None => StopReason::Unknown,
+    };
+    meta.stop_detail = match (&status, reason) {
+        (Some(s), Some(r)) => Some(format!("{s}: {r}")),
+        (s, r) => s.clone().or(r),
+    };
+    let id = string(&record, "id");
+    let mut text = String::new();
+    let mut parts = 0;
+    if let Some(Value::Array(outputs)) = record.get_mut("output") {
+        for out in outputs.iter_mut().filter(|o| o.get("type").and_then(Value::as_str) == Some("message")) {
+            let (t, n) = join_text(out.get_mut("content"), &["output_text"], "text");
+            if n > 0 {
+                text.push_str(&t);
+                parts += n;
+            }
+        }
+    }
+    if parts == 0 {
+        if status.as_deref() == Some("failed") {
+            let message = record.get("error").and_then(|e| string(e, "message")).unwrap_or_else(|| "failed".into());
+            return Record::Event { id, kind: EventKind::Failed, message, meta };
+        }
+        return Record::Problem(Problem::BadRecord("a Responses object with no output_text".to_owned()));
+    }
+    Record::Reply { id, text, meta }
+}
+
+/// An OpenAI Batch output line: the completion in `response.body`, `custom_id` its id.
+pub(crate) fn openai_batch(mut record: Value) -> Record {
+    let id = string(&record, "custom_id");
+    let error = record.get("error").filter(|e| !e.is_null()).map(|e| string(e, "message").unwrap_or(e.to_string()));
+    let status = record.get("response").and_then(|r| uint(r, "status_code"));
+    let body = record.get_mut("response").and_then(|r| r.get_mut("body")).map(Value::take);
+    let failed = |message: String| Record::Event {
+        id: id.clone(),
+        kind: EventKind::Failed,
+        message,
+        meta: Meta::new(Format::OpenAiBatch),
+    };
+    if let Some(e) = error {
+        return failed(e);
+    }
+    let Some(body) = body else { return failed("no response body".to_owned()) };
+    if status.is_some_and(|s| s != 200) || body.get("error").is_some_and(|e| !e.is_null()) {
+        let message = body.get("error").and_then(|e| string(e, "message")).unwrap_or_else(|| body.to_string());
+        return failed(format!("HTTP {}: {}", status.unwrap_or(0), clip(&message, 200)));
+    }
+    let inner = match classify(&body) {
+        Shape::OpenAiResponses => openai_responses(body, Format::OpenAiBatch),
+        _ => openai_chat(body, Format::OpenAiBatch),
+    };
+    match inner {
+        Record::Reply { text, meta, .. } => Record::Reply { id, text, meta },
+        Record::Event { kind, message, meta, .. } => Record::Event { id, kind, message, meta },
+        other => other,
+    }
+}
+
+/// A record read through the user's pointers.
+pub(crate) fn custom(record: &Value, text_path: &str, meta_paths: &[(String, String)]) -> Record {
+    let text = match record.pointer(text_path) {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => {
+            return Record::Problem(Problem::BadRecord(format!(
+                "--text-path {text_path} is {}, not a string",
+                describe(other)
+            )));
+        }
+        None => return Record::Problem(Problem::BadRecord(format!("nothing at --text-path {text_path}"))),
+    };
+    let mut meta = Meta::new(Format::Json);
+    let mut id = None;
+    for (name, pointer) in meta_paths {
+        let Some(v) = record.pointer(pointer).filter(|v| !v.is_null()) else { continue };
+        let s = match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let n = v.as_u64().or_else(|| s.parse().ok());
+        match name.as_str() {
+            "id" => id = Some(s),
+            "agent" => meta.agent = Some(s.strip_suffix(".md").unwrap_or(&s).to_owned()),
+            "phase" => meta.phase = Some(s),
+            "page" => meta.page = n.and_then(|n| u32::try_from(n).ok()),
+            "image" => {
+                meta.page = meta.page.or_else(|| page_of_image(&s));
+                meta.image = Some(s);
+            }
+            "round" => meta.round = Some(s),
+            "document" => meta.document = Some(s),
+            "iteration" => meta.iteration = n.and_then(|n| u32::try_from(n).ok()),
+            "model" => meta.model = Some(s),
+            "provider" => meta.provider = Some(s),
+            "stop_reason" => {
+                meta.stop = stop_from_word(&s);
+                meta.stop_detail = Some(s);
+            }
+            "input_tokens" => meta.tokens.input = n,
+            "output_tokens" => meta.tokens.output = n,
+            "ts" => meta.ts = Some(s),
+            "document_outcome" => meta.document_outcome = Some(s),
+            _ => meta.extra.push((name.clone(), s)),
+        }
+    }
+    Record::Reply { id, text, meta }
+}
+
+/// A stop reason in any provider's words.
+pub(crate) fn stop_from_word(word: &str) -> StopReason {
+    match word {
+        "end_turn" | "stop_sequence" | "stop" | "completed" | "finished" | "STOP" => StopReason::Finished,
+        "max_tokens" | "length" | "incomplete" | "truncated" | "max_output_tokens" | "MAX_TOKENS" => {
+            StopReason::Truncated
+        }
+        "" => StopReason::Unknown,
+        _ => StopReason::Other,
+    }
+}
+
+/// The page number in a page image's name: `annual-report-p17.png` → 17.
+pub(crate) fn page_of_image(image: &str) -> Option<u32> {
+    let name = image.rsplit(['/', '\\']).next().unwrap_or(image);
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    let (_, digits) = stem.rsplit_once("-p")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+pub(crate) fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(max).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn page_numbers_come_from_the_image_name() {
+        assert_eq!(page_of_image("annual-report-2023-p17.png"), Some(17));
+        assert_eq!(page_of_image("pages/x-p003.png"), Some(3));
+        assert_eq!(page_of_image("cover.png"), None);
+        assert_eq!(page_of_image("x-pages.png"), None);
+    }
+
+    #[test]
+    fn each_api_is_recognized_by_its_own_fields() {
+        let cases = [
+            (json!({"type": "message", "role": "assistant", "content": []}), Shape::Anthropic),
+            (json!({"custom_id": "a", "response": {"body": {}}}), Shape::OpenAiBatch),
+            (json!({"id": "c", "choices": []}), Shape::OpenAiChat),
+            (json!({"object": "response", "output": []}), Shape::OpenAiResponses),
+            (json!({"output": {"message": {}}, "stopReason": "end_turn"}), Shape::BedrockConverse),
+            (json!({"ts": "2025", "type": "agent_call"}), Shape::RunLogEvent),
+            (json!({"id": "d", "session_id": null, "outcome": "failed", "at": "x"}), Shape::Ledger),
+            (json!({"id": "d", "sha256": "x", "outcome": "failed", "polls": 3}), Shape::BenchContext),
+            (json!({"html": "<p>", "log": "ok"}), Shape::Unknown),
+        ];
+        for (record, want) in cases {
+            assert_eq!(classify(&record), want, "{record}");
+        }
+    }
+
+    #[test]
+    fn anthropic_text_blocks_are_joined_and_max_tokens_is_truncation() {
+        let r = json!({"id": "msg_1", "type": "message", "model": "m", "stop_reason": "max_tokens",
+            "content": [{"type": "thinking", "thinking": "no"}, {"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+            "usage": {"input_tokens": 5, "output_tokens": 7, "cache_read_input_tokens": 2}});
+        let Record::Reply { id, text, meta } = anthropic(r) else { panic!("a reply") };
+        assert_eq!((id.as_deref(), text.as_str(), meta.stop), (Some("msg_1"), "ab", StopReason::Truncated));
+        assert_eq!(meta.tokens, Tokens { input: Some(5), output: Some(7), cache_read: Some(2), cache_write: None });
+    }
+}

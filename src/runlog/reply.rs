@@ -1,0 +1,244 @@
+//! What loading produces: a reply with its normalized metadata, a call that left no reply,
+//! and the item a loader pushes to its sink.
+
+use std::path::PathBuf;
+
+use super::diagnostic::Diagnostic;
+
+/// The record format a reply was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Format {
+    /// The pipeline's `log.jsonl`: `agent_call` events carry the replies.
+    #[value(name = "run-log")]
+    RunLog,
+    /// A file that is one reply, as written.
+    Text,
+    /// Anthropic Messages responses (and Bedrock invoke bodies, which are the same shape).
+    Anthropic,
+    /// Bedrock Converse responses: `output.message.content[].text`.
+    #[value(name = "bedrock-converse")]
+    BedrockConverse,
+    /// OpenAI chat completions: `choices[0].message.content`.
+    #[value(name = "openai-chat")]
+    OpenAiChat,
+    /// OpenAI Batch output lines: `response.body` is a completion, `custom_id` the id.
+    #[value(name = "openai-batch")]
+    OpenAiBatch,
+    /// OpenAI Responses: the `output_text` parts of the `message` outputs.
+    #[value(name = "openai-responses")]
+    OpenAiResponses,
+    /// Any other JSON or JSONL, read through `--text-path` and `--meta` pointers.
+    Json,
+}
+
+impl Format {
+    /// The name used on the command line and in `--json` output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RunLog => "run-log",
+            Format::Text => "text",
+            Format::Anthropic => "anthropic",
+            Format::BedrockConverse => "bedrock-converse",
+            Format::OpenAiChat => "openai-chat",
+            Format::OpenAiBatch => "openai-batch",
+            Format::OpenAiResponses => "openai-responses",
+            Format::Json => "json",
+        }
+    }
+
+    /// Whether the format holds records (one file, many replies) rather than one reply.
+    pub fn is_records(self) -> bool {
+        self != Format::Text
+    }
+}
+
+/// Why the model stopped, normalized across providers. The provider's own word is kept
+/// beside it in [`Meta::stop_detail`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StopReason {
+    /// The model ended its turn (`end_turn`, `stop`, `completed`).
+    Finished,
+    /// The output ceiling cut it off (`max_tokens`, `length`, `incomplete`): the reply is
+    /// a prefix of what the model meant to send.
+    Truncated,
+    /// Any other stop: a tool call, a content filter, a refusal.
+    Other,
+    /// The record does not say.
+    #[default]
+    Unknown,
+}
+
+impl StopReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Finished => "finished",
+            StopReason::Truncated => "truncated",
+            StopReason::Other => "other",
+            StopReason::Unknown => "unknown",
+        }
+    }
+}
+
+/// Token counts as the provider reported them; absent means not reported, not zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Tokens {
+    pub input: Option<u64>,
+    pub output: Option<u64>,
+    /// Prompt tokens read from a cache (Anthropic `cache_read_input_tokens`, OpenAI
+    /// `cached_tokens`).
+    pub cache_read: Option<u64>,
+    /// Prompt tokens written to a cache (Anthropic `cache_creation_input_tokens`).
+    pub cache_write: Option<u64>,
+}
+
+/// What is known about a reply. Every fact is optional: a fact the record does not carry
+/// is absent, never guessed. The few that are inferred (the run log's model facts, its
+/// review round, its page verification) are named in `inferred`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meta {
+    pub format: Format,
+    /// The agent, as the pipeline names its prompt file, without `.md`: `page`, `feedback`.
+    pub agent: Option<String>,
+    /// `extraction` or `review`.
+    pub phase: Option<String>,
+    /// The page number, from the page image's name (`<base>-p<N>.png`).
+    pub page: Option<u32>,
+    /// The page image the call was given.
+    pub image: Option<String>,
+    /// The bench round: the name of the campaign directory the run sits in.
+    pub round: Option<String>,
+    /// The document: the name of the run directory (the bench's document id).
+    pub document: Option<String>,
+    /// The review iteration the call belongs to.
+    pub iteration: Option<u32>,
+    pub model: Option<String>,
+    pub provider: Option<String>,
+    pub stop: StopReason,
+    /// The stop reason in the provider's own words (`max_tokens`, `length`, …).
+    pub stop_detail: Option<String>,
+    pub tokens: Tokens,
+    pub duration_ms: Option<u64>,
+    /// When the record was written, as logged (ISO-8601 in the run log).
+    pub ts: Option<String>,
+    /// The document's outcome from the bench ledger (or `meta.json`): `ready_for_review`,
+    /// `failed`, `client_timeout`, …
+    pub document_outcome: Option<String>,
+    /// How the run ended according to its own log: `complete`, or `failed: <error>`.
+    pub run_outcome: Option<String>,
+    /// The Feedback Agent's verdict on this page, from the `page_verify_ok` /
+    /// `page_verify_failed` event that followed the call.
+    pub page_verified: Option<bool>,
+    /// Which of the fields above were inferred rather than read off the record.
+    pub inferred: Vec<&'static str>,
+    /// `--meta NAME=POINTER` values whose NAME is none of the fields above.
+    pub extra: Vec<(String, String)>,
+}
+
+impl Meta {
+    /// Nothing known but the format.
+    pub fn new(format: Format) -> Meta {
+        Meta {
+            format,
+            agent: None,
+            phase: None,
+            page: None,
+            image: None,
+            round: None,
+            document: None,
+            iteration: None,
+            model: None,
+            provider: None,
+            stop: StopReason::Unknown,
+            stop_detail: None,
+            tokens: Tokens::default(),
+            duration_ms: None,
+            ts: None,
+            document_outcome: None,
+            run_outcome: None,
+            page_verified: None,
+            inferred: Vec::new(),
+            extra: Vec::new(),
+        }
+    }
+
+    /// Whether `field` was inferred.
+    pub fn is_inferred(&self, field: &str) -> bool {
+        self.inferred.contains(&field)
+    }
+
+    pub(crate) fn infer(&mut self, field: &'static str) {
+        if !self.inferred.contains(&field) {
+            self.inferred.push(field);
+        }
+    }
+}
+
+/// One reply, with the text exactly as logged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// Stable and unique within a load: the record's own id where it has one (an OpenAI
+    /// Batch `custom_id`, a message id), otherwise `path:line`, or `path` for a file that
+    /// is one reply.
+    pub id: String,
+    pub source: PathBuf,
+    /// The 1-based line the record is on, for line-oriented formats.
+    pub line: Option<usize>,
+    /// The byte offset of the record (its line) in the source.
+    pub offset: u64,
+    pub text: String,
+    pub meta: Meta,
+}
+
+impl Reply {
+    /// `path:line`, or `path`: what `extract` and `explain` accept to name this reply.
+    pub fn reference(&self) -> String {
+        reference(&self.source, self.line)
+    }
+}
+
+pub(crate) fn reference(source: &std::path::Path, line: Option<usize>) -> String {
+    match line {
+        Some(n) => format!("{}:{n}", source.display()),
+        None => source.display().to_string(),
+    }
+}
+
+/// What a call that produced no reply was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// The call hit its output ceiling; the pipeline raised instead of logging the text.
+    Truncated,
+    /// The call failed for another reason (an error, a stall, a refused request).
+    Failed,
+}
+
+impl EventKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Truncated => "truncated-call",
+            EventKind::Failed => "failed-call",
+        }
+    }
+}
+
+/// A model call that left no reply, listed beside the replies because its absence is
+/// what a reader of the log is looking for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub id: String,
+    pub source: PathBuf,
+    pub line: Option<usize>,
+    pub offset: u64,
+    pub kind: EventKind,
+    /// The error as logged.
+    pub message: String,
+    pub meta: Meta,
+}
+
+/// What a loader pushes to its sink, in path-then-line order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    Reply(Reply),
+    Event(Event),
+    Diagnostic(Diagnostic),
+}
