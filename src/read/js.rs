@@ -57,6 +57,38 @@ pub fn whitespace_len_at(s: &str, i: usize) -> Option<usize> {
     is_js_whitespace(c).then(|| c.len_utf8())
 }
 
+/// The first position at or after `from` holding a byte that means something inside a JSON
+/// string (`"`, `\\`, or a control character below 0x20), or the length when none does.
+/// Eight bytes at a time: strings are most of what a reply is, and nearly all of a string is
+/// bytes that mean nothing.
+pub fn next_string_special(bytes: &[u8], from: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let quote = x ^ (LO * u64::from(b'"'));
+        let backslash = x ^ (LO * u64::from(b'\\'));
+        // The lowest flagged byte of each test is exact; higher ones may be false alarms.
+        let found = (x.wrapping_sub(LO * 0x20) & !x & HI)
+            | (quote.wrapping_sub(LO) & !quote & HI)
+            | (backslash.wrapping_sub(LO) & !backslash & HI);
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
 /// Why a text is not JSON, in the words `JSON.parse` would use, and where.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParseError {
@@ -355,43 +387,36 @@ impl<'a> Parser<'a> {
     fn string(&mut self) -> Result<JsString, ParseError> {
         let open = self.at;
         self.at += 1;
-        let run_start = self.at;
-        // Fast path: no escapes, borrowed straight from the text.
-        loop {
-            match self.peek() {
-                None => return Err(self.error(ParseErrorKind::UnterminatedString, open)),
-                Some(b'"') => {
-                    let s = &self.text[run_start..self.at];
-                    self.at += 1;
-                    return Ok(JsString::Utf8(s.to_owned()));
-                }
-                Some(b'\\') => break,
-                Some(b) if b < 0x20 => return Err(self.error(ParseErrorKind::BadControlCharacter, self.at)),
-                Some(_) => self.at += 1,
-            }
-        }
-        // Slow path: decode escapes into UTF-16, which is what JavaScript builds and the only
-        // form that can hold a lone surrogate.
-        let mut units: Vec<u16> = self.text[run_start..self.at].encode_utf16().collect();
+        let mut out = String::new();
+        // Set once a lone surrogate appears: from then on the string is built in UTF-16,
+        // the only form that can hold one.
+        let mut units: Option<Vec<u16>> = None;
+        // A high surrogate escape waiting for its low half.
+        let mut high: Option<u16> = None;
         loop {
             let run = self.at;
-            while let Some(b) = self.peek() {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
+            self.at = next_string_special(self.bytes, self.at);
+            if self.at > run {
+                let text = &self.text[run..self.at];
+                flush_high(&mut out, &mut units, &mut high);
+                match &mut units {
+                    Some(u) => u.extend(text.encode_utf16()),
+                    None => out.push_str(text),
                 }
-                self.at += 1;
             }
-            units.extend(self.text[run..self.at].encode_utf16());
             match self.peek() {
                 None => return Err(self.error(ParseErrorKind::UnterminatedString, open)),
                 Some(b'"') => {
                     self.at += 1;
-                    return Ok(JsString::from_utf16(units));
+                    flush_high(&mut out, &mut units, &mut high);
+                    return Ok(match units {
+                        Some(u) => JsString::from_utf16(u),
+                        None => JsString::Utf8(out),
+                    });
                 }
                 Some(b'\\') => {
                     let esc = self.at;
-                    self.at += 1;
-                    let unit = match self.peek() {
+                    let unit: u16 = match self.bytes.get(self.at + 1) {
                         Some(b'"') => 0x22,
                         Some(b'\\') => 0x5c,
                         Some(b'/') => 0x2f,
@@ -401,16 +426,13 @@ impl<'a> Parser<'a> {
                         Some(b'r') => 0x0d,
                         Some(b't') => 0x09,
                         Some(b'u') => {
-                            let hex = self.bytes.get(self.at + 1..self.at + 5);
-                            let value = hex.and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| {
-                                h.bytes().all(|b| b.is_ascii_hexdigit()).then(|| u16::from_str_radix(h, 16).ok())?
-                            });
-                            match value {
-                                Some(v) => {
+                            let hex = self.bytes.get(self.at + 2..self.at + 6);
+                            match hex.filter(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                                Some(h) => {
                                     self.at += 4;
-                                    v
+                                    h.iter().fold(0u16, |n, &d| (n << 4) | hex_value(d))
                                 }
-                                None if self.at + 5 > self.bytes.len() => {
+                                None if self.at + 6 > self.bytes.len() => {
                                     return Err(self.error(ParseErrorKind::UnterminatedString, open));
                                 }
                                 None => return Err(self.error(ParseErrorKind::BadUnicodeEscape, esc)),
@@ -419,12 +441,68 @@ impl<'a> Parser<'a> {
                         None => return Err(self.error(ParseErrorKind::UnterminatedString, open)),
                         Some(_) => return Err(self.error(ParseErrorKind::BadEscape, esc)),
                     };
-                    self.at += 1;
-                    units.push(unit);
+                    self.at += 2;
+                    push_unit(&mut out, &mut units, &mut high, unit);
                 }
                 Some(_) => return Err(self.error(ParseErrorKind::BadControlCharacter, self.at)),
             }
         }
+    }
+}
+
+fn hex_value(d: u8) -> u16 {
+    match d {
+        b'0'..=b'9' => u16::from(d - b'0'),
+        b'a'..=b'f' => u16::from(d - b'a' + 10),
+        _ => u16::from(d - b'A' + 10),
+    }
+}
+
+/// Appends one UTF-16 code unit from an escape, pairing surrogates as JavaScript does.
+fn push_unit(out: &mut String, units: &mut Option<Vec<u16>>, high: &mut Option<u16>, unit: u16) {
+    if units.is_some() {
+        flush_high(out, units, high);
+        if let Some(u) = units {
+            u.push(unit);
+        }
+        return;
+    }
+    match unit {
+        0xD800..=0xDBFF => {
+            flush_high(out, units, high);
+            *high = Some(unit);
+        }
+        0xDC00..=0xDFFF => match high.take() {
+            Some(h) => {
+                let c = 0x10000 + ((u32::from(h) - 0xD800) << 10) + (u32::from(unit) - 0xDC00);
+                out.push(char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER));
+            }
+            None => {
+                let mut u: Vec<u16> = out.encode_utf16().collect();
+                u.push(unit);
+                *units = Some(u);
+            }
+        },
+        _ => {
+            flush_high(out, units, high);
+            match char::from_u32(u32::from(unit)) {
+                Some(c) => out.push(c),
+                None => out.push(char::REPLACEMENT_CHARACTER),
+            }
+        }
+    }
+}
+
+/// A high surrogate escape not followed by its low half is a lone surrogate: switch to
+/// UTF-16 to keep it.
+fn flush_high(out: &mut String, units: &mut Option<Vec<u16>>, high: &mut Option<u16>) {
+    if let Some(h) = high.take() {
+        let mut u: Vec<u16> = match units.take() {
+            Some(u) => u,
+            None => out.encode_utf16().collect(),
+        };
+        u.push(h);
+        *units = Some(u);
     }
 }
 
@@ -464,6 +542,8 @@ mod tests {
         for (input, out) in [
             (r#" {"a":[1,2.5,-0,1e400,true,null]} "#, r#"{"a":[1,2.5,0,null,true,null]}"#),
             (r#""\ud800x\udc00\ud83d\ude00""#, r#""\ud800x\udc00😀""#),
+            (r#""\ud800\ud800\n\ud83d\ude00é""#, r#""\ud800\ud800\n😀é""#),
+            (r#""a\ud83d""#, r#""a\ud83d""#),
             (r#"{"b":1,"2":2,"a":3,"1":4,"b":5}"#, r#"{"1":4,"2":2,"b":5,"a":3}"#),
             (r#"{"4294967295":1,"4294967294":2}"#, r#"{"4294967294":2,"4294967295":1}"#),
             (r#"{"__proto__":1}"#, r#"{"__proto__":1}"#),

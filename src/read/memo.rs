@@ -25,7 +25,7 @@
 //! Values are built only for the answer (one span, parsed once at the end). The counters
 //! in [`Work`] exist so that a test can check linearity by counting, not by timing.
 
-use super::js::whitespace_len_at;
+use super::js::{next_string_special, whitespace_len_at};
 use super::repair::is_escape;
 
 /// Which reading: the strict one, or the repaired one under the wide colon rule.
@@ -341,6 +341,7 @@ impl<'a> Validator<'a> {
         // backslash is never where a value starts, so only the repair's count.)
         let first_inner = self.inner.len();
         let outcome = loop {
+            i = next_string_special(self.bytes, i);
             let Some(&c) = self.bytes.get(i) else { break Err(i) };
             match c {
                 b'"' => {
@@ -361,8 +362,7 @@ impl<'a> Validator<'a> {
                     i += len;
                 }
                 b'\n' | b'\r' | b'\t' if self.mode == Mode::Wide => i += 1,
-                c if c < 0x20 => break Err(i),
-                _ => i += 1,
+                _ => break Err(i),
             }
         };
         self.work.bytes += (i - open) as u64;

@@ -16,7 +16,7 @@
 //! which is what lets an offset in the repaired text be mapped back to the reply
 //! ([`Repaired::source_offset`]).
 
-use super::js::whitespace_len_at;
+use super::js::{next_string_special, whitespace_len_at};
 
 /// Where a `"` followed by `:` ends a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -178,6 +178,11 @@ pub fn repaired_span(
         if esc {
             esc = false;
             i += 1;
+            continue;
+        }
+        // Inside a string only quotes, backslashes and control characters matter.
+        if c != b'"' && c != b'\\' && c >= 0x20 {
+            i = next_string_special(bytes, i);
             continue;
         }
         match c {
