@@ -2,5 +2,6 @@
 //! The binary's `main.rs` parses arguments and calls into here.
 
 pub mod explain;
+pub mod list;
 pub mod record;
 pub mod style;

@@ -36,18 +36,16 @@ impl Diagnostic {
     pub fn message(&self) -> String {
         self.problem.to_string()
     }
-
-    /// Whether the file's replies were still read (a lossy decode, one bad line) or the
-    /// whole input was lost (unreadable, binary, empty).
-    pub fn lost_the_input(&self) -> bool {
-        self.line.is_none() && !matches!(self.problem, Problem::InvalidUtf8 { .. } | Problem::TooManyProblems { .. })
-    }
 }
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.offset) {
             (Some(line), _) => write!(f, "{}:{line}: {}", self.source.display(), self.problem),
+            // The bad byte is in the message already.
+            (None, Some(_)) if matches!(self.problem, Problem::InvalidUtf8 { .. }) => {
+                write!(f, "{}: {}", self.source.display(), self.problem)
+            }
             (None, Some(offset)) => write!(f, "{} (byte {offset}): {}", self.source.display(), self.problem),
             (None, None) => write!(f, "{}: {}", self.source.display(), self.problem),
         }
@@ -179,6 +177,9 @@ mod tests {
         let d = Diagnostic::new("a/log.jsonl", Problem::MalformedJson("EOF while parsing".into())).at_line(7, 120);
         assert_eq!(d.to_string(), "a/log.jsonl:7: not JSON: EOF while parsing");
         let d = Diagnostic::new("r.txt", Problem::InvalidUtf8 { first: 12, count: 3 });
-        assert_eq!(d.to_string(), "r.txt: invalid UTF-8 at byte 12 (3 bad sequences in all); read with U+FFFD in place of the bad bytes");
+        assert_eq!(
+            d.to_string(),
+            "r.txt: invalid UTF-8 at byte 12 (3 bad sequences in all); read with U+FFFD in place of the bad bytes"
+        );
     }
 }

@@ -107,8 +107,17 @@ pub(crate) fn describe(record: &Value) -> String {
 /// What one record gave.
 #[derive(Debug)]
 pub(crate) enum Record {
-    Reply { id: Option<String>, text: String, meta: Meta },
-    Event { id: Option<String>, kind: EventKind, message: String, meta: Meta },
+    Reply {
+        id: Option<String>,
+        text: String,
+        meta: Meta,
+    },
+    Event {
+        id: Option<String>,
+        kind: EventKind,
+        message: String,
+        meta: Meta,
+    },
     /// Context only (a ledger line, a run's meta.json): no reply, nothing wrong.
     Context,
     Problem(Problem),

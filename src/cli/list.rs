@@ -1,0 +1,277 @@
+//! `bracewalk list`: the replies found under some paths, one line each, then what could
+//! not be read. Or, with `--json`, one JSON object per reply, event and diagnostic.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::describe::thousands;
+use crate::runlog::{Diagnostic, Event, Item, LoadOptions, Loader, Meta, Reply};
+use crate::visible::visible;
+
+use super::style::Style;
+
+/// What a listing found.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    pub replies: usize,
+    pub events: usize,
+    pub diagnostics: usize,
+}
+
+impl Tally {
+    /// 0 when everything loaded, 1 when some inputs had diagnostics (the rest listed), 2
+    /// when nothing could be read.
+    pub fn exit_code(&self) -> u8 {
+        match (self.diagnostics, self.replies + self.events) {
+            (0, _) => 0,
+            (_, 0) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Lists `paths` to `out`. Replies are printed as they load; in text, the diagnostics are
+/// gathered and printed after them. An error is a failed write (a closed pipe).
+pub fn list(
+    paths: &[PathBuf],
+    opts: &LoadOptions,
+    json: bool,
+    style: &Style,
+    out: &mut dyn Write,
+) -> io::Result<Tally> {
+    let loader = Loader::new(opts.clone());
+    let mut tally = Tally::default();
+    let mut diagnostics = Vec::new();
+    let mut failed: Option<io::Error> = None;
+    loader.load(paths, &mut |item| {
+        if failed.is_some() {
+            return;
+        }
+        let line = match &item {
+            Item::Reply(_) => {
+                tally.replies += 1;
+                Some(if json { json_line(&item) } else { text_line(&item, style) })
+            }
+            Item::Event(_) => {
+                tally.events += 1;
+                Some(if json { json_line(&item) } else { text_line(&item, style) })
+            }
+            Item::Diagnostic(d) => {
+                tally.diagnostics += 1;
+                if json {
+                    Some(json_line(&item))
+                } else {
+                    diagnostics.push(d.clone());
+                    None
+                }
+            }
+        };
+        if let Some(line) = line {
+            if let Err(e) = writeln!(out, "{line}") {
+                failed = Some(e);
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if !json {
+        writeln!(out)?;
+        writeln!(out, "{}", summary(&tally))?;
+        if !diagnostics.is_empty() {
+            writeln!(out)?;
+            writeln!(
+                out,
+                "{}",
+                style.bad(&format!("{} (everything else loaded):", plural(diagnostics.len(), "problem")))
+            )?;
+            for d in &diagnostics {
+                writeln!(out, "  {}", visible(&d.to_string(), false))?;
+            }
+        }
+    }
+    Ok(tally)
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 { format!("1 {what}") } else { format!("{} {what}s", thousands(n)) }
+}
+
+fn summary(t: &Tally) -> String {
+    let mut s = plural(t.replies, "reply").replace("replys", "replies");
+    if t.events > 0 {
+        s.push_str(&format!(", {} with no reply", plural(t.events, "call")));
+    }
+    s.push_str(&format!(", {}", plural(t.diagnostics, "diagnostic")));
+    s
+}
+
+/// `id  agent  page  round  size  stop`, for a person.
+pub fn text_line(item: &Item, style: &Style) -> String {
+    let (id, meta, size, note) = match item {
+        Item::Reply(r) => (&r.id, &r.meta, format!("{} B", thousands(r.text.len())), String::new()),
+        Item::Event(e) => {
+            (&e.id, &e.meta, "—".to_owned(), format!("  no reply: {}", crate::runlog::clip(&e.message, 90)))
+        }
+        Item::Diagnostic(d) => return visible(&d.to_string(), false),
+    };
+    let page = meta.page.map_or_else(|| "—".to_owned(), |p| format!("p{p}"));
+    let mut round = meta.round.clone().unwrap_or_default();
+    if let Some(it) = meta.iteration {
+        if !round.is_empty() {
+            round.push(' ');
+        }
+        round.push_str(&format!("it{it}"));
+    }
+    if round.is_empty() {
+        round.push('—');
+    }
+    let stop = meta.stop.name();
+    let stop = match meta.stop {
+        crate::runlog::StopReason::Finished => style.good(stop),
+        crate::runlog::StopReason::Truncated => style.bad(stop),
+        _ => style.dim(stop),
+    };
+    format!(
+        "{:<46} {:<12} {:>5}  {:<16} {:>11}  {stop}{}",
+        visible(id, false),
+        visible(meta.agent.as_deref().unwrap_or("—"), false),
+        page,
+        visible(&round, false),
+        size,
+        visible(&note, false),
+    )
+}
+
+#[derive(Serialize)]
+struct MetaJson<'a> {
+    format: &'static str,
+    agent: Option<&'a str>,
+    phase: Option<&'a str>,
+    page: Option<u32>,
+    image: Option<&'a str>,
+    round: Option<&'a str>,
+    document: Option<&'a str>,
+    iteration: Option<u32>,
+    model: Option<&'a str>,
+    provider: Option<&'a str>,
+    stop_reason: &'static str,
+    stop_detail: Option<&'a str>,
+    input_tokens: Option<u64>,
+    output_tokens: Option<u64>,
+    cache_read_tokens: Option<u64>,
+    cache_write_tokens: Option<u64>,
+    duration_ms: Option<u64>,
+    ts: Option<&'a str>,
+    document_outcome: Option<&'a str>,
+    run_outcome: Option<&'a str>,
+    page_verified: Option<bool>,
+    inferred: &'a [&'static str],
+    extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl<'a> MetaJson<'a> {
+    fn of(m: &'a Meta) -> MetaJson<'a> {
+        MetaJson {
+            format: m.format.name(),
+            agent: m.agent.as_deref(),
+            phase: m.phase.as_deref(),
+            page: m.page,
+            image: m.image.as_deref(),
+            round: m.round.as_deref(),
+            document: m.document.as_deref(),
+            iteration: m.iteration,
+            model: m.model.as_deref(),
+            provider: m.provider.as_deref(),
+            stop_reason: m.stop.name(),
+            stop_detail: m.stop_detail.as_deref(),
+            input_tokens: m.tokens.input,
+            output_tokens: m.tokens.output,
+            cache_read_tokens: m.tokens.cache_read,
+            cache_write_tokens: m.tokens.cache_write,
+            duration_ms: m.duration_ms,
+            ts: m.ts.as_deref(),
+            document_outcome: m.document_outcome.as_deref(),
+            run_outcome: m.run_outcome.as_deref(),
+            page_verified: m.page_verified,
+            inferred: &m.inferred,
+            extra: m.extra.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ReplyJson<'a> {
+    id: &'a str,
+    source: String,
+    line: Option<usize>,
+    offset: u64,
+    bytes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+    #[serde(flatten)]
+    meta: MetaJson<'a>,
+}
+
+#[derive(Serialize)]
+struct DiagnosticJson {
+    diagnostic: String,
+    kind: &'static str,
+    source: String,
+    line: Option<usize>,
+    offset: Option<u64>,
+}
+
+fn source(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+fn reply_json(r: &Reply) -> ReplyJson<'_> {
+    ReplyJson {
+        id: &r.id,
+        source: source(&r.source),
+        line: r.line,
+        offset: r.offset,
+        bytes: Some(r.text.len()),
+        event: None,
+        message: None,
+        meta: MetaJson::of(&r.meta),
+    }
+}
+
+fn event_json(e: &Event) -> ReplyJson<'_> {
+    ReplyJson {
+        id: &e.id,
+        source: source(&e.source),
+        line: e.line,
+        offset: e.offset,
+        bytes: None,
+        event: Some(e.kind.name()),
+        message: Some(&e.message),
+        meta: MetaJson::of(&e.meta),
+    }
+}
+
+fn diagnostic_json(d: &Diagnostic) -> DiagnosticJson {
+    DiagnosticJson {
+        diagnostic: d.message(),
+        kind: d.problem.kind(),
+        source: source(&d.source),
+        line: d.line,
+        offset: d.offset,
+    }
+}
+
+/// One JSON object on one line.
+pub fn json_line(item: &Item) -> String {
+    let json = match item {
+        Item::Reply(r) => serde_json::to_string(&reply_json(r)),
+        Item::Event(e) => serde_json::to_string(&event_json(e)),
+        Item::Diagnostic(d) => serde_json::to_string(&diagnostic_json(d)),
+    };
+    json.unwrap_or_else(|e| format!("{{\"diagnostic\":\"could not print: {e}\"}}"))
+}

@@ -1,0 +1,695 @@
+//! Reading one file: what it is (by content), then its replies, pushed as they are read.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::campaign::{Campaigns, is_run_context_file};
+use super::diagnostic::{Diagnostic, Problem};
+use super::discover::{Found, discover};
+use super::formats::{self, Record, Shape, classify, describe};
+use super::lines::{Ending, LineAt, Lines};
+use super::pipeline::{Out, RunLog};
+use super::reply::{Event, Format, Item, Meta, Reply};
+
+/// How much of a file is looked at to tell text from binary.
+const SNIFF: usize = 8192;
+
+/// How files are read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Read every file as this format instead of detecting it.
+    pub format: Option<Format>,
+    /// A JSON pointer to the reply text, for JSON records of no known shape.
+    pub text_path: Option<String>,
+    /// `(NAME, POINTER)` pairs: metadata to read off such records.
+    pub meta: Vec<(String, String)>,
+    /// The longest line read; a longer one is skipped with a diagnostic.
+    pub max_line: usize,
+    /// The largest file read whole (a text reply, a JSON document).
+    pub max_whole: u64,
+    /// Per-line diagnostics listed one by one per file (per read, in a tail); the rest are
+    /// counted in one.
+    pub max_problems_per_file: usize,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            format: None,
+            text_path: None,
+            meta: Vec::new(),
+            max_line: 64 << 20,
+            max_whole: 256 << 20,
+            max_problems_per_file: 50,
+        }
+    }
+}
+
+/// Loads replies from files and directories. Shareable across threads: the campaign
+/// ledgers it has read are cached inside.
+#[derive(Debug, Default)]
+pub struct Loader {
+    opts: LoadOptions,
+    campaigns: Campaigns,
+}
+
+/// What reading a file pushes: items, and (only in a tail) amendments to earlier ones.
+#[derive(Debug)]
+pub(crate) enum FileOut {
+    Item(Item),
+    Amended { line: usize, meta: Meta },
+}
+
+/// How a file turned out to be read.
+pub(crate) enum Start {
+    /// Line by line, from the state's offset; the caller reads it.
+    Jsonl(File, Box<JsonlState>),
+    /// Read whole, already pushed.
+    Whole,
+    /// Not read (a diagnostic was pushed, or it is a run's context file).
+    Skipped,
+    /// A tail's file is empty or its first line is not complete yet.
+    NotYet,
+}
+
+enum Plan {
+    Text,
+    Whole,
+    Jsonl(Option<Shape>),
+}
+
+impl Loader {
+    pub fn new(opts: LoadOptions) -> Loader {
+        Loader { opts, campaigns: Campaigns::default() }
+    }
+
+    pub fn options(&self) -> &LoadOptions {
+        &self.opts
+    }
+
+    /// Every reply, event and diagnostic in `paths`, pushed to `sink` in path-then-line
+    /// order.
+    pub fn load(&self, paths: &[PathBuf], sink: &mut dyn FnMut(Item)) {
+        discover(paths, &mut |found| match found {
+            Found::File(path) => self.load_file(&path, sink),
+            Found::Problem(d) => sink(Item::Diagnostic(d)),
+        });
+    }
+
+    /// One file, as a walk found it (so a missing file is one that vanished).
+    pub fn load_file(&self, path: &Path, sink: &mut dyn FnMut(Item)) {
+        let mut emit = |out: FileOut| {
+            if let FileOut::Item(item) = out {
+                sink(item);
+            }
+        };
+        if let Start::Jsonl(file, mut state) = self.start(path, false, &mut emit) {
+            state.read(self, path, &file, &mut emit);
+        }
+    }
+
+    /// Opens `path`, decides what it is, and reads it if it is read whole.
+    pub(crate) fn start(&self, path: &Path, tail: bool, emit: &mut dyn FnMut(FileOut)) -> Start {
+        let mut problem = |p: Problem| emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(path, p))));
+        let mut file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                problem(Problem::from_io(&e, true));
+                return Start::Skipped;
+            }
+        };
+        let len = match file.metadata() {
+            Ok(m) if m.is_file() => m.len(),
+            Ok(_) => {
+                problem(Problem::NotAFile);
+                return Start::Skipped;
+            }
+            Err(e) => {
+                problem(Problem::from_io(&e, true));
+                return Start::Skipped;
+            }
+        };
+        if len == 0 {
+            if tail {
+                return Start::NotYet;
+            }
+            problem(Problem::Empty);
+            return Start::Skipped;
+        }
+        if is_run_context_file(path) {
+            return Start::Skipped;
+        }
+        let head = match head(&mut file) {
+            Ok(h) => h,
+            Err(e) => {
+                problem(Problem::from_io(&e, true));
+                return Start::Skipped;
+            }
+        };
+        if let Some(what) = binary(&head) {
+            problem(Problem::Binary(what.to_owned()));
+            return Start::Skipped;
+        }
+        let plan = match self.plan(path, &mut file, &head, len) {
+            Ok(p) => p,
+            Err(e) => {
+                problem(Problem::from_io(&e, true));
+                return Start::Skipped;
+            }
+        };
+        match plan {
+            Plan::Jsonl(shape) => {
+                let mut state = JsonlState::new(tail);
+                if self.opts.format == Some(Format::RunLog) || shape == Some(Shape::RunLogEvent) {
+                    state.run_log = Some(self.run_log(path, tail, emit));
+                }
+                if shape == Some(Shape::Ledger) && self.opts.format.is_none() {
+                    // The ledger is context: read once, for the run logs beside it.
+                    let dir = path.parent().unwrap_or(Path::new(""));
+                    let _ =
+                        self.campaigns.get(dir, self.opts.max_line, &mut |d| emit(FileOut::Item(Item::Diagnostic(d))));
+                    return Start::Skipped;
+                }
+                Start::Jsonl(file, Box::new(state))
+            }
+            Plan::Text | Plan::Whole if tail && self.may_be_unfinished_jsonl(path, &head, len) => Start::NotYet,
+            Plan::Text => {
+                self.read_text(path, &mut file, len, emit);
+                Start::Whole
+            }
+            Plan::Whole => {
+                self.read_whole(path, &mut file, len, emit);
+                Start::Whole
+            }
+        }
+    }
+
+    fn run_log(&self, path: &Path, tail: bool, emit: &mut dyn FnMut(FileOut)) -> RunLog {
+        let ctx =
+            self.campaigns.context_for(path, self.opts.max_line, &mut |d| emit(FileOut::Item(Item::Diagnostic(d))));
+        RunLog::new(ctx, tail)
+    }
+
+    /// A tail's file that looks like JSONL whose first line is still being written.
+    fn may_be_unfinished_jsonl(&self, path: &Path, head: &[u8], len: u64) -> bool {
+        let ext = extension(path);
+        let jsonish = matches!(ext.as_str(), "jsonl" | "ndjson" | "json") || path.ends_with(super::campaign::RUN_LOG);
+        jsonish && (len as usize) <= head.len() && !head.contains(&b'\n')
+    }
+
+    fn plan(&self, path: &Path, file: &mut File, head: &[u8], len: u64) -> io::Result<Plan> {
+        let forced = self.opts.format;
+        if forced == Some(Format::Text) {
+            return Ok(Plan::Text);
+        }
+        let ext = extension(path);
+        let json_ext = matches!(ext.as_str(), "json" | "jsonl" | "ndjson");
+        let line_ext = matches!(ext.as_str(), "jsonl" | "ndjson");
+        let text_ext = matches!(ext.as_str(), "txt" | "text" | "md" | "markdown" | "html" | "htm");
+        let opens = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head).iter().find(|b| !b.is_ascii_whitespace());
+        if forced.is_none() && !json_ext && !matches!(opens, Some(b'{' | b'[')) {
+            return Ok(Plan::Text);
+        }
+        let (first, on_first_line) = first_record(file, self.opts.max_line)?;
+        file.seek(SeekFrom::Start(0))?;
+        // A later line that is a record of a known shape makes a file JSONL whose first line
+        // is broken; an unknown shape there proves nothing about a text reply.
+        let first = first.filter(|v| on_first_line || json_ext || forced.is_some() || classify(v) != Shape::Unknown);
+        Ok(match first {
+            Some(value) => {
+                let shape = classify(&value);
+                let reads_as_text = forced.is_none()
+                    && shape == Shape::Unknown
+                    && (text_ext || (!json_ext && self.opts.text_path.is_none()));
+                if reads_as_text { Plan::Text } else { Plan::Jsonl(Some(shape)) }
+            }
+            None if line_ext || len > self.opts.max_whole => Plan::Jsonl(None),
+            None => Plan::Whole,
+        })
+    }
+
+    fn read_text(&self, path: &Path, file: &mut File, len: u64, emit: &mut dyn FnMut(FileOut)) {
+        if let Some(bytes) = self.read_all(path, file, len, emit) {
+            self.text_reply(path, bytes, emit);
+        }
+    }
+
+    fn read_all(&self, path: &Path, file: &mut File, len: u64, emit: &mut dyn FnMut(FileOut)) -> Option<Vec<u8>> {
+        let diag = |p: Problem| FileOut::Item(Item::Diagnostic(Diagnostic::new(path, p)));
+        if len > self.opts.max_whole {
+            emit(diag(Problem::TooLarge { len, max: self.opts.max_whole }));
+            return None;
+        }
+        let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+        if let Err(e) =
+            file.seek(SeekFrom::Start(0)).and_then(|_| file.take(self.opts.max_whole).read_to_end(&mut bytes))
+        {
+            emit(diag(Problem::from_io(&e, true)));
+            return None;
+        }
+        Some(bytes)
+    }
+
+    fn text_reply(&self, path: &Path, bytes: Vec<u8>, emit: &mut dyn FnMut(FileOut)) {
+        let (text, bad) = decode(bytes);
+        if let Some((first, count)) = bad {
+            let d = Diagnostic::new(path, Problem::InvalidUtf8 { first, count }).at_offset(first);
+            emit(FileOut::Item(Item::Diagnostic(d)));
+        }
+        let reply = Reply {
+            id: path.display().to_string(),
+            source: path.to_path_buf(),
+            line: None,
+            offset: 0,
+            text,
+            meta: Meta::new(Format::Text),
+        };
+        emit(FileOut::Item(Item::Reply(reply)));
+    }
+
+    /// A JSON document read whole: one record, or an array of them. A file that turns out
+    /// not to be JSON is a text reply, unless it is named as JSON.
+    fn read_whole(&self, path: &Path, file: &mut File, len: u64, emit: &mut dyn FnMut(FileOut)) {
+        let Some(bytes) = self.read_all(path, file, len, emit) else { return };
+        let ext = extension(path);
+        let json_ext = matches!(ext.as_str(), "json" | "jsonl" | "ndjson");
+        let (text, bad) = decode(bytes);
+        let value: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) if json_ext || self.opts.format.is_some() => {
+                let mut d = Diagnostic::new(path, Problem::MalformedJson(json_error(&e)));
+                d.line = Some(e.line());
+                emit(FileOut::Item(Item::Diagnostic(d)));
+                return;
+            }
+            Err(_) => {
+                self.text_reply(path, text.into_bytes(), emit);
+                return;
+            }
+        };
+        if let Some((first, count)) = bad {
+            let d = Diagnostic::new(path, Problem::InvalidUtf8 { first, count }).at_offset(first);
+            emit(FileOut::Item(Item::Diagnostic(d)));
+        }
+        let shape = classify(&value);
+        if self.opts.format.is_none() && shape == Shape::Unknown && !json_ext && self.opts.text_path.is_none() {
+            self.text_reply(path, text.into_bytes(), emit);
+            return;
+        }
+        let mut state = JsonlState::new(false);
+        let at = LineAt { number: 0, offset: 0, ending: Ending::Eof, len, too_long: false };
+        state.record(self, path, value, &at, None, emit);
+        state.finish(path, emit);
+    }
+
+    /// The reply or event one record gives, or what is wrong with it.
+    fn convert(&self, path: &Path, value: Value) -> Record {
+        let shape = classify(&value);
+        let format = self.opts.format.or_else(|| shape.format());
+        match format {
+            Some(Format::Anthropic) => formats::anthropic(value),
+            Some(Format::BedrockConverse) => formats::bedrock_converse(value),
+            Some(Format::OpenAiChat) => formats::openai_chat(value, Format::OpenAiChat),
+            Some(Format::OpenAiBatch) => formats::openai_batch(value),
+            Some(Format::OpenAiResponses) => formats::openai_responses(value, Format::OpenAiResponses),
+            Some(Format::Json) => match &self.opts.text_path {
+                Some(p) => formats::custom(&value, p, &self.opts.meta),
+                None => Record::Problem(Problem::BadRecord("--format json needs --text-path".to_owned())),
+            },
+            Some(Format::Text | Format::RunLog) => Record::Context,
+            None => match (shape, &self.opts.text_path) {
+                (Shape::Ledger, _) => {
+                    let dir = path.parent().unwrap_or(Path::new(""));
+                    let _ = self.campaigns.get(dir, self.opts.max_line, &mut |_| {});
+                    Record::Context
+                }
+                (Shape::BenchContext, _) => Record::Context,
+                (_, Some(p)) => formats::custom(&value, p, &self.opts.meta),
+                _ => Record::Problem(Problem::UnknownShape(describe(&value))),
+            },
+        }
+    }
+}
+
+/// One file read line by line, across as many reads as a tail makes.
+#[derive(Debug)]
+pub(crate) struct JsonlState {
+    /// Where the next read starts: just past the last line read.
+    pub offset: u64,
+    /// The number of the last line read.
+    pub line: usize,
+    /// The last line read had no newline (it was a whole record already); the newline
+    /// that completes it is not a new line.
+    pending_newline: bool,
+    run_log: Option<RunLog>,
+    problems: usize,
+    suppressed: usize,
+    tail: bool,
+}
+
+impl JsonlState {
+    fn new(tail: bool) -> JsonlState {
+        JsonlState { offset: 0, line: 0, pending_newline: false, run_log: None, problems: 0, suppressed: 0, tail }
+    }
+
+    fn problem(&mut self, opts: &LoadOptions, d: Diagnostic, emit: &mut dyn FnMut(FileOut)) {
+        self.problems += 1;
+        if self.problems <= opts.max_problems_per_file {
+            emit(FileOut::Item(Item::Diagnostic(d)));
+        } else {
+            self.suppressed += 1;
+        }
+    }
+
+    fn finish(&mut self, path: &Path, emit: &mut dyn FnMut(FileOut)) {
+        if self.suppressed > 0 {
+            let d = Diagnostic::new(path, Problem::TooManyProblems { count: self.suppressed });
+            emit(FileOut::Item(Item::Diagnostic(d)));
+            self.suppressed = 0;
+        }
+        if self.tail {
+            self.problems = 0;
+        }
+    }
+
+    /// Reads every complete line from `offset` on, and pushes what they hold.
+    pub fn read(&mut self, loader: &Loader, path: &Path, file: &File, emit: &mut dyn FnMut(FileOut)) {
+        if let Err(e) = self.read_lines(loader, path, file, emit) {
+            let d = Diagnostic::new(path, Problem::from_io(&e, true)).at_offset(self.offset);
+            emit(FileOut::Item(Item::Diagnostic(d)));
+        }
+        self.finish(path, emit);
+    }
+
+    fn read_lines(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        mut file: &File,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> io::Result<()> {
+        let opts = loader.options();
+        let mut buf = Vec::new();
+        if self.pending_newline {
+            file.seek(SeekFrom::Start(self.offset))?;
+            let mut b = [0u8; 1];
+            if file.read(&mut b)? == 0 {
+                return Ok(());
+            }
+            self.pending_newline = false;
+            if b[0] == b'\n' {
+                self.offset += 1;
+            }
+        }
+        // The first pass of a run log: forward context, and where this read ends.
+        let mut end = None;
+        if let Some(run_log) = &mut self.run_log {
+            run_log.index.clear();
+            file.seek(SeekFrom::Start(self.offset))?;
+            let mut lines = Lines::new(BufReader::with_capacity(1 << 16, file), self.offset, self.line, opts.max_line);
+            let mut last = self.offset;
+            while let Some(at) = lines.next_line(&mut buf)? {
+                if at.ending == Ending::Eof
+                    && (at.too_long || serde_json::from_slice::<serde::de::IgnoredAny>(&buf).is_err())
+                {
+                    break;
+                }
+                if !at.too_long {
+                    run_log.index.scan(at.number, &buf);
+                }
+                last = at.end();
+            }
+            run_log.index.seal();
+            end = Some(last);
+        }
+        file.seek(SeekFrom::Start(self.offset))?;
+        let input: Box<dyn Read + '_> = match end {
+            Some(end) => Box::new(file.take(end.saturating_sub(self.offset))),
+            None => Box::new(file),
+        };
+        let mut lines = Lines::new(BufReader::with_capacity(1 << 16, input), self.offset, self.line, opts.max_line);
+        while let Some(at) = lines.next_line(&mut buf)? {
+            if at.too_long {
+                if at.ending == Ending::Eof {
+                    break;
+                }
+                self.advance(&at);
+                let d = Diagnostic::new(path, Problem::LineTooLong { len: at.len, max: opts.max_line })
+                    .at_line(at.number, at.offset);
+                self.problem(opts, d, emit);
+                continue;
+            }
+            let blank = buf.iter().all(u8::is_ascii_whitespace);
+            if at.ending == Ending::Eof {
+                // A last line with no newline is held back until it is a whole record: the
+                // writer may be in the middle of it.
+                if blank {
+                    break;
+                }
+                if let Ok((value, bad)) = parse_line(&buf, &at) {
+                    self.advance(&at);
+                    self.pending_newline = true;
+                    self.record(loader, path, value, &at, bad, emit);
+                }
+                break;
+            }
+            self.advance(&at);
+            if blank {
+                continue;
+            }
+            match parse_line(&buf, &at) {
+                Ok((value, bad)) => self.record(loader, path, value, &at, bad, emit),
+                Err(p) => self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit),
+            }
+        }
+        Ok(())
+    }
+
+    fn advance(&mut self, at: &LineAt) {
+        self.offset = at.end();
+        self.line = at.number;
+    }
+
+    /// One record (or, for a JSON array, each of its elements).
+    fn record(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        value: Value,
+        at: &LineAt,
+        bad: Option<Problem>,
+        emit: &mut dyn FnMut(FileOut),
+    ) {
+        let opts = loader.options();
+        let line = (at.number > 0).then_some(at.number);
+        let locate = |d: Diagnostic| match line {
+            Some(n) => d.at_line(n, at.offset),
+            None => d,
+        };
+        if let Some(p) = bad {
+            let first = match p {
+                Problem::InvalidUtf8 { first, .. } => first,
+                _ => at.offset,
+            };
+            let mut d = locate(Diagnostic::new(path, p));
+            d.offset = Some(first);
+            self.problem(opts, d, emit);
+        }
+        let elements = match value {
+            Value::Array(items) => items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
+            other => vec![(None, other)],
+        };
+        for (index, value) in elements {
+            let is_event = opts.format == Some(Format::RunLog)
+                || (opts.format.is_none() && classify(&value) == Shape::RunLogEvent);
+            if is_event {
+                if self.run_log.is_none() {
+                    self.run_log = Some(loader.run_log(path, self.tail, emit));
+                }
+                if let Some(run_log) = &mut self.run_log {
+                    let mut problems = Vec::new();
+                    run_log.record(value, at.number, at.offset, path, &mut |out| match out {
+                        Out::Reply(r) => emit(FileOut::Item(Item::Reply(r))),
+                        Out::Event(e) => emit(FileOut::Item(Item::Event(e))),
+                        Out::Amended { line, meta } => emit(FileOut::Amended { line, meta }),
+                        Out::Problem(p) => problems.push(p),
+                    });
+                    for p in problems {
+                        self.problem(opts, locate(Diagnostic::new(path, p)), emit);
+                    }
+                }
+                continue;
+            }
+            let id = |own: Option<String>| {
+                own.unwrap_or_else(|| {
+                    let base = super::reply::reference(path, line);
+                    match index {
+                        Some(i) => format!("{base}#{i}"),
+                        None => base,
+                    }
+                })
+            };
+            match loader.convert(path, value) {
+                Record::Reply { id: own, text, meta } => emit(FileOut::Item(Item::Reply(Reply {
+                    id: id(own),
+                    source: path.to_path_buf(),
+                    line,
+                    offset: at.offset,
+                    text,
+                    meta,
+                }))),
+                Record::Event { id: own, kind, message, meta } => emit(FileOut::Item(Item::Event(Event {
+                    id: id(own),
+                    source: path.to_path_buf(),
+                    line,
+                    offset: at.offset,
+                    kind,
+                    message,
+                    meta,
+                }))),
+                Record::Context => {}
+                Record::Problem(p) => {
+                    let p = match (p, index) {
+                        (Problem::UnknownShape(s), Some(i)) => Problem::UnknownShape(format!("element {i}: {s}")),
+                        (Problem::BadRecord(s), Some(i)) => Problem::BadRecord(format!("element {i}: {s}")),
+                        (p, _) => p,
+                    };
+                    self.problem(opts, locate(Diagnostic::new(path, p)), emit);
+                }
+            }
+        }
+    }
+}
+
+/// A line as JSON. Invalid UTF-8 is decoded lossily and said so, at its byte in the file.
+fn parse_line(buf: &[u8], at: &LineAt) -> Result<(Value, Option<Problem>), Problem> {
+    match serde_json::from_slice(buf) {
+        Ok(v) => Ok((v, None)),
+        Err(e) if std::str::from_utf8(buf).is_ok() => Err(Problem::MalformedJson(json_error(&e))),
+        Err(_) => {
+            let (text, bad) = decode(buf.to_vec());
+            let value = serde_json::from_str(&text).map_err(|e| Problem::MalformedJson(json_error(&e)))?;
+            Ok((value, bad.map(|(first, count)| Problem::InvalidUtf8 { first: at.offset + first, count })))
+        }
+    }
+}
+
+/// serde_json's message, with the position said once and in the terms of a line.
+pub(crate) fn json_error(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let message = full.rsplit_once(" at line ").map_or(full.as_str(), |(m, _)| m);
+    if e.line() <= 1 {
+        format!("{message} at column {}", e.column())
+    } else {
+        format!("{message} at line {} column {}", e.line(), e.column())
+    }
+}
+
+/// Text from bytes, lossily; the offset of the first bad byte and the number of bad
+/// sequences when there were any.
+pub(crate) fn decode(bytes: Vec<u8>) -> (String, Option<(u64, usize)>) {
+    match String::from_utf8(bytes) {
+        Ok(s) => (s, None),
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let (mut first, mut count, mut at) = (None, 0, 0usize);
+            for chunk in bytes.utf8_chunks() {
+                at += chunk.valid().len();
+                if !chunk.invalid().is_empty() {
+                    first.get_or_insert(at);
+                    count += 1;
+                }
+                at += chunk.invalid().len();
+            }
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            (text, Some((first.unwrap_or(0) as u64, count)))
+        }
+    }
+}
+
+fn head(file: &mut File) -> io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(SNIFF);
+    file.take(SNIFF as u64).read_to_end(&mut head)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(head)
+}
+
+/// The first record among the first few non-blank lines, and whether it was the first.
+fn first_record(file: &mut File, max_line: usize) -> io::Result<(Option<Value>, bool)> {
+    file.seek(SeekFrom::Start(0))?;
+    let mut lines = Lines::new(BufReader::with_capacity(1 << 16, &*file), 0, 0, max_line);
+    let mut buf = Vec::new();
+    let mut tried = 0;
+    while let Some(at) = lines.next_line(&mut buf)? {
+        if at.too_long || buf.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if let Ok((v, _)) = parse_line(&buf, &at) {
+            return Ok((Some(v), tried == 0));
+        }
+        tried += 1;
+        if tried == 16 {
+            break;
+        }
+    }
+    Ok((None, false))
+}
+
+/// What kind of binary file `head` begins, if it is one.
+fn binary(head: &[u8]) -> Option<&'static str> {
+    const MAGIC: [(&[u8], &str); 11] = [
+        (b"\x89PNG", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF8", "a GIF image"),
+        (b"%PDF-", "a PDF"),
+        (b"PK\x03\x04", "a zip archive"),
+        (b"\x1f\x8b", "gzip data"),
+        (b"\x28\xb5\x2f\xfd", "zstd data"),
+        (b"\x7fELF", "an executable"),
+        (b"SQLite format 3\0", "an SQLite database"),
+        (b"\xff\xfe", "UTF-16 text, which is not read: convert it to UTF-8"),
+        (b"\xfe\xff", "UTF-16 text, which is not read: convert it to UTF-8"),
+    ];
+    if let Some((_, what)) = MAGIC.iter().find(|(m, _)| head.starts_with(m)) {
+        return Some(what);
+    }
+    head.contains(&0).then_some("it contains NUL bytes")
+}
+
+fn extension(path: &Path) -> String {
+    path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loader_can_be_shared_by_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Loader>();
+    }
+
+    #[test]
+    fn lossy_decoding_reports_the_first_bad_byte_and_the_count() {
+        let (text, bad) = decode(b"ok \xff then \xc3( end".to_vec());
+        assert_eq!(text, "ok \u{fffd} then \u{fffd}( end");
+        assert_eq!(bad, Some((3, 2)));
+    }
+
+    #[test]
+    fn binary_files_are_told_by_magic_or_nul() {
+        assert_eq!(binary(b"\x89PNG\r\n\x1a\n"), Some("a PNG image"));
+        assert_eq!(binary(b"abc\0def"), Some("it contains NUL bytes"));
+        assert_eq!(binary("plain é text".as_bytes()), None);
+    }
+
+    #[test]
+    fn json_errors_name_the_column() {
+        let e = serde_json::from_str::<Value>("{\"a\": tru}").unwrap_err();
+        assert_eq!(json_error(&e), "expected ident at column 10");
+    }
+}

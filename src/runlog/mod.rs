@@ -1,0 +1,54 @@
+//! Loading replies from the logs people already have.
+//!
+//! Nobody converts their logs for a tool, so this reads them as they are: the pipeline's
+//! run logs (a reply is one field of one event among many), whole bench campaigns (a
+//! ledger and a directory per document, several campaigns side by side being several
+//! rounds), raw API responses from Anthropic, Bedrock and OpenAI as JSON or JSONL, a file
+//! per reply, and any other JSON through a pointer. What a file is, is decided by its
+//! content (the `formats` module says how), and a user can force it.
+//!
+//! Three promises shape the code:
+//!
+//! * **nothing is lost to one problem.** Every problem — a bad byte, a broken line, a
+//!   record of no known shape, a file that cannot be opened or vanished, a symlink loop —
+//!   becomes a [`Diagnostic`] with its path and line or byte, and loading goes on;
+//! * **memory is bounded by the largest reply.** JSONL is streamed a line at a time, and
+//!   the context a run log logs after a reply is gathered by a light first pass (see
+//!   [`pipeline`](self::pipeline)), so a 1 GB log opens in the memory of its longest line;
+//! * **results are pushed, not collected.** [`Loader::load`] pushes each [`Item`] to a
+//!   caller's sink in path-then-line order, as ripgrep's searcher pushes to a sink: the CLI
+//!   prints as it goes, the TUI shows progress, the corpus scan fans files out to threads
+//!   ([`discover`], then [`Loader::load_file`] per file). A [`Tail`] follows one file as it
+//!   grows and returns only what is new.
+//!
+//! Facts a record does not carry are absent, never guessed. The few this module infers
+//! (which `model_call` a run-log reply came from, its review round, its page's
+//! verification) are inferred because the log leaves no other way, and each reply names
+//! them in [`Meta::inferred`].
+
+mod campaign;
+mod diagnostic;
+mod discover;
+mod formats;
+mod lines;
+mod loader;
+mod pipeline;
+mod reference;
+mod reply;
+mod tail;
+
+use std::path::PathBuf;
+
+pub use diagnostic::{Diagnostic, Problem};
+pub use discover::{Found, discover, is_passed_over};
+pub use loader::{LoadOptions, Loader};
+pub use reference::{ReferenceError, Resolved, parse_reference, resolve};
+pub use reply::{Event, EventKind, Format, Item, Meta, Reply, StopReason, Tokens};
+pub use tail::{Change, Restart, Tail};
+
+pub(crate) use formats::clip;
+
+/// Every reply, event and diagnostic in `paths`, pushed to `sink` in path-then-line order.
+pub fn load(paths: &[PathBuf], opts: &LoadOptions, sink: &mut dyn FnMut(Item)) {
+    Loader::new(opts.clone()).load(paths, sink);
+}

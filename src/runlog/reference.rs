@@ -1,0 +1,138 @@
+//! A reply named on the command line: `PATH` or `PATH:LINE`.
+
+use std::path::{Path, PathBuf};
+
+use super::diagnostic::Diagnostic;
+use super::loader::{LoadOptions, Loader, decode};
+use super::reply::{Format, Item, Meta, Reply};
+
+/// Why a reference names no reply.
+#[derive(Debug, thiserror::Error)]
+pub enum ReferenceError {
+    #[error("{0}: no such file")]
+    NotFound(String),
+    #[error("{0}: a directory; `bracewalk list` shows the replies in it")]
+    Directory(PathBuf),
+    #[error("{path}:{line}: no reply on that line{hint}")]
+    NoReplyAt { path: PathBuf, line: usize, hint: String },
+    #[error("{path} holds {count} replies; name one as PATH:LINE, e.g. {examples}")]
+    Ambiguous { path: PathBuf, count: usize, examples: String },
+    #[error("{0}: no replies in it, only calls that left none")]
+    NoReplies(PathBuf),
+    #[error("{0}")]
+    Unreadable(Diagnostic),
+}
+
+/// A reply found by reference, and what was wrong with reading it (a lossy decode).
+#[derive(Debug)]
+pub struct Resolved {
+    pub reply: Reply,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Splits `PATH:LINE`; a path that exists as written is a path, colon or not.
+pub fn parse_reference(reference: &str) -> Option<(PathBuf, Option<usize>)> {
+    if Path::new(reference).exists() {
+        return Some((PathBuf::from(reference), None));
+    }
+    let (path, line) = reference.rsplit_once(':')?;
+    let line = line.parse().ok().filter(|_| line.bytes().all(|b| b.is_ascii_digit()))?;
+    Path::new(path).exists().then(|| (PathBuf::from(path), Some(line)))
+}
+
+/// The reply `reference` names. A file that is one reply is that reply; a record file
+/// must hold exactly one, or be named with its line. A file that holds no records of a
+/// known shape is read as one reply, as it is.
+pub fn resolve(reference: &str, opts: &LoadOptions) -> Result<Resolved, ReferenceError> {
+    let (path, line) = parse_reference(reference).ok_or_else(|| ReferenceError::NotFound(reference.to_owned()))?;
+    if path.is_dir() {
+        return Err(ReferenceError::Directory(path));
+    }
+    let loader = Loader::new(opts.clone());
+    let mut found: Option<Reply> = None;
+    let mut count = 0usize;
+    let mut examples = Vec::new();
+    let mut nearest: Vec<usize> = Vec::new();
+    let mut events_at_line = None;
+    let mut diagnostics = Vec::new();
+    let mut anything = false;
+    loader.load_file(&path, &mut |item| match item {
+        Item::Reply(r) => {
+            anything = true;
+            match line {
+                Some(n) if r.line == Some(n) => {
+                    if found.is_none() {
+                        found = Some(r);
+                    }
+                }
+                Some(n) => {
+                    if let Some(l) = r.line {
+                        nearest.push(l);
+                        nearest.sort_by_key(|&x| x.abs_diff(n));
+                        nearest.truncate(3);
+                    }
+                }
+                None => {
+                    count += 1;
+                    if examples.len() < 3 {
+                        examples.push(r.reference());
+                    }
+                    if found.is_none() {
+                        found = Some(r);
+                    }
+                }
+            }
+        }
+        Item::Event(e) => {
+            anything = true;
+            if line.is_some() && e.line == line {
+                events_at_line = Some(format!(": it is a {} ({})", e.kind.name(), e.message));
+            }
+        }
+        Item::Diagnostic(d) => {
+            if d.line.is_none() || d.line == line {
+                diagnostics.push(d);
+            }
+        }
+    });
+    match (line, found) {
+        (Some(_), Some(reply)) => Ok(Resolved { reply, diagnostics }),
+        (Some(n), None) => {
+            let hint = events_at_line.unwrap_or_else(|| {
+                if nearest.is_empty() {
+                    String::new()
+                } else {
+                    let lines: Vec<String> = nearest.iter().map(usize::to_string).collect();
+                    format!("; replies are on lines {} nearby", lines.join(", "))
+                }
+            });
+            Err(ReferenceError::NoReplyAt { path, line: n, hint })
+        }
+        (None, Some(_)) if count > 1 => Err(ReferenceError::Ambiguous { path, count, examples: examples.join(", ") }),
+        (None, Some(reply)) => Ok(Resolved { reply, diagnostics }),
+        (None, None) if anything => Err(ReferenceError::NoReplies(path)),
+        (None, None) => whole_file(&path),
+    }
+}
+
+/// The file as one reply, exactly as it is (lossily decoded if it must be).
+fn whole_file(path: &Path) -> Result<Resolved, ReferenceError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| ReferenceError::Unreadable(super::diagnostic::io_diagnostic(path, &e, false)))?;
+    let (text, bad) = decode(bytes);
+    let diagnostics = bad
+        .map(|(first, count)| {
+            Diagnostic::new(path, super::diagnostic::Problem::InvalidUtf8 { first, count }).at_offset(first)
+        })
+        .into_iter()
+        .collect();
+    let reply = Reply {
+        id: path.display().to_string(),
+        source: path.to_path_buf(),
+        line: None,
+        offset: 0,
+        text,
+        meta: Meta::new(Format::Text),
+    };
+    Ok(Resolved { reply, diagnostics })
+}

@@ -1,0 +1,164 @@
+//! A file followed as it changes: each read returns only what is new.
+//!
+//! A watcher's event is a hint, not a fact, so a [`Tail`] re-reads the file's state from
+//! disk every time it is asked. A JSONL file is read from where the last read stopped, up
+//! to its last newline (a last line still being written is held back); a file that shrank
+//! or was replaced (another inode: an atomic rename) is read again from the start, and the
+//! consumer is told to drop what it had from it first. A file read whole (a text reply, a
+//! JSON document) is read again whenever its size or time changes.
+
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use super::diagnostic::{Diagnostic, Problem};
+use super::loader::{FileOut, JsonlState, Loader, Start};
+use super::reply::{Item, Meta};
+
+/// What a read of a followed file found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// A new reply, event or diagnostic.
+    Item(Item),
+    /// A reply (or event) pushed earlier, at `line`, with context that has arrived since:
+    /// its review round, its page's verification, the run's outcome. Replace its metadata.
+    Amended { source: PathBuf, line: usize, meta: Meta },
+    /// The file shrank or was replaced: drop every item from it; the items that follow
+    /// are the file read from the start.
+    Restarted { source: PathBuf, why: Restart },
+    /// The file is gone: drop every item from it.
+    Removed { source: PathBuf },
+}
+
+/// Why a followed file is read again from the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Restart {
+    /// It is shorter than what was already read.
+    Truncated,
+    /// Another file now has its name.
+    Replaced,
+    /// A file read whole changed.
+    Rewritten,
+}
+
+#[cfg(unix)]
+type FileId = (u64, u64);
+#[cfg(not(unix))]
+type FileId = Option<SystemTime>;
+
+#[cfg(unix)]
+fn file_id(m: &fs::Metadata) -> FileId {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
+}
+
+#[cfg(not(unix))]
+fn file_id(m: &fs::Metadata) -> FileId {
+    m.created().ok()
+}
+
+enum State {
+    /// Nothing read yet (or the file was empty, or its first line unfinished).
+    Fresh,
+    Jsonl(Box<JsonlState>),
+    /// Read whole, or skipped with a diagnostic; read again when it changes.
+    Whole {
+        len: u64,
+        modified: Option<SystemTime>,
+    },
+}
+
+/// One file followed as it grows.
+pub struct Tail {
+    path: PathBuf,
+    loader: Arc<Loader>,
+    id: Option<FileId>,
+    state: State,
+    /// Whether anything from the file has been pushed (so a restart must be announced).
+    pushed: bool,
+}
+
+impl Tail {
+    pub fn new(path: impl Into<PathBuf>, loader: Arc<Loader>) -> Tail {
+        Tail { path: path.into(), loader, id: None, state: State::Fresh, pushed: false }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The byte offset read up to (for a JSONL file).
+    pub fn offset(&self) -> u64 {
+        match &self.state {
+            State::Jsonl(s) => s.offset,
+            _ => 0,
+        }
+    }
+
+    /// Pushes what is new in the file since the last call.
+    pub fn read_new(&mut self, sink: &mut dyn FnMut(Change)) {
+        let meta = match fs::metadata(&self.path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if self.pushed || self.id.is_some() {
+                    sink(Change::Removed { source: self.path.clone() });
+                }
+                self.reset();
+                return;
+            }
+            Err(e) => {
+                sink(Change::Item(Item::Diagnostic(Diagnostic::new(&self.path, Problem::from_io(&e, false)))));
+                return;
+            }
+        };
+        let id = file_id(&meta);
+        let modified = meta.modified().ok();
+        let restart = match &self.state {
+            _ if self.id.is_some_and(|old| old != id) => Some(Restart::Replaced),
+            State::Jsonl(s) if meta.len() < s.offset => Some(Restart::Truncated),
+            State::Whole { len, modified: m } if *len != meta.len() || *m != modified => Some(Restart::Rewritten),
+            _ => None,
+        };
+        if let Some(why) = restart {
+            if self.pushed {
+                sink(Change::Restarted { source: self.path.clone(), why });
+            }
+            self.reset();
+        }
+        self.id = Some(id);
+        let path = self.path.clone();
+        let mut pushed = false;
+        let mut emit = |out: FileOut| {
+            pushed = true;
+            sink(match out {
+                FileOut::Item(item) => Change::Item(item),
+                FileOut::Amended { line, meta } => Change::Amended { source: path.clone(), line, meta },
+            });
+        };
+        match &mut self.state {
+            State::Fresh => match self.loader.start(&self.path, true, &mut emit) {
+                Start::Jsonl(file, mut s) => {
+                    s.read(&self.loader, &self.path, &file, &mut emit);
+                    self.state = State::Jsonl(s);
+                }
+                Start::Whole | Start::Skipped => self.state = State::Whole { len: meta.len(), modified },
+                Start::NotYet => {}
+            },
+            State::Jsonl(s) => match File::open(&self.path) {
+                Ok(file) => s.read(&self.loader, &self.path, &file, &mut emit),
+                Err(e) => {
+                    emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(&self.path, Problem::from_io(&e, true)))))
+                }
+            },
+            State::Whole { .. } => {}
+        }
+        self.pushed |= pushed;
+    }
+
+    fn reset(&mut self) {
+        self.id = None;
+        self.state = State::Fresh;
+        self.pushed = false;
+    }
+}
