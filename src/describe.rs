@@ -1,5 +1,6 @@
 //! Short human descriptions of values and sizes, shared by the CLI and the TUI.
 
+use crate::read::span::{Utf16Index, line_col};
 use crate::read::value::{Value, js_number_to_string};
 use crate::visible::visible;
 
@@ -54,6 +55,59 @@ pub fn leaf(value: &Value) -> String {
             n => format!("{{{} fields}}", thousands(n)),
         },
     }
+}
+
+/// Where a byte offset is, in every unit a reader of the reply may have in hand: bytes (what
+/// bracewalk keeps), line and column (what a person reads), UTF-16 (what the pipeline logs).
+pub struct Locator<'a> {
+    text: &'a str,
+    utf16: Utf16Index<'a>,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Locator { text, utf16: Utf16Index::new(text) }
+    }
+
+    /// `byte 1,234 (3:17, utf16 1,230)`; the UTF-16 figure only where it differs.
+    pub fn at(&self, byte: usize) -> String {
+        let (line, col) = line_col(self.text, byte);
+        let u = self.utf16.utf16(byte);
+        if u == byte {
+            format!("byte {} ({line}:{col})", thousands(byte))
+        } else {
+            format!("byte {} ({line}:{col}, utf16 {})", thousands(byte), thousands(u))
+        }
+    }
+
+    /// The UTF-16 offset of `byte`.
+    pub fn utf16(&self, byte: usize) -> usize {
+        self.utf16.utf16(byte)
+    }
+
+    /// A single line of context around `byte`, control characters made visible.
+    pub fn context(&self, byte: usize, before: usize, after: usize) -> String {
+        let start = floor_boundary(self.text, byte.saturating_sub(before));
+        let end = floor_boundary(self.text, (byte + after).min(self.text.len()));
+        let mut s = String::new();
+        if start > 0 {
+            s.push('…');
+        }
+        s.push_str(&visible(&self.text[start..end], false));
+        if end < self.text.len() {
+            s.push('…');
+        }
+        s
+    }
+}
+
+/// The largest char boundary of `s` at or before `i`.
+pub fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 #[cfg(test)]

@@ -6,59 +6,13 @@ use std::fmt::Write;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::describe::{sketch, thousands};
+use crate::describe::{Locator, sketch, thousands};
 use crate::read::js::ParseError;
-use crate::read::span::{Utf16Index, line_col, utf16_len};
+use crate::read::span::{line_col, utf16_len};
 use crate::read::trace::{Candidate, DecidedBy, Fate, NoReading, Reading, Step, Trace, WholeReply};
 use crate::read::value::Value;
-use crate::visible::visible;
 
 use super::style::Style;
-
-/// Where a byte offset is, in every unit a reader of the reply may have in hand.
-struct Locator<'a> {
-    text: &'a str,
-    utf16: Utf16Index<'a>,
-}
-
-impl<'a> Locator<'a> {
-    fn new(text: &'a str) -> Self {
-        Locator { text, utf16: Utf16Index::new(text) }
-    }
-
-    /// `byte 1,234 (3:17, utf16 1,230)`; the UTF-16 figure only where it differs.
-    fn at(&self, byte: usize) -> String {
-        let (line, col) = line_col(self.text, byte);
-        let u = self.utf16.utf16(byte);
-        if u == byte {
-            format!("byte {} ({line}:{col})", thousands(byte))
-        } else {
-            format!("byte {} ({line}:{col}, utf16 {})", thousands(byte), thousands(u))
-        }
-    }
-
-    /// A single line of context around `byte`, control characters made visible.
-    fn context(&self, byte: usize, before: usize, after: usize) -> String {
-        let start = floor_boundary(self.text, byte.saturating_sub(before));
-        let end = floor_boundary(self.text, (byte + after).min(self.text.len()));
-        let mut s = String::new();
-        if start > 0 {
-            s.push('…');
-        }
-        s.push_str(&visible(&self.text[start..end], false));
-        if end < self.text.len() {
-            s.push('…');
-        }
-        s
-    }
-}
-
-fn floor_boundary(s: &str, mut i: usize) -> usize {
-    while i > 0 && !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
 
 /// The trace as text a person reads.
 pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
@@ -96,18 +50,7 @@ pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
     whole_reply(&mut out, &loc, trace, style);
 
     let _ = writeln!(out);
-    let decided = match trace.decided_by {
-        DecidedBy::WholeText => style.good("whole-text").to_string() + ": the trimmed reply parsed as JSON",
-        DecidedBy::LastWins => {
-            let which = trace.kept.map(|k| format!(" (candidate #{} at {})", k + 1, loc.at(trace.candidates[k].start)));
-            style.good("last-wins").to_string() + ": the walk's last readable candidate" + &which.unwrap_or_default()
-        }
-        DecidedBy::WholeReply => {
-            style.good("whole-reply").to_string() + ": the narrow-colon reading of the whole reply, both gates passed"
-        }
-        DecidedBy::None => style.bad("none").to_string() + ": nothing in the reply reads; the reader returns null",
-    };
-    let _ = writeln!(out, "{} {decided}", style.bold("decided by"));
+    let _ = writeln!(out, "{} {}", style.bold("decided by"), decided(&loc, trace, style));
     match &trace.value {
         Some(v) => {
             let _ = writeln!(out, "{} {}", style.bold("value"), sketch(v));
@@ -119,7 +62,26 @@ pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
     out
 }
 
-fn error(loc: &Locator, e: &ParseError) -> String {
+/// Which rule produced the answer, and what that rule is.
+pub fn decided(loc: &Locator, trace: &Trace, style: &Style) -> String {
+    match trace.decided_by {
+        DecidedBy::WholeText => style.good("whole-text").to_string() + ": the trimmed reply parsed as JSON",
+        DecidedBy::LastWins => {
+            let which = trace
+                .kept
+                .and_then(|k| trace.candidates.get(k))
+                .map(|c| format!(" (candidate #{} at {})", trace.kept.unwrap_or(0) + 1, loc.at(c.start)));
+            style.good("last-wins").to_string() + ": the walk's last readable candidate" + &which.unwrap_or_default()
+        }
+        DecidedBy::WholeReply => {
+            style.good("whole-reply").to_string() + ": the narrow-colon reading of the whole reply, both gates passed"
+        }
+        DecidedBy::None => style.bad("none").to_string() + ": nothing in the reply reads; the reader returns null",
+    }
+}
+
+/// A parse error: what, where, and the text around it.
+pub fn error(loc: &Locator, e: &ParseError) -> String {
     let kind = e.to_string();
     let kind = kind.rsplit_once(" at byte").map_or(kind.as_str(), |(k, _)| k);
     format!("{kind} at {}  {}", loc.at(e.offset), loc.context(e.offset, 12, 20))
@@ -149,15 +111,20 @@ fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candi
             let _ = writeln!(out, "               … {} more repairs", r.repairs().len() - 8);
         }
     }
-    let step = match c.step {
+    let _ = writeln!(out, "    → {}", step(loc, c.step));
+}
+
+/// What the walk did after a candidate.
+pub fn step(loc: &Locator, step: Step) -> String {
+    match step {
         Step::Took { by, end } => format!("took it ({} reading), resumed after {}", by.name(), loc.at(end)),
         Step::Descended => "could not read it: descended to the next `{` inside it".to_owned(),
         Step::Resumed { after } => format!("could not read it: resumed after {}", loc.at(after)),
-    };
-    let _ = writeln!(out, "    → {step}");
+    }
 }
 
-fn reading(loc: &Locator, r: &Reading, style: &Style) -> String {
+/// One reading of a candidate: its span, and whether it parses (or where it fails).
+pub fn reading(loc: &Locator, r: &Reading, style: &Style) -> String {
     match r {
         Reading::Unbalanced => style.dim("never balances (cut off, or a `{` in prose)").to_string(),
         Reading::Balanced { span, repairs, outcome } => {
@@ -177,11 +144,18 @@ fn reading(loc: &Locator, r: &Reading, style: &Style) -> String {
 }
 
 fn whole_reply(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
-    let head = style.bold("whole reply");
-    let line = match &trace.whole_reply {
-        WholeReply::NotTried { whole_text_parsed: true } => format!("{head} not tried: the whole text parsed"),
+    let _ = writeln!(out, "{} {}", style.bold("whole reply"), whole_reply_verdict(loc, trace, style));
+    if let Some(r) = trace.whole_reply.reading() {
+        let _ = writeln!(out, "    narrow   {}", reading(loc, r, style));
+    }
+}
+
+/// The whole-reply attempt's verdict and its reason, in a sentence.
+pub fn whole_reply_verdict(loc: &Locator, trace: &Trace, style: &Style) -> String {
+    match &trace.whole_reply {
+        WholeReply::NotTried { whole_text_parsed: true } => "not tried: the whole text parsed".to_owned(),
         WholeReply::NotTried { whole_text_parsed: false } => {
-            format!("{head} not tried: the trimmed reply does not open with `{{`, so it is not one object")
+            "not tried: the trimmed reply does not open with `{`, so it is not one object".to_owned()
         }
         WholeReply::NoReading { why, .. } => {
             let why = match why {
@@ -193,17 +167,17 @@ fn whole_reply(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
                 ),
                 NoReading::DoesNotParse(e) => format!("the narrow-colon reading does not parse: {}", error(loc, e)),
             };
-            format!("{head} {}: {why}", style.dim("no reading"))
+            format!("{}: {why}", style.dim("no reading"))
         }
         WholeReply::RefusedWalkClosed { walk_end, reply_end, .. } => format!(
-            "{head} {} by the walk-closed gate: the walk's answer ends at {}, the reply's last non-space character ends at {}; \
+            "{} by the walk-closed gate: the walk's answer ends at {}, the reply's last non-space character ends at {}; \
              the walk already read the reply's own envelope",
             style.warn("refused"),
             loc.at(*walk_end),
             loc.at(*reply_end)
         ),
         WholeReply::RefusedNotSelfContained { fault, .. } => format!(
-            "{head} {} by the self-contained gate: in `{}`, the `{}` at character {} {}; a string that leaves a brace \
+            "{} by the self-contained gate: in `{}`, the `{}` at character {} {}; a string that leaves a brace \
              unbalanced is an abandoned draft, not a quotation",
             style.warn("refused"),
             fault.path,
@@ -212,7 +186,7 @@ fn whole_reply(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
             if fault.brace == '{' { "is never closed" } else { "closes nothing" }
         ),
         WholeReply::Taken { .. } => format!(
-            "{head} {}: the reply is one object under the narrow colon rule, the walk's answer {} ({}), and every \
+            "{}: the reply is one object under the narrow colon rule, the walk's answer {} ({}), and every \
              string is self-contained",
             style.good("taken"),
             match trace.walk_end {
@@ -221,10 +195,6 @@ fn whole_reply(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
             },
             "walk-closed gate passed"
         ),
-    };
-    let _ = writeln!(out, "{line}");
-    if let Some(r) = trace.whole_reply.reading() {
-        let _ = writeln!(out, "    narrow   {}", reading(loc, r, style));
     }
 }
 
@@ -322,7 +292,7 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
     let loc = Locator::new(text);
     let offset = |byte: usize| {
         let (line, column) = line_col(text, byte);
-        Offset { byte, utf16: loc.utf16.utf16(byte), line, column }
+        Offset { byte, utf16: loc.utf16(byte), line, column }
     };
     let err = |e: &ParseError| {
         let message = e.to_string();

@@ -398,7 +398,7 @@ impl<'a> Parser<'a> {
             self.at = next_string_special(self.bytes, self.at);
             if self.at > run {
                 let text = &self.text[run..self.at];
-                flush_high(&mut out, &mut units, &mut high);
+                flush_high(&out, &mut units, &mut high);
                 match &mut units {
                     Some(u) => u.extend(text.encode_utf16()),
                     None => out.push_str(text),
@@ -408,7 +408,7 @@ impl<'a> Parser<'a> {
                 None => return Err(self.error(ParseErrorKind::UnterminatedString, open)),
                 Some(b'"') => {
                     self.at += 1;
-                    flush_high(&mut out, &mut units, &mut high);
+                    flush_high(&out, &mut units, &mut high);
                     return Ok(match units {
                         Some(u) => JsString::from_utf16(u),
                         None => JsString::Utf8(out),
@@ -495,7 +495,7 @@ fn push_unit(out: &mut String, units: &mut Option<Vec<u16>>, high: &mut Option<u
 
 /// A high surrogate escape not followed by its low half is a lone surrogate: switch to
 /// UTF-16 to keep it.
-fn flush_high(out: &mut String, units: &mut Option<Vec<u16>>, high: &mut Option<u16>) {
+fn flush_high(out: &str, units: &mut Option<Vec<u16>>, high: &mut Option<u16>) {
     if let Some(h) = high.take() {
         let mut u: Vec<u16> = match units.take() {
             Some(u) => u,

@@ -28,11 +28,16 @@
 use super::js::{next_string_special, whitespace_len_at};
 use super::repair::is_escape;
 
-/// Which reading: the strict one, or the repaired one under the wide colon rule.
+/// Which reading: the strict one, or the repaired one under the wide or the narrow colon
+/// rule. Under the narrow rule a quote followed by `:` ends only a key, which the validator
+/// knows from the grammar (for text valid so far, the grammar's keys are exactly the
+/// repair's key strings). A string's outcome then depends on more than its position, so the
+/// narrow mode memoizes nothing; it serves the one whole-reply reading per reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     Strict,
     Wide,
+    Narrow,
 }
 
 /// The end of a value (exclusive), or the position where reading it fails.
@@ -168,6 +173,9 @@ impl<'a> Validator<'a> {
     }
 
     fn remember(&mut self, start: usize, outcome: Outcome) {
+        if self.mode == Mode::Narrow {
+            return;
+        }
         let reach = match outcome {
             Ok(e) | Err(e) => e,
         };
@@ -209,7 +217,10 @@ impl<'a> Validator<'a> {
                         }
                     }
                 }
-                Some(b'"') => self.string_at(at),
+                Some(b'"') => {
+                    let key = stack.last().is_some_and(|f| matches!(f.expect, Expect::Key | Expect::KeyOrClose));
+                    self.string_at(at, key)
+                }
                 Some(_) => self.literal_at(at),
                 None => Err(at),
             };
@@ -277,7 +288,7 @@ impl<'a> Validator<'a> {
     /// Every open container fails at `at`; the stack is emptied.
     fn fail_all(&mut self, stack: &mut Vec<Frame>, at: usize) {
         for frame in stack.drain(..) {
-            if at - frame.start >= MEMO_MIN {
+            if at - frame.start >= MEMO_MIN && self.mode != Mode::Narrow {
                 self.containers.set(frame.start, Err(at));
             }
         }
@@ -330,7 +341,7 @@ impl<'a> Validator<'a> {
     }
 
     /// The string whose opening quote is at `open`, in this mode.
-    fn string_at(&mut self, open: usize) -> Outcome {
+    fn string_at(&mut self, open: usize, key: bool) -> Outcome {
         if let Some(outcome) = self.strings.get(open) {
             self.work.hits += 1;
             return outcome;
@@ -345,7 +356,7 @@ impl<'a> Validator<'a> {
             let Some(&c) = self.bytes.get(i) else { break Err(i) };
             match c {
                 b'"' => {
-                    if self.mode == Mode::Strict || self.quote_closes(i) {
+                    if self.mode == Mode::Strict || self.quote_closes(i, self.mode == Mode::Wide || key) {
                         break Ok(i + 1);
                     }
                     self.inner.push(i);
@@ -356,12 +367,12 @@ impl<'a> Validator<'a> {
                         Mode::Strict => strict_escape_len(self.bytes, i),
                         // The repair keeps an escape JSON allows and doubles any other
                         // backslash; either way the parser reads on.
-                        Mode::Wide => Some(if is_escape(self.text, i) { 2 } else { 1 }),
+                        Mode::Wide | Mode::Narrow => Some(if is_escape(self.text, i) { 2 } else { 1 }),
                     };
                     let Some(len) = escape else { break Err(i) };
                     i += len;
                 }
-                b'\n' | b'\r' | b'\t' if self.mode == Mode::Wide => i += 1,
+                b'\n' | b'\r' | b'\t' if self.mode != Mode::Strict => i += 1,
                 _ => break Err(i),
             }
         };
@@ -369,7 +380,7 @@ impl<'a> Validator<'a> {
         let reach = match outcome {
             Ok(e) | Err(e) => e,
         };
-        if reach - open >= MEMO_MIN {
+        if reach - open >= MEMO_MIN && self.mode != Mode::Narrow {
             self.strings.set(open, outcome);
             for k in first_inner..self.inner.len() {
                 let q = self.inner[k];
@@ -383,14 +394,18 @@ impl<'a> Validator<'a> {
     }
 
     /// The repair's rule: a quote closes its string when what follows, after JavaScript
-    /// whitespace, continues the object (`,` `}` `]` `:` or the end).
-    fn quote_closes(&mut self, i: usize) -> bool {
+    /// whitespace, continues the object (`,` `}` `]`, the end, or `:` where `colon_closes`).
+    fn quote_closes(&mut self, i: usize, colon_closes: bool) -> bool {
         let mut j = i + 1;
         while let Some(n) = whitespace_len_at(self.text, j) {
             j += n;
         }
         self.work.bytes += (j - i) as u64;
-        matches!(self.bytes.get(j), None | Some(b',' | b'}' | b']' | b':'))
+        match self.bytes.get(j) {
+            None | Some(b',' | b'}' | b']') => true,
+            Some(b':') => colon_closes,
+            Some(_) => false,
+        }
     }
 }
 
@@ -443,6 +458,8 @@ mod tests {
             r#"{"a":1}{"a":1}{ {"a":[1,2,{"b":null}],"c":-0.5e+3} {"x": 01} {"y": 1.}"#,
             r#"{"a" : "b" , "c":true,"d":false,"e":nul}"#,
             r#"{"a":"\u00e9\ud800\u12G4"}"#,
+            r#"{"notes": "read as { "faithful": true, "problems": [] }; no", "a": [{"b": "x": "y"}]}"#,
+            r#"{"a": "x", "b" : "k": 1, "c": ["d": "e"]}"#,
         ] {
             agree(t);
         }

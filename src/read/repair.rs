@@ -119,7 +119,8 @@ pub fn repaired_span(
     mut repairs: Option<&mut Vec<Repair>>,
 ) -> Option<Repaired> {
     let bytes = text.as_bytes();
-    let mut out = String::new();
+    // Most spans are short candidates; a long one grows by doubling from here.
+    let mut out = String::with_capacity((text.len() - start.min(text.len())).min(4096));
     // Source bytes not yet copied to `out` start here: copying is done in runs.
     let mut run = start;
     let mut depth: usize = 0;

@@ -186,21 +186,26 @@ pub struct NotSelfContained {
 }
 
 /// The whole-reply attempt: the narrow colon rule over a reply that is one object.
+///
+/// Each verdict carries the narrow reading it judged. A trace run without recording
+/// ([`super::walk::run`] with `record = false`, what `extract` and the scan use) builds that
+/// reading only where the answer needs its value (taken, or judged by the self-contained
+/// gate); elsewhere it is `None`, and the verdict and its reason are still exact.
 #[derive(Debug, Clone)]
 pub enum WholeReply {
     /// Not attempted: the whole text already parsed, or the trimmed reply does not open
     /// with `{`.
     NotTried { whole_text_parsed: bool },
     /// Attempted, and no narrow reading spans the reply and parses.
-    NoReading { reading: Reading, why: NoReading },
+    NoReading { reading: Option<Reading>, why: NoReading },
     /// A reading exists, refused: the walk's answer already closes on the reply's last
     /// non-space character (`walk_end == reply_end`).
-    RefusedWalkClosed { reading: Reading, walk_end: usize, reply_end: usize },
+    RefusedWalkClosed { reading: Option<Reading>, walk_end: usize, reply_end: usize },
     /// A reading exists, refused: one of its strings leaves a `{` open or closes one it
     /// never opened.
-    RefusedNotSelfContained { reading: Reading, fault: NotSelfContained },
+    RefusedNotSelfContained { reading: Option<Reading>, fault: NotSelfContained },
     /// Taken: the narrow reading is the answer.
-    Taken { reading: Reading },
+    Taken { reading: Option<Reading> },
 }
 
 impl WholeReply {
@@ -221,7 +226,7 @@ impl WholeReply {
             WholeReply::NoReading { reading, .. }
             | WholeReply::RefusedWalkClosed { reading, .. }
             | WholeReply::RefusedNotSelfContained { reading, .. }
-            | WholeReply::Taken { reading } => Some(reading),
+            | WholeReply::Taken { reading } => reading.as_ref(),
         }
     }
 

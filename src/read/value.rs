@@ -297,11 +297,17 @@ impl PartialEq for Value {
 
 impl Drop for Value {
     /// Frees nested containers from an explicit stack: a reply nested a million deep must
-    /// not overflow the thread's stack on the way out.
+    /// not overflow the thread's stack on the way out. A container holding only leaves (or
+    /// empty containers) is dropped as usual, which is most of them.
     fn drop(&mut self) {
+        let nested = |v: &Value| match v {
+            Value::Array(a) => !a.is_empty(),
+            Value::Object(o) => !o.is_empty(),
+            _ => false,
+        };
         let mut stack: Vec<Value> = match self {
-            Value::Array(a) if !a.is_empty() => std::mem::take(a),
-            Value::Object(o) if !o.is_empty() => o.take_values().collect(),
+            Value::Array(a) if a.iter().any(nested) => std::mem::take(a),
+            Value::Object(o) if o.entries.iter().any(|(_, v)| nested(v)) => o.take_values().collect(),
             _ => return,
         };
         while let Some(mut v) = stack.pop() {

@@ -200,17 +200,26 @@ fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts
         };
     }
 
-    let walk_value = match (last, kept) {
-        (Some((_, _, by)), Some(k)) => candidates.get(k).and_then(|c: &Candidate| c.reading(by).value().cloned()),
-        (Some((start, end, by)), None) => build_value(text, start, end, by),
-        (None, _) => None,
-    };
     let last_end = last.map(|(_, end, _)| end);
-    let decided = if walk_value.is_some() { DecidedBy::LastWins } else { DecidedBy::None };
-    let whole_reply = whole_reply(text, &whole_text, last_end, &opts.whole_reply);
-    let (value, decided_by) = match whole_reply {
-        WholeReply::Taken { ref reading } => (reading.value().cloned(), DecidedBy::WholeReply),
-        _ => (walk_value, decided),
+    let whole_reply = if record {
+        whole_reply(text, &whole_text, last_end, &opts.whole_reply)
+    } else {
+        whole_reply_unrecorded(text, &whole_text, last_end, &opts.whole_reply)
+    };
+    // The walk's value is built only when it is the answer.
+    let (value, decided_by) = match &whole_reply {
+        WholeReply::Taken { reading } => (reading.as_ref().and_then(Reading::value).cloned(), DecidedBy::WholeReply),
+        _ => {
+            let walk_value = match (last, kept) {
+                (Some((_, _, by)), Some(k)) => {
+                    candidates.get(k).and_then(|c: &Candidate| c.reading(by).value().cloned())
+                }
+                (Some((start, end, by)), None) => build_value(text, start, end, by),
+                (None, _) => None,
+            };
+            let decided = if walk_value.is_some() { DecidedBy::LastWins } else { DecidedBy::None };
+            (walk_value, decided)
+        }
     };
     let work = readers.work();
     Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work }
@@ -333,7 +342,7 @@ pub fn read_object_at(text: &str, start: usize) -> Option<(Value, usize)> {
     Some((build_value(text, start, end, by)?, end))
 }
 
-/// The whole-reply attempt and its gates.
+/// The whole-reply attempt and its gates, recording the narrow reading.
 fn whole_reply(text: &str, whole_text: &WholeText, walk_end: Option<usize>, policy: &WholeReplyPolicy) -> WholeReply {
     let span = whole_text.span;
     if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
@@ -352,19 +361,57 @@ fn whole_reply(text: &str, whole_text: &WholeText, walk_end: Option<usize>, poli
         Reading::Balanced { .. } => None,
     };
     if let Some(why) = why {
-        return WholeReply::NoReading { reading, why };
+        return WholeReply::NoReading { reading: Some(reading), why };
     }
+    judge(walk_end, span.end, policy, reading)
+}
+
+/// The gates, in the seed's order, over a narrow reading that spans the reply and parses.
+fn judge(walk_end: Option<usize>, reply_end: usize, policy: &WholeReplyPolicy, reading: Reading) -> WholeReply {
     // An object the walk read that closes where the reply closes is the reply's own
     // envelope: there is nothing left for a second reading to recover.
-    if policy.walk_closed_gate && walk_end == Some(span.end) {
-        return WholeReply::RefusedWalkClosed { reading, walk_end: span.end, reply_end: span.end };
+    if policy.walk_closed_gate && walk_end == Some(reply_end) {
+        return WholeReply::RefusedWalkClosed { reading: Some(reading), walk_end: reply_end, reply_end };
     }
     if policy.self_contained_gate
         && let Some(fault) = reading.value().and_then(strings_not_self_contained)
     {
-        return WholeReply::RefusedNotSelfContained { reading, fault };
+        return WholeReply::RefusedNotSelfContained { reading: Some(reading), fault };
     }
-    WholeReply::Taken { reading }
+    WholeReply::Taken { reading: Some(reading) }
+}
+
+/// The same verdict without recording: the narrow reading is validated first, and built
+/// only when a gate or the answer needs its value.
+fn whole_reply_unrecorded(
+    text: &str,
+    whole_text: &WholeText,
+    walk_end: Option<usize>,
+    policy: &WholeReplyPolicy,
+) -> WholeReply {
+    let span = whole_text.span;
+    if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
+        return WholeReply::NotTried { whole_text_parsed: false };
+    }
+    match Validator::new(text, Mode::Narrow).object_at(span.start) {
+        Ok(end) if end == span.end => {}
+        Ok(end) => {
+            return WholeReply::NoReading { reading: None, why: NoReading::ClosesShort { end, reply_end: span.end } };
+        }
+        Err(at) => {
+            // The seed's reasons, in its order: where the span ends, then whether it parses.
+            let why = match repaired_span(text, span.start, ColonRule::Narrow, None) {
+                None => NoReading::NeverCloses,
+                Some(r) if r.end != span.end => NoReading::ClosesShort { end: r.end, reply_end: span.end },
+                Some(_) => NoReading::DoesNotParse(ParseError { kind: ParseErrorKind::Invalid, offset: at }),
+            };
+            return WholeReply::NoReading { reading: None, why };
+        }
+    }
+    if policy.walk_closed_gate && walk_end == Some(span.end) {
+        return WholeReply::RefusedWalkClosed { reading: None, walk_end: span.end, reply_end: span.end };
+    }
+    judge(walk_end, span.end, policy, reading_at(text, span.start, ReadingKind::Narrow))
 }
 
 /// `!stringsAreSelfContained(value)`, with where: the first string (in JavaScript's

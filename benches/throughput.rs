@@ -1,0 +1,123 @@
+//! Throughput and worst-case benchmarks for the last-wins reader.
+//!
+//! ```text
+//! cargo bench --bench throughput               # everything
+//! cargo bench --bench throughput -- --quick    # smaller corpus, fewer passes
+//! ```
+//!
+//! Inputs are generated deterministically (`tests/support/corpus.rs`). Prints MB/s for the
+//! typical mix, for each adversarial family at 64 KiB, 256 KiB and 1 MiB with its per-byte
+//! time relative to the typical mix, and the ratio to a plain serde_json parse. When node
+//! and the reference oracle are present (`BRACEWALK_ORACLE`, default `../shared/oracle`), the
+//! seed's own throughput on the same corpus is measured in the same run and the ratio shown.
+
+// Measured with the allocator the binary ships with.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[path = "../tests/support/corpus.rs"]
+mod corpus;
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use bracewalk::read::walk::extract_json;
+
+/// Best of `passes` timings of `f`, in seconds.
+fn best(passes: usize, mut f: impl FnMut()) -> f64 {
+    (0..passes)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn mb(bytes: usize) -> f64 {
+    bytes as f64 / 1e6
+}
+
+fn node_seed_throughput(replies: &[String]) -> Option<f64> {
+    let dir = std::env::var_os("BRACEWALK_ORACLE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle"));
+    let bench = dir.join("bench.mjs");
+    if !bench.exists() {
+        return None;
+    }
+    let path = std::env::temp_dir().join(format!("bracewalk-bench-{}.jsonl", std::process::id()));
+    let records: Vec<corpus::Record> = replies
+        .iter()
+        .enumerate()
+        .map(|(i, t)| corpus::Record { id: format!("t{i}"), text: t.clone(), fields: None })
+        .collect();
+    std::fs::write(&path, corpus::to_jsonl(&records)).ok()?;
+    let out = std::process::Command::new("node").arg(&bench).arg(&path).arg("3").output().ok();
+    let _ = std::fs::remove_file(&path);
+    let out = out?;
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    json.get("mb_per_s")?.as_f64()
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let (corpus_bytes, passes) = if quick { (8_000_000, 3) } else { (52_000_000, 5) };
+
+    let typical = corpus::typical_mix(1, corpus_bytes);
+    let bytes: usize = typical.iter().map(String::len).sum();
+    let t = best(passes, || {
+        for r in &typical {
+            black_box(extract_json(black_box(r)));
+        }
+    });
+    let typical_rate = mb(bytes) / t;
+    let per_byte_typical = t / bytes as f64;
+    println!("typical mix: {} replies, {:.1} MB: {:.0} MB/s", typical.len(), mb(bytes), typical_rate);
+
+    // A plain strict parse of valid JSON of the same size: the values, printed back.
+    let valid: Vec<String> = typical.iter().filter_map(|r| extract_json(r)).map(|v| v.to_json()).collect();
+    let valid_bytes: usize = valid.iter().map(String::len).sum();
+    let serde = best(passes, || {
+        for v in &valid {
+            black_box(serde_json::from_str::<serde_json::Value>(black_box(v)).ok());
+        }
+    });
+    let serde_per_byte = serde / valid_bytes as f64;
+    println!(
+        "serde_json::Value parse of the answers ({:.1} MB): {:.0} MB/s; last-wins / serde per byte: {:.2}x",
+        mb(valid_bytes),
+        mb(valid_bytes) / serde,
+        per_byte_typical / serde_per_byte
+    );
+
+    match node_seed_throughput(&typical) {
+        Some(node) => println!(
+            "seed under node on the same corpus: {node:.1} MB/s; bracewalk / seed: {:.1}x",
+            typical_rate / node
+        ),
+        None => println!("seed under node: not measured (no node or oracle)"),
+    }
+
+    println!("\nadversarial families (per-byte time relative to the typical mix; growth = time ratio per 4x size)");
+    println!("{:<20} {:>9} {:>10} {:>9} {:>7}", "family", "size", "MB/s", "vs typ", "growth");
+    for family in corpus::ADVERSARIAL_FAMILIES {
+        let mut previous: Option<f64> = None;
+        for size in [64 << 10, 256 << 10, 1 << 20] {
+            let text = corpus::adversarial(family, size);
+            let t = best(if quick { 2 } else { 3 }, || {
+                black_box(extract_json(black_box(&text)));
+            });
+            let per_byte = t / text.len() as f64;
+            let growth = previous.map_or(String::from("-"), |p| format!("{:.2}", t / p));
+            println!(
+                "{family:<20} {:>9} {:>10.1} {:>8.2}x {growth:>7}",
+                text.len(),
+                mb(text.len()) / t,
+                per_byte / per_byte_typical
+            );
+            previous = Some(t);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! The walk does work linear in the reply's size on every adversarial family: checked by
+//! counting the bytes its validators examine, not by timing, so a quadratic regression
+//! fails here on any machine.
+
+#[path = "support/corpus.rs"]
+mod corpus;
+
+use bracewalk::read::walk::{WalkOptions, run};
+
+#[test]
+fn work_per_byte_stays_flat_as_replies_grow() {
+    for family in corpus::ADVERSARIAL_FAMILIES {
+        let mut per_byte = Vec::new();
+        for size in [16 << 10, 64 << 10, 256 << 10] {
+            let text = corpus::adversarial(family, size);
+            let trace = run(&text, &WalkOptions::SEED, false);
+            let w = trace.work.bytes as f64 / text.len() as f64;
+            // A handful of passes over the text at most (checked before growing, so a
+            // quadratic regression fails fast instead of running for minutes).
+            assert!(w <= 8.0, "{family}: {w:.2} bytes examined per byte at {size} bytes");
+            per_byte.push(w);
+        }
+        // And no growth with size: a quadratic walk multiplies this by 4 at each step.
+        assert!(per_byte[2] <= per_byte[0] * 1.25 + 0.1, "{family}: work per byte grew: {per_byte:?}");
+    }
+}
+
+#[test]
+fn descending_into_a_failed_candidate_reuses_what_it_learned() {
+    // Every `{` of a deep failed object is a candidate; each must cost a lookup, not a
+    // re-read of the nesting below it.
+    let depth = 20_000;
+    let text = format!("{}x{}", "{\"a\":".repeat(depth), "}".repeat(depth));
+    let trace = run(&text, &WalkOptions::SEED, false);
+    assert!(trace.work.hits as usize >= depth, "{:?}", trace.work);
+    assert!((trace.work.bytes as usize) < 4 * text.len(), "{:?}", trace.work);
+}
