@@ -9,4 +9,6 @@
 pub mod cli;
 pub mod describe;
 pub mod read;
+pub mod runlog;
+pub mod tui;
 pub mod visible;

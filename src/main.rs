@@ -1,5 +1,10 @@
 //! The `bracewalk` command: argument parsing, then one `run()`.
 
+// Reading a reply allocates a string per JSON string and a vector per container; mimalloc
+// makes that about twice as fast as the system allocator (see the throughput bench).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,16 +13,58 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use bracewalk::cli::explain;
+use bracewalk::cli::list;
 use bracewalk::cli::record::{self, Input, Offsets};
 use bracewalk::cli::style::Style;
 use bracewalk::read::value::{JsString, Value};
 use bracewalk::read::{first, js, served, walk};
+use bracewalk::runlog::{self, Format, LoadOptions};
+use bracewalk::tui;
 
 #[derive(Parser)]
-#[command(name = "bracewalk", version, about = "See how a lenient JSON extractor read an LLM reply", long_about = None)]
+#[command(
+    name = "bracewalk",
+    version,
+    about = "See how a lenient JSON extractor read an LLM reply",
+    long_about = "See how a lenient JSON extractor read an LLM reply.\n\nWith no command, opens the inspector \
+                  (a terminal UI) on the paths given, `.` by default, and watches them for new replies.",
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    inspect: InspectArgs,
+}
+
+/// The inspector's arguments (no subcommand).
+#[derive(clap::Args)]
+struct InspectArgs {
+    /// Run logs, bench campaigns, API responses, reply files, or directories of them
+    /// (read recursively). Default: the current directory.
+    paths: Vec<PathBuf>,
+    /// Read every file as this format instead of detecting it.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// For JSON records of no known shape: a JSON pointer to the reply text (`/text`).
+    #[arg(long, value_name = "POINTER")]
+    text_path: Option<String>,
+    /// For such records: metadata to read, as NAME=POINTER (see `bracewalk list --help`).
+    #[arg(long = "meta", value_name = "NAME=POINTER", value_parser = name_pointer)]
+    meta: Vec<(String, String)>,
+    /// Read the paths once; do not watch them for new replies.
+    #[arg(long)]
+    no_watch: bool,
+    /// Watch by polling every half second instead of by file-system events.
+    #[arg(long, conflicts_with = "no_watch")]
+    poll: bool,
+}
+
+#[derive(clap::Args)]
+struct MarksArgs {
+    /// Print JSONL (one mark a line) instead of a Markdown checklist.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Subcommand)]
@@ -28,11 +75,49 @@ enum Command {
     Extract(ExtractArgs),
     /// Show how the last-wins reader decided: every candidate, its readings, the gates.
     Explain(ExplainArgs),
+    /// List the replies in run logs, bench campaigns, API responses and reply files.
+    ///
+    /// Exit status: 0 when everything loaded, 1 when some inputs had diagnostics (the
+    /// rest are listed), 2 when nothing could be read.
+    List(ListArgs),
+    /// Print the replies marked for triage in the inspector (`m`), as a Markdown
+    /// checklist for a bug report, or as JSONL.
+    Marks(MarksArgs),
+}
+
+#[derive(clap::Args)]
+struct ListArgs {
+    /// Files and directories (read recursively).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Print JSONL: one object per reply, per call that left no reply, per diagnostic.
+    #[arg(long)]
+    json: bool,
+    /// Read every file as this format instead of detecting it.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// For JSON records of no known shape: a JSON pointer to the reply text (`/text`).
+    #[arg(long, value_name = "POINTER")]
+    text_path: Option<String>,
+    /// For such records: metadata to read, as NAME=POINTER (`agent=/meta/agent`). Names:
+    /// id, agent, phase, page, image, round, document, iteration, model, provider,
+    /// stop_reason, input_tokens, output_tokens, ts; any other name is kept as given.
+    #[arg(long = "meta", value_name = "NAME=POINTER", value_parser = name_pointer)]
+    meta: Vec<(String, String)>,
+}
+
+fn name_pointer(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, pointer)) if !name.is_empty() && (pointer.is_empty() || pointer.starts_with('/')) => {
+            Ok((name.to_owned(), pointer.to_owned()))
+        }
+        _ => Err(format!("expected NAME=POINTER with a JSON pointer such as /meta/agent, got {s:?}")),
+    }
 }
 
 #[derive(clap::Args)]
 struct ExtractArgs {
-    /// The reply: a file, or `-` for standard input.
+    /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input.
     #[arg(default_value = "-")]
     input: String,
     /// Which reader to run.
@@ -72,7 +157,7 @@ enum Reader {
 
 #[derive(clap::Args)]
 struct ExplainArgs {
-    /// The reply: a file, or `-` for standard input.
+    /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input.
     #[arg(default_value = "-")]
     input: String,
     /// Print the whole trace as JSON.
@@ -93,18 +178,84 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Extract(args) if args.jsonl => extract_jsonl(&args),
-        Command::Extract(args) => extract(&args),
-        Command::Explain(args) => explain(&args),
+        None => inspect(cli.inspect),
+        Some(Command::Extract(args)) if args.jsonl => extract_jsonl(&args),
+        Some(Command::Extract(args)) => extract(&args),
+        Some(Command::Explain(args)) => explain(&args),
+        Some(Command::List(args)) => list(&args),
+        Some(Command::Marks(args)) => marks(&args),
     }
 }
 
-/// Reads a reply from a file or stdin. Invalid UTF-8 is decoded lossily, and said so.
+fn inspect(args: InspectArgs) -> Result<ExitCode> {
+    if args.format == Some(Format::Json) && args.text_path.is_none() {
+        anyhow::bail!("--format json needs --text-path POINTER");
+    }
+    let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths };
+    let watch = match (args.no_watch, args.poll) {
+        (true, _) => tui::WatchMode::Off,
+        (_, true) => tui::WatchMode::Poll,
+        _ => tui::WatchMode::Native,
+    };
+    let load =
+        LoadOptions { format: args.format, text_path: args.text_path, meta: args.meta, ..LoadOptions::default() };
+    tui::run(paths, tui::Options { load, watch, marks: None }).context("the inspector")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn marks(args: &MarksArgs) -> Result<ExitCode> {
+    let Some(path) = tui::marks::default_path() else {
+        anyhow::bail!("no state directory: set BRACEWALK_STATE_DIR, XDG_STATE_HOME or HOME");
+    };
+    let (marks, bad) = tui::marks::load(&path).with_context(|| format!("reading {}", path.display()))?;
+    if bad > 0 {
+        eprintln!("bracewalk: {}: {bad} unreadable lines skipped", path.display());
+    }
+    let marks: Vec<_> = marks.into_values().collect();
+    let printed = if args.json { tui::marks::to_jsonl(&marks) } else { tui::marks::to_markdown(&marks) };
+    let mut out = std::io::stdout().lock();
+    if out.write_all(printed.as_bytes()).and_then(|()| out.flush()).is_err() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list(args: &ListArgs) -> Result<ExitCode> {
+    if args.format == Some(Format::Json) && args.text_path.is_none() {
+        anyhow::bail!("--format json needs --text-path POINTER");
+    }
+    if let Some(p) = args.text_path.as_deref().filter(|p| !p.is_empty() && !p.starts_with('/')) {
+        anyhow::bail!("--text-path {p:?} is not a JSON pointer (they start with /)");
+    }
+    let opts = LoadOptions {
+        format: args.format,
+        text_path: args.text_path.clone(),
+        meta: args.meta.clone(),
+        ..LoadOptions::default()
+    };
+    let style = if args.json { Style::plain() } else { Style::for_stdout() };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match list::list(&args.paths, &opts, args.json, &style, &mut out).and_then(|t| out.flush().map(|()| t)) {
+        Ok(tally) => Ok(ExitCode::from(tally.exit_code())),
+        // The reader went away (e.g. `| head`): stop quietly, as grep does.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e).context("writing the list"),
+    }
+}
+
+/// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. Invalid UTF-8 is
+/// decoded lossily, and said so.
 fn read_reply(input: &str) -> Result<String> {
     let bytes = if input == "-" {
         let mut buf = Vec::new();
         std::io::stdin().read_to_end(&mut buf).context("reading standard input")?;
         buf
+    } else if !Path::new(input).is_file() || !is_plain_text(Path::new(input)) {
+        let found = runlog::resolve(input, &LoadOptions::default())?;
+        for d in &found.diagnostics {
+            eprintln!("bracewalk: {d}");
+        }
+        return Ok(found.reply.text);
     } else {
         let path = Path::new(input);
         std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
@@ -117,6 +268,13 @@ fn read_reply(input: &str) -> Result<String> {
             Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
         }
     }
+}
+
+/// A file that is surely one reply as it stands: nothing in it could be a record format.
+fn is_plain_text(path: &Path) -> bool {
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    !head[..n].iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b == b'{' || b == b'[')
 }
 
 fn print_value(out: &mut impl Write, value: &Value, pretty: bool) -> Result<()> {

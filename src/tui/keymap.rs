@@ -1,0 +1,232 @@
+//! The keys, as data: one table of (keys, action, description) per mode. The event loop
+//! looks keys up here, and the help screen is built from the same tables, so a binding
+//! cannot exist without its description.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// A key as the tables name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Key {
+    Char(char),
+    Ctrl(char),
+    Up,
+    Down,
+    Left,
+    Right,
+    PageUp,
+    PageDown,
+    Home,
+    End,
+    Tab,
+    BackTab,
+    Enter,
+    Esc,
+    Backspace,
+}
+
+impl Key {
+    /// The key a terminal event is, if the tables can name it.
+    pub fn of(ev: &KeyEvent) -> Option<Key> {
+        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        Some(match ev.code {
+            KeyCode::Char(c) if ctrl => Key::Ctrl(c.to_ascii_lowercase()),
+            KeyCode::Char(c) => Key::Char(c),
+            KeyCode::Up => Key::Up,
+            KeyCode::Down => Key::Down,
+            KeyCode::Left => Key::Left,
+            KeyCode::Right => Key::Right,
+            KeyCode::PageUp => Key::PageUp,
+            KeyCode::PageDown => Key::PageDown,
+            KeyCode::Home => Key::Home,
+            KeyCode::End => Key::End,
+            KeyCode::Tab if ev.modifiers.contains(KeyModifiers::SHIFT) => Key::BackTab,
+            KeyCode::Tab => Key::Tab,
+            KeyCode::BackTab => Key::BackTab,
+            KeyCode::Enter => Key::Enter,
+            KeyCode::Esc => Key::Esc,
+            KeyCode::Backspace => Key::Backspace,
+            _ => return None,
+        })
+    }
+
+    /// How the help screen writes the key.
+    pub fn name(self) -> String {
+        match self {
+            Key::Char(' ') => "Space".to_owned(),
+            Key::Char(c) => c.to_string(),
+            Key::Ctrl(c) => format!("Ctrl-{c}"),
+            Key::Up => "↑".to_owned(),
+            Key::Down => "↓".to_owned(),
+            Key::Left => "←".to_owned(),
+            Key::Right => "→".to_owned(),
+            Key::PageUp => "PgUp".to_owned(),
+            Key::PageDown => "PgDn".to_owned(),
+            Key::Home => "Home".to_owned(),
+            Key::End => "End".to_owned(),
+            Key::Tab => "Tab".to_owned(),
+            Key::BackTab => "Shift-Tab".to_owned(),
+            Key::Enter => "Enter".to_owned(),
+            Key::Esc => "Esc".to_owned(),
+            Key::Backspace => "Backspace".to_owned(),
+        }
+    }
+}
+
+/// What a key does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    Down,
+    Up,
+    Top,
+    Bottom,
+    PageDown,
+    PageUp,
+    FocusNext,
+    FocusPrev,
+    Focus(u8),
+    DrillIn,
+    Back,
+    PrevCandidate,
+    NextCandidate,
+    Search,
+    SearchNext,
+    SearchPrev,
+    Filter,
+    Sort,
+    Mark,
+    Unmark,
+    NextMark,
+    Yank,
+    Open,
+    ValueSource,
+    Follow,
+    Pause,
+    Help,
+    Quit,
+    // The filter menu.
+    Toggle,
+    ClearFilter,
+    Close,
+}
+
+/// One binding: the keys, what they do, and the line the help screen shows.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    pub keys: &'static [Key],
+    pub action: Action,
+    pub what: &'static str,
+}
+
+const fn b(keys: &'static [Key], action: Action, what: &'static str) -> Binding {
+    Binding { keys, action, what }
+}
+
+/// The keys of the main screen.
+pub const NORMAL: &[Binding] = &[
+    b(&[Key::Char('j'), Key::Down], Action::Down, "next reply (in the list) / scroll down / next row"),
+    b(&[Key::Char('k'), Key::Up], Action::Up, "previous reply / scroll up / previous row"),
+    b(&[Key::Char('g'), Key::Home], Action::Top, "first reply / top of the pane"),
+    b(&[Key::Char('G'), Key::End], Action::Bottom, "last reply / bottom of the pane"),
+    b(&[Key::PageDown, Key::Ctrl('d')], Action::PageDown, "a page down"),
+    b(&[Key::PageUp, Key::Ctrl('u')], Action::PageUp, "a page up"),
+    b(&[Key::Tab], Action::FocusNext, "focus the next pane"),
+    b(&[Key::BackTab], Action::FocusPrev, "focus the previous pane"),
+    b(&[Key::Char('1')], Action::Focus(0), "focus the reply list"),
+    b(&[Key::Char('2')], Action::Focus(1), "focus the reply text"),
+    b(&[Key::Char('3')], Action::Focus(2), "focus the candidate's readings"),
+    b(&[Key::Char('4')], Action::Focus(3), "focus the decision"),
+    b(&[Key::Char('5')], Action::Focus(4), "focus the value"),
+    b(&[Key::Char('6')], Action::Focus(5), "focus the reader comparison"),
+    b(&[Key::Enter, Key::Right], Action::DrillIn, "drill in: reply → text → readings; open/close a value node"),
+    b(&[Key::Esc, Key::Left], Action::Back, "back out: readings → text → list; clear the search"),
+    b(&[Key::Char('[')], Action::PrevCandidate, "previous `{` candidate"),
+    b(&[Key::Char(']')], Action::NextCandidate, "next `{` candidate"),
+    b(&[Key::Char('/')], Action::Search, "search the reply text (regex)"),
+    b(&[Key::Char('n')], Action::SearchNext, "next match"),
+    b(&[Key::Char('N')], Action::SearchPrev, "previous match"),
+    b(&[Key::Char('f')], Action::Filter, "filter by outcome, agent, round, format"),
+    b(&[Key::Char('s')], Action::Sort, "sort by source → size → outcome → time"),
+    b(&[Key::Char('m')], Action::Mark, "mark the reply for triage, with a note"),
+    b(&[Key::Char('M')], Action::Unmark, "remove the reply's mark"),
+    b(&[Key::Char('\'')], Action::NextMark, "next marked reply"),
+    b(&[Key::Char('v')], Action::ValueSource, "value pane: the answer ⇄ the selected candidate's value"),
+    b(&[Key::Char('y')], Action::Yank, "yank the value shown as JSON (OSC 52: works over ssh)"),
+    b(&[Key::Char('o')], Action::Open, "open the reply in $EDITOR (or $PAGER) at the candidate's line"),
+    b(&[Key::Char('F')], Action::Follow, "follow: select each new reply as it arrives"),
+    b(&[Key::Char('p')], Action::Pause, "pause / resume live updates"),
+    b(&[Key::Char('?')], Action::Help, "this help"),
+    b(&[Key::Char('q'), Key::Ctrl('c')], Action::Quit, "quit"),
+];
+
+/// The keys of the filter menu.
+pub const FILTER: &[Binding] = &[
+    b(&[Key::Char('j'), Key::Down], Action::Down, "next choice"),
+    b(&[Key::Char('k'), Key::Up], Action::Up, "previous choice"),
+    b(&[Key::Char(' '), Key::Enter], Action::Toggle, "toggle the choice"),
+    b(&[Key::Char('c')], Action::ClearFilter, "clear every choice"),
+    b(&[Key::Esc, Key::Char('f'), Key::Char('q')], Action::Close, "close the menu"),
+];
+
+/// The keys of the help screen.
+pub const HELP: &[Binding] = &[
+    b(&[Key::Char('j'), Key::Down], Action::Down, "scroll down"),
+    b(&[Key::Char('k'), Key::Up], Action::Up, "scroll up"),
+    b(&[Key::Esc, Key::Char('?'), Key::Char('q')], Action::Close, "close the help"),
+];
+
+/// What a typed line (search, mark note) takes; shown in the help, handled as text input.
+pub const PROMPT: &[(&str, &str)] =
+    &[("Enter", "accept"), ("Esc", "cancel"), ("Backspace", "delete a character"), ("Ctrl-u", "clear the line")];
+
+/// What the mouse does; shown in the help.
+pub const MOUSE: &[(&str, &str)] = &[
+    ("click", "select a reply, focus a pane, pick a candidate in the text"),
+    ("wheel", "scroll the pane under the pointer"),
+];
+
+/// The action `key` has in `table`.
+pub fn lookup(table: &[Binding], key: Key) -> Option<Action> {
+    table.iter().find(|b| b.keys.contains(&key)).map(|b| b.action)
+}
+
+/// `j ↓` for a binding.
+pub fn keys_text(binding: &Binding) -> String {
+    binding.keys.iter().map(|k| k.name()).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_table() {
+        for table in [NORMAL, FILTER, HELP] {
+            let mut seen = std::collections::HashSet::new();
+            for binding in table {
+                for k in binding.keys {
+                    assert!(seen.insert(*k), "{k:?} bound twice");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_issue_keys_are_all_bound() {
+        for c in ['j', 'k', 'g', 'G', '[', ']', '/', 'n', 'N', 'f', 's', 'm', '\'', 'y', 'o', 'F', 'p', '?', 'q'] {
+            assert!(lookup(NORMAL, Key::Char(c)).is_some(), "{c}");
+        }
+        for k in [Key::Up, Key::Down, Key::PageUp, Key::PageDown, Key::Tab, Key::BackTab, Key::Enter, Key::Esc] {
+            assert!(lookup(NORMAL, k).is_some(), "{k:?}");
+        }
+    }
+
+    #[test]
+    fn shift_tab_and_control_keys_are_recognized() {
+        let ev = KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT);
+        assert_eq!(Key::of(&ev), Some(Key::BackTab));
+        let ev = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(lookup(NORMAL, Key::of(&ev).unwrap()), Some(Action::Quit));
+        let ev = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
+        assert_eq!(lookup(NORMAL, Key::of(&ev).unwrap()), Some(Action::Bottom));
+    }
+}

@@ -1,0 +1,280 @@
+//! The inspector: a keyboard-driven terminal view of run logs, every candidate's readings
+//! side by side, the deciding gate marked, the logs watched live.
+//!
+//! It is built the way the ratatui applications worth copying are built. [`State`] holds
+//! everything shown; [`update`] is the only thing that changes it, one [`Msg`] at a time,
+//! and hands back [`Effect`]s for the loop to carry out; [`view::render`] draws a frame from
+//! the state and nothing else. Loading, reading and watching run on threads ([`worker`],
+//! [`watch`]) that report through one channel; the loop drains it after the keys waiting,
+//! then draws once, so a keystroke never waits on analysis. Keys are data ([`keymap`]), and
+//! the help screen is generated from them.
+//!
+//! The terminal is restored however the inspector ends: on quit, on an error (a guard's
+//! `Drop`), on a panic (a hook installed before raw mode is entered), on SIGINT, SIGTERM
+//! and SIGHUP (a flag the loop checks).
+
+pub mod analysis;
+pub mod keymap;
+pub mod layout;
+pub mod marks;
+pub mod state;
+pub mod tree;
+pub mod update;
+pub mod view;
+pub mod watch;
+pub mod worker;
+pub mod wrap;
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crossterm::clipboard::CopyToClipboard;
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::execute;
+use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use crate::runlog::LoadOptions;
+
+pub use state::State;
+pub use update::{Effect, Msg, update};
+pub use watch::WatchMode;
+
+/// How the inspector runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub load: LoadOptions,
+    pub watch: WatchMode,
+    /// The marks file (default: [`marks::default_path`]).
+    pub marks: Option<PathBuf>,
+}
+
+/// At most this many channel messages are applied between two frames, so a flood of
+/// loaded replies cannot hold keys back.
+const MESSAGES_PER_FRAME: usize = 64;
+
+/// Opens the inspector on `paths` and runs it until the user quits.
+pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
+    let started = Instant::now();
+    if !io::stdout().is_terminal() {
+        return Err(io::Error::other(
+            "the inspector needs a terminal; `bracewalk list PATH` prints the replies instead",
+        ));
+    }
+    let marks_path = opts.marks.clone().or_else(marks::default_path);
+    let (marks, bad_marks) = match &marks_path {
+        Some(p) => marks::load(p).unwrap_or_default(),
+        None => Default::default(),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+        signal_hook::flag::register(signal, stop.clone())?;
+    }
+    install_panic_hook();
+    let _restore = Restore;
+    terminal::enable_raw_mode()?;
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    terminal.clear()?;
+    let size = terminal.size()?;
+    let mut state = State::new(paths.clone(), marks, (size.width, size.height));
+    if bad_marks > 0 {
+        state.flash = Some(format!("{bad_marks} unreadable lines in the marks file were skipped"));
+    }
+    if marks_path.is_none() {
+        state.flash = Some("no state directory (set BRACEWALK_STATE_DIR): marks will not be kept".to_owned());
+    }
+    let mut timings = Timings::from_env();
+    // The first frame, before any file is opened.
+    terminal.draw(|f| view::render(&state, f))?;
+    timings.note("first-frame", started);
+
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let worker = worker::Worker::start(paths, opts.load, opts.watch, tx)?;
+    let mut loaded_noted = false;
+    loop {
+        let busy = !state.progress.done || state.wanted.is_some();
+        let timeout = if busy { Duration::from_millis(25) } else { Duration::from_millis(200) };
+        let mut msgs = Vec::new();
+        let mut key_at = None;
+        if event::poll(timeout)? {
+            key_at = Some(Instant::now());
+            loop {
+                if let Some(m) = from_terminal(event::read()?) {
+                    msgs.push(m);
+                }
+                if !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+        for _ in 0..MESSAGES_PER_FRAME {
+            match rx.try_recv() {
+                Ok(m) => msgs.push(m),
+                Err(_) => break,
+            }
+        }
+        if stop.load(Ordering::Relaxed) {
+            msgs.push(Msg::Quit);
+        }
+        if msgs.is_empty() {
+            continue;
+        }
+        for m in msgs {
+            for effect in update(&mut state, m) {
+                if let Some(m) = carry_out(effect, &worker, &marks_path, &mut terminal)? {
+                    update(&mut state, m);
+                }
+            }
+        }
+        if state.quit {
+            break;
+        }
+        terminal.draw(|f| view::render(&state, f))?;
+        if let Some(at) = key_at {
+            timings.note("key", at);
+        }
+        if state.progress.done && !loaded_noted {
+            loaded_noted = true;
+            timings.note("loaded", started);
+        }
+        if loaded_noted
+            && timings.pending_summaries
+            && state.entries.iter().all(|e| !e.is_reply() || e.summary.is_some())
+        {
+            timings.pending_summaries = false;
+            timings.note("summarized", started);
+        }
+    }
+    Ok(())
+}
+
+fn from_terminal(ev: Event) -> Option<Msg> {
+    match ev {
+        Event::Key(k) if k.kind != event::KeyEventKind::Release => Some(Msg::Key(k)),
+        Event::Mouse(m) => Some(Msg::Mouse(m)),
+        Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+        _ => None,
+    }
+}
+
+type Term = Terminal<CrosstermBackend<io::Stdout>>;
+
+/// Does what `update` asked; what came of it, if the user should hear, as a message.
+fn carry_out(
+    effect: Effect,
+    worker: &worker::Worker,
+    marks_path: &Option<PathBuf>,
+    terminal: &mut Term,
+) -> io::Result<Option<Msg>> {
+    Ok(match effect {
+        Effect::Detail { key, text, cut } => {
+            worker.detail(key, text, cut);
+            None
+        }
+        Effect::SaveMarks(list) => match marks_path {
+            Some(p) => {
+                marks::save(p, &list).err().map(|e| Msg::Flash(format!("could not save marks to {}: {e}", p.display())))
+            }
+            None => Some(Msg::Flash("no state directory: marks are not kept".to_owned())),
+        },
+        Effect::Yank(text) => {
+            execute!(io::stdout(), CopyToClipboard::to_clipboard_from(text))?;
+            None
+        }
+        Effect::Open { path, line } => Some(open_external(&path, line, terminal)?),
+    })
+}
+
+/// Suspends the inspector, runs `$EDITOR` (or `$PAGER`, or `less`) on the file at a line,
+/// and comes back.
+fn open_external(path: &Path, line: usize, terminal: &mut Term) -> io::Result<Msg> {
+    let (program, pager) = match (std::env::var("EDITOR"), std::env::var("PAGER")) {
+        (Ok(e), _) if !e.trim().is_empty() => (e, false),
+        (_, Ok(p)) if !p.trim().is_empty() => (p, true),
+        _ => ("less".to_owned(), true),
+    };
+    let mut words = program.split_whitespace();
+    let Some(cmd) = words.next() else { return Ok(Msg::Flash("no $EDITOR or $PAGER".to_owned())) };
+    let mut command = Command::new(cmd);
+    command.args(words);
+    let name = Path::new(cmd).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    match name.as_str() {
+        "less" if pager => command.arg(format!("+{line}g")),
+        "code" | "codium" => command.arg("--goto").arg(format!("{}:{line}", path.display())),
+        "hx" | "helix" | "subl" | "zed" => command.arg(format!("{}:{line}", path.display())),
+        _ => command.arg(format!("+{line}")),
+    };
+    if !matches!(name.as_str(), "code" | "codium" | "hx" | "helix" | "subl" | "zed") {
+        command.arg(path);
+    }
+    leave()?;
+    let status = command.status();
+    enter()?;
+    terminal.clear()?;
+    Ok(Msg::Flash(match status {
+        Ok(s) if s.success() => format!("back from {name}"),
+        Ok(s) => format!("{name} exited with {s}"),
+        Err(e) => format!("could not run {cmd}: {e}"),
+    }))
+}
+
+fn enter() -> io::Result<()> {
+    terminal::enable_raw_mode()?;
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)
+}
+
+fn leave() -> io::Result<()> {
+    let mut out = io::stdout();
+    let mouse = execute!(out, DisableMouseCapture);
+    let screen = execute!(out, LeaveAlternateScreen, crossterm::cursor::Show);
+    let raw = terminal::disable_raw_mode();
+    let _ = out.flush();
+    mouse.and(screen).and(raw)
+}
+
+/// Restores the terminal when dropped, however the loop ended.
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        let _ = leave();
+    }
+}
+
+/// Restores the terminal before a panic's message is printed, so the message is readable
+/// and the shell usable.
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = leave();
+        previous(info);
+    }));
+}
+
+/// Latency measurements, written where `BRACEWALK_TIMINGS` names (for benchmarking the
+/// inspector on a large campaign; never beside the logs unless asked).
+struct Timings {
+    out: Option<std::fs::File>,
+    pending_summaries: bool,
+}
+
+impl Timings {
+    fn from_env() -> Timings {
+        let out = std::env::var_os("BRACEWALK_TIMINGS")
+            .and_then(|p| std::fs::OpenOptions::new().create(true).append(true).open(p).ok());
+        Timings { pending_summaries: out.is_some(), out }
+    }
+
+    fn note(&mut self, what: &str, since: Instant) {
+        if let Some(f) = &mut self.out {
+            let _ = writeln!(f, "{what} {}", since.elapsed().as_micros());
+        }
+    }
+}

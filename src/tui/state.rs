@@ -1,0 +1,615 @@
+//! Everything the inspector shows, and nothing it does: [`State`] is what
+//! [`update`](super::update::update) changes and what [`render`](super::view::render) draws.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use regex::Regex;
+
+use crate::read::trace::DecidedBy;
+use crate::runlog::{Diagnostic, EventKind, Item, Meta, StopReason};
+
+use super::analysis::{Detail, Summary};
+use super::marks::Mark;
+
+/// A list entry's identity for the whole session (ids can repeat across files; keys can't).
+pub type EntryKey = u64;
+
+/// What a list entry is.
+#[derive(Debug, Clone)]
+pub enum Body {
+    Reply {
+        text: Arc<str>,
+        meta: Box<Meta>,
+    },
+    /// A call that left no reply (a truncated or failed call).
+    Event {
+        kind: EventKind,
+        message: String,
+        meta: Box<Meta>,
+    },
+    /// A problem loading an input: listed so a bad file is seen, not hidden.
+    Diagnostic(Diagnostic),
+}
+
+/// One line of the list.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub key: EntryKey,
+    pub id: String,
+    pub source: PathBuf,
+    pub line: Option<usize>,
+    pub body: Body,
+    pub summary: Option<Summary>,
+    /// Arrived after the first load finished.
+    pub new: bool,
+    /// Its file was deleted.
+    pub gone: bool,
+}
+
+impl Entry {
+    pub fn from_item(key: EntryKey, item: Item) -> Entry {
+        match item {
+            Item::Reply(r) => Entry {
+                key,
+                id: r.id,
+                source: r.source,
+                line: r.line,
+                body: Body::Reply { text: Arc::from(r.text), meta: Box::new(r.meta) },
+                summary: None,
+                new: false,
+                gone: false,
+            },
+            Item::Event(e) => Entry {
+                key,
+                id: e.id,
+                source: e.source,
+                line: e.line,
+                body: Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) },
+                summary: None,
+                new: false,
+                gone: false,
+            },
+            Item::Diagnostic(d) => Entry {
+                key,
+                id: crate::runlog::Diagnostic::to_string(&d),
+                source: d.source.clone(),
+                line: d.line,
+                body: Body::Diagnostic(d),
+                summary: None,
+                new: false,
+                gone: false,
+            },
+        }
+    }
+
+    pub fn text(&self) -> Option<&Arc<str>> {
+        match &self.body {
+            Body::Reply { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    pub fn meta(&self) -> Option<&Meta> {
+        match &self.body {
+            Body::Reply { meta, .. } | Body::Event { meta, .. } => Some(meta),
+            Body::Diagnostic(_) => None,
+        }
+    }
+
+    pub fn is_reply(&self) -> bool {
+        matches!(self.body, Body::Reply { .. })
+    }
+
+    /// Bytes of reply text (0 for the rest).
+    pub fn size(&self) -> usize {
+        self.text().map_or(0, |t| t.len())
+    }
+
+    /// Whether the log says the model was cut off.
+    pub fn cut(&self) -> bool {
+        match &self.body {
+            Body::Reply { meta, .. } => meta.stop == StopReason::Truncated,
+            Body::Event { kind, .. } => *kind == EventKind::Truncated,
+            Body::Diagnostic(_) => false,
+        }
+    }
+
+    /// Where the entry is, short: `3f1c9a0e7b2d4c58:135` for a run's `log.jsonl` (the run
+    /// directory names the document), `formats/page-009.json`, or the record's own id.
+    pub fn label(&self) -> String {
+        let path_based = self.id.starts_with(&*self.source.to_string_lossy());
+        if !path_based && !matches!(self.body, Body::Diagnostic(_)) {
+            return self.id.clone();
+        }
+        let run_log = self.source.file_name().is_some_and(|n| n == "log.jsonl");
+        let short = match self.source.parent().and_then(|p| p.file_name()) {
+            Some(dir) if run_log => dir.to_string_lossy().into_owned(),
+            _ => short_path(&self.source),
+        };
+        match self.line {
+            Some(n) => format!("{short}:{n}"),
+            None => short,
+        }
+    }
+
+    /// `path:line`, or `path`: what `explain` accepts.
+    pub fn reference(&self) -> String {
+        match self.line {
+            Some(n) => format!("{}:{n}", self.source.display()),
+            None => self.source.display().to_string(),
+        }
+    }
+}
+
+/// The last two components of a path: enough to tell `run-3/log.jsonl` from `run-4/…`.
+pub fn short_path(p: &Path) -> String {
+    let parts: Vec<_> = p.components().rev().take(2).collect();
+    let mut s = String::new();
+    for c in parts.iter().rev() {
+        if !s.is_empty() {
+            s.push('/');
+        }
+        s.push_str(&c.as_os_str().to_string_lossy());
+    }
+    s
+}
+
+/// The panes, in Tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pane {
+    List,
+    Text,
+    Readings,
+    Decision,
+    Value,
+    Compare,
+}
+
+impl Pane {
+    pub const ORDER: [Pane; 6] = [Pane::List, Pane::Text, Pane::Readings, Pane::Decision, Pane::Value, Pane::Compare];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::List => "replies",
+            Pane::Text => "reply text",
+            Pane::Readings => "candidate readings",
+            Pane::Decision => "decision",
+            Pane::Value => "value",
+            Pane::Compare => "readers",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        Pane::ORDER.iter().position(|&p| p == self).unwrap_or(0)
+    }
+}
+
+/// A one-line text input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    Search,
+    Mark,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    Normal,
+    Help { scroll: u16 },
+    Prompt { kind: PromptKind, input: String },
+    Filter { cursor: usize },
+}
+
+/// A badge a reply can carry; what the outcome filter picks from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Badge {
+    Decided(DecidedBy),
+    Verdict(&'static str),
+    StrictUnreadable,
+    Repaired,
+    Truncated,
+    Disagree,
+    New,
+    Gone,
+    Marked,
+    NoReply,
+    Diagnostic,
+}
+
+impl Badge {
+    /// The badge as the filter menu and status line name it.
+    pub fn name(self) -> String {
+        match self {
+            Badge::Decided(d) => format!("decided by {}", d.name()),
+            Badge::Verdict(v) => format!("whole reply {v}"),
+            Badge::StrictUnreadable => "strict-unreadable".to_owned(),
+            Badge::Repaired => "repaired".to_owned(),
+            Badge::Truncated => "truncated".to_owned(),
+            Badge::Disagree => "readers disagree".to_owned(),
+            Badge::New => "new".to_owned(),
+            Badge::Gone => "gone".to_owned(),
+            Badge::Marked => "marked".to_owned(),
+            Badge::NoReply => "no reply (failed call)".to_owned(),
+            Badge::Diagnostic => "load problem".to_owned(),
+        }
+    }
+
+    /// Badges of one kind are alternatives (decided by A, or B, or a load problem: what
+    /// became of the entry); flags are all required.
+    fn group(self) -> u8 {
+        match self {
+            Badge::Decided(_) | Badge::NoReply | Badge::Diagnostic => 0,
+            Badge::Verdict(_) => 1,
+            _ => 3,
+        }
+    }
+}
+
+/// One thing the filter menu offers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Choice {
+    Badge(Badge),
+    Agent(String),
+    Round(String),
+    Format(&'static str),
+}
+
+impl Choice {
+    pub fn name(&self) -> String {
+        match self {
+            Choice::Badge(b) => b.name(),
+            Choice::Agent(a) => format!("agent {a}"),
+            Choice::Round(r) => format!("round {r}"),
+            Choice::Format(f) => format!("format {f}"),
+        }
+    }
+}
+
+/// The filter: alternatives within a kind, every kind required.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    pub on: BTreeSet<Choice>,
+}
+
+impl Filter {
+    pub fn is_empty(&self) -> bool {
+        self.on.is_empty()
+    }
+
+    /// Whether `e` passes, given whether it is marked.
+    pub fn admits(&self, e: &Entry, marked: bool) -> bool {
+        if self.on.is_empty() {
+            return true;
+        }
+        let badges = badges(e, marked);
+        let meta = e.meta();
+        let mut groups: BTreeMap<u8, bool> = BTreeMap::new();
+        for choice in &self.on {
+            let (group, hit) = match choice {
+                Choice::Badge(b) if b.group() == 3 => {
+                    // Flags are all required: each is its own group.
+                    (10 + flag_index(*b), badges.contains(b))
+                }
+                Choice::Badge(b) => (b.group(), badges.contains(b)),
+                Choice::Agent(a) => (4, meta.and_then(|m| m.agent.as_deref()) == Some(a.as_str())),
+                Choice::Round(r) => (5, meta.and_then(|m| m.round.as_deref()) == Some(r.as_str())),
+                Choice::Format(f) => (6, meta.map(|m| m.format.name()) == Some(*f)),
+            };
+            *groups.entry(group).or_insert(false) |= hit;
+        }
+        groups.values().all(|&hit| hit)
+    }
+
+    /// `decided by last-wins|whole-reply · agent page`, for the status line.
+    pub fn describe(&self) -> String {
+        let mut parts: BTreeMap<u8, Vec<String>> = BTreeMap::new();
+        for c in &self.on {
+            let (g, name) = match c {
+                Choice::Badge(b @ Badge::Decided(d)) => (b.group(), format!("decided by {}", d.name())),
+                Choice::Badge(b @ Badge::Verdict(v)) => (b.group(), format!("whole reply {v}")),
+                Choice::Badge(b) => (10 + flag_index(*b), b.name()),
+                Choice::Agent(a) => (4, format!("agent {a}")),
+                Choice::Round(r) => (5, format!("round {r}")),
+                Choice::Format(f) => (6, (*f).to_owned()),
+            };
+            parts.entry(g).or_default().push(name);
+        }
+        parts.values().map(|v| v.join("|")).collect::<Vec<_>>().join(" · ")
+    }
+}
+
+fn flag_index(b: Badge) -> u8 {
+    match b {
+        Badge::StrictUnreadable => 0,
+        Badge::Repaired => 1,
+        Badge::Truncated => 2,
+        Badge::Disagree => 3,
+        Badge::New => 4,
+        Badge::Gone => 5,
+        Badge::Marked => 6,
+        _ => 7,
+    }
+}
+
+/// Every badge `e` carries.
+pub fn badges(e: &Entry, marked: bool) -> Vec<Badge> {
+    let mut out = Vec::new();
+    match &e.body {
+        Body::Diagnostic(_) => out.push(Badge::Diagnostic),
+        Body::Event { .. } => out.push(Badge::NoReply),
+        Body::Reply { .. } => {
+            if let Some(s) = &e.summary {
+                out.push(Badge::Decided(s.decided_by));
+                if s.tried() {
+                    out.push(Badge::Verdict(s.verdict));
+                }
+                if s.strict_unreadable {
+                    out.push(Badge::StrictUnreadable);
+                }
+                if s.repaired {
+                    out.push(Badge::Repaired);
+                }
+                if s.disagree {
+                    out.push(Badge::Disagree);
+                }
+            }
+        }
+    }
+    if e.cut() || e.summary.as_ref().is_some_and(|s| s.truncated) {
+        out.push(Badge::Truncated);
+    }
+    if e.new {
+        out.push(Badge::New);
+    }
+    if e.gone {
+        out.push(Badge::Gone);
+    }
+    if marked {
+        out.push(Badge::Marked);
+    }
+    out
+}
+
+/// The list's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    /// Path, then line: the order the logs have.
+    Source,
+    /// Largest first.
+    Size,
+    /// The most telling first: nothing read, the whole-reply reading, disagreements.
+    Outcome,
+    /// By the record's time, oldest first (arrival order where a record has none).
+    Time,
+}
+
+impl SortKey {
+    pub fn next(self) -> SortKey {
+        match self {
+            SortKey::Source => SortKey::Size,
+            SortKey::Size => SortKey::Outcome,
+            SortKey::Outcome => SortKey::Time,
+            SortKey::Time => SortKey::Source,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SortKey::Source => "source",
+            SortKey::Size => "size",
+            SortKey::Outcome => "outcome",
+            SortKey::Time => "time",
+        }
+    }
+}
+
+/// Whether the logs are being watched, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WatchState {
+    Off,
+    Starting,
+    /// Native file-system events (inotify, FSEvents, …).
+    Native,
+    /// Re-reading on a timer, because native watching failed for this reason.
+    Polling(String),
+}
+
+/// How far the first load has got.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub files: usize,
+    pub items: usize,
+    pub bytes: u64,
+    pub done: bool,
+}
+
+/// A change to the list from the loader or the watcher.
+#[derive(Debug, Clone)]
+pub enum Incoming {
+    Entry(Entry),
+    /// A reply's metadata, completed by lines that came after it.
+    Amended {
+        source: PathBuf,
+        line: usize,
+        meta: Box<Meta>,
+    },
+    /// The file shrank or was replaced: what it had is dropped, and it is read again.
+    Restarted {
+        source: PathBuf,
+    },
+    /// The file is gone.
+    Removed {
+        source: PathBuf,
+    },
+}
+
+/// Which value the value pane shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueSource {
+    /// The reader's answer.
+    Answer,
+    /// The selected candidate's value (the reading the walk took, else the first that parses).
+    Candidate,
+}
+
+/// The value pane's tree: which nodes are toggled from their default, where the cursor is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeView {
+    pub source: ValueSource,
+    /// Paths (child indices from the root) whose open/closed state differs from the default.
+    pub toggled: HashSet<Vec<u32>>,
+    pub cursor: usize,
+    pub top: usize,
+}
+
+impl Default for TreeView {
+    fn default() -> Self {
+        TreeView { source: ValueSource::Answer, toggled: HashSet::new(), cursor: 0, top: 0 }
+    }
+}
+
+/// A search of the reply text.
+#[derive(Debug, Clone)]
+pub struct Search {
+    pub pattern: String,
+    pub regex: Regex,
+    /// The reply the matches are in.
+    pub key: Option<EntryKey>,
+    /// Byte spans of the matches.
+    pub matches: Vec<(usize, usize)>,
+    pub current: Option<usize>,
+}
+
+/// The reply text wrapped at a width: where each screen row starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wrap {
+    pub key: EntryKey,
+    pub width: u16,
+    pub rows: Vec<usize>,
+}
+
+/// What one reply's panes are scrolled to; reset when another reply is selected.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReplyView {
+    /// Whether the reply's record has arrived and the view was placed on its answer.
+    pub placed: bool,
+    pub candidate: usize,
+    pub text_top: usize,
+    pub readings_top: u16,
+    pub decision_top: u16,
+    pub compare_top: u16,
+    pub tree: TreeView,
+}
+
+/// The inspector's state.
+#[derive(Debug)]
+pub struct State {
+    /// What was opened.
+    pub roots: Vec<PathBuf>,
+    /// Every entry, in arrival order.
+    pub entries: Vec<Entry>,
+    pub by_key: HashMap<EntryKey, usize>,
+    /// The entries shown, filtered and sorted: indices into `entries`.
+    pub view: Vec<usize>,
+    /// Position in `view` of the selected entry.
+    pub cursor: usize,
+    pub list_top: usize,
+    pub focus: Pane,
+    pub mode: Mode,
+    pub filter: Filter,
+    /// What the filter menu offers, gathered when it opens.
+    pub choices: Vec<Choice>,
+    pub sort: SortKey,
+    /// Full records of recently viewed replies, most recent last.
+    pub details: Vec<(EntryKey, Arc<Detail>)>,
+    /// The reply whose record was asked for and has not come back.
+    pub wanted: Option<EntryKey>,
+    pub reply: ReplyView,
+    /// The reply `reply` belongs to.
+    pub reply_key: Option<EntryKey>,
+    pub wrap: Option<Wrap>,
+    pub search: Option<Search>,
+    pub marks: BTreeMap<String, Mark>,
+    pub progress: Progress,
+    pub watch: WatchState,
+    pub last_diagnostic: Option<String>,
+    pub diagnostics: usize,
+    /// The outcome of the last action, shown in the status line until the next key.
+    pub flash: Option<String>,
+    pub follow: bool,
+    pub paused: bool,
+    /// Changes that arrived while paused.
+    pub held: Vec<Incoming>,
+    /// Terminal size.
+    pub size: (u16, u16),
+    pub quit: bool,
+    /// Ids of entries dropped by a restart of their file, so that reading them again does
+    /// not make them new.
+    pub(crate) restarted: HashSet<String>,
+    pub(crate) view_dirty: bool,
+    /// An entry to select once the view is rebuilt (following new replies).
+    pub(crate) select: Option<EntryKey>,
+}
+
+impl State {
+    pub fn new(roots: Vec<PathBuf>, marks: BTreeMap<String, Mark>, size: (u16, u16)) -> State {
+        State {
+            roots,
+            entries: Vec::new(),
+            by_key: HashMap::new(),
+            view: Vec::new(),
+            cursor: 0,
+            list_top: 0,
+            focus: Pane::List,
+            mode: Mode::Normal,
+            filter: Filter::default(),
+            choices: Vec::new(),
+            sort: SortKey::Source,
+            details: Vec::new(),
+            wanted: None,
+            reply: ReplyView::default(),
+            reply_key: None,
+            wrap: None,
+            search: None,
+            marks,
+            progress: Progress::default(),
+            watch: WatchState::Off,
+            last_diagnostic: None,
+            diagnostics: 0,
+            flash: None,
+            follow: false,
+            paused: false,
+            held: Vec::new(),
+            size,
+            quit: false,
+            restarted: HashSet::new(),
+            view_dirty: false,
+            select: None,
+        }
+    }
+
+    /// The selected entry.
+    pub fn selected(&self) -> Option<&Entry> {
+        self.view.get(self.cursor).and_then(|&i| self.entries.get(i))
+    }
+
+    pub fn entry(&self, key: EntryKey) -> Option<&Entry> {
+        self.by_key.get(&key).and_then(|&i| self.entries.get(i))
+    }
+
+    /// The full record of the selected reply, if it has arrived.
+    pub fn detail(&self) -> Option<&Arc<Detail>> {
+        let key = self.selected()?.key;
+        self.details.iter().rev().find(|(k, _)| *k == key).map(|(_, d)| d)
+    }
+
+    pub fn is_marked(&self, e: &Entry) -> bool {
+        self.marks.contains_key(&e.id)
+    }
+
+    /// How many replies (not events or diagnostics) are loaded.
+    pub fn reply_count(&self) -> usize {
+        self.entries.iter().filter(|e| e.is_reply()).count()
+    }
+}

@@ -1,0 +1,191 @@
+//! How the reader decided: the whole-text attempt, the walk's path (every candidate,
+//! kept, read and superseded, descended into), the whole-reply attempt with its two gates
+//! and their verdicts, and the rule that decided, marked `▶`.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+
+use crate::cli::explain;
+use crate::cli::style::Style as Words;
+use crate::describe::{Locator, sketch, thousands};
+use crate::read::trace::{DecidedBy, Step, Trace, WholeReply};
+
+use super::super::layout;
+use super::super::state::{Pane, State};
+use super::{bad, block, bold, dim, flow, good, paint_glyph, paint_style, para, scrolled, warn, whole_reply_style};
+
+pub fn render(state: &State, frame: &mut Frame, area: Rect) {
+    let width = layout::inner(area).width;
+    let title = match state.detail() {
+        Some(d) => format!("decision · decided by {}", d.trace.decided_by.name()),
+        None => "decision".to_owned(),
+    };
+    scrolled(frame, area, block(state, Pane::Decision, title), lines(state, width), state.reply.decision_top);
+}
+
+/// `▶ ` for the rule that decided, else blank.
+fn marker(decided: bool) -> (String, Style) {
+    if decided { ("▶ ".to_owned(), good().add_modifier(Modifier::BOLD)) } else { ("  ".to_owned(), Style::new()) }
+}
+
+fn head(name: &str, decided: bool) -> (String, Style) {
+    let style = if decided { bold().add_modifier(Modifier::REVERSED) } else { bold() };
+    (format!("{name:<12}"), style)
+}
+
+pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
+    let Some(e) = state.selected() else { return Vec::new() };
+    let Some(text) = e.text() else { return para("not a reply", dim(), width, 0) };
+    let Some(d) = state.detail() else { return para("reading the reply…", dim(), width, 0) };
+    let t = &d.trace;
+    let loc = Locator::new(text);
+    let plain = Words::plain();
+    let mut out = Vec::new();
+
+    // The whole text.
+    let by = t.decided_by;
+    let whole_text = match &t.whole_text.outcome {
+        Ok(()) => ("the trimmed reply is JSON: read whole, no walk".to_owned(), good()),
+        Err(e) => (format!("does not parse: {}", explain::error(&loc, e)), Style::new()),
+    };
+    out.extend(flow(
+        vec![marker(by == DecidedBy::WholeText), head("whole text", by == DecidedBy::WholeText), whole_text],
+        width,
+        14,
+    ));
+
+    // The walk.
+    if t.whole_text.outcome.is_err() {
+        let n = t.candidates.len();
+        let kept = match t.kept {
+            Some(k) => {
+                format!(" → kept #{} (the last that reads), ends at byte {}", k + 1, thousands(t.walk_end.unwrap_or(0)))
+            }
+            None => " → nothing reads".to_owned(),
+        };
+        let summary = (format!("{n} `{{` visited{kept}"), if t.kept.is_some() { Style::new() } else { bad() });
+        out.extend(flow(
+            vec![marker(by == DecidedBy::LastWins), head("walk", by == DecidedBy::LastWins), summary],
+            width,
+            14,
+        ));
+        for (i, c) in t.candidates.iter().enumerate() {
+            let p = d.class(i);
+            let what = match c.step {
+                Step::Took { by: k, .. } if t.kept == Some(i) => format!("read ({}), kept", k.name()),
+                Step::Took { by: k, end } => format!("read ({}), superseded; resumed at {}", k.name(), thousands(end)),
+                Step::Descended => "unreadable; descended into it".to_owned(),
+                Step::Resumed { after } => format!("unreadable; resumed after {}", thousands(after)),
+            };
+            let selected = i == state.reply.candidate;
+            let pointer = if selected { "▸" } else { " " };
+            let num_style = if selected { bold().add_modifier(Modifier::REVERSED) } else { bold() };
+            out.extend(flow(
+                vec![
+                    (format!("   {pointer}"), Style::new()),
+                    (paint_glyph(p).to_owned(), paint_style(p)),
+                    (format!(" #{:<3}", i + 1), num_style),
+                    (format!("byte {:>7}  ", thousands(c.start)), dim()),
+                    (what, Style::new()),
+                ],
+                width,
+                20,
+            ));
+        }
+    }
+
+    // The whole reply and its gates.
+    let wr_decided = by == DecidedBy::WholeReply;
+    let verdict_style = match &t.whole_reply {
+        WholeReply::Taken { .. } => whole_reply_style().add_modifier(Modifier::BOLD),
+        WholeReply::RefusedWalkClosed { .. } | WholeReply::RefusedNotSelfContained { .. } => warn(),
+        _ => dim(),
+    };
+    let verdict = explain::whole_reply_verdict(&loc, t, &plain);
+    out.extend(flow(vec![marker(wr_decided), head("whole reply", wr_decided), (verdict, verdict_style)], width, 14));
+    if let Some(r) = t.whole_reply.reading() {
+        out.extend(flow(
+            vec![("              narrow ".to_owned(), dim()), (explain::reading(&loc, r, &plain), dim())],
+            width,
+            20,
+        ));
+    }
+    for (name, (word, why, style)) in [("gate 1", gate_walk_closed(&loc, t)), ("gate 2", gate_self_contained(t))] {
+        let title = if name == "gate 1" { "walk closed on the last character" } else { "strings are self-contained" };
+        out.extend(flow(
+            vec![
+                (format!("              {name} "), dim()),
+                (format!("{title}: "), Style::new()),
+                (word.to_owned(), style.add_modifier(Modifier::BOLD)),
+                (if why.is_empty() { String::new() } else { format!(" — {why}") }, Style::new()),
+            ],
+            width,
+            20,
+        ));
+    }
+
+    // What decided, and what came out.
+    let decided = explain::decided(&loc, t, &plain);
+    let decided_style = match by {
+        DecidedBy::None => bad().add_modifier(Modifier::BOLD),
+        DecidedBy::WholeReply => whole_reply_style().add_modifier(Modifier::BOLD),
+        _ => good().add_modifier(Modifier::BOLD),
+    };
+    out.push(Line::raw(""));
+    out.extend(flow(
+        vec![("  ".to_owned(), Style::new()), head("decided by", false), (decided, decided_style)],
+        width,
+        14,
+    ));
+    let value = t.value.as_ref().map_or_else(|| "null".to_owned(), sketch);
+    out.extend(flow(vec![("  ".to_owned(), Style::new()), head("value", false), (value, Style::new())], width, 14));
+    out
+}
+
+/// The walk-closed gate: refused, passed, or not reached, and why.
+fn gate_walk_closed(loc: &Locator, t: &Trace) -> (&'static str, String, Style) {
+    match &t.whole_reply {
+        WholeReply::NotTried { .. } | WholeReply::NoReading { .. } => ("not reached", String::new(), dim()),
+        WholeReply::RefusedWalkClosed { walk_end, .. } => (
+            "REFUSED",
+            format!(
+                "the walk's answer ends at {}, where the reply ends: it read the reply's own envelope",
+                loc.at(*walk_end)
+            ),
+            warn(),
+        ),
+        WholeReply::RefusedNotSelfContained { .. } | WholeReply::Taken { .. } => {
+            let reply_end = t.whole_text.span.end;
+            let why = match t.walk_end {
+                Some(e) => format!(
+                    "the walk's answer ends at byte {}, short of the reply's end at byte {}",
+                    thousands(e),
+                    thousands(reply_end)
+                ),
+                None => "the walk read nothing".to_owned(),
+            };
+            ("passed", why, good())
+        }
+    }
+}
+
+/// The self-contained gate.
+fn gate_self_contained(t: &Trace) -> (&'static str, String, Style) {
+    match &t.whole_reply {
+        WholeReply::RefusedNotSelfContained { fault, .. } => (
+            "REFUSED",
+            format!(
+                "in `{}`, the `{}` at character {} {}: an abandoned draft, not a quotation",
+                crate::visible::visible(&fault.path, false),
+                fault.brace,
+                thousands(fault.at_char),
+                if fault.brace == '{' { "is never closed" } else { "closes nothing" }
+            ),
+            warn(),
+        ),
+        WholeReply::Taken { .. } => ("passed", "every string's braces balance".to_owned(), good()),
+        _ => ("not reached", String::new(), dim()),
+    }
+}

@@ -1,0 +1,230 @@
+//! The reply list: where each reply is from, who asked, how big it is, and its badges.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::describe::thousands;
+use crate::read::trace::DecidedBy;
+use crate::visible::visible;
+
+use super::super::layout;
+use super::super::state::{Body, Entry, Pane, State};
+use super::super::wrap::{fit, fit_end, pad, pad_left};
+use super::{accent, bad, block, dim, good, warn, whole_reply_style};
+
+pub fn render(state: &State, frame: &mut Frame, area: Rect) {
+    let total = state.entries.len();
+    let shown = state.view.len();
+    let mut title = if shown == total {
+        format!("replies {}", thousands(state.reply_count()))
+    } else {
+        format!("replies {} of {}", thousands(shown), thousands(total))
+    };
+    if !state.progress.done {
+        title.push_str(" · loading…");
+    }
+    frame.render_widget(block(state, Pane::List, title), area);
+    let inner = layout::inner(area);
+    if inner.height == 0 || inner.width == 0 {
+        return;
+    }
+    let cols = Columns::for_width(inner.width as usize);
+    let header = Rect::new(inner.x, inner.y, inner.width, 1);
+    frame.render_widget(Paragraph::new(Line::styled(cols.header(), dim())), header);
+    let body = layout::list_body(area);
+    if state.view.is_empty() {
+        let msg = if !state.progress.done {
+            "loading…"
+        } else if total > 0 {
+            "no reply passes the filter (f to change it)"
+        } else {
+            "no replies found here"
+        };
+        frame.render_widget(Paragraph::new(Span::styled(msg, dim())), body);
+        return;
+    }
+    let lines: Vec<Line> = state
+        .view
+        .iter()
+        .enumerate()
+        .skip(state.list_top)
+        .take(body.height as usize)
+        .filter_map(|(pos, &i)| state.entries.get(i).map(|e| (pos, e)))
+        .map(|(pos, e)| {
+            let mut line = row(state, e, &cols);
+            if pos == state.cursor {
+                let hl = if state.focus == Pane::List {
+                    Style::new().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+                };
+                line = line.patch_style(hl);
+            }
+            line
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), body);
+}
+
+/// The column widths for a list `width` cells wide.
+struct Columns {
+    label: usize,
+    agent: usize,
+    page: usize,
+    round: usize,
+    size: usize,
+    wide: bool,
+}
+
+impl Columns {
+    fn for_width(width: usize) -> Columns {
+        let wide = width >= 66;
+        let (agent, page, round, size) = if width >= 110 {
+            (10, 5, 10, 7)
+        } else if width >= 56 {
+            (8, 4, 0, 6)
+        } else {
+            (0, 0, 0, 6)
+        };
+        // The label takes what it needs (`3f1c9a0e7b2d4c58:135`), the badges the rest.
+        let fixed = 2 + agent + page + round + size + 5;
+        let label = if width >= 110 { 32 } else { 20 }.min(width.saturating_sub(fixed + 12)).max(8);
+        Columns { label, agent, page, round, size, wide }
+    }
+
+    fn header(&self) -> String {
+        let mut s = format!("  {}", pad("source", self.label));
+        if self.agent > 0 {
+            s.push(' ');
+            s.push_str(&pad("agent", self.agent));
+        }
+        if self.page > 0 {
+            s.push(' ');
+            s.push_str(&pad("page", self.page));
+        }
+        if self.round > 0 {
+            s.push(' ');
+            s.push_str(&pad("round", self.round));
+        }
+        s.push(' ');
+        s.push_str(&pad_left("size", self.size));
+        s.push_str("  decided by · flags");
+        s
+    }
+}
+
+fn size_text(n: usize, wide: bool) -> String {
+    if wide || n < 10_000 {
+        thousands(n)
+    } else if n < 1_000_000 {
+        format!("{:.1}k", n as f64 / 1000.0)
+    } else {
+        format!("{:.1}M", n as f64 / 1_000_000.0)
+    }
+}
+
+fn row(state: &State, e: &Entry, cols: &Columns) -> Line<'static> {
+    let marked = state.is_marked(e);
+    let mut spans = vec![Span::styled(if marked { "★ " } else { "  " }, warn())];
+    let label_style = if e.gone { dim().add_modifier(Modifier::CROSSED_OUT) } else { Style::new() };
+    match &e.body {
+        Body::Diagnostic(d) => {
+            spans.push(Span::styled("⚠ ", warn()));
+            let text = visible(&d.to_string(), false);
+            spans.push(Span::styled(
+                fit(&text, cols.label + cols.agent + cols.page + cols.round + cols.size + 30),
+                warn(),
+            ));
+            return Line::from(spans);
+        }
+        _ => spans.push(Span::styled(pad(&fit_end(&visible(&e.label(), false), cols.label), cols.label), label_style)),
+    }
+    let meta = e.meta();
+    if cols.agent > 0 {
+        let agent = meta.and_then(|m| m.agent.as_deref()).unwrap_or("—");
+        spans.push(Span::raw(format!(" {}", pad(&visible(agent, false), cols.agent))));
+    }
+    if cols.page > 0 {
+        let page = meta.and_then(|m| m.page).map_or_else(|| "—".to_owned(), |p| format!("p{p}"));
+        spans.push(Span::raw(format!(" {}", pad(&page, cols.page))));
+    }
+    if cols.round > 0 {
+        let mut round = meta.and_then(|m| m.round.clone()).unwrap_or_default();
+        if let Some(it) = meta.and_then(|m| m.iteration) {
+            round = if round.is_empty() { format!("it{it}") } else { format!("{round} it{it}") };
+        }
+        if round.is_empty() {
+            round.push('—');
+        }
+        spans.push(Span::raw(format!(" {}", pad(&visible(&round, false), cols.round))));
+    }
+    let size = if e.is_reply() { size_text(e.size(), cols.wide) } else { "—".to_owned() };
+    spans.push(Span::styled(format!(" {}  ", pad_left(&size, cols.size)), dim()));
+    spans.extend(badges(state, e, cols.wide));
+    Line::from(spans)
+}
+
+/// The badges of an entry, as styled words.
+fn badges(state: &State, e: &Entry, wide: bool) -> Vec<Span<'static>> {
+    let mut out = Vec::new();
+    let mut push = |text: &str, style: Style| {
+        if !out.is_empty() {
+            out.push(Span::raw(" "));
+        }
+        out.push(Span::styled(text.to_owned(), style));
+    };
+    match &e.body {
+        Body::Event { kind, .. } => push(&format!("no reply: {}", kind.name()), bad().add_modifier(Modifier::BOLD)),
+        Body::Diagnostic(_) => {}
+        Body::Reply { .. } => match &e.summary {
+            None => push("…", dim()),
+            Some(s) => {
+                let (word, style) = match s.decided_by {
+                    DecidedBy::WholeText => ("whole-text", good()),
+                    DecidedBy::LastWins => ("last-wins", good()),
+                    DecidedBy::WholeReply => ("whole-reply", whole_reply_style().add_modifier(Modifier::BOLD)),
+                    DecidedBy::None => ("none", bad().add_modifier(Modifier::BOLD)),
+                };
+                push(word, style);
+                if s.tried() && (wide || s.verdict != "no-reading") {
+                    let (v, style) = match s.verdict {
+                        "taken" => ("wr:taken", whole_reply_style()),
+                        "refused-walk-closed" => ("wr:closed", warn()),
+                        "refused-not-self-contained" => ("wr:strings", warn()),
+                        _ => ("wr:none", dim()),
+                    };
+                    push(v, style);
+                }
+                if s.strict_unreadable {
+                    push("strict✗", warn());
+                }
+                if s.repaired {
+                    push("repaired", warn());
+                }
+                if s.disagree {
+                    push("≠", bad().add_modifier(Modifier::BOLD));
+                }
+            }
+        },
+    }
+    if e.cut() || e.summary.as_ref().is_some_and(|s| s.truncated) {
+        push("cut", bad());
+    }
+    if e.new {
+        push("new", accent().add_modifier(Modifier::BOLD));
+    }
+    if e.gone {
+        push("gone", dim());
+    }
+    if state.is_marked(e)
+        && let Some(m) = state.marks.get(&e.id)
+        && !m.note.is_empty()
+        && wide
+    {
+        push(&fit(&visible(&m.note, false), 24), warn());
+    }
+    out
+}

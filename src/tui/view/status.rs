@@ -1,0 +1,186 @@
+//! The status line (position, filter, sort, watching, loading, the last problem), the
+//! prompt that replaces it while typing, and the filter menu.
+
+use std::collections::HashMap;
+
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
+
+use crate::describe::thousands;
+use crate::visible::visible;
+
+use super::super::state::{Choice, PromptKind, State, WatchState, badges};
+use super::super::wrap::fit;
+use super::{accent, bold, centered, dim, popup, warn};
+
+pub fn render(state: &State, frame: &mut Frame, area: Rect) {
+    let mut left: Vec<Span> = Vec::new();
+    let sep = || Span::styled(" · ", dim());
+    let pos = if state.view.is_empty() {
+        "0/0".to_owned()
+    } else {
+        format!("{}/{}", thousands(state.cursor + 1), thousands(state.view.len()))
+    };
+    left.push(Span::styled(pos, bold()));
+    if !state.filter.is_empty() {
+        left.push(sep());
+        left.push(Span::styled(format!("filter: {}", visible(&state.filter.describe(), false)), accent()));
+    }
+    if state.sort != super::super::state::SortKey::Source {
+        left.push(sep());
+        left.push(Span::raw(format!("sort: {}", state.sort.name())));
+    }
+    left.push(sep());
+    let (watch, style) = match &state.watch {
+        WatchState::Off => ("not watching".to_owned(), dim()),
+        WatchState::Starting => ("starting to watch…".to_owned(), dim()),
+        WatchState::Native => ("watching".to_owned(), Style::new()),
+        WatchState::Polling(why) => (format!("polling every 0.5 s ({})", visible(why, false)), warn()),
+    };
+    left.push(Span::styled(watch, style));
+    if state.paused {
+        left.push(sep());
+        left.push(Span::styled(
+            format!("PAUSED ({} changes held; p resumes)", thousands(state.held.len())),
+            warn().add_modifier(Modifier::BOLD),
+        ));
+    }
+    if state.follow {
+        left.push(sep());
+        left.push(Span::styled("following", accent().add_modifier(Modifier::BOLD)));
+    }
+    if !state.progress.done {
+        left.push(sep());
+        left.push(Span::styled(
+            format!("loading: {} files, {} items", thousands(state.progress.files), thousands(state.progress.items)),
+            accent(),
+        ));
+    } else {
+        let pending = state.entries.iter().filter(|e| e.is_reply() && e.summary.is_none()).count();
+        if pending > 0 {
+            left.push(sep());
+            left.push(Span::styled(format!("reading {} replies…", thousands(pending)), accent()));
+        }
+    }
+    let right = match (&state.flash, &state.last_diagnostic) {
+        (Some(f), _) => Span::styled(visible(f, false), accent().add_modifier(Modifier::BOLD)),
+        (None, Some(d)) => Span::styled(
+            format!(
+                "⚠ {} problem{}, last: {}",
+                state.diagnostics,
+                if state.diagnostics == 1 { "" } else { "s" },
+                visible(d, false)
+            ),
+            warn(),
+        ),
+        (None, None) => Span::styled("s sort · f filter · / search", dim()),
+    };
+    let help = Span::styled("  ? help", dim());
+    let left_w: usize = left.iter().map(|s| s.content.width()).sum();
+    let room = (area.width as usize).saturating_sub(left_w + 2 + help.content.width());
+    let right = Span::styled(fit(&right.content, room), right.style);
+    let pad = (area.width as usize).saturating_sub(left_w + right.content.width() + help.content.width());
+    left.push(Span::raw(" ".repeat(pad)));
+    left.push(right);
+    left.push(help);
+    frame.render_widget(Paragraph::new(Line::from(left)).style(Style::new().add_modifier(Modifier::REVERSED)), area);
+}
+
+/// The line being typed, in place of the status line.
+pub fn prompt(state: &State, frame: &mut Frame, area: Rect, kind: PromptKind, input: &str) {
+    let head = match kind {
+        PromptKind::Search => "/".to_owned(),
+        PromptKind::Mark => {
+            let label = state.selected().map(|e| visible(&e.label(), false)).unwrap_or_default();
+            format!("note for {} (Enter marks, Esc cancels): ", fit(&label, 30))
+        }
+    };
+    let shown = visible(input, false);
+    let room = (area.width as usize).saturating_sub(head.width() + 1);
+    let tail: String = {
+        // Show the end of a long line.
+        let w = shown.width();
+        if w <= room {
+            shown.clone()
+        } else {
+            let mut out = String::new();
+            let mut used = 0;
+            for c in shown.chars().rev() {
+                let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+                if used + cw > room {
+                    break;
+                }
+                used += cw;
+                out.insert(0, c);
+            }
+            out
+        }
+    };
+    let line = Line::from(vec![Span::styled(head.clone(), bold()), Span::raw(tail.clone())]);
+    frame.render_widget(ratatui::widgets::Clear, area);
+    frame.render_widget(Paragraph::new(line), area);
+    let x = area.x + (head.width() + tail.width()) as u16;
+    frame.set_cursor_position(Position::new(x.min(area.x + area.width.saturating_sub(1)), area.y));
+}
+
+/// The filter menu: every choice with how many entries carry it, ticked when on.
+pub fn filter_menu(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
+    let h = (state.choices.len() as u16 + 4).min(area.height.saturating_sub(2));
+    let r = centered(area, 56, h);
+    let inner = popup(frame, r, "filter (Space toggles, c clears, Esc closes)");
+    let counts = counts(state);
+    let rows = inner.height.saturating_sub(1) as usize;
+    let top = cursor.saturating_sub(rows.saturating_sub(1));
+    let mut lines: Vec<Line> = Vec::new();
+    for (i, c) in state.choices.iter().enumerate().skip(top).take(rows) {
+        let on = state.filter.on.contains(c);
+        let n = counts.get(c).copied().unwrap_or(0);
+        let tick = if on { "[x] " } else { "[ ] " };
+        let text = format!("{tick}{}", visible(&c.name(), false));
+        let count = thousands(n);
+        let pad = (inner.width as usize).saturating_sub(text.width() + count.width());
+        let style = if n == 0 { dim() } else { Style::new() };
+        let mut line = Line::from(vec![
+            Span::styled(text, if on { accent().add_modifier(Modifier::BOLD) } else { style }),
+            Span::raw(" ".repeat(pad)),
+            Span::styled(count, dim()),
+        ]);
+        if i == cursor {
+            line = line.patch_style(Style::new().add_modifier(Modifier::REVERSED));
+        }
+        lines.push(line);
+    }
+    let footer = if state.filter.is_empty() {
+        "no filter: every entry shown".to_owned()
+    } else {
+        format!("showing {}: alternatives within a kind, every kind required", thousands(state.view.len()))
+    };
+    frame
+        .render_widget(Paragraph::new(lines), Rect::new(inner.x, inner.y, inner.width, inner.height.saturating_sub(1)));
+    let foot = Rect::new(inner.x, inner.y + inner.height.saturating_sub(1), inner.width, 1.min(inner.height));
+    frame.render_widget(Paragraph::new(Span::styled(fit(&footer, inner.width as usize), dim())), foot);
+}
+
+/// How many entries carry each choice.
+fn counts(state: &State) -> HashMap<Choice, usize> {
+    let mut out: HashMap<Choice, usize> = HashMap::new();
+    for e in &state.entries {
+        for b in badges(e, state.is_marked(e)) {
+            *out.entry(Choice::Badge(b)).or_default() += 1;
+        }
+        if let Some(m) = e.meta() {
+            if let Some(a) = &m.agent {
+                *out.entry(Choice::Agent(a.clone())).or_default() += 1;
+            }
+            if let Some(r) = &m.round {
+                *out.entry(Choice::Round(r.clone())).or_default() += 1;
+            }
+            *out.entry(Choice::Format(m.format.name())).or_default() += 1;
+        }
+    }
+    out
+}

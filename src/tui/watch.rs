@@ -1,0 +1,293 @@
+//! The opened paths, read once and then followed.
+//!
+//! Every file is read through a [`Tail`], from the first load on, so a file that grows
+//! afterwards is read from where its first read stopped. A watcher's event is a hint, not
+//! a fact (watchexec, yazi and gitui agree): events are debounced, then the paths they name
+//! are looked at again on disk: a directory is walked for new files, a file is re-read by
+//! its tail (which tells a grown file from a truncated or replaced one, and holds back a
+//! line still being written), a path that is gone takes its files with it. Directories are
+//! watched, not files, so an atomic rename into place is seen. Where native watching
+//! cannot start (inotify's limits, some network filesystems), the paths are polled instead
+//! and the status line says so.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Sender};
+use std::time::{Duration, Instant, SystemTime};
+
+use notify::RecursiveMode;
+use notify_debouncer_full::{DebounceEventResult, new_debouncer};
+
+use crate::runlog::{Change, Found, Item, LoadOptions, Loader, Tail, discover, is_passed_over};
+
+use super::state::{Entry, EntryKey, Incoming, Progress, WatchState};
+use super::update::Msg;
+
+/// How the paths are followed after the first load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WatchMode {
+    /// Native events, polling if they cannot be had.
+    Native,
+    /// Polling only.
+    Poll,
+    /// Read once, then never again.
+    Off,
+}
+
+/// How often the polling fallback looks.
+pub const POLL_EVERY: Duration = Duration::from_millis(500);
+/// How long events are gathered before the paths they name are read.
+const DEBOUNCE: Duration = Duration::from_millis(150);
+
+/// A reply whose summary is wanted: its key, text, and whether the log says it was cut.
+pub type SummaryJob = (EntryKey, Arc<str>, bool);
+
+/// Where loaded items go: entries to the event loop in batches, texts to the summarizer.
+pub struct Intake {
+    ui: Sender<Msg>,
+    summaries: Sender<SummaryJob>,
+    next_key: EntryKey,
+    batch: Vec<Incoming>,
+    /// Summaries to ask for once their entries have been sent (so they arrive after them).
+    jobs: Vec<SummaryJob>,
+    last_flush: Instant,
+    progress: Progress,
+    initial: bool,
+}
+
+impl Intake {
+    pub fn new(ui: Sender<Msg>, summaries: Sender<SummaryJob>) -> Intake {
+        Intake {
+            ui,
+            summaries,
+            next_key: 1,
+            batch: Vec::new(),
+            jobs: Vec::new(),
+            last_flush: Instant::now(),
+            progress: Progress::default(),
+            initial: true,
+        }
+    }
+
+    fn change(&mut self, change: Change) {
+        let incoming = match change {
+            Change::Item(item) => {
+                if let Item::Reply(r) = &item {
+                    self.progress.bytes += r.text.len() as u64;
+                }
+                self.progress.items += 1;
+                let key = self.next_key;
+                self.next_key += 1;
+                let entry = Entry::from_item(key, item);
+                if let Some(text) = entry.text() {
+                    self.jobs.push((key, text.clone(), entry.cut()));
+                }
+                Incoming::Entry(entry)
+            }
+            Change::Amended { source, line, meta } => Incoming::Amended { source, line, meta: Box::new(meta) },
+            Change::Restarted { source, .. } => Incoming::Restarted { source },
+            Change::Removed { source } => Incoming::Removed { source },
+        };
+        self.batch.push(incoming);
+        if self.initial && (self.batch.len() >= 2000 || self.last_flush.elapsed() >= Duration::from_millis(100)) {
+            self.flush();
+        }
+    }
+
+    /// Sends what has gathered. Returns false when the event loop is gone.
+    fn flush(&mut self) -> bool {
+        self.last_flush = Instant::now();
+        if !self.batch.is_empty() {
+            let batch = std::mem::take(&mut self.batch);
+            if self.ui.send(Msg::Incoming { batch, initial: self.initial }).is_err() {
+                return false;
+            }
+        }
+        for job in self.jobs.drain(..) {
+            let _ = self.summaries.send(job);
+        }
+        self.ui.send(Msg::Progress(self.progress)).is_ok()
+    }
+
+    fn watch_state(&self, w: WatchState) -> bool {
+        self.ui.send(Msg::Watch(w)).is_ok()
+    }
+}
+
+/// The files under the opened paths, each with its tail.
+struct Files {
+    roots: Vec<PathBuf>,
+    /// The roots made absolute, as native events name paths.
+    absolute: Vec<PathBuf>,
+    loader: Arc<Loader>,
+    tails: BTreeMap<PathBuf, (Tail, Option<Stamp>)>,
+}
+
+/// What a file looked like when last read: a poll re-reads only files whose stamp changed.
+type Stamp = (u64, Option<SystemTime>);
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    std::fs::metadata(path).ok().map(|m| (m.len(), m.modified().ok()))
+}
+
+impl Files {
+    /// Reads `path` (new or known) for what is new in it.
+    fn read(&mut self, path: &Path, intake: &mut Intake) {
+        let loader = &self.loader;
+        let (tail, last) =
+            self.tails.entry(path.to_path_buf()).or_insert_with(|| (Tail::new(path, loader.clone()), None));
+        *last = stamp(path);
+        tail.read_new(&mut |c| intake.change(c));
+    }
+
+    /// Walks every root; reads each file found (all of them, or with `changed_only` those
+    /// whose size or time moved), and re-reads known files that were not found.
+    fn scan(&mut self, intake: &mut Intake, changed_only: bool) {
+        let roots = self.roots.clone();
+        let mut seen = std::collections::HashSet::new();
+        discover(&roots, &mut |found| match found {
+            Found::File(p) => {
+                seen.insert(p.clone());
+                if intake.initial {
+                    intake.progress.files += 1;
+                }
+                let changed = match self.tails.get(&p) {
+                    Some((_, last)) => !changed_only || stamp(&p) != *last,
+                    None => true,
+                };
+                if changed {
+                    self.read(&p, intake);
+                }
+            }
+            Found::Problem(d) => {
+                // A problem with a path is reported once, not on every poll.
+                if intake.initial {
+                    intake.change(Change::Item(Item::Diagnostic(d)));
+                }
+            }
+        });
+        let missing: Vec<PathBuf> = self.tails.keys().filter(|p| !seen.contains(*p)).cloned().collect();
+        for p in missing {
+            self.read(&p, intake);
+            if !p.exists() {
+                self.tails.remove(&p);
+            }
+        }
+    }
+
+    /// An event's path as the walk would have named it (under a root as given), if the walk
+    /// would have found it at all.
+    fn localize(&self, path: &Path) -> Option<PathBuf> {
+        for (root, abs) in self.roots.iter().zip(&self.absolute) {
+            if path == root || path == abs {
+                return Some(root.clone());
+            }
+            let Ok(rest) = path.strip_prefix(abs).or_else(|_| path.strip_prefix(root)) else { continue };
+            if root.is_dir() && !rest.components().any(|c| is_passed_over(c.as_os_str())) {
+                return Some(root.join(rest));
+            }
+        }
+        None
+    }
+
+    /// Looks again at the paths some events named.
+    fn touch(&mut self, paths: Vec<PathBuf>, intake: &mut Intake) {
+        let mut paths: Vec<PathBuf> = paths.iter().filter_map(|p| self.localize(p)).collect();
+        paths.sort();
+        paths.dedup();
+        for p in paths {
+            if p.is_dir() {
+                let mut files = Vec::new();
+                discover(std::slice::from_ref(&p), &mut |f| {
+                    if let Found::File(f) = f {
+                        files.push(f);
+                    }
+                });
+                for f in files {
+                    self.read(&f, intake);
+                }
+            } else if p.is_file() {
+                self.read(&p, intake);
+            } else {
+                let gone: Vec<PathBuf> = self.tails.keys().filter(|t| t.starts_with(&p)).cloned().collect();
+                for t in gone {
+                    self.read(&t, intake);
+                    self.tails.remove(&t);
+                }
+            }
+        }
+    }
+}
+
+/// Loads `roots`, then follows them as `mode` says until the event loop goes away.
+pub fn run(roots: Vec<PathBuf>, opts: LoadOptions, mode: WatchMode, mut intake: Intake) {
+    let absolute = roots.iter().map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.clone())).collect();
+    let mut files = Files { roots, absolute, loader: Arc::new(Loader::new(opts)), tails: BTreeMap::new() };
+    files.scan(&mut intake, false);
+    intake.progress.done = true;
+    if !intake.flush() {
+        return;
+    }
+    intake.initial = false;
+    let why = match mode {
+        WatchMode::Off => {
+            intake.watch_state(WatchState::Off);
+            return;
+        }
+        WatchMode::Poll => "asked for".to_owned(),
+        WatchMode::Native => match native(&mut files, &mut intake) {
+            Ok(()) => return,
+            Err(why) => why,
+        },
+    };
+    if !intake.watch_state(WatchState::Polling(why)) {
+        return;
+    }
+    loop {
+        std::thread::sleep(POLL_EVERY);
+        files.scan(&mut intake, true);
+        if !intake.flush() {
+            return;
+        }
+    }
+}
+
+/// Follows the roots by native events. `Err` says why that could not start (or stopped),
+/// and the caller polls instead.
+fn native(files: &mut Files, intake: &mut Intake) -> Result<(), String> {
+    let (tx, rx) = mpsc::channel::<DebounceEventResult>();
+    let mut debouncer = new_debouncer(DEBOUNCE, None, move |res: DebounceEventResult| {
+        let _ = tx.send(res);
+    })
+    .map_err(|e| format!("cannot watch: {e}"))?;
+    for root in files.roots.clone() {
+        let (path, recursive) = if root.is_dir() {
+            (root.clone(), RecursiveMode::Recursive)
+        } else {
+            // Watch the directory, so a rename into place is seen.
+            let parent = root.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            (parent.to_path_buf(), RecursiveMode::NonRecursive)
+        };
+        debouncer.watch(&path, recursive).map_err(|e| format!("cannot watch {}: {e}", path.display()))?;
+    }
+    // Anything written between the first read and the watch starting.
+    files.scan(intake, true);
+    if !intake.watch_state(WatchState::Native) || !intake.flush() {
+        return Ok(());
+    }
+    while let Ok(res) = rx.recv() {
+        match res {
+            Ok(events) => {
+                let paths = events.into_iter().flat_map(|e| e.event.paths).collect();
+                files.touch(paths, intake);
+            }
+            // Lost events (a queue overflow): look at everything again.
+            Err(_) => files.scan(intake, true),
+        }
+        if !intake.flush() {
+            return Ok(());
+        }
+    }
+    Err("the watcher stopped".to_owned())
+}

@@ -1,0 +1,112 @@
+//! Building inspector states for tests, without a terminal or threads: entries go in as the
+//! loader would send them, summaries and records are made on the spot (as the worker
+//! threads would), and frames are drawn into ratatui's `TestBackend`.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+
+use bracewalk::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason};
+use bracewalk::tui::analysis;
+use bracewalk::tui::state::{Entry, Incoming, Pane, Progress};
+use bracewalk::tui::{Effect, Msg, State, update, view};
+
+/// A reply in a run log: `run-1/log.jsonl:LINE`.
+pub fn reply(line: usize, agent: &str, page: u32, text: &str) -> Item {
+    let source = PathBuf::from("logs/run-1/log.jsonl");
+    let mut meta = Meta::new(Format::RunLog);
+    meta.agent = Some(agent.to_owned());
+    meta.page = Some(page);
+    meta.round = Some("round-4".to_owned());
+    meta.stop = StopReason::Finished;
+    Item::Reply(Reply {
+        id: format!("{}:{line}", source.display()),
+        source,
+        line: Some(line),
+        offset: 0,
+        text: text.to_owned(),
+        meta,
+    })
+}
+
+/// A reply the model was cut off in.
+pub fn cut_reply(line: usize, text: &str) -> Item {
+    match reply(line, "editor", 3, text) {
+        Item::Reply(mut r) => {
+            r.meta.stop = StopReason::Truncated;
+            Item::Reply(r)
+        }
+        other => other,
+    }
+}
+
+/// A file that could not be read.
+pub fn bad_file() -> Item {
+    Item::Diagnostic(Diagnostic::new("logs/bad/page-017.png", Problem::Binary("a PNG image".to_owned())))
+}
+
+/// A state holding `items`, loaded and summarized, on a `w`×`h` terminal.
+pub fn state(items: Vec<Item>, w: u16, h: u16) -> State {
+    let mut s = State::new(vec![PathBuf::from("logs")], Default::default(), (w, h));
+    let entries: Vec<Entry> = items.into_iter().enumerate().map(|(i, it)| Entry::from_item(i as u64 + 1, it)).collect();
+    let summaries: Vec<_> =
+        entries.iter().filter_map(|e| e.text().map(|t| (e.key, analysis::summarize(t, e.cut())))).collect();
+    drive(&mut s, Msg::Incoming { batch: entries.into_iter().map(Incoming::Entry).collect(), initial: true });
+    drive(&mut s, Msg::Progress(Progress { files: 1, items: 0, bytes: 0, done: true }));
+    drive(&mut s, Msg::Summaries(summaries));
+    s
+}
+
+/// Applies `msg`, making any record asked for at once; returns the other effects.
+pub fn drive(s: &mut State, msg: Msg) -> Vec<Effect> {
+    let mut rest = Vec::new();
+    for e in update(s, msg) {
+        match e {
+            Effect::Detail { key, text, cut } => {
+                let d = analysis::detail(&text, cut);
+                rest.extend(drive(s, Msg::Detail(key, Arc::new(d))));
+            }
+            other => rest.push(other),
+        }
+    }
+    rest
+}
+
+pub fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Types `keys` one character at a time (`\n` is Enter, `\t` Tab, `\x1b` Esc).
+pub fn typed(s: &mut State, keys: &str) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for c in keys.chars() {
+        let code = match c {
+            '\n' => KeyCode::Enter,
+            '\t' => KeyCode::Tab,
+            '\x1b' => KeyCode::Esc,
+            c => KeyCode::Char(c),
+        };
+        fx.extend(drive(s, key(code)));
+    }
+    fx
+}
+
+/// The whole screen.
+pub fn screen(s: &State) -> String {
+    let (w, h) = s.size;
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view::render(s, f)).unwrap();
+    t.backend().to_string()
+}
+
+/// One pane alone, `w`×`h`.
+pub fn pane(s: &State, pane: Pane, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view::render_pane(s, f, pane, Rect::new(0, 0, w, h))).unwrap();
+    t.backend().to_string()
+}
