@@ -1,6 +1,6 @@
 //! Short human descriptions of values and sizes, shared by the CLI and the TUI.
 
-use crate::read::span::{Utf16Index, line_col};
+use crate::read::span::Utf16Index;
 use crate::read::value::{Value, js_number_to_string};
 use crate::visible::visible;
 
@@ -62,16 +62,28 @@ pub fn leaf(value: &Value) -> String {
 pub struct Locator<'a> {
     text: &'a str,
     utf16: Utf16Index<'a>,
+    /// Where each line starts, so a position costs a search, not a scan of the text (the
+    /// inspector asks for dozens per frame).
+    lines: Vec<usize>,
 }
 
 impl<'a> Locator<'a> {
     pub fn new(text: &'a str) -> Self {
-        Locator { text, utf16: Utf16Index::new(text) }
+        let lines = std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect();
+        Locator { text, utf16: Utf16Index::new(text), lines }
+    }
+
+    /// 1-based line and column (in characters) of `byte`, as [`line_col`] counts them.
+    pub fn line_col(&self, byte: usize) -> (usize, usize) {
+        let byte = floor_boundary(self.text, byte);
+        let line = self.lines.partition_point(|&start| start <= byte).max(1);
+        let start = self.lines.get(line - 1).copied().unwrap_or(0);
+        (line, self.text.get(start..byte).map_or(0, |s| s.chars().count()) + 1)
     }
 
     /// `byte 1,234 (3:17, utf16 1,230)`; the UTF-16 figure only where it differs.
     pub fn at(&self, byte: usize) -> String {
-        let (line, col) = line_col(self.text, byte);
+        let (line, col) = self.line_col(byte);
         let u = self.utf16.utf16(byte);
         if u == byte {
             format!("byte {} ({line}:{col})", thousands(byte))
@@ -114,6 +126,15 @@ pub fn floor_boundary(s: &str, mut i: usize) -> usize {
 mod tests {
     use super::*;
     use crate::read::js::parse;
+
+    #[test]
+    fn the_locator_counts_lines_and_columns_as_line_col_does() {
+        let text = "ab\ncé{\n\nx😀y";
+        let loc = Locator::new(text);
+        for (i, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            assert_eq!(loc.line_col(i), crate::read::span::line_col(text, i), "byte {i}");
+        }
+    }
 
     #[test]
     fn sizes_read_as_a_person_counts_them() {

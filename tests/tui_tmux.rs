@@ -161,3 +161,39 @@ fn the_inspector_in_a_real_terminal() {
     assert!(!screen.contains("replies "), "the inspector's screen is gone:\n{screen}");
     assert!(!state.join("marks.jsonl").exists() || state.is_dir());
 }
+
+#[test]
+fn the_inspector_exits_when_its_terminal_goes_away() {
+    // Regression: with its terminal closed (a tmux session killed, an ssh connection
+    // dropped) the inspector read endless end-of-file and spun at full CPU, forever.
+    if Command::new("tmux").arg("-V").output().map(|o| !o.status.success()).unwrap_or(true) {
+        println!("tmux is not installed: skipped (.ci/run installs it)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("hangup-logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    std::fs::write(logs.join("reply.txt"), "Draft {\"a\": 1} then {\"a\": 2}").unwrap();
+    let bin = env!("CARGO_BIN_EXE_bracewalk");
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    let session = Session { name: format!("bracewalk-hup-{}-{nanos}", std::process::id()) };
+    let command = format!("BRACEWALK_STATE_DIR={} {bin} {}", dir.path().join("state").display(), logs.display());
+    let started =
+        session.tmux(&["new-session", "-d", "-x", "100", "-y", "30", "-s", &session.name, "sh", "-c", &command]);
+    assert!(started.status.success());
+    session.wait_text("reply.txt", Duration::from_secs(10));
+    let running = || {
+        Command::new("pgrep")
+            .args(["-f", &logs.display().to_string()])
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    assert!(running(), "the inspector is running");
+    session.tmux(&["kill-session", "-t", &session.name]);
+    let start = Instant::now();
+    while running() {
+        assert!(start.elapsed() < Duration::from_secs(5), "the inspector outlived its terminal");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

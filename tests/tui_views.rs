@@ -70,9 +70,11 @@ fn every_pane_for_every_shape() {
 #[test]
 fn the_whole_screen_at_80x24_and_160x50() {
     let items = || shapes().into_iter().map(|(_, i)| i).collect::<Vec<_>>();
-    let s = state(items(), 160, 50);
+    let mut s = state(items(), 160, 50);
+    typed(&mut s, "j");
     insta::assert_snapshot!("screen_160x50", screen(&s));
     let mut s = state(items(), 80, 24);
+    typed(&mut s, "jjjj");
     insta::assert_snapshot!("screen_80x24_list", screen(&s));
     typed(&mut s, "\t\t");
     insta::assert_snapshot!("screen_80x24_readings", screen(&s));

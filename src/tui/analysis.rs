@@ -55,14 +55,17 @@ const STRICT_ONLY: WalkOptions = WalkOptions {
 /// The summary of one reply. `cut` is the log's word that the model was cut off.
 pub fn summarize(text: &str, cut: bool) -> Summary {
     let seed = walk::run(text, &WalkOptions::SEED, false);
-    let strict = walk::run(text, &STRICT_ONLY, false);
+    // A reply that is its JSON reads the same strictly: no second walk.
+    let strict_value =
+        if seed.decided_by == DecidedBy::WholeText { None } else { walk::run(text, &STRICT_ONLY, false).value };
+    let strictly_same = seed.decided_by == DecidedBy::WholeText || strict_value == seed.value;
     let first = first_value(text, &first_wins(text));
     let never_closes = matches!(seed.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
     Summary {
         decided_by: seed.decided_by,
         verdict: seed.whole_reply.name(),
-        strict_unreadable: strict.value.is_none(),
-        repaired: seed.value.is_some() && strict.value != seed.value,
+        strict_unreadable: seed.decided_by != DecidedBy::WholeText && strict_value.is_none(),
+        repaired: seed.value.is_some() && !strictly_same,
         truncated: cut || never_closes,
         disagree: first != seed.value,
         sketch: clip(&seed.value.as_ref().map_or_else(|| "null".to_owned(), sketch), SKETCH_MAX),
@@ -279,7 +282,7 @@ mod tests {
         assert_eq!(s.decided_by, DecidedBy::LastWins);
         assert!(s.disagree, "first-wins keeps the template");
         assert!(!s.repaired && !s.strict_unreadable && !s.truncated);
-        assert!(s.sketch.contains("html: 37 chars"), "{}", s.sketch);
+        assert!(s.sketch.contains("html: 34 chars"), "{}", s.sketch);
     }
 
     #[test]

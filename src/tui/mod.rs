@@ -98,6 +98,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
     let (tx, rx) = mpsc::channel::<Msg>();
     let worker = worker::Worker::start(paths, opts.load, opts.watch, tx)?;
     let mut loaded_noted = false;
+    watch_for_hangup()?;
     loop {
         let busy = !state.progress.done || state.wanted.is_some();
         let timeout = if busy { Duration::from_millis(25) } else { Duration::from_millis(200) };
@@ -152,6 +153,27 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
             timings.note("summarized", started);
         }
     }
+    Ok(())
+}
+
+/// Ends the process when its terminal goes away (the window closed, the tmux session killed,
+/// the ssh connection dropped). A hung-up terminal reads as endless end-of-file, and
+/// crossterm's reader loops on that inside `poll` without returning, so the event loop never
+/// gets to look; SIGHUP does not always reach a process started through a shell either. A
+/// watchdog thread asks the kernel instead: `/dev/tty` cannot be opened once the session has
+/// lost its terminal. There is no terminal left to restore, so it exits at once (status 129,
+/// as for SIGHUP).
+fn watch_for_hangup() -> io::Result<()> {
+    std::thread::Builder::new().name("bracewalk-hangup".into()).spawn(|| {
+        loop {
+            std::thread::sleep(Duration::from_millis(500));
+            if let Err(e) = std::fs::File::open("/dev/tty")
+                && (e.raw_os_error() == Some(6) || e.kind() == io::ErrorKind::NotFound)
+            {
+                std::process::exit(129);
+            }
+        }
+    })?;
     Ok(())
 }
 

@@ -833,10 +833,14 @@ fn rebuild_view(state: &mut State) {
         }),
     }
     state.view = view;
-    if let Some(k) = selected
-        && let Some(pos) = state.view.iter().position(|&i| state.entries[i].key == k)
-    {
-        state.cursor = pos;
+    match selected {
+        Some(k) => {
+            if let Some(pos) = state.view.iter().position(|&i| state.entries[i].key == k) {
+                state.cursor = pos;
+            }
+        }
+        // Nothing chosen yet: start on a reply, not on a load problem.
+        None => state.cursor = state.view.iter().position(|&i| state.entries[i].is_reply()).unwrap_or(0),
     }
 }
 
