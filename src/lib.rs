@@ -10,5 +10,6 @@ pub mod cli;
 pub mod describe;
 pub mod read;
 pub mod runlog;
+pub mod scan;
 pub mod tui;
 pub mod visible;

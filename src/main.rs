@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use bracewalk::cli::explain;
 use bracewalk::cli::list;
 use bracewalk::cli::record::{self, Input, Offsets};
+use bracewalk::cli::scan as cli_scan;
 use bracewalk::cli::style::Style;
 use bracewalk::read::value::{JsString, Value};
 use bracewalk::read::{first, js, served, walk};
@@ -80,9 +81,53 @@ enum Command {
     /// Exit status: 0 when everything loaded, 1 when some inputs had diagnostics (the
     /// rest are listed), 2 when nothing could be read.
     List(ListArgs),
+    /// Count how the readers read every reply in a corpus, and where they disagree.
+    ///
+    /// Prints how the last-wins reader decided, the whole-reply verdicts, what the repair
+    /// rescues and changes, truncated array fields, and each reader or what-if that reads
+    /// a reply differently from the seed, with a one-line account per reply. Readers:
+    /// first-wins, strict-only, narrow-everywhere, narrow-fallback, resume-after-fail,
+    /// first-readable, no-whole-reply, no-walk-closed-gate, no-self-contained-gate.
+    ///
+    /// Exit status: 0 when everything loaded, 1 when some inputs had diagnostics (the
+    /// rest are counted), 2 when nothing could be read.
+    Scan(ScanArgs),
     /// Print the replies marked for triage in the inspector (`m`), as a Markdown
     /// checklist for a bug report, or as JSONL.
     Marks(MarksArgs),
+}
+
+#[derive(clap::Args)]
+struct ScanArgs {
+    /// Files and directories (read recursively).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Print the whole result as JSON (keys documented in the README).
+    #[arg(long, conflicts_with = "markdown")]
+    json: bool,
+    /// Print a Markdown report.
+    #[arg(long)]
+    markdown: bool,
+    /// Print every reply id behind every number.
+    #[arg(long)]
+    list: bool,
+    /// Only this comparison: `A,B`, or one reader's name for `NAME,last-wins`. Repeat for
+    /// several.
+    #[arg(long, value_name = "A,B", value_parser = bracewalk::scan::Pair::parse)]
+    compare: Vec<bracewalk::scan::Pair>,
+    /// An array field to look for cut-off entries in (`readArrayPrefix`). Repeat for
+    /// several.
+    #[arg(long = "field", value_name = "NAME", default_value = "edits")]
+    fields: Vec<String>,
+    /// Read every file as this format instead of detecting it.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// For JSON records of no known shape: a JSON pointer to the reply text (`/text`).
+    #[arg(long, value_name = "POINTER")]
+    text_path: Option<String>,
+    /// For such records: metadata to read, as NAME=POINTER (see `bracewalk list --help`).
+    #[arg(long = "meta", value_name = "NAME=POINTER", value_parser = name_pointer)]
+    meta: Vec<(String, String)>,
 }
 
 #[derive(clap::Args)]
@@ -183,6 +228,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Extract(args)) => extract(&args),
         Some(Command::Explain(args)) => explain(&args),
         Some(Command::List(args)) => list(&args),
+        Some(Command::Scan(args)) => scan(&args),
         Some(Command::Marks(args)) => marks(&args),
     }
 }
@@ -218,6 +264,37 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn scan(args: &ScanArgs) -> Result<ExitCode> {
+    if args.format == Some(Format::Json) && args.text_path.is_none() {
+        anyhow::bail!("--format json needs --text-path POINTER");
+    }
+    if let Some(p) = args.text_path.as_deref().filter(|p| !p.is_empty() && !p.starts_with('/')) {
+        anyhow::bail!("--text-path {p:?} is not a JSON pointer (they start with /)");
+    }
+    let load = LoadOptions {
+        format: args.format,
+        text_path: args.text_path.clone(),
+        meta: args.meta.clone(),
+        ..LoadOptions::default()
+    };
+    let mut config = bracewalk::scan::Config { fields: args.fields.clone(), ..Default::default() };
+    if !args.compare.is_empty() {
+        config.pairs = args.compare.clone();
+    }
+    let output = match (args.json, args.markdown) {
+        (true, _) => cli_scan::Output::Json,
+        (_, true) => cli_scan::Output::Markdown,
+        _ => cli_scan::Output::Table,
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match cli_scan::run(&args.paths, &load, config, output, args.list, &mut out).and_then(|c| out.flush().map(|()| c)) {
+        Ok(code) => Ok(ExitCode::from(code)),
+        // The reader went away (e.g. `| head`): stop quietly, as grep does.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e).context("writing the scan"),
+    }
 }
 
 fn list(args: &ListArgs) -> Result<ExitCode> {

@@ -106,10 +106,9 @@ fn to_serde(v: &Value) -> serde_json::Value {
 
 fn normalize_numbers(v: serde_json::Value) -> serde_json::Value {
     match v {
-        serde_json::Value::Number(n) => n
-            .as_f64()
-            .and_then(serde_json::Number::from_f64)
-            .map_or(serde_json::Value::Null, serde_json::Value::Number),
+        serde_json::Value::Number(n) => {
+            n.as_f64().and_then(serde_json::Number::from_f64).map_or(serde_json::Value::Null, serde_json::Value::Number)
+        }
         serde_json::Value::Array(a) => serde_json::Value::Array(a.into_iter().map(normalize_numbers).collect()),
         serde_json::Value::Object(o) => {
             serde_json::Value::Object(o.into_iter().map(|(k, v)| (k, normalize_numbers(v))).collect())

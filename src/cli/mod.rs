@@ -4,4 +4,5 @@
 pub mod explain;
 pub mod list;
 pub mod record;
+pub mod scan;
 pub mod style;

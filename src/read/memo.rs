@@ -78,7 +78,7 @@ struct Table {
     pages: Vec<Option<Box<[u32; PAGE]>>>,
 }
 
-const PAGE: usize = 1024;
+const PAGE: usize = 64;
 const ERR_BIT: u32 = 1 << 31;
 
 impl Table {

@@ -1,0 +1,87 @@
+//! Corpus scan: the seed's own measurements, for any corpus.
+//!
+//! Every rule in seed 000 was justified by a count over the bench logs ("nine read
+//! differently and every one of the nine is a rescue", "reads 60 of the 67 replies that a
+//! strict reading cannot read at all", "changes 14 of the 4,100 replies … and worsens all
+//! 14"). A scan makes those counts again over any set of replies, keeps the replies behind
+//! every number, and compares the seed with the readers its comments measured it against:
+//! seed 001's first-wins reader, and each what-if, which is a
+//! [`WalkOptions`](crate::read::walk::WalkOptions) value of the
+//! one engine ([`Reader::options`]), never a copy of the walk.
+//!
+//! [`Facts::of`] reads one reply with every reader a [`Config`] needs and keeps counts and
+//! one-line accounts, never text or values; a [`Scanner`] folds facts into a [`Scan`] in the
+//! order the replies were given (one at a time, or a batch read in parallel), and
+//! [`scan_paths`] drives it over files with the loader on its own thread. The CLI prints a
+//! `Scan` (`bracewalk scan`); the TUI can feed a `Scanner` from its worker.
+//!
+//! # The readers (`--compare` and `comparisons` keys)
+//!
+//! | key | reader |
+//! | --- | --- |
+//! | `last-wins` | seed 000 `extractJson`, exactly |
+//! | `first-wins` | seed 001 `extractJsonObject`: the first strict candidate that parses (at most 50 tried; a reply over 256 Ki UTF-16 units is not scanned), parsed; when it hands back the raw reply, the raw reply parsed whole, as its caller does |
+//! | `strict-only` | no repair of any kind: the whole text, then candidates read strictly; no whole-reply attempt (the narrow reading is a repair too) |
+//! | `narrow-everywhere` | the narrow colon rule in place of the wide one in every candidate |
+//! | `narrow-fallback` | the narrow colon rule as a third reading of a candidate the other two fail |
+//! | `resume-after-fail` | after a candidate no reading parses, go on after its span instead of inside it |
+//! | `first-readable` | the first readable candidate instead of the last |
+//! | `no-whole-reply` | no whole-reply attempt |
+//! | `no-walk-closed-gate` | the whole-reply attempt without `walkClosedOnTheLastCharacter` |
+//! | `no-self-contained-gate` | the whole-reply attempt without `stringsAreSelfContained` |
+//!
+//! By default each reader other than `last-wins` is compared with it, and the comparison's
+//! key is that reader's name; `--compare A,B` makes one comparison, keyed `A` when `B` is
+//! `last-wins` and `A,B` otherwise. An account reads from A's answer to B's, so by default it
+//! says what the seed's rule gives in place of the what-if's: `html: 3 chars → 7,121 chars`.
+//! A value of JSON `null` counts as nothing read, as it does for the JavaScript caller.
+//!
+//! # `bracewalk scan --json`
+//!
+//! One JSON object. Counts are numbers; the ids behind them are under `ids`, with `--list`.
+//!
+//! | key | value |
+//! | --- | --- |
+//! | `replies`, `bytes` | replies read, and the bytes of their text |
+//! | `calls_without_reply` | model calls that left no reply (truncated or failed) |
+//! | `diagnostics` | inputs or lines that could not be read |
+//! | `by_agent`, `by_round`, `by_format` | `{NAME: {replies, bytes, decided_by}}`; no agent or round is `(none)` |
+//! | `decided_by` | `{whole-text, last-wins, whole-reply, none}`: how the seed decided (the oracle's names) |
+//! | `whole_reply` | `{not-tried, no-reading, refused-walk-closed, refused-not-self-contained, taken}`: the seed's whole-reply verdicts (the oracle's names) |
+//! | `repair.strict_unreadable` | replies a `strict-only` walk reads nothing from |
+//! | `repair.rescued` | of those, the replies the seed reads |
+//! | `repair.changed` | replies `strict-only` reads, where the seed reads something else |
+//! | `truncation` | `{FIELD: {replies, entries}}`: replies whose last `"FIELD": [` array never reaches its `]` (cut mid-entry, or holding something other than objects), and the complete entries `readArrayPrefix` recovers from them; `--field` names the fields, `edits` by default |
+//! | `comparisons` | `{KEY: {from, to, differ, replies: [{id, reference?, account}]}}` for each pair; `reference` (`PATH:LINE`) where the id is the record's own |
+//! | `elapsed_seconds`, `replies_per_second`, `bytes_per_second` | how long the scan took |
+//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count, and `diagnostics` as printed |
+//!
+//! Keys of maps (`by_agent`, `comparisons`, …) are in sorted order; lists of replies are in
+//! load order (path, then line), whatever the number of threads.
+
+mod difference;
+mod facts;
+mod paths;
+mod reader;
+mod scanner;
+
+pub use difference::account;
+pub use facts::Facts;
+pub use paths::{Progress, scan_paths};
+pub use reader::{Pair, Reader};
+pub use scanner::{Comparison, Difference, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};
+
+/// What a scan compares and looks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// The reader comparisons, in the order they are shown.
+    pub pairs: Vec<Pair>,
+    /// The array fields looked at for truncation (`readArrayPrefix`).
+    pub fields: Vec<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { pairs: Pair::defaults(), fields: vec!["edits".to_owned()] }
+    }
+}

@@ -1,0 +1,263 @@
+//! The scan's result and the fold that builds it, one reply at a time or a batch at a time
+//! in parallel; either way in the order the replies were given, so two scans of the same
+//! input are the same result.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use rayon::prelude::*;
+
+use crate::read::trace::{DecidedBy, WholeReply};
+use crate::runlog::{Diagnostic, Event, Item, Reply};
+
+use super::Config;
+use super::facts::Facts;
+use super::reader::Pair;
+
+/// The group key of a reply whose record does not say (no agent, no round).
+pub const NONE_KEY: &str = "(none)";
+
+/// A reply, as a scan names it. Replies are numbered in the order they were added; every
+/// list of replies in a [`Scan`] holds those numbers, ascending.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplyName {
+    pub id: String,
+    /// `PATH:LINE` where that is not the id.
+    pub reference: Option<String>,
+}
+
+/// The replies of one agent, round or format.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Group {
+    pub replies: Vec<usize>,
+    pub bytes: u64,
+    /// How many of them the seed decided each way, in [`DecidedBy::ALL`] order.
+    pub decided_by: [usize; 4],
+}
+
+/// What the repair does: the seed against a walk that never repairs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Repair {
+    /// Replies a strict-only walk reads nothing from.
+    pub strict_unreadable: Vec<usize>,
+    /// Of those, the ones the seed reads.
+    pub rescued: Vec<usize>,
+    /// Replies a strict-only walk reads, where the seed reads something else.
+    pub changed: Vec<usize>,
+}
+
+/// One array field whose `]` never came.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Truncation {
+    pub field: String,
+    /// Each reply, with the complete entries `readArrayPrefix` recovers from it.
+    pub replies: Vec<(usize, usize)>,
+    /// Those entries, all together.
+    pub entries: usize,
+}
+
+/// One reply two readers disagree on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    pub reply: usize,
+    /// From the pair's first reader's answer to its second's.
+    pub account: String,
+}
+
+/// Two readers over the corpus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    pub pair: Pair,
+    pub differ: Vec<Difference>,
+}
+
+/// Everything a scan counted, with the replies behind each number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scan {
+    pub config: Config,
+    pub replies: Vec<ReplyName>,
+    pub bytes: u64,
+    /// Model calls that left no reply (a truncated or failed call), by id.
+    pub calls_without_reply: Vec<String>,
+    /// What could not be read, as printed.
+    pub diagnostics: Vec<String>,
+    /// By agent, round and record format; a reply with no agent or round is under
+    /// [`NONE_KEY`].
+    pub by_agent: BTreeMap<String, Group>,
+    pub by_round: BTreeMap<String, Group>,
+    pub by_format: BTreeMap<String, Group>,
+    /// How the seed decided, in [`DecidedBy::ALL`] order.
+    pub decided_by: [Vec<usize>; 4],
+    /// The seed's whole-reply verdicts, in [`WholeReply::NAMES`] order.
+    pub whole_reply: [Vec<usize>; 5],
+    pub repair: Repair,
+    /// One per configured array field, in the config's order.
+    pub truncation: Vec<Truncation>,
+    /// One per configured pair, in the config's order.
+    pub comparisons: Vec<Comparison>,
+    /// How long the scan took, where its driver timed it.
+    pub elapsed: Option<Duration>,
+}
+
+impl Scan {
+    pub fn new(config: Config) -> Scan {
+        Scan {
+            truncation: config
+                .fields
+                .iter()
+                .map(|f| Truncation { field: f.clone(), ..Truncation::default() })
+                .collect(),
+            comparisons: config.pairs.iter().map(|&pair| Comparison { pair, differ: Vec::new() }).collect(),
+            config,
+            replies: Vec::new(),
+            bytes: 0,
+            calls_without_reply: Vec::new(),
+            diagnostics: Vec::new(),
+            by_agent: BTreeMap::new(),
+            by_round: BTreeMap::new(),
+            by_format: BTreeMap::new(),
+            decided_by: Default::default(),
+            whole_reply: Default::default(),
+            repair: Repair::default(),
+            elapsed: None,
+        }
+    }
+
+    /// The id of reply `index`.
+    pub fn id(&self, index: usize) -> &str {
+        self.replies.get(index).map_or("", |r| r.id.as_str())
+    }
+
+    /// The replies the seed decided this way.
+    pub fn decided(&self, by: DecidedBy) -> &[usize] {
+        let i = DecidedBy::ALL.iter().position(|&d| d == by).unwrap_or(0);
+        &self.decided_by[i]
+    }
+
+    /// The replies with this whole-reply verdict (a [`WholeReply::name`]).
+    pub fn verdict(&self, name: &str) -> &[usize] {
+        WholeReply::NAMES.iter().position(|&n| n == name).map_or(&[], |i| &self.whole_reply[i])
+    }
+
+    /// The comparison of this pair, if the scan made it.
+    pub fn comparison(&self, key: &str) -> Option<&Comparison> {
+        self.comparisons.iter().find(|c| c.pair.key() == key)
+    }
+
+    fn add(&mut self, f: Facts) {
+        let index = self.replies.len();
+        let decided = DecidedBy::ALL.iter().position(|&d| d == f.decided_by).unwrap_or(0);
+        let agent = f.agent.unwrap_or_else(|| NONE_KEY.to_owned());
+        let round = f.round.unwrap_or_else(|| NONE_KEY.to_owned());
+        for (groups, key) in [
+            (&mut self.by_agent, agent),
+            (&mut self.by_round, round),
+            (&mut self.by_format, f.format.name().to_owned()),
+        ] {
+            let g = groups.entry(key).or_default();
+            g.replies.push(index);
+            g.bytes += f.bytes as u64;
+            g.decided_by[decided] += 1;
+        }
+        self.bytes += f.bytes as u64;
+        self.decided_by[decided].push(index);
+        if let Some(v) = self.whole_reply.get_mut(f.whole_reply) {
+            v.push(index);
+        }
+        if !f.strict_reads {
+            self.repair.strict_unreadable.push(index);
+            if f.reads {
+                self.repair.rescued.push(index);
+            }
+        }
+        if f.repair_changed {
+            self.repair.changed.push(index);
+        }
+        for (field, entries) in f.cut {
+            if let Some(t) = self.truncation.get_mut(field) {
+                t.replies.push((index, entries));
+                t.entries += entries;
+            }
+        }
+        for (pair, account) in f.differences {
+            if let Some(c) = self.comparisons.get_mut(pair) {
+                c.differ.push(Difference { reply: index, account });
+            }
+        }
+        self.replies.push(ReplyName { id: f.id, reference: f.reference });
+    }
+}
+
+/// Builds a [`Scan`]. Feed it replies (one at a time, or in batches read in parallel),
+/// calls without a reply and diagnostics, in the order they were loaded; read the result
+/// so far at any point (a progress screen) or take it at the end.
+#[derive(Debug, Clone)]
+pub struct Scanner {
+    scan: Scan,
+}
+
+impl Scanner {
+    pub fn new(config: Config) -> Scanner {
+        Scanner { scan: Scan::new(config) }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.scan.config
+    }
+
+    /// Folds in one reply's facts (made by [`Facts::of`] with this scanner's config, on any
+    /// thread). Facts made under another config are counted under the wrong pairs.
+    pub fn add_facts(&mut self, facts: Facts) {
+        self.scan.add(facts);
+    }
+
+    pub fn add_reply(&mut self, reply: &Reply) {
+        let facts = Facts::of(reply, &self.scan.config);
+        self.scan.add(facts);
+    }
+
+    /// Reads the replies in parallel, and folds them in in the order given.
+    pub fn add_replies(&mut self, replies: &[Reply]) {
+        let config = &self.scan.config;
+        let facts: Vec<Facts> = replies.par_iter().map(|r| Facts::of(r, config)).collect();
+        for f in facts {
+            self.scan.add(f);
+        }
+    }
+
+    pub fn add_call_without_reply(&mut self, event: &Event) {
+        self.scan.calls_without_reply.push(event.id.clone());
+    }
+
+    pub fn add_diagnostic(&mut self, d: &Diagnostic) {
+        self.scan.diagnostics.push(d.to_string());
+    }
+
+    /// Loaded items, their replies read in parallel, everything folded in in order.
+    pub fn add_items(&mut self, items: &[Item]) {
+        let config = &self.scan.config;
+        let mut facts: Vec<Option<Facts>> = items
+            .par_iter()
+            .map(|item| match item {
+                Item::Reply(r) => Some(Facts::of(r, config)),
+                _ => None,
+            })
+            .collect();
+        for (item, f) in items.iter().zip(facts.iter_mut()) {
+            match (item, f.take()) {
+                (_, Some(f)) => self.scan.add(f),
+                (Item::Event(e), None) => self.add_call_without_reply(e),
+                (Item::Diagnostic(d), None) => self.add_diagnostic(d),
+                (Item::Reply(_), None) => {}
+            }
+        }
+    }
+
+    pub fn scan(&self) -> &Scan {
+        &self.scan
+    }
+
+    pub fn finish(self) -> Scan {
+        self.scan
+    }
+}
