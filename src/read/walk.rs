@@ -252,6 +252,9 @@ impl<'a> Readers<'a> {
     /// its end and kind.
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let text = self.text;
+        if !may_open_object(text.as_bytes(), start) {
+            return None;
+        }
         readings.order().iter().find_map(|&kind| {
             let end = match kind {
                 ReadingKind::Strict => self.strict().object_at(start).ok(),
@@ -288,7 +291,17 @@ fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<
 }
 
 fn find_brace(text: &str, from: usize) -> Option<usize> {
-    text.as_bytes().get(from..)?.iter().position(|&b| b == b'{').map(|i| i + from)
+    memchr::memchr(b'{', text.as_bytes().get(from..)?).map(|i| i + from)
+}
+
+/// Whether the `{` at `start` can open an object at all: after JSON whitespace, an object's
+/// first token is a key or its `}`. Most prose braces fail here, under every reading.
+fn may_open_object(bytes: &[u8], start: usize) -> bool {
+    let mut i = start + 1;
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(i) {
+        i += 1;
+    }
+    matches!(bytes.get(i), Some(b'"' | b'}'))
 }
 
 /// Where a failed candidate ends, for [`OnFailure::Resume`].
