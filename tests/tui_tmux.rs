@@ -1,7 +1,8 @@
 //! The real binary in a real terminal: tmux runs the inspector on a copy of `sample-logs/`,
 //! the test types at it (`send-keys`) and reads the screen (`capture-pane`). It opens the
 //! logs, moves, searches, opens the help, sees a reply dropped into the watched directory
-//! appear, quits, and finds the shell usable again.
+//! appear, opens the summary and goes from a comparison's count to its replies, quits, and
+//! finds the shell usable again.
 //!
 //! Needs tmux; without it the test says so and passes (`.ci/run` installs it).
 
@@ -150,6 +151,29 @@ fn the_inspector_in_a_real_terminal() {
     session.wait_text("dropped-reply.txt", Duration::from_secs(2));
     println!("a dropped reply was listed {:?} after it appeared", dropped_at.elapsed());
     session.wait_text("new", Duration::from_secs(2));
+
+    // The summary: the corpus scan's counts, then one Enter from a comparison's count to the
+    // replies behind it, beside the what-if's verdict.
+    session.keys(&["S"]);
+    session.wait_text("how last-wins decided", Duration::from_secs(5));
+    session.wait_for("every reply read for the scan", Duration::from_secs(30), |s| {
+        s.contains("143 replies, ") && !s.contains("for the scan…")
+    });
+    session.wait_text("outcomes by agent", Duration::from_secs(5));
+    for _ in 0..6 {
+        session.keys(&["Tab"]);
+    }
+    session.keys(&["j", "j"]);
+    session.wait_text("narrow-everywhere → last-wins: the narrow colon rule", Duration::from_secs(5));
+    session.wait_text("10 replies · Enter lists them", Duration::from_secs(5));
+    session.keys(&["Enter"]);
+    session.wait_text("filter: scan: narrow-everywhere differs", Duration::from_secs(5));
+    session.wait_text("1/10 ·", Duration::from_secs(5));
+    session.wait_text("narrow-everywhere → last-wins", Duration::from_secs(5));
+    session.wait_text("≠ html: 315 chars → 210 chars", Duration::from_secs(5));
+    // The filter menu's c clears it.
+    session.keys(&["f", "c", "Escape"]);
+    session.wait_for("the filter to clear", Duration::from_secs(5), |s| !s.contains("filter: scan"));
 
     // Quit, and the shell is back and usable.
     session.keys(&["q"]);

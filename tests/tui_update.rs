@@ -9,10 +9,13 @@ use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
+use bracewalk::read::trace::{DecidedBy, WholeReply};
 use bracewalk::runlog::Item;
+use bracewalk::scan::{Config, Facts, Reader, Scan, Scanner};
 use bracewalk::tui::state::{Badge, Choice, Entry, Incoming, Mode, Pane, SortKey, ValueSource};
-use bracewalk::tui::{Effect, Msg};
-use fixture::{bad_file, cut_reply, drive, key, reply, screen, state, typed};
+use bracewalk::tui::summary::{self, ScanRow};
+use bracewalk::tui::{Effect, Msg, State};
+use fixture::{bad_file, cut_reply, drive, key, pane, reply, screen, state, typed};
 
 const TEMPLATE_THEN_ANSWER: &str = "template:\n{ \"html\": \"...\", \"log\": \"...\" }\nanswer:\n{\"html\": \"<table><tr><td>Fuel</td></tr></table>\", \"log\": \"Page 17.\"}";
 const NOTHING_READS: &str = "I could not produce the page: {html, log} is the contract";
@@ -252,9 +255,10 @@ fn any_size_draws_without_panicking() {
         80,
         24,
     );
+    scanned(&mut s);
     for (w, h) in [(1, 1), (10, 5), (20, 8), (80, 24), (139, 33), (140, 34), (300, 100)] {
         drive(&mut s, Msg::Resize(w, h));
-        for keys in ["", "\t", "\t", "\t", "\t", "\t", "?", "\x1b", "jj"] {
+        for keys in ["", "\t", "\t", "\t", "\t", "\t", "?", "\x1b", "jj", "w", "S", "jG", "\t", "\n", "S\x1b"] {
             typed(&mut s, keys);
             let _ = screen(&s);
         }
@@ -269,4 +273,276 @@ fn q_quits() {
     let mut s = state(three(), 100, 30);
     drive(&mut s, Msg::Key(crossterm::event::KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
     assert!(s.quit);
+}
+
+// ---- the summary screen and the what-if column ---------------------------------------------
+
+/// A scratch template, then the answer: first-wins keeps the template.
+const TEMPLATE_BEFORE_ANSWER: &str = "I'll fill in the template first:\n{ \"html\": \"...\", \"log\": \"...\" }\nNow the page itself:\n{\"html\": \"<table><tr><td>Fuel</td><td>3,891,986</td></tr></table>\", \"log\": \"Page 17. Table 3 continues beyond this page\"}";
+/// Issue #339: the walk's last object is a quotation in the notes; the whole reply is taken.
+const WHOLE_REPLY_TAKEN: &str = "{ \"faithful\": false, \"problems\": [{ \"issue\": \"The row Capital reserve is missing from Table 4.\", \"severity\": \"major\" }],\n\"notes\": \"I first read the contract as { \"faithful\": true, \"problems\": [] }; it is not: a row is missing.\" }";
+/// A draft cut by a restart: the walk-closed gate refuses the whole-reply reading.
+const RESTART_REFUSED: &str =
+    "{\"html\": \"<p>draft\n{\"html\": \"<table><tr><td>1</td></tr></table>\", \"log\": \"restarted\"}";
+/// The self-contained gate refuses; nothing else reads.
+const NOT_SELF_CONTAINED: &str =
+    "{\"html\":\"<p>Use { to open; \": 5 units</p><h3>Budget</h3>\",\"log\":\"Page 4.\",\"suggested_agent\":null}";
+/// An edit list cut off by the output ceiling.
+const CUT_EDITS: &str = "{\"edits\": [{\"find\": \"Captial\", \"replace\": \"Capital\"}, {\"find\": \"recieved\", \"replace\": \"received\"}, {\"find\": \"adopte";
+const WHOLE_TEXT: &str = "{\"issues\": []}";
+
+fn in_round(item: Item, round: &str) -> Item {
+    match item {
+        Item::Reply(mut r) => {
+            r.meta.round = Some(round.to_owned());
+            Item::Reply(r)
+        }
+        other => other,
+    }
+}
+
+/// Replies of every outcome, over two rounds and four agents, with a load problem.
+fn corpus() -> Vec<Item> {
+    vec![
+        bad_file(),
+        reply(11, "page", 17, TEMPLATE_BEFORE_ANSWER),
+        reply(12, "feedback", 3, WHOLE_REPLY_TAKEN),
+        reply(13, "page", 9, RESTART_REFUSED),
+        reply(14, "page", 4, NOT_SELF_CONTAINED),
+        cut_reply(15, CUT_EDITS),
+        in_round(reply(16, "page", 18, TEMPLATE_BEFORE_ANSWER), "round-5"),
+        in_round(reply(17, "feedback", 18, WHOLE_REPLY_TAKEN), "round-5"),
+        in_round(reply(18, "page", 19, NOTHING_READS), "round-5"),
+        in_round(reply(19, "reader", 6, WHOLE_TEXT), "round-5"),
+        in_round(reply(20, "page", 20, RESTART_REFUSED), "round-5"),
+    ]
+}
+
+/// Reads every reply not yet read for the scan, as the worker does after the badges.
+fn scanned(s: &mut State) {
+    let facts: Vec<_> = s
+        .entries
+        .iter()
+        .filter(|e| e.facts.is_none())
+        .filter_map(|e| e.text().map(|t| (e.key, Facts::of_text(t, summary::config()))))
+        .collect();
+    drive(s, Msg::Facts(facts));
+}
+
+fn scanned_state(w: u16, h: u16) -> State {
+    let mut s = state(corpus(), w, h);
+    scanned(&mut s);
+    s
+}
+
+/// `bracewalk::scan` run directly over the same replies, in the same order.
+fn scan_directly(items: &[Item]) -> Scan {
+    let mut scanner = Scanner::new(Config::default());
+    scanner.add_items(items);
+    scanner.finish()
+}
+
+/// The row the cursor must be on for `target`, counted through the sections.
+fn row_index(s: &State, target: &ScanRow) -> usize {
+    let sections = summary::sections(&s.corpus.as_ref().unwrap().scan);
+    sections.iter().flat_map(|x| x.rows.iter()).position(|r| r.target == *target).unwrap()
+}
+
+fn shown_ids(s: &State) -> Vec<String> {
+    s.view.iter().map(|&i| s.entries[i].id.clone()).collect()
+}
+
+#[test]
+fn shift_s_opens_the_summary_j_k_move_and_esc_s_q_come_back() {
+    let mut s = scanned_state(100, 30);
+    typed(&mut s, "S");
+    assert_eq!(s.mode, Mode::Summary);
+    assert!(s.corpus.is_some(), "the scan is folded when the screen opens");
+    assert_eq!(s.summary.cursor, 0);
+    typed(&mut s, "jjj");
+    assert_eq!(s.summary.cursor, 3);
+    typed(&mut s, "k");
+    assert_eq!(s.summary.cursor, 2);
+    typed(&mut s, "\t");
+    assert_eq!(s.summary.cursor, 4, "Tab: the whole-reply section's first row");
+    typed(&mut s, "G");
+    let rows = summary::row_count(&summary::sections(&s.corpus.as_ref().unwrap().scan));
+    assert_eq!(s.summary.cursor, rows - 1);
+    typed(&mut s, "j");
+    assert_eq!(s.summary.cursor, rows - 1, "the last row holds");
+    assert!(screen(&s).contains("no-self-contained-gate"), "scrolled to the last row:\n{}", screen(&s));
+    typed(&mut s, "g");
+    assert_eq!(s.summary.cursor, 0);
+    assert!(screen(&s).contains("how last-wins decided"), "scrolled back to the top");
+    typed(&mut s, "\x1b");
+    assert_eq!(s.mode, Mode::Normal);
+    typed(&mut s, "SS");
+    assert_eq!(s.mode, Mode::Normal);
+    typed(&mut s, "Sq");
+    assert_eq!(s.mode, Mode::Normal);
+    assert!(!s.quit, "q in the summary goes back, it does not quit");
+    typed(&mut s, "S");
+    assert_eq!(s.summary.cursor, 0, "the screen opens where it was left");
+}
+
+#[test]
+fn enter_on_a_comparison_row_lists_exactly_its_replies_and_selects_the_first() {
+    let mut s = scanned_state(100, 30);
+    typed(&mut s, "j");
+    let target = ScanRow::Differs(Reader::NarrowEverywhere);
+    typed(&mut s, "S");
+    let row = row_index(&s, &target);
+    typed(&mut s, &"j".repeat(row));
+    assert_eq!(s.summary.cursor, row);
+    typed(&mut s, "\n");
+    assert_eq!(s.mode, Mode::Normal);
+    assert_eq!(s.focus, Pane::List);
+    assert_eq!(s.filter.on.iter().collect::<Vec<_>>(), vec![&Choice::Scan(target)]);
+    // Independently: the replies `bracewalk::scan` finds narrow-everywhere reads differently.
+    let direct = scan_directly(&corpus());
+    let expected: Vec<String> =
+        direct.comparison("narrow-everywhere").unwrap().differ.iter().map(|d| direct.id(d.reply).to_owned()).collect();
+    assert_eq!(expected, ["logs/run-1/log.jsonl:13", "logs/run-1/log.jsonl:14", "logs/run-1/log.jsonl:20"]);
+    assert_eq!(shown_ids(&s), expected);
+    assert_eq!(s.cursor, 0);
+    assert_eq!(s.selected().unwrap().id, expected[0], "the first of them is selected");
+    assert_eq!(s.what_if, Some(Reader::NarrowEverywhere), "the column shows the what-if's verdict");
+    let drawn = screen(&s);
+    assert!(drawn.contains("filter: scan: narrow-everywhere differs"), "{drawn}");
+    assert!(drawn.contains("what-if: narrow-everywhere"), "{drawn}");
+    // The readers pane gives the scan's account for the selected reply.
+    let readers = pane(&s, Pane::Compare, 100, 12);
+    assert!(readers.contains("what-if narrow-everywhere → last-wins: differs: html: 53 chars → 34 chars"), "{readers}");
+    // The filter menu shows the row, and c clears it.
+    typed(&mut s, "f");
+    assert_eq!(s.choices.first(), Some(&Choice::Scan(ScanRow::Differs(Reader::NarrowEverywhere))));
+    typed(&mut s, "c\x1b");
+    assert!(s.filter.is_empty());
+    assert_eq!(s.view.len(), corpus().len());
+}
+
+#[test]
+fn every_row_filters_to_the_replies_the_scan_puts_behind_it() {
+    let mut s = scanned_state(100, 30);
+    typed(&mut s, "S");
+    let corpus = s.corpus.clone().unwrap();
+    let sections = summary::sections(&corpus.scan);
+    for (i, row) in sections.iter().flat_map(|x| x.rows.iter()).enumerate() {
+        s.summary.cursor = i;
+        typed(&mut s, "\n");
+        let expected: Vec<String> =
+            row.target.behind(&corpus.scan).iter().map(|(r, _)| corpus.scan.id(*r).to_owned()).collect();
+        assert_eq!(expected.len(), row.count, "{:?}", row.target);
+        if row.count == 0 {
+            assert_eq!(s.mode, Mode::Summary, "nothing behind {:?}: the screen stays", row.target);
+            assert!(s.flash.as_deref().unwrap_or("").starts_with("no replies behind"), "{:?}", s.flash);
+            continue;
+        }
+        assert_eq!(shown_ids(&s), expected, "{:?}", row.target);
+        typed(&mut s, "fc\x1bS");
+    }
+}
+
+#[test]
+fn w_cycles_the_what_if_and_the_list_shows_its_column() {
+    let mut s = scanned_state(120, 40);
+    assert!(!screen(&s).contains("last-wins  flags"));
+    typed(&mut s, "w");
+    assert_eq!(s.what_if, Some(Reader::FirstWins));
+    let drawn = screen(&s);
+    assert!(drawn.contains("first-wins → last-wins"), "the column's header:\n{drawn}");
+    assert!(drawn.contains("what-if: first-wins"), "the status line names it:\n{drawn}");
+    // The template reply: first-wins keeps the template, so its line says how they differ.
+    let line = drawn.lines().find(|l| l.contains("run-1:11 ")).unwrap();
+    assert!(line.contains("≠ html: 3 chars → 55 chars"), "{line}");
+    let line = drawn.lines().find(|l| l.contains("run-1:19 ")).unwrap();
+    assert!(line.contains("whole-text  same"), "{line}");
+    typed(&mut s, "w");
+    assert_eq!(s.what_if, Some(Reader::StrictOnly));
+    assert!(screen(&s).contains("strict-only → last-wins"));
+    typed(&mut s, "wwwwwww");
+    assert_eq!(s.what_if, Some(Reader::NoSelfContainedGate));
+    typed(&mut s, "w");
+    assert_eq!(s.what_if, None);
+    let drawn = screen(&s);
+    assert!(!drawn.contains("→ last-wins") && !drawn.contains("what-if:"), "{drawn}");
+}
+
+#[test]
+fn the_summary_shows_the_numbers_bracewalk_scan_counts() {
+    let mut s = scanned_state(120, 60);
+    typed(&mut s, "S");
+    let direct = scan_directly(&corpus());
+    assert_eq!(s.corpus.as_ref().unwrap().scan, direct, "the folded scan is the scanner's");
+    // And the screen says so: each count, found by its label, read off the screen.
+    let drawn = screen(&s);
+    let count = |label: &str| -> usize {
+        let line = drawn
+            .lines()
+            .find(|l| {
+                let l = l.trim_start_matches('"').trim_start_matches('┃');
+                let row = l.strip_prefix("  ").or_else(|| l.strip_prefix("▸ "));
+                let rest = row.and_then(|r| r.trim_start().strip_prefix(label));
+                rest.is_some_and(|r| r.starts_with(' ') && r.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+            })
+            .unwrap_or_else(|| panic!("no row {label:?}:\n{drawn}"));
+        let after = &line[line.find(label).unwrap() + label.len()..];
+        after
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .replace(",", "")
+            .parse()
+            .unwrap_or_else(|e| panic!("{label:?} in {line:?}: {e}"))
+    };
+    assert!(drawn.contains(&format!("{} replies, ", direct.replies.len())), "{drawn}");
+    assert!(drawn.contains("1 call with no reply") || direct.calls_without_reply.is_empty());
+    for d in DecidedBy::ALL {
+        assert_eq!(count(d.name()), direct.decided(d).len(), "{}", d.name());
+    }
+    for v in WholeReply::NAMES {
+        assert_eq!(count(v), direct.verdict(v).len(), "{v}");
+    }
+    for (name, g) in direct.by_agent.iter().chain(direct.by_round.iter()) {
+        assert_eq!(count(name), g.replies.len(), "{name}");
+    }
+    assert_eq!(count("strict-only reads nothing"), direct.repair.strict_unreadable.len());
+    assert_eq!(count("of which the repair reads"), direct.repair.rescued.len());
+    assert_eq!(count("repair changes a strict reading"), direct.repair.changed.len());
+    assert_eq!(count("\"edits\": [ never closed"), direct.truncation[0].replies.len());
+    for c in &direct.comparisons {
+        assert_eq!(count(c.pair.from.name()), c.differ.len(), "{}", c.pair.key());
+    }
+}
+
+#[test]
+fn the_summary_follows_replies_as_they_arrive_and_go() {
+    let mut s = scanned_state(100, 30);
+    typed(&mut s, "S");
+    let before = s.corpus.as_ref().unwrap().scan.replies.len();
+    drive(&mut s, later(100, in_round(reply(40, "page", 21, TEMPLATE_BEFORE_ANSWER), "round-6")));
+    let corpus = s.corpus.as_ref().unwrap();
+    assert_eq!(corpus.scan.replies.len(), before, "not counted before it is read");
+    assert_eq!(corpus.pending, 1);
+    assert!(screen(&s).contains("reading 1 reply for the scan"), "{}", screen(&s));
+    scanned(&mut s);
+    let corpus = s.corpus.as_ref().unwrap();
+    assert_eq!(corpus.scan.replies.len(), before + 1);
+    assert_eq!(corpus.scan.by_round["round-6"].replies.len(), 1);
+    // A filter chosen on the screen takes in what arrives after.
+    let row = row_index(&s, &ScanRow::Differs(Reader::FirstWins));
+    s.summary.cursor = row;
+    typed(&mut s, "\n");
+    let n = s.view.len();
+    drive(&mut s, later(101, reply(41, "page", 22, TEMPLATE_BEFORE_ANSWER)));
+    assert_eq!(s.view.len(), n, "not yet read for the scan");
+    scanned(&mut s);
+    assert_eq!(s.view.len(), n + 1);
+    // A deleted file's replies leave the counts.
+    let source = PathBuf::from("logs/run-1/log.jsonl");
+    drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source }], initial: false });
+    typed(&mut s, "S");
+    let corpus = s.corpus.as_ref().unwrap();
+    assert_eq!(corpus.scan.replies.len(), 0);
+    assert_eq!(corpus.gone, before + 2);
 }

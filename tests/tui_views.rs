@@ -7,9 +7,42 @@
 #[path = "support/tui_fixture.rs"]
 mod fixture;
 
-use bracewalk::runlog::Item;
+use bracewalk::runlog::{EventKind, Item};
+use bracewalk::scan::Facts;
 use bracewalk::tui::state::Pane;
-use fixture::{bad_file, cut_reply, pane, reply, screen, state, typed};
+use bracewalk::tui::{Msg, State, summary};
+use fixture::{bad_file, cut_reply, drive, pane, reply, screen, state, typed};
+
+/// Reads every reply for the scan, as the worker does after the badges.
+fn scanned(s: &mut State) {
+    let facts =
+        s.entries.iter().filter_map(|e| e.text().map(|t| (e.key, Facts::of_text(t, summary::config())))).collect();
+    drive(s, Msg::Facts(facts));
+}
+
+fn in_round(item: Item, round: &str) -> Item {
+    match item {
+        Item::Reply(mut r) => {
+            r.meta.round = Some(round.to_owned());
+            Item::Reply(r)
+        }
+        other => other,
+    }
+}
+
+/// A call the model was cut off in, logged without its text.
+fn no_reply(line: usize) -> Item {
+    let Item::Reply(r) = reply(line, "page", 20, "") else { unreachable!() };
+    Item::Event(bracewalk::runlog::Event {
+        id: r.id,
+        source: r.source,
+        line: r.line,
+        offset: 0,
+        kind: EventKind::Truncated,
+        message: "max_tokens reached".to_owned(),
+        meta: r.meta,
+    })
+}
 
 /// A scratch template, then the real answer: last-wins keeps the answer, first-wins the
 /// template.
@@ -101,4 +134,47 @@ fn no_control_character_reaches_the_screen() {
     }
     assert!(drawn.contains("␛]0;pwned␇"), "{drawn}");
     assert!(drawn.contains("⇄txet⇄"), "{drawn}");
+}
+
+/// The summary's fixture: every shape above, and a second round with a reply nothing reads
+/// (a template the model never filled), a second truncation and a call that left no reply.
+fn corpus() -> Vec<Item> {
+    let mut items: Vec<Item> = shapes().into_iter().map(|(_, i)| i).collect();
+    items.push(in_round(reply(170, "page", 18, TEMPLATE_BEFORE_ANSWER), "round-5"));
+    items.push(in_round(reply(171, "feedback", 18, WHOLE_REPLY_TAKEN), "round-5"));
+    items
+        .push(in_round(reply(172, "page", 19, "I could not produce the page: {html, log} is the contract"), "round-5"));
+    items.push(in_round(cut_reply(173, TRUNCATED_ARRAY), "round-5"));
+    items.push(in_round(reply(175, "reader", 6, "{\"issues\": []}"), "round-5"));
+    items.push(no_reply(174));
+    items
+}
+
+#[test]
+fn the_summary_screen_at_80x24_and_120x40() {
+    let mut s = state(corpus(), 120, 40);
+    scanned(&mut s);
+    typed(&mut s, "S");
+    insta::assert_snapshot!("summary_120x40", screen(&s));
+    // The comparisons, further down, with the replies behind the selected one.
+    typed(&mut s, "\t\t\t\t\t\tj");
+    insta::assert_snapshot!("summary_120x40_comparison", screen(&s));
+    let mut s = state(corpus(), 80, 24);
+    scanned(&mut s);
+    typed(&mut s, "S");
+    insta::assert_snapshot!("summary_80x24", screen(&s));
+    typed(&mut s, "G");
+    insta::assert_snapshot!("summary_80x24_bottom", screen(&s));
+}
+
+#[test]
+fn the_what_if_column_beside_the_seed() {
+    let mut s = state(corpus(), 120, 40);
+    scanned(&mut s);
+    typed(&mut s, "w");
+    insta::assert_snapshot!("what_if_first_wins_120x40", screen(&s));
+    let mut s = state(corpus(), 80, 24);
+    scanned(&mut s);
+    typed(&mut s, "ww");
+    insta::assert_snapshot!("what_if_strict_only_80x24", screen(&s));
 }

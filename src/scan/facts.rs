@@ -42,7 +42,22 @@ pub struct Facts {
 impl Facts {
     /// Reads `reply` with every reader `config` needs, and keeps what the scan counts.
     pub fn of(reply: &Reply, config: &Config) -> Facts {
-        let text = reply.text.as_str();
+        let reference = reply.reference();
+        Facts {
+            reference: (reference != reply.id).then_some(reference),
+            id: reply.id.clone(),
+            agent: reply.meta.agent.clone(),
+            round: reply.meta.round.clone(),
+            format: reply.meta.format,
+            ..Facts::of_text(&reply.text, config)
+        }
+    }
+
+    /// What the readers make of a text alone: [`Facts::of`] for a caller that names its
+    /// replies and keeps their metadata itself (the inspector, whose metadata can be amended
+    /// after the text has been read). The id is empty, there is no agent or round, and the
+    /// format is [`Format::Text`]; the caller puts its own in before folding the facts in.
+    pub fn of_text(text: &str, config: &Config) -> Facts {
         let seed = walk::run(text, &WalkOptions::SEED, false);
         // What the caller holds: JavaScript's `null` is nothing read.
         let seed_value = seed.value.filter(|v| !matches!(v, Value::Null));
@@ -80,14 +95,13 @@ impl Facts {
             })
             .collect();
 
-        let reference = reply.reference();
         Facts {
-            reference: (reference != reply.id).then_some(reference),
-            id: reply.id.clone(),
+            reference: None,
+            id: String::new(),
             bytes: text.len(),
-            agent: reply.meta.agent.clone(),
-            round: reply.meta.round.clone(),
-            format: reply.meta.format,
+            agent: None,
+            round: None,
+            format: Format::Text,
             decided_by: seed.decided_by,
             whole_reply: WholeReply::NAMES.iter().position(|&n| n == seed.whole_reply.name()).unwrap_or(0),
             reads,

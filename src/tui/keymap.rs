@@ -101,12 +101,16 @@ pub enum Action {
     ValueSource,
     Follow,
     Pause,
+    Summary,
+    WhatIf,
     Help,
     Quit,
     // The filter menu.
     Toggle,
     ClearFilter,
     Close,
+    // The summary screen.
+    Choose,
 }
 
 /// One binding: the keys, what they do, and the line the help screen shows.
@@ -154,6 +158,8 @@ pub const NORMAL: &[Binding] = &[
     b(&[Key::Char('o')], Action::Open, "open the reply in $EDITOR (or $PAGER) at the candidate's line"),
     b(&[Key::Char('F')], Action::Follow, "follow: select each new reply as it arrives"),
     b(&[Key::Char('p')], Action::Pause, "pause / resume live updates"),
+    b(&[Key::Char('S')], Action::Summary, "summary: the corpus scan's counts, outcomes by agent and round, what-ifs"),
+    b(&[Key::Char('w')], Action::WhatIf, "what-if column: none → first-wins → strict-only → … → none"),
     b(&[Key::Char('?')], Action::Help, "this help"),
     b(&[Key::Char('q'), Key::Ctrl('c')], Action::Quit, "quit"),
 ];
@@ -165,6 +171,21 @@ pub const FILTER: &[Binding] = &[
     b(&[Key::Char(' '), Key::Enter], Action::Toggle, "toggle the choice"),
     b(&[Key::Char('c')], Action::ClearFilter, "clear every choice"),
     b(&[Key::Esc, Key::Char('f'), Key::Char('q')], Action::Close, "close the menu"),
+];
+
+/// The keys of the summary screen.
+pub const SUMMARY: &[Binding] = &[
+    b(&[Key::Char('j'), Key::Down], Action::Down, "next row"),
+    b(&[Key::Char('k'), Key::Up], Action::Up, "previous row"),
+    b(&[Key::Char('g'), Key::Home], Action::Top, "first row"),
+    b(&[Key::Char('G'), Key::End], Action::Bottom, "last row"),
+    b(&[Key::PageDown, Key::Ctrl('d')], Action::PageDown, "a page down"),
+    b(&[Key::PageUp, Key::Ctrl('u')], Action::PageUp, "a page up"),
+    b(&[Key::Tab], Action::FocusNext, "next section"),
+    b(&[Key::BackTab], Action::FocusPrev, "previous section"),
+    b(&[Key::Enter], Action::Choose, "list the replies behind the row (filter; f then c clears), select the first"),
+    b(&[Key::Char('w')], Action::WhatIf, "what-if column: cycle the reader shown beside the seed"),
+    b(&[Key::Esc, Key::Char('S'), Key::Char('q')], Action::Close, "back to the list"),
 ];
 
 /// The keys of the help screen.
@@ -200,7 +221,7 @@ mod tests {
 
     #[test]
     fn no_key_is_bound_twice_in_one_table() {
-        for table in [NORMAL, FILTER, HELP] {
+        for table in [NORMAL, FILTER, SUMMARY, HELP] {
             let mut seen = std::collections::HashSet::new();
             for binding in table {
                 for k in binding.keys {
@@ -212,7 +233,9 @@ mod tests {
 
     #[test]
     fn the_issue_keys_are_all_bound() {
-        for c in ['j', 'k', 'g', 'G', '[', ']', '/', 'n', 'N', 'f', 's', 'm', '\'', 'y', 'o', 'F', 'p', '?', 'q'] {
+        for c in
+            ['j', 'k', 'g', 'G', '[', ']', '/', 'n', 'N', 'f', 's', 'm', '\'', 'y', 'o', 'F', 'p', 'S', 'w', '?', 'q']
+        {
             assert!(lookup(NORMAL, Key::Char(c)).is_some(), "{c}");
         }
         for k in [Key::Up, Key::Down, Key::PageUp, Key::PageDown, Key::Tab, Key::BackTab, Key::Enter, Key::Esc] {

@@ -108,3 +108,25 @@ pub fn list_body(r: Rect) -> Rect {
     let i = inner(r);
     Rect::new(i.x, i.y + 1.min(i.height), i.width, i.height.saturating_sub(1))
 }
+
+/// The summary screen's parts: its frame, the headline, the scrolling rows, and (when
+/// there is room) the panel naming the replies behind the selected row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SummaryAreas {
+    pub frame: Rect,
+    pub head: Rect,
+    pub body: Rect,
+    pub panel: Option<Rect>,
+}
+
+/// The summary screen on a terminal of `width`×`height` (the status line stays below it).
+pub fn summary(width: u16, height: u16) -> SummaryAreas {
+    let frame = Rect::new(0, 0, width, height.saturating_sub(1));
+    let i = inner(frame);
+    let head = Rect::new(i.x, i.y, i.width, i.height.min(1));
+    let rest = i.height.saturating_sub(head.height);
+    let panel_h = if rest >= 15 { (rest / 4).clamp(4, 7) } else { 0 };
+    let body = Rect::new(i.x, head.y + head.height, i.width, rest - panel_h);
+    let panel = (panel_h > 0).then(|| Rect::new(i.x, body.y + body.height, i.width, panel_h));
+    SummaryAreas { frame, head, body, panel }
+}

@@ -18,6 +18,7 @@ pub mod keymap;
 pub mod layout;
 pub mod marks;
 pub mod state;
+pub mod summary;
 pub mod tree;
 pub mod update;
 pub mod view;

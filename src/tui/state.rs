@@ -9,9 +9,11 @@ use regex::Regex;
 
 use crate::read::trace::DecidedBy;
 use crate::runlog::{Diagnostic, EventKind, Item, Meta, StopReason};
+use crate::scan::{Facts, Reader};
 
 use super::analysis::{Detail, Summary};
 use super::marks::Mark;
+use super::summary::{Corpus, ScanRow};
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
 pub type EntryKey = u64;
@@ -42,6 +44,9 @@ pub struct Entry {
     pub line: Option<usize>,
     pub body: Body,
     pub summary: Option<Summary>,
+    /// What the corpus scan's readers make of the reply (for the summary screen and the
+    /// what-if column); it comes after the summary.
+    pub facts: Option<Box<Facts>>,
     /// Arrived after the first load finished.
     pub new: bool,
     /// Its file was deleted.
@@ -58,6 +63,7 @@ impl Entry {
                 line: r.line,
                 body: Body::Reply { text: Arc::from(r.text), meta: Box::new(r.meta) },
                 summary: None,
+                facts: None,
                 new: false,
                 gone: false,
             },
@@ -68,6 +74,7 @@ impl Entry {
                 line: e.line,
                 body: Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) },
                 summary: None,
+                facts: None,
                 new: false,
                 gone: false,
             },
@@ -78,6 +85,7 @@ impl Entry {
                 line: d.line,
                 body: Body::Diagnostic(d),
                 summary: None,
+                facts: None,
                 new: false,
                 gone: false,
             },
@@ -196,9 +204,18 @@ pub enum PromptKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mode {
     Normal,
-    Help { scroll: u16 },
-    Prompt { kind: PromptKind, input: String },
-    Filter { cursor: usize },
+    Help {
+        scroll: u16,
+    },
+    Prompt {
+        kind: PromptKind,
+        input: String,
+    },
+    Filter {
+        cursor: usize,
+    },
+    /// The summary screen, in place of the panes.
+    Summary,
 }
 
 /// A badge a reply can carry; what the outcome filter picks from.
@@ -253,6 +270,8 @@ pub enum Choice {
     Agent(String),
     Round(String),
     Format(&'static str),
+    /// The replies behind a number on the summary screen.
+    Scan(ScanRow),
 }
 
 impl Choice {
@@ -262,6 +281,7 @@ impl Choice {
             Choice::Agent(a) => format!("agent {a}"),
             Choice::Round(r) => format!("round {r}"),
             Choice::Format(f) => format!("format {f}"),
+            Choice::Scan(row) => row.name(),
         }
     }
 }
@@ -295,6 +315,7 @@ impl Filter {
                 Choice::Agent(a) => (4, meta.and_then(|m| m.agent.as_deref()) == Some(a.as_str())),
                 Choice::Round(r) => (5, meta.and_then(|m| m.round.as_deref()) == Some(r.as_str())),
                 Choice::Format(f) => (6, meta.map(|m| m.format.name()) == Some(*f)),
+                Choice::Scan(row) => (7, row.holds(e)),
             };
             *groups.entry(group).or_insert(false) |= hit;
         }
@@ -312,6 +333,7 @@ impl Filter {
                 Choice::Agent(a) => (4, format!("agent {a}")),
                 Choice::Round(r) => (5, format!("round {r}")),
                 Choice::Format(f) => (6, (*f).to_owned()),
+                Choice::Scan(row) => (7, row.name()),
             };
             parts.entry(g).or_default().push(name);
         }
@@ -502,6 +524,14 @@ pub struct ReplyView {
     pub tree: TreeView,
 }
 
+/// Where the summary screen is: the selected row (counting every row of every section)
+/// and the first line shown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SummaryView {
+    pub cursor: usize,
+    pub top: usize,
+}
+
 /// The inspector's state.
 #[derive(Debug)]
 pub struct State {
@@ -530,6 +560,12 @@ pub struct State {
     pub reply_key: Option<EntryKey>,
     pub wrap: Option<Wrap>,
     pub search: Option<Search>,
+    /// The scan of what is loaded, as the summary screen shows it; rebuilt from the
+    /// entries' facts while the screen is open, `None` until it first opens.
+    pub corpus: Option<Corpus>,
+    pub summary: SummaryView,
+    /// The what-if whose answer the list shows beside the seed's.
+    pub what_if: Option<Reader>,
     pub marks: BTreeMap<String, Mark>,
     pub progress: Progress,
     pub watch: WatchState,
@@ -548,6 +584,8 @@ pub struct State {
     /// not make them new.
     pub(crate) restarted: HashSet<String>,
     pub(crate) view_dirty: bool,
+    /// Entries or facts changed since the corpus was folded.
+    pub(crate) corpus_dirty: bool,
     /// An entry to select once the view is rebuilt (following new replies).
     pub(crate) select: Option<EntryKey>,
 }
@@ -572,6 +610,9 @@ impl State {
             reply_key: None,
             wrap: None,
             search: None,
+            corpus: None,
+            summary: SummaryView::default(),
+            what_if: None,
             marks,
             progress: Progress::default(),
             watch: WatchState::Off,
@@ -585,6 +626,7 @@ impl State {
             quit: false,
             restarted: HashSet::new(),
             view_dirty: false,
+            corpus_dirty: true,
             select: None,
         }
     }

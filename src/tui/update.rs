@@ -12,6 +12,7 @@ use regex::RegexBuilder;
 use crate::read::span::line_col;
 use crate::read::trace::{DecidedBy, Step};
 use crate::read::value::Value;
+use crate::scan::Facts;
 
 use super::analysis::{Detail, Summary};
 use super::keymap::{self, Action, Key};
@@ -21,6 +22,7 @@ use super::state::{
     Badge, Body, Choice, Entry, EntryKey, Incoming, Mode, Pane, Progress, PromptKind, ReplyView, Search, SortKey,
     State, TreeView, ValueSource, WatchState, Wrap,
 };
+use super::summary::{self, Corpus, ScanRow, Section};
 use super::{tree, view, wrap};
 
 /// How many full records are kept.
@@ -39,6 +41,9 @@ pub enum Msg {
     },
     Progress(Progress),
     Summaries(Vec<(EntryKey, Summary)>),
+    /// What the scan's readers make of replies (for the summary screen and the what-if
+    /// column).
+    Facts(Vec<(EntryKey, Facts)>),
     Detail(EntryKey, Arc<Detail>),
     Watch(WatchState),
     /// The outcome of an effect, for the status line.
@@ -96,6 +101,19 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 state.view_dirty = true;
             }
         }
+        Msg::Facts(list) => {
+            for (k, f) in list {
+                if let Some(&i) = state.by_key.get(&k)
+                    && let Some(e) = state.entries.get_mut(i)
+                {
+                    e.facts = Some(Box::new(f));
+                }
+            }
+            state.corpus_dirty = true;
+            if state.filter.on.iter().any(|c| matches!(c, Choice::Scan(_))) {
+                state.view_dirty = true;
+            }
+        }
         Msg::Detail(k, d) => {
             state.details.retain(|(key, _)| *key != k);
             state.details.push((k, d));
@@ -125,6 +143,7 @@ fn key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
             _ => state.mode = Mode::Normal,
         },
         Mode::Filter { cursor } => filter_key(state, cursor, ev),
+        Mode::Summary => summary_key(state, ev),
         Mode::Normal => {
             if let Some(action) = Key::of(ev).and_then(|k| keymap::lookup(keymap::NORMAL, k)) {
                 act(state, action, fx);
@@ -293,10 +312,114 @@ fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
                 state.flash = Some("live updates paused".to_owned());
             }
         }
+        Action::Summary => state.mode = Mode::Summary,
+        Action::WhatIf => cycle_what_if(state),
         Action::Help => state.mode = Mode::Help { scroll: 0 },
         Action::Quit => state.quit = true,
-        Action::Toggle | Action::ClearFilter | Action::Close => {}
+        Action::Toggle | Action::ClearFilter | Action::Close | Action::Choose => {}
     }
+}
+
+// ---- the summary screen ----------------------------------------------------------------
+
+fn summary_sections(state: &State) -> Vec<Section> {
+    state.corpus.as_ref().map(|c| summary::sections(&c.scan)).unwrap_or_default()
+}
+
+fn summary_key(state: &mut State, ev: &KeyEvent) {
+    let Some(action) = Key::of(ev).and_then(|k| keymap::lookup(keymap::SUMMARY, k)) else { return };
+    let sections = summary_sections(state);
+    let last = summary::row_count(&sections).saturating_sub(1);
+    let page = (layout::summary(state.size.0, state.size.1).body.height as usize).saturating_sub(1).max(1);
+    let at = state.summary.cursor.min(last);
+    let to = match action {
+        Action::Down => at + 1,
+        Action::Up => at.saturating_sub(1),
+        Action::Top => 0,
+        Action::Bottom => last,
+        Action::PageDown => at + page,
+        Action::PageUp => at.saturating_sub(page),
+        Action::FocusNext => summary::section_start(&sections, at, true),
+        Action::FocusPrev => summary::section_start(&sections, at, false),
+        Action::Choose => {
+            choose(state, &sections);
+            return;
+        }
+        Action::WhatIf => {
+            cycle_what_if(state);
+            return;
+        }
+        Action::Close => {
+            state.mode = Mode::Normal;
+            return;
+        }
+        _ => return,
+    };
+    state.summary.cursor = to.min(last);
+}
+
+/// Filters the list to the replies behind the selected row, and selects the first.
+fn choose(state: &mut State, sections: &[Section]) {
+    let Some(row) = summary::row_at(sections, state.summary.cursor) else { return };
+    let label = crate::visible::visible(row.label.trim(), false);
+    if row.count == 0 {
+        state.flash = Some(format!("no replies behind “{label}”"));
+        return;
+    }
+    let target = row.target.clone();
+    // A comparison's replies are best read beside the what-if's answer.
+    if let ScanRow::Differs(r) = target {
+        state.what_if = Some(r);
+    }
+    state.filter.on.clear();
+    state.filter.on.insert(Choice::Scan(target));
+    state.mode = Mode::Normal;
+    state.focus = Pane::List;
+    rebuild_view(state);
+    state.cursor = 0;
+    state.list_top = 0;
+    state.flash = Some(format!(
+        "{}: {label} (f then c clears the filter)",
+        summary::plural(state.view.len(), "reply", "replies")
+    ));
+}
+
+/// Shows the next what-if's column in the list, or none after the last.
+fn cycle_what_if(state: &mut State) {
+    let all: Vec<_> = summary::what_ifs().collect();
+    state.what_if = match state.what_if {
+        None => all.first().copied(),
+        Some(r) => all.iter().position(|&x| x == r).and_then(|i| all.get(i + 1)).copied(),
+    };
+    state.flash = Some(match state.what_if {
+        Some(r) => format!("what-if column: {} against last-wins ({})", r.name(), r.description()),
+        None => "what-if column off".to_owned(),
+    });
+}
+
+/// Folds the corpus again if it is shown and stale, and keeps the selected row on screen.
+fn settle_summary(state: &mut State) {
+    if state.mode != Mode::Summary {
+        return;
+    }
+    if state.corpus_dirty || state.corpus.is_none() {
+        state.corpus = Some(Corpus::of(&state.entries));
+        state.corpus_dirty = false;
+    }
+    let sections = summary_sections(state);
+    let slots = summary::slots(&sections);
+    state.summary.cursor = state.summary.cursor.min(summary::row_count(&sections).saturating_sub(1));
+    let h = (layout::summary(state.size.0, state.size.1).body.height as usize).max(1);
+    let line = summary::line_of(&slots, state.summary.cursor);
+    let top = &mut state.summary.top;
+    if line < *top + 1 {
+        // Moving up shows the section's title with its first row.
+        let title_above = line > 0 && matches!(slots.get(line - 1), Some(summary::Slot::Title(_)));
+        *top = if title_above { line - 1 } else { line }.min(*top);
+    } else if line >= *top + h {
+        *top = line + 1 - h;
+    }
+    *top = (*top).min(slots.len().saturating_sub(h));
 }
 
 /// Moves within the focused pane by `delta` rows (or replies).
@@ -577,7 +700,9 @@ fn open(state: &mut State, fx: &mut Vec<Effect>) {
 
 /// What the filter menu offers: every badge, then the agents, rounds and formats seen.
 fn choices(state: &State) -> Vec<Choice> {
-    let mut out: Vec<Choice> = DecidedBy::ALL.iter().map(|&d| Choice::Badge(Badge::Decided(d))).collect();
+    // A summary row chosen with Enter, so it can be seen and turned off here.
+    let mut out: Vec<Choice> = state.filter.on.iter().filter(|c| matches!(c, Choice::Scan(_))).cloned().collect();
+    out.extend(DecidedBy::ALL.iter().map(|&d| Choice::Badge(Badge::Decided(d))));
     out.extend(
         crate::read::trace::WholeReply::NAMES
             .iter()
@@ -751,6 +876,7 @@ fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
         state.by_key = state.entries.iter().enumerate().map(|(i, e)| (e.key, i)).collect();
     }
     state.view_dirty = true;
+    state.corpus_dirty = true;
 }
 
 // ---- after every message ---------------------------------------------------------------------
@@ -761,6 +887,7 @@ fn settle(state: &mut State, fx: &mut Vec<Effect>) {
     if state.view_dirty {
         rebuild_view(state);
     }
+    settle_summary(state);
     state.cursor = state.cursor.min(state.view.len().saturating_sub(1));
     let selected = state.selected().map(|e| (e.key, e.text().cloned(), e.cut()));
     let key = selected.as_ref().map(|s| s.0);

@@ -16,6 +16,7 @@ use crate::read::value::Value;
 use super::super::analysis::differences;
 use super::super::layout;
 use super::super::state::{Pane, State};
+use super::super::summary;
 use super::super::tree::{self, RowKind};
 use super::{bad, block, bold, columns, dim, flow, good, para, scrolled};
 
@@ -35,6 +36,16 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     let Some(d) = state.detail() else { return para("reading the reply…", dim(), width, 0) };
     let loc = Locator::new(text);
     let mut out = Vec::new();
+    if let Some(r) = state.what_if {
+        // The what-if chosen for the list's column: the scan's account for this reply.
+        let (verdict, style) = match summary::what_if(e, r) {
+            None => ("being read for the scan…".to_owned(), dim()),
+            Some(None) => ("the same answer as last-wins".to_owned(), good()),
+            Some(Some(a)) => (format!("differs: {}", crate::visible::visible(a, false)), bad()),
+        };
+        out.extend(flow(vec![(format!("what-if {} → last-wins: ", r.name()), bold()), (verdict, style)], width, 2));
+        out.push(Line::raw(""));
+    }
     let first = match &d.first.outcome {
         FirstOutcome::Found(s) => {
             format!("the {} `{{` it tried parses, at {}", ordinal(d.first.attempts.len()), loc.at(s.start))

@@ -34,6 +34,8 @@ pub fn lines() -> Vec<Line<'static>> {
     table(&mut out, keymap::NORMAL);
     section(&mut out, "In the filter menu (f)");
     table(&mut out, keymap::FILTER);
+    section(&mut out, "On the summary screen (S)");
+    table(&mut out, keymap::SUMMARY);
     section(&mut out, "Typing a search (/) or a note (m)");
     for (k, what) in keymap::PROMPT {
         out.push(Line::from(vec![Span::styled(format!("  {k:<16}"), bold()), Span::raw(*what)]));
@@ -43,7 +45,7 @@ pub fn lines() -> Vec<Line<'static>> {
         out.push(Line::from(vec![Span::styled(format!("  {k:<16}"), bold()), Span::raw(*what)]));
     }
     section(&mut out, "Badges in the list");
-    let badges: [(&str, Style, &str); 13] = [
+    let badges: [(&str, Style, &str); 14] = [
         ("whole-text", good(), "the trimmed reply is JSON, read whole"),
         ("last-wins", good(), "the walk's last readable `{` candidate is the answer"),
         ("whole-reply", whole_reply_style(), "the narrow-colon reading of the whole reply is the answer"),
@@ -57,6 +59,7 @@ pub fn lines() -> Vec<Line<'static>> {
         ("≠", bad(), "the first-wins reader (seed 001) returns something else"),
         ("cut", bad(), "the reply was cut off (output ceiling, or an object that never closes)"),
         ("new / gone / ★", accent(), "arrived while watching / file deleted / marked for triage"),
+        ("same / ≠ …", bad(), "what-if column (w): the what-if's answer against last-wins, and how they differ"),
     ];
     for (name, style, what) in badges {
         out.push(Line::from(vec![Span::styled(format!("  {name:<20}"), style), Span::raw(what)]));

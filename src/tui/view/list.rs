@@ -5,13 +5,16 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
 
 use crate::describe::thousands;
 use crate::read::trace::DecidedBy;
+use crate::scan::Reader;
 use crate::visible::visible;
 
 use super::super::layout;
 use super::super::state::{Body, Entry, Pane, State};
+use super::super::summary;
 use super::super::wrap::{fit, fit_end, pad, pad_left};
 use super::{accent, bad, block, dim, good, warn, whole_reply_style};
 
@@ -31,7 +34,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     if inner.height == 0 || inner.width == 0 {
         return;
     }
-    let cols = Columns::for_width(inner.width as usize);
+    let cols = Columns::for_width(inner.width as usize, state.what_if);
     let header = Rect::new(inner.x, inner.y, inner.width, 1);
     frame.render_widget(Paragraph::new(Line::styled(cols.header(), dim())), header);
     let body = layout::list_body(area);
@@ -77,13 +80,21 @@ struct Columns {
     round: usize,
     size: usize,
     wide: bool,
+    /// The what-if column, when one is chosen: its reader and width.
+    what_if: Option<(Reader, usize)>,
 }
 
+/// The decided-by word's width, when a what-if column follows it.
+const DECIDED: usize = 11;
+
 impl Columns {
-    fn for_width(width: usize) -> Columns {
+    fn for_width(width: usize, what_if: Option<Reader>) -> Columns {
         let wide = width >= 66;
         let (agent, page, round, size) = if width >= 110 {
             (10, 5, 10, 7)
+        } else if width >= 56 && what_if.is_some() {
+            // The page gives way to the what-if's verdict.
+            (8, 0, 0, 6)
         } else if width >= 56 {
             (8, 4, 0, 6)
         } else {
@@ -91,8 +102,20 @@ impl Columns {
         };
         // The label takes what it needs (`3f1c9a0e7b2d4c58:135`), the badges the rest.
         let fixed = 2 + agent + page + round + size + 5;
-        let label = if width >= 110 { 32 } else { 20 }.min(width.saturating_sub(fixed + 12)).max(8);
-        Columns { label, agent, page, round, size, wide }
+        let label = match (width >= 110, what_if.is_some()) {
+            (true, false) => 32,
+            (true, true) => 22,
+            (false, false) => 20,
+            (false, true) => 16,
+        };
+        let label = label.min(width.saturating_sub(fixed + 12)).max(8);
+        // The what-if's verdict takes what the decided-by word and a few flags leave: the
+        // row is the mark, the label, each column after a space, two spaces after the size.
+        let used = 2 + label + [agent, page, round].iter().map(|&w| if w > 0 { w + 1 } else { 0 }).sum::<usize>();
+        let flags = if width >= 110 { 12 } else { 10 };
+        let rest = width.saturating_sub(used + 1 + size + 2 + DECIDED + 2 + flags);
+        let what_if = what_if.map(|r| (r, rest.clamp(10, 48)));
+        Columns { label, agent, page, round, size, wide, what_if }
     }
 
     fn header(&self) -> String {
@@ -111,7 +134,16 @@ impl Columns {
         }
         s.push(' ');
         s.push_str(&pad_left("size", self.size));
-        s.push_str("  decided by · flags");
+        match self.what_if {
+            Some((r, w)) => {
+                s.push_str(&format!(
+                    "  {} {} flags",
+                    pad("decided by", DECIDED),
+                    pad(&format!("{} → last-wins", r.name()), w)
+                ));
+            }
+            None => s.push_str("  decided by · flags"),
+        }
         s
     }
 }
@@ -163,8 +195,31 @@ fn row(state: &State, e: &Entry, cols: &Columns) -> Line<'static> {
     }
     let size = if e.is_reply() { size_text(e.size(), cols.wide) } else { "—".to_owned() };
     spans.push(Span::styled(format!(" {}  ", pad_left(&size, cols.size)), dim()));
-    spans.extend(badges(state, e, cols.wide));
+    let mut flags = badges(state, e, cols.wide);
+    if let (Some((r, w)), true) = (cols.what_if, e.is_reply()) {
+        // The decided-by word, the what-if's verdict beside it, then the other flags.
+        let rest = if flags.len() > 2 { flags.split_off(2) } else { Vec::new() };
+        flags.truncate(1);
+        let head = flags.first().map_or(0, |s| s.content.width());
+        flags.push(Span::raw(" ".repeat(DECIDED.saturating_sub(head) + 1)));
+        flags.push(what_if_cell(e, r, w));
+        if !rest.is_empty() {
+            flags.push(Span::raw(" "));
+            flags.extend(rest);
+        }
+    }
+    spans.extend(flags);
     Line::from(spans)
+}
+
+/// What the chosen what-if makes of the reply, against the seed: `same`, or `≠` and the
+/// scan's account of the difference (from the what-if's answer to the seed's).
+fn what_if_cell(e: &Entry, reader: Reader, width: usize) -> Span<'static> {
+    match summary::what_if(e, reader) {
+        None => Span::styled(pad("…", width), dim()),
+        Some(None) => Span::styled(pad("same", width), dim()),
+        Some(Some(account)) => Span::styled(pad(&format!("≠ {}", visible(account, false)), width), bad()),
+    }
 }
 
 /// The badges of an entry, as styled words.

@@ -8,6 +8,7 @@ mod help;
 mod list;
 mod readings;
 mod status;
+mod summary;
 mod text;
 mod value;
 
@@ -28,6 +29,12 @@ use crate::visible::{stand_in, visible};
 pub fn render(state: &State, frame: &mut Frame) {
     let area = frame.area();
     let panes = layout::panes(area.width, area.height, state);
+    if state.mode == Mode::Summary {
+        summary::render(state, frame, area);
+        status::render(state, frame, panes.status);
+        scrub(frame);
+        return;
+    }
     if let Some(r) = panes.tabs {
         tabs(state, frame, r);
     }
@@ -54,7 +61,7 @@ pub fn render(state: &State, frame: &mut Frame) {
         Mode::Help { scroll } => help::render(frame, area, *scroll),
         Mode::Filter { cursor } => status::filter_menu(state, frame, area, *cursor),
         Mode::Prompt { kind, input } => status::prompt(state, frame, panes.status, *kind, input),
-        Mode::Normal => {}
+        Mode::Normal | Mode::Summary => {}
     }
     scrub(frame);
 }

@@ -34,6 +34,10 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         left.push(sep());
         left.push(Span::raw(format!("sort: {}", state.sort.name())));
     }
+    if let Some(r) = state.what_if {
+        left.push(sep());
+        left.push(Span::styled(format!("what-if: {}", r.name()), accent()));
+    }
     left.push(sep());
     let (watch, style) = match &state.watch {
         WatchState::Off => ("not watching".to_owned(), dim()),
@@ -180,6 +184,11 @@ fn counts(state: &State) -> HashMap<Choice, usize> {
                 *out.entry(Choice::Round(r.clone())).or_default() += 1;
             }
             *out.entry(Choice::Format(m.format.name())).or_default() += 1;
+        }
+    }
+    for c in &state.choices {
+        if let Choice::Scan(row) = c {
+            out.insert(c.clone(), state.entries.iter().filter(|e| row.holds(e)).count());
         }
     }
     out
