@@ -201,14 +201,16 @@ fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts
     }
 
     let last_end = last.map(|(_, end, _)| end);
-    let whole_reply = if record {
-        whole_reply(text, &whole_text, last_end, &opts.whole_reply)
+    let (whole_reply, taken) = if record {
+        (whole_reply(text, &whole_text, last_end, &opts.whole_reply), None)
     } else {
         whole_reply_unrecorded(text, &whole_text, last_end, &opts.whole_reply)
     };
     // The walk's value is built only when it is the answer.
     let (value, decided_by) = match &whole_reply {
-        WholeReply::Taken { reading } => (reading.as_ref().and_then(Reading::value).cloned(), DecidedBy::WholeReply),
+        WholeReply::Taken { reading } => {
+            (taken.or_else(|| reading.as_ref().and_then(Reading::value).cloned()), DecidedBy::WholeReply)
+        }
         _ => {
             let walk_value = match (last, kept) {
                 (Some((_, _, by)), Some(k)) => {
@@ -395,36 +397,40 @@ fn judge(walk_end: Option<usize>, reply_end: usize, policy: &WholeReplyPolicy, r
 }
 
 /// The same verdict without recording: the narrow reading is validated first, and built
-/// only when a gate or the answer needs its value.
+/// only when a gate or the answer needs its value. When it is taken, its value is handed
+/// back beside the verdict (moved, not copied) and the verdict carries no reading.
 fn whole_reply_unrecorded(
     text: &str,
     whole_text: &WholeText,
     walk_end: Option<usize>,
     policy: &WholeReplyPolicy,
-) -> WholeReply {
+) -> (WholeReply, Option<Value>) {
     let span = whole_text.span;
     if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
-        return WholeReply::NotTried { whole_text_parsed: false };
+        return (WholeReply::NotTried { whole_text_parsed: false }, None);
     }
-    match Validator::new(text, Mode::Narrow).object_at(span.start) {
-        Ok(end) if end == span.end => {}
-        Ok(end) => {
-            return WholeReply::NoReading { reading: None, why: NoReading::ClosesShort { end, reply_end: span.end } };
-        }
-        Err(at) => {
-            // The seed's reasons, in its order: where the span ends, then whether it parses.
-            let why = match repaired_span(text, span.start, ColonRule::Narrow, None) {
-                None => NoReading::NeverCloses,
-                Some(r) if r.end != span.end => NoReading::ClosesShort { end: r.end, reply_end: span.end },
-                Some(_) => NoReading::DoesNotParse(ParseError { kind: ParseErrorKind::Invalid, offset: at }),
-            };
-            return WholeReply::NoReading { reading: None, why };
-        }
+    let why = match Validator::new(text, Mode::Narrow).object_at(span.start) {
+        Ok(end) if end == span.end => None,
+        Ok(end) => Some(NoReading::ClosesShort { end, reply_end: span.end }),
+        // The seed's reasons, in its order: where the span ends, then whether it parses.
+        Err(at) => Some(match repaired_span(text, span.start, ColonRule::Narrow, None) {
+            None => NoReading::NeverCloses,
+            Some(r) if r.end != span.end => NoReading::ClosesShort { end: r.end, reply_end: span.end },
+            Some(_) => NoReading::DoesNotParse(ParseError { kind: ParseErrorKind::Invalid, offset: at }),
+        }),
+    };
+    if let Some(why) = why {
+        return (WholeReply::NoReading { reading: None, why }, None);
     }
     if policy.walk_closed_gate && walk_end == Some(span.end) {
-        return WholeReply::RefusedWalkClosed { reading: None, walk_end: span.end, reply_end: span.end };
+        return (WholeReply::RefusedWalkClosed { reading: None, walk_end: span.end, reply_end: span.end }, None);
     }
-    judge(walk_end, span.end, policy, reading_at(text, span.start, ReadingKind::Narrow))
+    match judge(walk_end, span.end, policy, reading_at(text, span.start, ReadingKind::Narrow)) {
+        WholeReply::Taken { reading: Some(Reading::Balanced { outcome: Ok(value), .. }) } => {
+            (WholeReply::Taken { reading: None }, Some(value))
+        }
+        other => (other, None),
+    }
 }
 
 /// `!stringsAreSelfContained(value)`, with where: the first string (in JavaScript's
@@ -466,6 +472,20 @@ pub fn strings_are_self_contained(value: &Value) -> bool {
 }
 
 fn brace_fault(s: &JsString) -> Option<(char, usize)> {
+    if let JsString::Utf8(t) = s {
+        // Braces are ASCII: find them by byte, and count characters only for the culprit.
+        let bytes = t.as_bytes();
+        let at_char = |i: usize| t.get(..i).map_or(i, |p| p.chars().count());
+        let mut open: Vec<usize> = Vec::new();
+        for i in memchr::memchr2_iter(b'{', b'}', bytes) {
+            if bytes[i] == b'{' {
+                open.push(i);
+            } else if open.pop().is_none() {
+                return Some(('}', at_char(i)));
+            }
+        }
+        return open.first().map(|&i| ('{', at_char(i)));
+    }
     let mut open: Vec<usize> = Vec::new();
     for (i, c) in s.chars().enumerate() {
         if c == '{' {
