@@ -44,15 +44,8 @@ struct InspectArgs {
     /// Run logs, bench campaigns, API responses, reply files, or directories of them
     /// (read recursively). Default: the current directory.
     paths: Vec<PathBuf>,
-    /// Read every file as this format instead of detecting it.
-    #[arg(long, value_enum)]
-    format: Option<Format>,
-    /// For JSON records of no known shape: a JSON pointer to the reply text (`/text`).
-    #[arg(long, value_name = "POINTER")]
-    text_path: Option<String>,
-    /// For such records: metadata to read, as NAME=POINTER (see `bracewalk list --help`).
-    #[arg(long = "meta", value_name = "NAME=POINTER", value_parser = name_pointer)]
-    meta: Vec<(String, String)>,
+    #[command(flatten)]
+    load: LoadArgs,
     /// Read the paths once; do not watch them for new replies.
     #[arg(long)]
     no_watch: bool,
@@ -119,15 +112,8 @@ struct ScanArgs {
     /// several.
     #[arg(long = "field", value_name = "NAME", default_value = "edits")]
     fields: Vec<String>,
-    /// Read every file as this format instead of detecting it.
-    #[arg(long, value_enum)]
-    format: Option<Format>,
-    /// For JSON records of no known shape: a JSON pointer to the reply text (`/text`).
-    #[arg(long, value_name = "POINTER")]
-    text_path: Option<String>,
-    /// For such records: metadata to read, as NAME=POINTER (see `bracewalk list --help`).
-    #[arg(long = "meta", value_name = "NAME=POINTER", value_parser = name_pointer)]
-    meta: Vec<(String, String)>,
+    #[command(flatten)]
+    load: LoadArgs,
 }
 
 #[derive(clap::Args)]
@@ -138,6 +124,13 @@ struct ListArgs {
     /// Print JSONL: one object per reply, per call that left no reply, per diagnostic.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    load: LoadArgs,
+}
+
+/// How to read the inputs: shared by the inspector, `list` and `scan`.
+#[derive(clap::Args)]
+struct LoadArgs {
     /// Read every file as this format instead of detecting it.
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -149,6 +142,23 @@ struct ListArgs {
     /// stop_reason, input_tokens, output_tokens, ts; any other name is kept as given.
     #[arg(long = "meta", value_name = "NAME=POINTER", value_parser = name_pointer)]
     meta: Vec<(String, String)>,
+}
+
+impl LoadArgs {
+    fn options(&self) -> Result<LoadOptions> {
+        if self.format == Some(Format::Json) && self.text_path.is_none() {
+            anyhow::bail!("--format json needs --text-path POINTER");
+        }
+        if let Some(p) = self.text_path.as_deref().filter(|p| !p.is_empty() && !p.starts_with('/')) {
+            anyhow::bail!("--text-path {p:?} is not a JSON pointer (they start with /)");
+        }
+        Ok(LoadOptions {
+            format: self.format,
+            text_path: self.text_path.clone(),
+            meta: self.meta.clone(),
+            ..LoadOptions::default()
+        })
+    }
 }
 
 fn name_pointer(s: &str) -> Result<(String, String), String> {
@@ -234,17 +244,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn inspect(args: InspectArgs) -> Result<ExitCode> {
-    if args.format == Some(Format::Json) && args.text_path.is_none() {
-        anyhow::bail!("--format json needs --text-path POINTER");
-    }
+    let load = args.load.options()?;
     let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths };
     let watch = match (args.no_watch, args.poll) {
         (true, _) => tui::WatchMode::Off,
         (_, true) => tui::WatchMode::Poll,
         _ => tui::WatchMode::Native,
     };
-    let load =
-        LoadOptions { format: args.format, text_path: args.text_path, meta: args.meta, ..LoadOptions::default() };
     tui::run(paths, tui::Options { load, watch, marks: None }).context("the inspector")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -267,18 +273,7 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
 }
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
-    if args.format == Some(Format::Json) && args.text_path.is_none() {
-        anyhow::bail!("--format json needs --text-path POINTER");
-    }
-    if let Some(p) = args.text_path.as_deref().filter(|p| !p.is_empty() && !p.starts_with('/')) {
-        anyhow::bail!("--text-path {p:?} is not a JSON pointer (they start with /)");
-    }
-    let load = LoadOptions {
-        format: args.format,
-        text_path: args.text_path.clone(),
-        meta: args.meta.clone(),
-        ..LoadOptions::default()
-    };
+    let load = args.load.options()?;
     let mut config = bracewalk::scan::Config { fields: args.fields.clone(), ..Default::default() };
     if !args.compare.is_empty() {
         config.pairs = args.compare.clone();
@@ -298,18 +293,7 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
 }
 
 fn list(args: &ListArgs) -> Result<ExitCode> {
-    if args.format == Some(Format::Json) && args.text_path.is_none() {
-        anyhow::bail!("--format json needs --text-path POINTER");
-    }
-    if let Some(p) = args.text_path.as_deref().filter(|p| !p.is_empty() && !p.starts_with('/')) {
-        anyhow::bail!("--text-path {p:?} is not a JSON pointer (they start with /)");
-    }
-    let opts = LoadOptions {
-        format: args.format,
-        text_path: args.text_path.clone(),
-        meta: args.meta.clone(),
-        ..LoadOptions::default()
-    };
+    let opts = args.load.options()?;
     let style = if args.json { Style::plain() } else { Style::for_stdout() };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match list::list(&args.paths, &opts, args.json, &style, &mut out).and_then(|t| out.flush().map(|()| t)) {
