@@ -379,16 +379,7 @@ fn extract(args: &ExtractArgs) -> Result<ExitCode> {
 }
 
 fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    let mut text = String::from("{");
-    // Built through the parser so the object is ordered as JavaScript orders it.
-    for (i, (k, v)) in fields.iter().enumerate() {
-        if i > 0 {
-            text.push(',');
-        }
-        text.push_str(&format!("\"{k}\":{}", v.to_json()));
-    }
-    text.push('}');
-    js::parse(&text).unwrap_or(Value::Null)
+    Value::Object(fields.into_iter().map(|(k, v)| (JsString::from(k), v)).collect())
 }
 
 fn extract_jsonl(args: &ExtractArgs) -> Result<ExitCode> {

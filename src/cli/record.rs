@@ -6,7 +6,7 @@ use std::fmt::Write;
 use crate::read::js;
 use crate::read::span::Utf16Index;
 use crate::read::trace::{Reading, Trace};
-use crate::read::value::{JsString, Value, write_json_string};
+use crate::read::value::{JsString, Object, Value, write_json_string};
 use crate::read::{first, served, walk};
 
 /// The record's keys, in the order they are printed.
@@ -176,27 +176,23 @@ fn write_candidates(out: &mut String, t: &Trace, off: &dyn Fn(usize) -> usize) {
 }
 
 /// `{field: readArrayPrefix(text, field), …}` as JavaScript builds and prints the object:
-/// built as JSON text and read back, so repeated and integer-like field names take
-/// JavaScript's order and the last assignment wins.
+/// repeated and integer-like field names take JavaScript's order, the last assignment wins.
 fn array_prefixes(text: &str, fields: &[String]) -> String {
-    let mut obj = String::from("{");
-    for (i, f) in fields.iter().enumerate() {
-        if i > 0 {
-            obj.push(',');
-        }
-        write_json_string(&mut obj, &JsString::from(f.as_str()));
-        obj.push(':');
-        match walk::read_array_prefix(text, f) {
-            None => obj.push_str("null"),
-            Some(p) => {
-                obj.push_str("{\"entries\":");
-                obj.push_str(&Value::Array(p.entries).to_json());
-                let _ = write!(obj, ",\"closed\":{}}}", p.closed);
-            }
-        }
-    }
-    obj.push('}');
-    js::parse(&obj).map_or(obj, |v| v.to_json())
+    let prefixes: Object = fields
+        .iter()
+        .map(|f| {
+            let prefix = match walk::read_array_prefix(text, f) {
+                None => Value::Null,
+                Some(p) => Value::Object(
+                    [("entries".into(), Value::Array(p.entries)), ("closed".into(), Value::Bool(p.closed))]
+                        .into_iter()
+                        .collect(),
+                ),
+            };
+            (JsString::from(f.as_str()), prefix)
+        })
+        .collect();
+    Value::Object(prefixes).to_json()
 }
 
 /// The line printed for an input line that could not be read.

@@ -164,6 +164,19 @@ struct ObjectBuilder {
 
 const INDEX_AFTER: usize = 16;
 
+impl FromIterator<(JsString, Value)> for Object {
+    /// An object as JavaScript builds it from these properties in this order (what
+    /// `JSON.parse` of the same text would give): array indices first, a repeated key
+    /// overwriting in place.
+    fn from_iter<I: IntoIterator<Item = (JsString, Value)>>(pairs: I) -> Object {
+        let mut builder = ObjectBuilder::default();
+        for (k, v) in pairs {
+            builder.insert(k, v);
+        }
+        builder.finish()
+    }
+}
+
 impl ObjectBuilder {
     fn insert(&mut self, key: JsString, value: Value) {
         let found = match &self.index {

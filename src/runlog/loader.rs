@@ -259,15 +259,7 @@ impl Loader {
             let d = Diagnostic::new(path, Problem::InvalidUtf8 { first, count }).at_offset(first);
             emit(FileOut::Item(Item::Diagnostic(d)));
         }
-        let reply = Reply {
-            id: path.display().to_string(),
-            source: path.to_path_buf(),
-            line: None,
-            offset: 0,
-            text,
-            meta: Meta::new(Format::Text),
-        };
-        emit(FileOut::Item(Item::Reply(reply)));
+        emit(FileOut::Item(Item::Reply(Reply::text_file(path, text))));
     }
 
     /// A JSON document read whole: one record, or an array of them. A file that turns out

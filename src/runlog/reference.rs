@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::diagnostic::Diagnostic;
 use super::loader::{LoadOptions, Loader, decode};
-use super::reply::{Format, Item, Meta, Reply};
+use super::reply::{Item, Reply};
 
 /// Why a reference names no reply.
 #[derive(Debug, thiserror::Error)]
@@ -126,13 +126,5 @@ fn whole_file(path: &Path) -> Result<Resolved, ReferenceError> {
         })
         .into_iter()
         .collect();
-    let reply = Reply {
-        id: path.display().to_string(),
-        source: path.to_path_buf(),
-        line: None,
-        offset: 0,
-        text,
-        meta: Meta::new(Format::Text),
-    };
-    Ok(Resolved { reply, diagnostics })
+    Ok(Resolved { reply: Reply::text_file(path, text), diagnostics })
 }

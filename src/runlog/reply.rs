@@ -190,6 +190,18 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// A file that is one reply, named by its path.
+    pub fn text_file(path: &std::path::Path, text: String) -> Reply {
+        Reply {
+            id: path.display().to_string(),
+            source: path.to_path_buf(),
+            line: None,
+            offset: 0,
+            text,
+            meta: Meta::new(Format::Text),
+        }
+    }
+
     /// `path:line`, or `path`: what `extract` and `explain` accept to name this reply.
     pub fn reference(&self) -> String {
         reference(&self.source, self.line)

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use crate::describe::{chars, thousands};
+use crate::describe::{chars, leaf};
 use crate::read::value::{Value, js_number_to_string};
 use crate::visible::visible;
 
@@ -72,10 +72,7 @@ pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<Row
         match v {
             Value::Object(o) => {
                 let open = is_open(v, depth, &path, toggled);
-                let count = match o.len() {
-                    1 => "{1 field}".to_owned(),
-                    n => format!("{{{} fields}}", thousands(n)),
-                };
+                let count = leaf(v);
                 out.push(Row {
                     depth,
                     path: path.clone(),
@@ -95,10 +92,7 @@ pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<Row
             }
             Value::Array(a) => {
                 let open = is_open(v, depth, &path, toggled);
-                let count = match a.len() {
-                    1 => "[1 item]".to_owned(),
-                    n => format!("[{} items]", thousands(n)),
-                };
+                let count = leaf(v);
                 out.push(Row {
                     depth,
                     path: path.clone(),
