@@ -473,36 +473,29 @@ fn hex_value(d: u8) -> u16 {
 
 /// Appends one UTF-16 code unit from an escape, pairing surrogates as JavaScript does.
 fn push_unit(out: &mut String, units: &mut Option<Vec<u16>>, high: &mut Option<u16>, unit: u16) {
-    if units.is_some() {
-        flush_high(out, units, high);
-        if let Some(u) = units {
-            u.push(unit);
-        }
+    if units.is_none()
+        && (0xDC00..=0xDFFF).contains(&unit)
+        && let Some(h) = high.take()
+    {
+        let c = 0x10000 + ((u32::from(h) - 0xD800) << 10) + (u32::from(unit) - 0xDC00);
+        out.push(char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER));
+        return;
+    }
+    // A high half still waiting here is lone; keeping it switches the string to UTF-16, so
+    // where this unit goes is decided after.
+    flush_high(out, units, high);
+    if let Some(u) = units {
+        u.push(unit);
         return;
     }
     match unit {
-        0xD800..=0xDBFF => {
-            flush_high(out, units, high);
-            *high = Some(unit);
+        0xD800..=0xDBFF => *high = Some(unit),
+        0xDC00..=0xDFFF => {
+            let mut u: Vec<u16> = out.encode_utf16().collect();
+            u.push(unit);
+            *units = Some(u);
         }
-        0xDC00..=0xDFFF => match high.take() {
-            Some(h) => {
-                let c = 0x10000 + ((u32::from(h) - 0xD800) << 10) + (u32::from(unit) - 0xDC00);
-                out.push(char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER));
-            }
-            None => {
-                let mut u: Vec<u16> = out.encode_utf16().collect();
-                u.push(unit);
-                *units = Some(u);
-            }
-        },
-        _ => {
-            flush_high(out, units, high);
-            match char::from_u32(u32::from(unit)) {
-                Some(c) => out.push(c),
-                None => out.push(char::REPLACEMENT_CHARACTER),
-            }
-        }
+        _ => out.push(char::from_u32(u32::from(unit)).unwrap_or(char::REPLACEMENT_CHARACTER)),
     }
 }
 
@@ -557,6 +550,9 @@ mod tests {
             (r#""\ud800x\udc00\ud83d\ude00""#, r#""\ud800x\udc00😀""#),
             (r#""\ud800\ud800\n\ud83d\ude00é""#, r#""\ud800\ud800\n😀é""#),
             (r#""a\ud83d""#, r#""a\ud83d""#),
+            // An escape right after a lone high half is kept, not lost in the switch to UTF-16.
+            (r#""\ud800\"x""#, r#""\ud800\"x""#),
+            (r#""\ud800\n\u0041""#, r#""\ud800\nA""#),
             (r#"{"b":1,"2":2,"a":3,"1":4,"b":5}"#, r#"{"1":4,"2":2,"b":5,"a":3}"#),
             (r#"{"4294967295":1,"4294967294":2}"#, r#"{"4294967294":2,"4294967295":1}"#),
             (r#"{"__proto__":1}"#, r#"{"__proto__":1}"#),
