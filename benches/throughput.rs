@@ -3,6 +3,7 @@
 //! ```text
 //! cargo bench --bench throughput               # everything
 //! cargo bench --bench throughput -- --quick    # smaller corpus, fewer passes
+//! cargo bench --bench throughput -- --only key-colon   # one part: `typical` or a family
 //! ```
 //!
 //! Inputs are generated deterministically (`tests/support/corpus.rs`). Prints MB/s for the
@@ -62,7 +63,10 @@ fn node_seed_throughput(replies: &[String]) -> Option<f64> {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    // `--only typical` measures the mix alone; `--only FAMILY` the mix and that family.
+    let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1)).map(String::as_str);
     let (corpus_bytes, passes) = if quick { (8_000_000, 3) } else { (52_000_000, 5) };
 
     let typical = corpus::typical_mix(1, corpus_bytes);
@@ -75,6 +79,10 @@ fn main() {
     let typical_rate = mb(bytes) / t;
     let per_byte_typical = t / bytes as f64;
     println!("typical mix: {} replies, {:.1} MB: {:.0} MB/s", typical.len(), mb(bytes), typical_rate);
+
+    if only == Some("typical") {
+        return;
+    }
 
     // A plain strict parse of valid JSON of the same size: the values, printed back.
     let valid: Vec<String> = typical.iter().filter_map(|r| extract_json(r)).map(|v| v.to_json()).collect();
@@ -92,17 +100,19 @@ fn main() {
         per_byte_typical / serde_per_byte
     );
 
-    match node_seed_throughput(&typical) {
-        Some(node) => println!(
-            "seed under node on the same corpus: {node:.1} MB/s; bracewalk / seed: {:.1}x",
-            typical_rate / node
-        ),
-        None => println!("seed under node: not measured (no node or oracle)"),
+    if only.is_none() {
+        match node_seed_throughput(&typical) {
+            Some(node) => println!(
+                "seed under node on the same corpus: {node:.1} MB/s; bracewalk / seed: {:.1}x",
+                typical_rate / node
+            ),
+            None => println!("seed under node: not measured (no node or oracle)"),
+        }
     }
 
     println!("\nadversarial families (per-byte time relative to the typical mix; growth = time ratio per 4x size)");
     println!("{:<20} {:>9} {:>10} {:>9} {:>7}", "family", "size", "MB/s", "vs typ", "growth");
-    for family in corpus::ADVERSARIAL_FAMILIES {
+    for family in corpus::ADVERSARIAL_FAMILIES.iter().filter(|f| only.is_none_or(|o| o == **f)) {
         let mut previous: Option<f64> = None;
         for size in [64 << 10, 256 << 10, 1 << 20] {
             let text = corpus::adversarial(family, size);

@@ -19,6 +19,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use super::repair::{ColonRule, is_escape, quote_closes};
 use super::value::{JsString, Object, Value, array_index};
 
 /// ECMAScript WhiteSpace ∪ LineTerminator: what `trim()` strips and `\s` matches.
@@ -132,7 +133,28 @@ impl std::error::Error for ParseError {}
 
 /// `JSON.parse(text)`.
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    Parser { text, bytes: text.as_bytes(), at: 0 }.parse()
+    let mut parser = Parser { text, bytes: text.as_bytes(), at: 0, repair: None };
+    let value = parser.value()?;
+    parser.skip_ws();
+    if parser.at < parser.bytes.len() {
+        return Err(parser.error(ParseErrorKind::TrailingCharacters, parser.at));
+    }
+    Ok(value)
+}
+
+/// The value of the repaired reading of the object at `start` under `rule` (what
+/// `JSON.parse(repairedSpan(text, start, …).text)` gives) and the reading's end, read
+/// straight from the reply: the repair's string rule is applied as the strings are read, so
+/// no repaired copy of the text is made. Meant for a reading known to parse (see
+/// [`super::memo`]); where one does not, the error's offset is in the reply, not in the
+/// repaired text `JSON.parse` would have reported against.
+pub fn parse_repaired_at(text: &str, start: usize, rule: ColonRule) -> Result<(Value, usize), ParseError> {
+    let mut parser = Parser { text, bytes: text.as_bytes(), at: start, repair: Some(rule) };
+    if parser.peek() != Some(b'{') {
+        return Err(parser.unexpected(start));
+    }
+    let value = parser.value()?;
+    Ok((value, parser.at))
 }
 
 /// Whether `JSON.parse(text)` would succeed, without building the value.
@@ -144,6 +166,8 @@ struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
     at: usize,
+    /// Reading through the repair (its string rule under this colon rule), or plain JSON.
+    repair: Option<ColonRule>,
 }
 
 /// A container being filled.
@@ -236,7 +260,8 @@ impl<'a> Parser<'a> {
         self.bytes.get(self.at).copied()
     }
 
-    fn parse(mut self) -> Result<Value, ParseError> {
+    /// One value from the cursor; the cursor ends just past it.
+    fn value(&mut self) -> Result<Value, ParseError> {
         let mut stack: Vec<Frame> = Vec::new();
         'value: loop {
             // Parse one value (opening a container pushes a frame and loops back here).
@@ -265,7 +290,7 @@ impl<'a> Parser<'a> {
                         continue 'value;
                     }
                 }
-                Some(b'"') => Value::String(self.string()?),
+                Some(b'"') => Value::String(self.string(false)?),
                 Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
                 Some(b't') => self.literal(b"true", Value::Bool(true))?,
                 Some(b'f') => self.literal(b"false", Value::Bool(false))?,
@@ -274,13 +299,7 @@ impl<'a> Parser<'a> {
             };
             // Hand the value to its container; close every container that ends here.
             loop {
-                let Some(frame) = stack.last_mut() else {
-                    self.skip_ws();
-                    if self.at < self.bytes.len() {
-                        return Err(self.error(ParseErrorKind::TrailingCharacters, self.at));
-                    }
-                    return Ok(value);
-                };
+                let Some(frame) = stack.last_mut() else { return Ok(value) };
                 self.skip_ws();
                 match frame {
                     Frame::Array(items) => {
@@ -330,7 +349,7 @@ impl<'a> Parser<'a> {
         if self.peek() != Some(b'"') {
             return Err(self.unexpected(self.at));
         }
-        let key = self.string()?;
+        let key = self.string(true)?;
         self.skip_ws();
         if self.peek() != Some(b':') {
             return Err(self.unexpected(self.at));
@@ -396,8 +415,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A string literal; the cursor is on its opening quote.
-    fn string(&mut self) -> Result<JsString, ParseError> {
+    /// Whether the byte at the cursor, inside a string, is one the repair would have escaped
+    /// (so that it is read as itself): a quote that does not close, a raw line feed, carriage
+    /// return or tab, a backslash that begins no escape.
+    fn repaired_here(&self, key: bool) -> bool {
+        let Some(rule) = self.repair else { return false };
+        match self.peek() {
+            Some(b'"') => !quote_closes(self.text, self.at, rule == ColonRule::Wide || key),
+            Some(b'\n' | b'\r' | b'\t') => true,
+            Some(b'\\') => !is_escape(self.text, self.at),
+            _ => false,
+        }
+    }
+
+    /// A string literal; the cursor is on its opening quote. `key`: it is in key position
+    /// (which the narrow colon rule asks).
+    fn string(&mut self, key: bool) -> Result<JsString, ParseError> {
         let open = self.at;
         self.at += 1;
         let mut out = String::new();
@@ -409,6 +442,10 @@ impl<'a> Parser<'a> {
         loop {
             let run = self.at;
             self.at = next_string_special(self.bytes, self.at);
+            // What the repair escapes is read as itself: it stays in the run.
+            while self.repaired_here(key) {
+                self.at = next_string_special(self.bytes, self.at + 1);
+            }
             if self.at > run {
                 let text = &self.text[run..self.at];
                 flush_high(&out, &mut units, &mut high);

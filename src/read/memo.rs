@@ -25,8 +25,8 @@
 //! Values are built only for the answer (one span, parsed once at the end). The counters
 //! in [`Work`] exist so that a test can check linearity by counting, not by timing.
 
-use super::js::{next_string_special, whitespace_len_at};
-use super::repair::is_escape;
+use super::js::next_string_special;
+use super::repair::{is_escape, quote_closes};
 
 /// Which reading: the strict one, or the repaired one under the wide or the narrow colon
 /// rule. Under the narrow rule a quote followed by `:` ends only a key, which the validator
@@ -151,6 +151,16 @@ impl<'a> Validator<'a> {
     /// Does this mode's reading of the object at `start` parse? `Ok(end)` when it does
     /// (`end` is the reading's span end), `Err(at)` with where it fails when it does not.
     pub fn object_at(&mut self, start: usize) -> Outcome {
+        self.object_at_knowing(start, None)
+    }
+
+    /// [`Validator::object_at`], in a repaired mode, taking what the strict validator of the
+    /// same reply already knows: a container that reads strictly reads the same repaired.
+    /// Every string in it closes on a quote the grammar follows with `:` (a key) or `,` `}`
+    /// `]` (a value), which is where the repair's lookahead closes it too, under either colon
+    /// rule; its escapes are JSON's, which the repair keeps; it has no raw control character
+    /// for the repair to escape. (Its failures say nothing: the repair may read past them.)
+    pub fn object_at_knowing(&mut self, start: usize, strict: Option<&Validator>) -> Outcome {
         if self.bytes.get(start) != Some(&b'{') {
             return Err(start);
         }
@@ -160,7 +170,12 @@ impl<'a> Validator<'a> {
         if !matches!(self.bytes.get(first), Some(b'"' | b'}')) {
             return Err(first);
         }
-        self.value_at(start)
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        let strict = strict.filter(|_| self.mode != Mode::Strict).map(|v| &v.containers);
+        let outcome = self.value_in(&mut stack, start, strict);
+        self.stack = stack;
+        outcome
     }
 
     fn skip_ws(&mut self, mut at: usize) -> usize {
@@ -188,18 +203,19 @@ impl<'a> Validator<'a> {
     pub fn value_at(&mut self, at: usize) -> Outcome {
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
-        let outcome = self.value_in(&mut stack, at);
+        let outcome = self.value_in(&mut stack, at, None);
         self.stack = stack;
         outcome
     }
 
-    fn value_in(&mut self, stack: &mut Vec<Frame>, at: usize) -> Outcome {
+    fn value_in(&mut self, stack: &mut Vec<Frame>, at: usize, strict: Option<&Table>) -> Outcome {
         let mut at = at;
         loop {
             // Here a value starts at `at`. Read it whole, or open a container.
             let ended: Outcome = match self.bytes.get(at) {
                 Some(&open @ (b'{' | b'[')) => {
-                    if let Some(outcome) = self.containers.get(at) {
+                    let known = self.containers.get(at).or_else(|| strict?.get(at).filter(Result::is_ok));
+                    if let Some(outcome) = known {
                         self.work.hits += 1;
                         outcome
                     } else {
@@ -393,19 +409,10 @@ impl<'a> Validator<'a> {
         outcome
     }
 
-    /// The repair's rule: a quote closes its string when what follows, after JavaScript
-    /// whitespace, continues the object (`,` `}` `]`, the end, or `:` where `colon_closes`).
+    /// The repair's rule for a quote inside a string ([`quote_closes`]).
     fn quote_closes(&mut self, i: usize, colon_closes: bool) -> bool {
-        let mut j = i + 1;
-        while let Some(n) = whitespace_len_at(self.text, j) {
-            j += n;
-        }
-        self.work.bytes += (j - i) as u64;
-        match self.bytes.get(j) {
-            None | Some(b',' | b'}' | b']') => true,
-            Some(b':') => colon_closes,
-            Some(_) => false,
-        }
+        self.work.bytes += 1;
+        quote_closes(self.text, i, colon_closes)
     }
 }
 
@@ -442,6 +449,13 @@ mod tests {
             let seed_wide =
                 repaired_span(text, j, ColonRule::Wide, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
             assert_eq!(wide.object_at(j).ok(), seed_wide, "wide at {j} in {text:?}");
+        }
+        // Again, taking what the strict reading learned (all of it, in every order).
+        let mut knowing = Validator::new(text, Mode::Wide);
+        for (j, _) in text.match_indices('{').collect::<Vec<_>>().into_iter().rev() {
+            let seed_wide =
+                repaired_span(text, j, ColonRule::Wide, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
+            assert_eq!(knowing.object_at_knowing(j, Some(&strict)).ok(), seed_wide, "wide knowing at {j} in {text:?}");
         }
     }
 

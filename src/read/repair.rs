@@ -110,17 +110,45 @@ enum Container {
     Array,
 }
 
+/// The repair's rule for the `"` at byte `i` inside a string: it closes the string when what
+/// follows, after JavaScript whitespace, continues the object (`,` `}` `]`, the end of the
+/// text, or `:` where `colon_closes`). Every reader of the repaired reading asks this.
+pub fn quote_closes(text: &str, i: usize, colon_closes: bool) -> bool {
+    let mut j = i + 1;
+    while let Some(n) = whitespace_len_at(text, j) {
+        j += n;
+    }
+    match text.as_bytes().get(j) {
+        None | Some(b',' | b'}' | b']') => true,
+        Some(b':') => colon_closes,
+        Some(_) => false,
+    }
+}
+
 /// The repaired span of the object opening at `start` under `rule`, or `None` when its
 /// braces never balance. With `repairs`, every repair made is recorded there in order.
-pub fn repaired_span(
+pub fn repaired_span(text: &str, start: usize, rule: ColonRule, repairs: Option<&mut Vec<Repair>>) -> Option<Repaired> {
+    // Most spans are short candidates; a long one grows by doubling from here.
+    let mut out = String::with_capacity((text.len() - start.min(text.len())).min(4096));
+    let end = scan(text, start, rule, Some(&mut out), repairs)?;
+    Some(Repaired { text: out, end })
+}
+
+/// Where the repaired span of the object at `start` ends, without writing its text: what
+/// [`repaired_span`] would give as `end`.
+pub fn repaired_end(text: &str, start: usize, rule: ColonRule) -> Option<usize> {
+    scan(text, start, rule, None, None)
+}
+
+/// The repair's one pass: the span's end, its repaired text into `out` when given.
+fn scan(
     text: &str,
     start: usize,
     rule: ColonRule,
+    mut out: Option<&mut String>,
     mut repairs: Option<&mut Vec<Repair>>,
-) -> Option<Repaired> {
+) -> Option<usize> {
     let bytes = text.as_bytes();
-    // Most spans are short candidates; a long one grows by doubling from here.
-    let mut out = String::with_capacity((text.len() - start.min(text.len())).min(4096));
     // Source bytes not yet copied to `out` start here: copying is done in runs.
     let mut run = start;
     let mut depth: usize = 0;
@@ -132,9 +160,11 @@ pub fn repaired_span(
     let mut expect_key = false;
     let mut key_string = false;
 
-    let mut repair = |out: &mut String, run: &mut usize, i: usize, kind: RepairKind| {
-        out.push_str(&text[*run..i]);
-        out.push_str(kind.replacement());
+    let mut repair = |out: &mut Option<&mut String>, run: &mut usize, i: usize, kind: RepairKind| {
+        if let Some(out) = out {
+            out.push_str(&text[*run..i]);
+            out.push_str(kind.replacement());
+        }
         *run = i + 1;
         if let Some(list) = repairs.as_deref_mut() {
             list.push(Repair { at: i, kind });
@@ -167,8 +197,10 @@ pub fn repaired_span(
                     expect_key = false;
                     depth = depth.saturating_sub(1);
                     if depth == 0 {
-                        out.push_str(&text[run..=i]);
-                        return Some(Repaired { text: out, end: i + 1 });
+                        if let Some(out) = out {
+                            out.push_str(&text[run..=i]);
+                        }
+                        return Some(i + 1);
                     }
                 }
                 _ => {}
@@ -197,16 +229,7 @@ pub fn repaired_span(
                 }
             }
             b'"' => {
-                let mut j = i + 1;
-                while let Some(n) = whitespace_len_at(text, j) {
-                    j += n;
-                }
-                let closes = match bytes.get(j) {
-                    None | Some(b',' | b'}' | b']') => true,
-                    Some(b':') => rule == ColonRule::Wide || key_string,
-                    Some(_) => false,
-                };
-                if closes {
+                if quote_closes(text, i, rule == ColonRule::Wide || key_string) {
                     in_str = false;
                 } else {
                     repair(&mut out, &mut run, i, RepairKind::QuoteEscaped);

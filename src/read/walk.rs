@@ -15,7 +15,7 @@
 
 use super::js::{self, ParseError, ParseErrorKind};
 use super::memo::{Mode, Validator, Work};
-use super::repair::{ColonRule, repaired_span};
+use super::repair::{ColonRule, repaired_end, repaired_span};
 use super::span::Span;
 use super::strict::strict_span;
 use super::trace::{
@@ -104,9 +104,9 @@ impl Default for WalkOptions {
     }
 }
 
-/// `extractJson(text)`: the answer only, computed without recording candidates.
+/// `extractJson(text)`: the answer only.
 pub fn extract_json(text: &str) -> Option<Value> {
-    run(text, &WalkOptions::SEED, false).value
+    answer(text, &WalkOptions::SEED)
 }
 
 /// `extractJson(text)` with its full decision record.
@@ -117,15 +117,77 @@ pub fn trace(text: &str) -> Trace {
 /// The engine. With `record`, every candidate gets all three readings (strict, wide,
 /// narrow) and is kept in the trace; without, only the readings the walk needs are made.
 pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
+    let mut readers = Readers::new(text);
+    let whole_text = match read_whole_text(text, &mut readers, record) {
+        Ok((span, value)) => {
+            return Trace {
+                whole_text: WholeText { span, outcome: Ok(()) },
+                candidates: Vec::new(),
+                kept: None,
+                walk_end: None,
+                whole_reply: WholeReply::NotTried { whole_text_parsed: true },
+                decided_by: DecidedBy::WholeText,
+                value: Some(value),
+                work: readers.work(),
+            };
+        }
+        Err(whole_text) => whole_text,
+    };
+    let Walked { candidates, last, kept } = walk(text, &mut readers, opts, record);
+    let last_end = last.map(|(_, end, _)| end);
+    let (whole_reply, taken) = if record {
+        (whole_reply(text, &whole_text, last_end, &opts.whole_reply), None)
+    } else {
+        whole_reply_unrecorded(text, &whole_text, last_end, &opts.whole_reply, readers.strict.as_ref())
+    };
+    // The walk's value is built only when it is the answer.
+    let (value, decided_by) = match &whole_reply {
+        WholeReply::Taken { reading } => {
+            (taken.or_else(|| reading.as_ref().and_then(Reading::value).cloned()), DecidedBy::WholeReply)
+        }
+        _ => {
+            let walk_value = match (last, kept) {
+                (Some((_, _, by)), Some(k)) => {
+                    candidates.get(k).and_then(|c: &Candidate| c.reading(by).value().cloned())
+                }
+                (Some((start, end, by)), None) => build_value(text, start, end, by),
+                (None, _) => None,
+            };
+            let decided = if walk_value.is_some() { DecidedBy::LastWins } else { DecidedBy::None };
+            (walk_value, decided)
+        }
+    };
+    let work = readers.work();
+    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work }
+}
+
+/// The walk's answer under `opts`, with no more work than the answer needs: nothing
+/// recorded, and the whole-reply reading made only where its verdict could change the
+/// answer. Always [`run`]`(text, opts, false).value`.
+pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
+    let mut readers = Readers::new(text);
+    let whole_text = match read_whole_text(text, &mut readers, false) {
+        Ok((_, value)) => return Some(value),
+        Err(whole_text) => whole_text,
+    };
+    let walked = walk(text, &mut readers, opts, false);
+    let walk_end = walked.last.map(|(_, end, _)| end);
+    if let Some(value) = whole_reply_answer(text, whole_text.span, walk_end, &opts.whole_reply) {
+        return Some(value);
+    }
+    let (start, end, by) = walked.last?;
+    build_value(text, start, end, by)
+}
+
+/// `JSON.parse(text.trim())`: the value and the trimmed span, or how it failed.
+///
+/// Without a trace to show, the text is validated before a value is built, so a reply that
+/// is not JSON costs no allocation (and a leading object's outcome is remembered for the
+/// walk's first candidate).
+fn read_whole_text(text: &str, readers: &mut Readers, record: bool) -> Result<(Span, Value), WholeText> {
     let (trim_start, trim_end) = js::trim_range(text);
     let whole = &text[trim_start..trim_end];
-    let whole_span = Span::new(trim_start, trim_end);
-
-    // A reply that is nothing but its JSON: the commonest case, and no scan improves on it.
-    // Without a trace to show, the text is validated before a value is built, so a reply
-    // that is not JSON costs no allocation (and a leading object's outcome is remembered
-    // for the walk's first candidate).
-    let mut readers = Readers::new(text);
+    let span = Span::new(trim_start, trim_end);
     let parsed = if record || !matches!(whole.as_bytes().first(), Some(b'{' | b'[')) {
         js::parse(whole).map_err(|e| ParseError { offset: e.offset + trim_start, ..e })
     } else {
@@ -137,25 +199,19 @@ pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
             Err(at) => Err(ParseError { kind: ParseErrorKind::Invalid, offset: at }),
         }
     };
-    match parsed {
-        Ok(value) => Trace {
-            whole_text: WholeText { span: whole_span, outcome: Ok(()) },
-            candidates: Vec::new(),
-            kept: None,
-            walk_end: None,
-            whole_reply: WholeReply::NotTried { whole_text_parsed: true },
-            decided_by: DecidedBy::WholeText,
-            value: Some(value),
-            work: readers.work(),
-        },
-        Err(e) => walk(text, WholeText { span: whole_span, outcome: Err(e) }, readers, opts, record),
-    }
+    parsed.map(|value| (span, value)).map_err(|e| WholeText { span, outcome: Err(e) })
 }
 
-fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts: &WalkOptions, record: bool) -> Trace {
+/// What the candidate walk found: the candidates (when recorded), and the one read last:
+/// where it starts and ends and by which reading, and its index among the recorded ones.
+struct Walked {
+    candidates: Vec<Candidate>,
+    last: Option<(usize, usize, ReadingKind)>,
+    kept: Option<usize>,
+}
+
+fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, record: bool) -> Walked {
     let mut candidates = Vec::new();
-    // The candidate read last: where it starts and ends, and by which reading. Its value is
-    // built once, at the end.
     let mut last: Option<(usize, usize, ReadingKind)> = None;
     let mut kept = None;
 
@@ -199,32 +255,7 @@ fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts
             Step::Resumed { after } => find_brace(text, after),
         };
     }
-
-    let last_end = last.map(|(_, end, _)| end);
-    let (whole_reply, taken) = if record {
-        (whole_reply(text, &whole_text, last_end, &opts.whole_reply), None)
-    } else {
-        whole_reply_unrecorded(text, &whole_text, last_end, &opts.whole_reply)
-    };
-    // The walk's value is built only when it is the answer.
-    let (value, decided_by) = match &whole_reply {
-        WholeReply::Taken { reading } => {
-            (taken.or_else(|| reading.as_ref().and_then(Reading::value).cloned()), DecidedBy::WholeReply)
-        }
-        _ => {
-            let walk_value = match (last, kept) {
-                (Some((_, _, by)), Some(k)) => {
-                    candidates.get(k).and_then(|c: &Candidate| c.reading(by).value().cloned())
-                }
-                (Some((start, end, by)), None) => build_value(text, start, end, by),
-                (None, _) => None,
-            };
-            let decided = if walk_value.is_some() { DecidedBy::LastWins } else { DecidedBy::None };
-            (walk_value, decided)
-        }
-    };
-    let work = readers.work();
-    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work }
+    Walked { candidates, last, kept }
 }
 
 /// The candidate readers of one reply: the memoized validators for the strict and wide
@@ -233,21 +264,17 @@ struct Readers<'a> {
     text: &'a str,
     strict: Option<Validator<'a>>,
     wide: Option<Validator<'a>>,
+    narrow: Option<Validator<'a>>,
 }
 
 impl<'a> Readers<'a> {
     fn new(text: &'a str) -> Self {
-        Readers { text, strict: None, wide: None }
+        Readers { text, strict: None, wide: None, narrow: None }
     }
 
     fn strict(&mut self) -> &mut Validator<'a> {
         let text = self.text;
         self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict))
-    }
-
-    fn wide(&mut self) -> &mut Validator<'a> {
-        let text = self.text;
-        self.wide.get_or_insert_with(|| Validator::new(text, Mode::Wide))
     }
 
     /// The first reading (in the variant's order) of the object at `start` that parses:
@@ -260,11 +287,14 @@ impl<'a> Readers<'a> {
         readings.order().iter().find_map(|&kind| {
             let end = match kind {
                 ReadingKind::Strict => self.strict().object_at(start).ok(),
-                ReadingKind::Wide => self.wide().object_at(start).ok(),
-                // The narrow rule depends on whether a string is a key, which is not a
-                // property of a position alone; it is read directly (what-if variants only).
+                ReadingKind::Wide => {
+                    let wide = self.wide.get_or_insert_with(|| Validator::new(text, Mode::Wide));
+                    wide.object_at_knowing(start, self.strict.as_ref()).ok()
+                }
+                // Not memoized: a string's narrow reading depends on whether it is a key
+                // (what-if variants only).
                 ReadingKind::Narrow => {
-                    repaired_span(text, start, ColonRule::Narrow, None).filter(|r| js::is_json(&r.text)).map(|r| r.end)
+                    self.narrow.get_or_insert_with(|| Validator::new(text, Mode::Narrow)).object_at(start).ok()
                 }
             };
             end.map(|e| (e, kind))
@@ -285,15 +315,18 @@ impl<'a> Readers<'a> {
 fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<Value> {
     match by {
         ReadingKind::Strict => js::parse(text.get(start..end)?).ok(),
-        ReadingKind::Wide | ReadingKind::Narrow => {
-            let rule = if by == ReadingKind::Wide { ColonRule::Wide } else { ColonRule::Narrow };
-            js::parse(&repaired_span(text, start, rule, None)?.text).ok()
-        }
+        ReadingKind::Wide => js::parse_repaired_at(text, start, ColonRule::Wide).ok().map(|(v, _)| v),
+        ReadingKind::Narrow => js::parse_repaired_at(text, start, ColonRule::Narrow).ok().map(|(v, _)| v),
     }
 }
 
 fn find_brace(text: &str, from: usize) -> Option<usize> {
-    memchr::memchr(b'{', text.as_bytes().get(from..)?).map(|i| i + from)
+    let rest = text.as_bytes().get(from..)?;
+    // On brace-laden text the next brace is usually right here; a search call costs more.
+    if let Some(i) = rest.iter().take(4).position(|&b| b == b'{') {
+        return Some(from + i);
+    }
+    memchr::memchr(b'{', rest).map(|i| i + from)
 }
 
 /// Whether the `{` at `start` can open an object at all: after JSON whitespace, an object's
@@ -310,7 +343,7 @@ fn may_open_object(bytes: &[u8], start: usize) -> bool {
 fn resume_point(text: &str, start: usize, recorded: Option<&Candidate>) -> Option<usize> {
     match recorded {
         Some(c) => c.strict.span().or(c.wide.span()).map(|s| s.end),
-        None => strict_span(text, start).or_else(|| repaired_span(text, start, ColonRule::Wide, None).map(|r| r.end)),
+        None => strict_span(text, start).or_else(|| repaired_end(text, start, ColonRule::Wide)),
     }
 }
 
@@ -398,24 +431,25 @@ fn judge(walk_end: Option<usize>, reply_end: usize, policy: &WholeReplyPolicy, r
 
 /// The same verdict without recording: the narrow reading is validated first, and built
 /// only when a gate or the answer needs its value. When it is taken, its value is handed
-/// back beside the verdict (moved, not copied) and the verdict carries no reading.
+/// back beside the verdict and the verdict carries no reading.
 fn whole_reply_unrecorded(
     text: &str,
     whole_text: &WholeText,
     walk_end: Option<usize>,
     policy: &WholeReplyPolicy,
+    strict: Option<&Validator>,
 ) -> (WholeReply, Option<Value>) {
     let span = whole_text.span;
     if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
         return (WholeReply::NotTried { whole_text_parsed: false }, None);
     }
-    let why = match Validator::new(text, Mode::Narrow).object_at(span.start) {
+    let why = match Validator::new(text, Mode::Narrow).object_at_knowing(span.start, strict) {
         Ok(end) if end == span.end => None,
         Ok(end) => Some(NoReading::ClosesShort { end, reply_end: span.end }),
         // The seed's reasons, in its order: where the span ends, then whether it parses.
-        Err(at) => Some(match repaired_span(text, span.start, ColonRule::Narrow, None) {
+        Err(at) => Some(match repaired_end(text, span.start, ColonRule::Narrow) {
             None => NoReading::NeverCloses,
-            Some(r) if r.end != span.end => NoReading::ClosesShort { end: r.end, reply_end: span.end },
+            Some(end) if end != span.end => NoReading::ClosesShort { end, reply_end: span.end },
             Some(_) => NoReading::DoesNotParse(ParseError { kind: ParseErrorKind::Invalid, offset: at }),
         }),
     };
@@ -425,12 +459,35 @@ fn whole_reply_unrecorded(
     if policy.walk_closed_gate && walk_end == Some(span.end) {
         return (WholeReply::RefusedWalkClosed { reading: None, walk_end: span.end, reply_end: span.end }, None);
     }
-    match judge(walk_end, span.end, policy, reading_at(text, span.start, ReadingKind::Narrow)) {
-        WholeReply::Taken { reading: Some(Reading::Balanced { outcome: Ok(value), .. }) } => {
-            (WholeReply::Taken { reading: None }, Some(value))
-        }
-        other => (other, None),
+    let Ok((value, _)) = js::parse_repaired_at(text, span.start, ColonRule::Narrow) else {
+        // Validated above, so this does not happen; were it to, the reading is no reading.
+        let why = NoReading::DoesNotParse(ParseError { kind: ParseErrorKind::Invalid, offset: span.start });
+        return (WholeReply::NoReading { reading: None, why }, None);
+    };
+    if policy.self_contained_gate
+        && let Some(fault) = strings_not_self_contained(&value)
+    {
+        return (WholeReply::RefusedNotSelfContained { reading: None, fault }, None);
     }
+    (WholeReply::Taken { reading: None }, Some(value))
+}
+
+/// The whole-reply reading's value where it is the answer, else `None` (the walk's answer
+/// stands). The gates are asked in the order that costs least, which cannot change the
+/// answer: every refusal, and every reason for no reading, leaves the walk's answer.
+fn whole_reply_answer(text: &str, span: Span, walk_end: Option<usize>, policy: &WholeReplyPolicy) -> Option<Value> {
+    if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
+        return None;
+    }
+    if policy.walk_closed_gate && walk_end == Some(span.end) {
+        return None;
+    }
+    // Parsed without validating first: the reading is mostly the answer when it gets here.
+    let (value, end) = js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok()?;
+    if end != span.end || (policy.self_contained_gate && !strings_are_self_contained(&value)) {
+        return None;
+    }
+    Some(value)
 }
 
 /// `!stringsAreSelfContained(value)`, with where: the first string (in JavaScript's
