@@ -99,6 +99,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
     let (tx, rx) = mpsc::channel::<Msg>();
     let worker = worker::Worker::start(paths, opts.load, opts.watch, tx)?;
     let mut loaded_noted = false;
+    let debug_panic = std::env::var("BRACEWALK_DEBUG_PANIC").ok();
     watch_for_hangup()?;
     loop {
         let busy = !state.progress.done || state.wanted.is_some();
@@ -109,6 +110,9 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
             key_at = Some(Instant::now());
             loop {
                 if let Some(m) = from_terminal(event::read()?) {
+                    if let (Msg::Key(_), Some(place)) = (&m, &debug_panic) {
+                        debug_panic_now(place)?;
+                    }
                     msgs.push(m);
                 }
                 if !event::poll(Duration::ZERO)? {
@@ -176,6 +180,21 @@ fn watch_for_hangup() -> io::Result<()> {
         }
     })?;
     Ok(())
+}
+
+/// A test hook, not a feature (so not in `--help`): with `BRACEWALK_DEBUG_PANIC` set, a key
+/// press panics on the event loop (`=thread`: on a thread of its own), when the terminal is
+/// raw, on the alternate screen and reporting the mouse, so `tests/terminal_restore.rs` can
+/// check that a panic gives the terminal back.
+#[allow(clippy::panic, reason = "the panic is the point of this test hook")]
+fn debug_panic_now(place: &str) -> io::Result<()> {
+    if place == "thread" {
+        std::thread::Builder::new()
+            .name("bracewalk-debug-panic".into())
+            .spawn(|| panic!("BRACEWALK_DEBUG_PANIC: a deliberate panic on a thread"))?;
+        return Ok(());
+    }
+    panic!("BRACEWALK_DEBUG_PANIC: a deliberate panic on the event loop")
 }
 
 fn from_terminal(ev: Event) -> Option<Msg> {
