@@ -10,8 +10,8 @@
 //! the help screen is generated from them.
 //!
 //! The terminal is restored however the inspector ends: on quit, on an error (a guard's
-//! `Drop`), on a panic (a hook installed before raw mode is entered), on SIGINT, SIGTERM
-//! and SIGHUP (a flag the loop checks).
+//! `Drop`), on a panic on any thread (a hook installed before raw mode is entered, which
+//! also ends the process), on SIGINT, SIGTERM and SIGHUP (a flag the loop checks).
 
 pub mod analysis;
 pub mod keymap;
@@ -79,8 +79,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
     }
     install_panic_hook();
     let _restore = Restore;
-    terminal::enable_raw_mode()?;
-    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    enter()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     let size = terminal.size()?;
@@ -256,7 +255,7 @@ fn open_external(path: &Path, line: usize, terminal: &mut Term) -> io::Result<Ms
     if !matches!(name.as_str(), "code" | "codium" | "hx" | "helix" | "subl" | "zed") {
         command.arg(path);
     }
-    leave()?;
+    leave(&mut io::stdout())?;
     let status = command.status();
     enter()?;
     terminal.clear()?;
@@ -267,13 +266,24 @@ fn open_external(path: &Path, line: usize, terminal: &mut Term) -> io::Result<Ms
     }))
 }
 
+/// Whether the terminal is the inspector's (raw, alternate screen, mouse reported). The guard,
+/// the panic hook and a suspension for the editor all give it back, the hook on whichever
+/// thread panicked, and only the first may: a second LeaveAlternateScreen moves the cursor
+/// back to where the inspector started, and the shell then writes over what was printed since,
+/// such as a panic's report.
+static ENTERED: AtomicBool = AtomicBool::new(false);
+
 fn enter() -> io::Result<()> {
+    // Set first, so a failure half-way is undone too.
+    ENTERED.store(true, Ordering::SeqCst);
     terminal::enable_raw_mode()?;
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)
 }
 
-fn leave() -> io::Result<()> {
-    let mut out = io::stdout();
+fn leave(out: &mut impl Write) -> io::Result<()> {
+    if !ENTERED.swap(false, Ordering::SeqCst) {
+        return Ok(());
+    }
     let mouse = execute!(out, DisableMouseCapture);
     let screen = execute!(out, LeaveAlternateScreen, crossterm::cursor::Show);
     let raw = terminal::disable_raw_mode();
@@ -286,17 +296,22 @@ struct Restore;
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        let _ = leave();
+        let _ = leave(&mut io::stdout());
     }
 }
 
-/// Restores the terminal before a panic's message is printed, so the message is readable
-/// and the shell usable.
+/// Restores the terminal before a panic's report is printed, so the report is readable and
+/// the shell usable, then ends the process with 101, as a panicking main thread would. A
+/// panic anywhere ends it: a worker that died alone would leave the loop drawing on the
+/// terminal just given back and waiting for results that never come. Standard output stays
+/// locked to the end, so the loop cannot draw over the report meanwhile.
 fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = leave();
+        let mut out = io::stdout().lock();
+        let _ = leave(&mut out);
         previous(info);
+        std::process::exit(101);
     }));
 }
 
