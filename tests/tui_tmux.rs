@@ -1,112 +1,33 @@
-//! The real binary in a real terminal: tmux runs the inspector on a copy of `sample-logs/`,
-//! the test types at it (`send-keys`) and reads the screen (`capture-pane`). It opens the
-//! logs, moves, searches, opens the help, sees a reply dropped into the watched directory
-//! appear, opens the summary and goes from a comparison's count to its replies, quits, and
-//! finds the shell usable again.
+//! The real binary in a real terminal: tmux (a server of the test's own, `support/tmux.rs`)
+//! runs the inspector on a copy of `sample-logs/`, the test types at it (`send-keys`) and
+//! reads the screen (`capture-pane`). It opens the logs, moves, searches, opens the help, sees
+//! a reply dropped into the watched directory appear, opens the summary and goes from a
+//! comparison's count to its replies, quits, and finds the shell usable again.
 //!
 //! Needs tmux; without it the test says so and passes (`.ci/run` installs it).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+#[path = "support/tmux.rs"]
+mod tmux;
+
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-struct Session {
-    name: String,
-}
-
-impl Session {
-    fn tmux(&self, args: &[&str]) -> Output {
-        Command::new("tmux").args(args).output().expect("tmux runs")
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", &self.name];
-        args.extend_from_slice(keys);
-        assert!(self.tmux(&args).status.success());
-    }
-
-    /// Types text literally.
-    fn text(&self, text: &str) {
-        assert!(self.tmux(&["send-keys", "-t", &self.name, "-l", text]).status.success());
-    }
-
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p", "-t", &self.name]).stdout).into_owned()
-    }
-
-    /// Waits until the screen satisfies `ok`, or fails with the screen as it was.
-    fn wait_for(&self, what: &str, within: Duration, ok: impl Fn(&str) -> bool) -> Duration {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if ok(&screen) {
-                return start.elapsed();
-            }
-            if start.elapsed() > within {
-                panic!("waited {within:?} for {what}; the screen was:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(40));
-        }
-    }
-
-    fn wait_text(&self, text: &str, within: Duration) -> Duration {
-        self.wait_for(&format!("{text:?}"), within, |s| s.contains(text))
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["kill-session", "-t", &self.name]).output();
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let kind = entry.file_type().unwrap();
-        let dest = to.join(entry.file_name());
-        if kind.is_dir() {
-            copy_dir(&entry.path(), &dest);
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-        // Symlinks (the broken and looping ones in `bad/`) are left out of the copy.
-    }
-}
+use tmux::Tmux;
 
 #[test]
 fn the_inspector_in_a_real_terminal() {
-    if Command::new("tmux").arg("-V").output().map(|o| !o.status.success()).unwrap_or(true) {
+    if !tmux::available() {
         println!("tmux is not installed: the end-to-end terminal test is skipped (.ci/run installs it)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let logs = dir.path().join("logs");
-    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-logs");
-    assert!(samples.is_dir(), "sample-logs/ is missing");
-    copy_dir(&samples, &logs);
+    tmux::copy_samples(&logs);
     let state = dir.path().join("state");
     let bin = env!("CARGO_BIN_EXE_bracewalk");
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
-    let session = Session { name: format!("bracewalk-e2e-{}-{nanos}", std::process::id()) };
-    let shell = "env PS1='e2e$ ' sh";
-    let started = session.tmux(&[
-        "new-session",
-        "-d",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        "-s",
-        &session.name,
-        "-c",
-        dir.path().to_str().unwrap(),
-        shell,
-    ]);
-    assert!(started.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&started.stderr));
+    let session = Tmux::start(dir.path(), 120, 40, dir.path(), "env PS1='e2e$ ' sh");
     session.wait_text("e2e$", Duration::from_secs(5));
     session.text(&format!("BRACEWALK_STATE_DIR={} {bin} logs", state.display()));
     session.keys(&["Enter"]);
@@ -190,7 +111,7 @@ fn the_inspector_in_a_real_terminal() {
 fn the_inspector_exits_when_its_terminal_goes_away() {
     // Regression: with its terminal closed (a tmux session killed, an ssh connection
     // dropped) the inspector read endless end-of-file and spun at full CPU, forever.
-    if Command::new("tmux").arg("-V").output().map(|o| !o.status.success()).unwrap_or(true) {
+    if !tmux::available() {
         println!("tmux is not installed: skipped (.ci/run installs it)");
         return;
     }
@@ -199,12 +120,8 @@ fn the_inspector_exits_when_its_terminal_goes_away() {
     std::fs::create_dir_all(&logs).unwrap();
     std::fs::write(logs.join("reply.txt"), "Draft {\"a\": 1} then {\"a\": 2}").unwrap();
     let bin = env!("CARGO_BIN_EXE_bracewalk");
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
-    let session = Session { name: format!("bracewalk-hup-{}-{nanos}", std::process::id()) };
     let command = format!("BRACEWALK_STATE_DIR={} {bin} {}", dir.path().join("state").display(), logs.display());
-    let started =
-        session.tmux(&["new-session", "-d", "-x", "100", "-y", "30", "-s", &session.name, "sh", "-c", &command]);
-    assert!(started.status.success());
+    let session = Tmux::start(dir.path(), 100, 30, dir.path(), &command);
     session.wait_text("reply.txt", Duration::from_secs(10));
     let running = || {
         Command::new("pgrep")
@@ -214,7 +131,7 @@ fn the_inspector_exits_when_its_terminal_goes_away() {
             .unwrap_or(false)
     };
     assert!(running(), "the inspector is running");
-    session.tmux(&["kill-session", "-t", &session.name]);
+    session.run(&["kill-session", "-t", &session.target]);
     let start = Instant::now();
     while running() {
         assert!(start.elapsed() < Duration::from_secs(5), "the inspector outlived its terminal");

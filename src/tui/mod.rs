@@ -10,8 +10,8 @@
 //! the help screen is generated from them.
 //!
 //! The terminal is restored however the inspector ends: on quit, on an error (a guard's
-//! `Drop`), on a panic (a hook installed before raw mode is entered), on SIGINT, SIGTERM
-//! and SIGHUP (a flag the loop checks).
+//! `Drop`), on a panic on any thread (a hook installed before raw mode is entered, which
+//! also ends the process), on SIGINT, SIGTERM and SIGHUP (a flag the loop checks).
 
 pub mod analysis;
 pub mod keymap;
@@ -79,8 +79,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
     }
     install_panic_hook();
     let _restore = Restore;
-    terminal::enable_raw_mode()?;
-    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    enter()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     let size = terminal.size()?;
@@ -99,6 +98,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
     let (tx, rx) = mpsc::channel::<Msg>();
     let worker = worker::Worker::start(paths, opts.load, opts.watch, tx)?;
     let mut loaded_noted = false;
+    let debug_panic = std::env::var("BRACEWALK_DEBUG_PANIC").ok();
     watch_for_hangup()?;
     loop {
         let busy = !state.progress.done || state.wanted.is_some();
@@ -109,6 +109,9 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
             key_at = Some(Instant::now());
             loop {
                 if let Some(m) = from_terminal(event::read()?) {
+                    if let (Msg::Key(_), Some(place)) = (&m, &debug_panic) {
+                        debug_panic_now(place)?;
+                    }
                     msgs.push(m);
                 }
                 if !event::poll(Duration::ZERO)? {
@@ -178,6 +181,21 @@ fn watch_for_hangup() -> io::Result<()> {
     Ok(())
 }
 
+/// A test hook, not a feature (so not in `--help`): with `BRACEWALK_DEBUG_PANIC` set, a key
+/// press panics on the event loop (`=thread`: on a thread of its own), when the terminal is
+/// raw, on the alternate screen and reporting the mouse, so `tests/terminal_restore.rs` can
+/// check that a panic gives the terminal back.
+#[allow(clippy::panic, reason = "the panic is the point of this test hook")]
+fn debug_panic_now(place: &str) -> io::Result<()> {
+    if place == "thread" {
+        std::thread::Builder::new()
+            .name("bracewalk-debug-panic".into())
+            .spawn(|| panic!("BRACEWALK_DEBUG_PANIC: a deliberate panic on a thread"))?;
+        return Ok(());
+    }
+    panic!("BRACEWALK_DEBUG_PANIC: a deliberate panic on the event loop")
+}
+
 fn from_terminal(ev: Event) -> Option<Msg> {
     match ev {
         Event::Key(k) if k.kind != event::KeyEventKind::Release => Some(Msg::Key(k)),
@@ -237,7 +255,7 @@ fn open_external(path: &Path, line: usize, terminal: &mut Term) -> io::Result<Ms
     if !matches!(name.as_str(), "code" | "codium" | "hx" | "helix" | "subl" | "zed") {
         command.arg(path);
     }
-    leave()?;
+    leave(&mut io::stdout())?;
     let status = command.status();
     enter()?;
     terminal.clear()?;
@@ -248,13 +266,24 @@ fn open_external(path: &Path, line: usize, terminal: &mut Term) -> io::Result<Ms
     }))
 }
 
+/// Whether the terminal is the inspector's (raw, alternate screen, mouse reported). The guard,
+/// the panic hook and a suspension for the editor all give it back, the hook on whichever
+/// thread panicked, and only the first may: a second LeaveAlternateScreen moves the cursor
+/// back to where the inspector started, and the shell then writes over what was printed since,
+/// such as a panic's report.
+static ENTERED: AtomicBool = AtomicBool::new(false);
+
 fn enter() -> io::Result<()> {
+    // Set first, so a failure half-way is undone too.
+    ENTERED.store(true, Ordering::SeqCst);
     terminal::enable_raw_mode()?;
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)
 }
 
-fn leave() -> io::Result<()> {
-    let mut out = io::stdout();
+fn leave(out: &mut impl Write) -> io::Result<()> {
+    if !ENTERED.swap(false, Ordering::SeqCst) {
+        return Ok(());
+    }
     let mouse = execute!(out, DisableMouseCapture);
     let screen = execute!(out, LeaveAlternateScreen, crossterm::cursor::Show);
     let raw = terminal::disable_raw_mode();
@@ -267,17 +296,22 @@ struct Restore;
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        let _ = leave();
+        let _ = leave(&mut io::stdout());
     }
 }
 
-/// Restores the terminal before a panic's message is printed, so the message is readable
-/// and the shell usable.
+/// Restores the terminal before a panic's report is printed, so the report is readable and
+/// the shell usable, then ends the process with 101, as a panicking main thread would. A
+/// panic anywhere ends it: a worker that died alone would leave the loop drawing on the
+/// terminal just given back and waiting for results that never come. Standard output stays
+/// locked to the end, so the loop cannot draw over the report meanwhile.
 fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = leave();
+        let mut out = io::stdout().lock();
+        let _ = leave(&mut out);
         previous(info);
+        std::process::exit(101);
     }));
 }
 
