@@ -6,9 +6,11 @@
 //! are looked at again on disk: a directory is walked for new files, a file is re-read by
 //! its tail (which tells a grown file from a truncated or replaced one, and holds back a
 //! line still being written), a path that is gone takes its files with it. Directories are
-//! watched, not files, so an atomic rename into place is seen. Where native watching
-//! cannot start (inotify's limits, some network filesystems), the paths are polled instead
-//! and the status line says so.
+//! watched, not files, so an atomic rename into place is seen. The follower's own reads are
+//! not hints (inotify reports every open, and answering them would read for ever). Where
+//! events were lost (a queue overflowed), everything is looked at again. Where native
+//! watching cannot start (inotify's limits, some network filesystems), the paths are polled
+//! instead and the status line says so.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,8 +18,9 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, Sender};
 use std::time::{Duration, Instant, SystemTime};
 
-use notify::RecursiveMode;
-use notify_debouncer_full::{DebounceEventResult, new_debouncer};
+use notify::event::{AccessKind, AccessMode};
+use notify::{EventKind, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, new_debouncer};
 
 use crate::runlog::{Change, Found, Item, LoadOptions, Loader, Tail, discover, is_passed_over};
 
@@ -218,6 +221,29 @@ impl Files {
             }
         }
     }
+
+    /// Looks at what a batch of events names; at everything, when events were lost. Returns
+    /// whether they were.
+    fn take(&mut self, batch: DebounceEventResult, intake: &mut Intake) -> bool {
+        match batch {
+            Ok(events) if !events.iter().any(|e| e.event.need_rescan()) => {
+                self.touch(hints(events), intake);
+                false
+            }
+            // A queue overflowed (a flagged event) or the watcher failed (an error).
+            _ => {
+                self.scan(intake, true);
+                true
+            }
+        }
+    }
+}
+
+/// The paths events name, less those only read: inotify reports every open, the follower's
+/// own included, and reading a file because it was opened would wake the follower for ever.
+fn hints(events: Vec<DebouncedEvent>) -> Vec<PathBuf> {
+    let read = |kind: &EventKind| matches!(kind, EventKind::Access(a) if *a != AccessKind::Close(AccessMode::Write));
+    events.into_iter().filter(|e| !read(&e.event.kind)).flat_map(|e| e.event.paths).collect()
 }
 
 /// Loads `roots`, then follows them as `mode` says until the event loop goes away.
@@ -276,18 +302,94 @@ fn native(files: &mut Files, intake: &mut Intake) -> Result<(), String> {
     if !intake.watch_state(WatchState::Native) || !intake.flush() {
         return Ok(());
     }
-    while let Ok(res) = rx.recv() {
-        match res {
-            Ok(events) => {
-                let paths = events.into_iter().flat_map(|e| e.event.paths).collect();
-                files.touch(paths, intake);
-            }
-            // Lost events (a queue overflow): look at everything again.
-            Err(_) => files.scan(intake, true),
-        }
+    while let Ok(batch) = rx.recv() {
+        files.take(batch, intake);
         if !intake.flush() {
             return Ok(());
         }
     }
     Err("the watcher stopped".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use notify::Event;
+    use notify::event::{DataChange, Flag, ModifyKind};
+
+    use super::*;
+
+    fn record(text: &str) -> String {
+        let v =
+            serde_json::json!({"type": "message", "role": "assistant", "content": [{"type": "text", "text": text}]});
+        format!("{v}\n")
+    }
+
+    fn append(path: &Path, text: &str) {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+        f.write_all(record(text).as_bytes()).unwrap();
+    }
+
+    /// `root` read once, as `run` reads it before following.
+    fn follow(root: &Path) -> (Files, Intake) {
+        let (ui, _) = mpsc::channel();
+        let (summaries, _) = mpsc::channel();
+        let mut intake = Intake::new(ui, summaries);
+        let loader = Arc::new(Loader::new(LoadOptions::default()));
+        let absolute = vec![std::fs::canonicalize(root).unwrap()];
+        let mut files = Files { roots: vec![root.to_path_buf()], absolute, loader, tails: BTreeMap::new() };
+        files.scan(&mut intake, false);
+        intake.initial = false;
+        intake.batch.clear();
+        (files, intake)
+    }
+
+    /// The texts of the replies gathered since last asked.
+    fn read(intake: &mut Intake) -> Vec<String> {
+        let batch = std::mem::take(&mut intake.batch);
+        batch
+            .iter()
+            .filter_map(|c| match c {
+                Incoming::Entry(e) => e.text().map(|t| t.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn event(kind: EventKind, path: &Path) -> DebouncedEvent {
+        DebouncedEvent::new(Event::new(kind).add_path(path.to_path_buf()), Instant::now())
+    }
+
+    #[test]
+    fn lost_events_have_everything_looked_at_again() {
+        // Regression: inotify's queue overflowing reaches the follower as an event flagged
+        // for a rescan and naming no path, and nothing was looked at.
+        let dir = tempfile::tempdir().unwrap();
+        append(&dir.path().join("a.jsonl"), "a");
+        let (mut files, mut intake) = follow(dir.path());
+        append(&dir.path().join("b.jsonl"), "b, its events lost");
+        let overflow = DebouncedEvent::new(Event::new(EventKind::Other).set_flag(Flag::Rescan), Instant::now());
+        assert!(files.take(Ok(vec![overflow]), &mut intake));
+        assert_eq!(read(&mut intake), ["b, its events lost"]);
+        append(&dir.path().join("a.jsonl"), "a, when the watcher failed");
+        assert!(files.take(Err(vec![notify::Error::generic("failed")]), &mut intake));
+        assert_eq!(read(&mut intake), ["a, when the watcher failed"]);
+    }
+
+    #[test]
+    fn a_file_opened_is_not_read_again() {
+        // Regression: every read opens the file, inotify reports the open, and answering it
+        // with a read woke the follower again, for ever.
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.jsonl");
+        append(&a, "a");
+        let (mut files, mut intake) = follow(dir.path());
+        append(&a, "written, but only an open is reported");
+        let opened = event(EventKind::Access(AccessKind::Open(AccessMode::Any)), &a);
+        assert!(!files.take(Ok(vec![opened]), &mut intake));
+        assert!(read(&mut intake).is_empty());
+        let written = event(EventKind::Modify(ModifyKind::Data(DataChange::Any)), &a);
+        assert!(!files.take(Ok(vec![written]), &mut intake));
+        assert_eq!(read(&mut intake), ["written, but only an open is reported"]);
+    }
 }
