@@ -51,18 +51,18 @@ pub enum Restart {
 /// A file's identity. The birth time, where the filesystem keeps one, tells a new file from
 /// a deleted one whose inode number it was given (ext4 hands a freed number out again at once).
 #[cfg(unix)]
-type FileId = (u64, u64, Option<SystemTime>);
+pub(crate) type FileId = (u64, u64, Option<SystemTime>);
 #[cfg(not(unix))]
-type FileId = Option<SystemTime>;
+pub(crate) type FileId = Option<SystemTime>;
 
 #[cfg(unix)]
-fn file_id(m: &fs::Metadata) -> FileId {
+pub(crate) fn file_id(m: &fs::Metadata) -> FileId {
     use std::os::unix::fs::MetadataExt;
     (m.dev(), m.ino(), m.created().ok())
 }
 
 #[cfg(not(unix))]
-fn file_id(m: &fs::Metadata) -> FileId {
+pub(crate) fn file_id(m: &fs::Metadata) -> FileId {
     m.created().ok()
 }
 
@@ -109,6 +109,11 @@ impl Tail {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether the last read found no file (or there has been none).
+    pub fn is_gone(&self) -> bool {
+        self.id.is_none()
     }
 
     /// The byte offset read up to (for a JSONL file).

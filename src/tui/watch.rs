@@ -7,22 +7,24 @@
 //! its tail (which tells a grown file from a truncated or replaced one, and holds back a
 //! line still being written), a path that is gone takes its files with it. Directories are
 //! watched, not files, so an atomic rename into place is seen. The follower's own reads are
-//! not hints (inotify reports every open, and answering them would read for ever). Where
-//! events were lost (a queue overflowed), everything is looked at again. Where native
-//! watching cannot start (inotify's limits, some network filesystems), the paths are polled
-//! instead and the status line says so.
+//! not hints (inotify reports every open, and answering them would read for ever). A watch
+//! dies with its directory, so a watched directory deleted and made again, or replaced, is
+//! noticed (it is looked at twice a second) and watched anew, and what it holds is read.
+//! Where events were lost (a queue overflowed), everything is looked at again and the
+//! watches are renewed. Where native watching cannot start (inotify's limits, some network
+//! filesystems), the paths are polled instead and the status line says so.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant, SystemTime};
 
 use notify::event::{AccessKind, AccessMode};
-use notify::{EventKind, RecursiveMode};
-use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, new_debouncer};
+use notify::{EventKind, RecommendedWatcher, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, Debouncer, RecommendedCache, new_debouncer};
 
-use crate::runlog::{Change, Found, Item, LoadOptions, Loader, Tail, discover, is_passed_over};
+use crate::runlog::{Change, FileId, Found, Item, LoadOptions, Loader, Tail, discover, file_id, is_passed_over};
 
 use super::state::{Entry, EntryKey, Incoming, Progress, WatchState};
 use super::update::Msg;
@@ -135,21 +137,31 @@ fn stamp(path: &Path) -> Option<Stamp> {
 }
 
 impl Files {
-    /// Reads `path` (new or known) for what is new in it.
+    /// Reads `path` (new or known) for what is new in it, and forgets it once its tail has
+    /// found it gone (not before: a file deleted and made again between a look and the
+    /// read is read, and then must stay known, or it would be read twice).
     fn read(&mut self, path: &Path, intake: &mut Intake) {
         let loader = &self.loader;
         let (tail, last) =
             self.tails.entry(path.to_path_buf()).or_insert_with(|| (Tail::new(path, loader.clone()), None));
         *last = stamp(path);
         tail.read_new(&mut |c| intake.change(c));
+        if tail.is_gone() {
+            self.tails.remove(path);
+        }
     }
 
     /// Walks every root; reads each file found (all of them, or with `changed_only` those
     /// whose size or time moved), and re-reads known files that were not found.
     fn scan(&mut self, intake: &mut Intake, changed_only: bool) {
         let roots = self.roots.clone();
+        self.walk(&roots, intake, changed_only);
+    }
+
+    /// [`scan`](Self::scan), under `paths` only.
+    fn walk(&mut self, paths: &[PathBuf], intake: &mut Intake, changed_only: bool) {
         let mut seen = std::collections::HashSet::new();
-        discover(&roots, &mut |found| match found {
+        discover(paths, &mut |found| match found {
             Found::File(p) => {
                 seen.insert(p.clone());
                 if intake.initial {
@@ -170,12 +182,14 @@ impl Files {
                 }
             }
         });
-        let missing: Vec<PathBuf> = self.tails.keys().filter(|p| !seen.contains(*p)).cloned().collect();
+        let missing: Vec<PathBuf> = self
+            .tails
+            .keys()
+            .filter(|p| !seen.contains(*p) && paths.iter().any(|under| p.starts_with(under)))
+            .cloned()
+            .collect();
         for p in missing {
             self.read(&p, intake);
-            if !p.exists() {
-                self.tails.remove(&p);
-            }
         }
     }
 
@@ -201,22 +215,14 @@ impl Files {
         paths.dedup();
         for p in paths {
             if p.is_dir() {
-                let mut files = Vec::new();
-                discover(std::slice::from_ref(&p), &mut |f| {
-                    if let Found::File(f) = f {
-                        files.push(f);
-                    }
-                });
-                for f in files {
-                    self.read(&f, intake);
-                }
+                // Every file under it, and those known under it that are no longer there.
+                self.walk(std::slice::from_ref(&p), intake, false);
             } else if p.is_file() {
                 self.read(&p, intake);
             } else {
                 let gone: Vec<PathBuf> = self.tails.keys().filter(|t| t.starts_with(&p)).cloned().collect();
                 for t in gone {
                     self.read(&t, intake);
-                    self.tails.remove(&t);
                 }
             }
         }
@@ -287,28 +293,88 @@ fn native(files: &mut Files, intake: &mut Intake) -> Result<(), String> {
         let _ = tx.send(res);
     })
     .map_err(|e| format!("cannot watch: {e}"))?;
-    for root in files.roots.clone() {
-        let (path, recursive) = if root.is_dir() {
-            (root.clone(), RecursiveMode::Recursive)
-        } else {
-            // Watch the directory, so a rename into place is seen.
-            let parent = root.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            (parent.to_path_buf(), RecursiveMode::NonRecursive)
-        };
-        debouncer.watch(&path, recursive).map_err(|e| format!("cannot watch {}: {e}", path.display()))?;
+    let mut watched: Vec<Watched> = files.roots.iter().map(|root| Watched::of(root)).collect();
+    for w in &mut watched {
+        w.start(&mut debouncer)?;
     }
     // Anything written between the first read and the watch starting.
     files.scan(intake, true);
     if !intake.watch_state(WatchState::Native) || !intake.flush() {
         return Ok(());
     }
-    while let Ok(batch) = rx.recv() {
-        files.take(batch, intake);
-        if !intake.flush() {
+    loop {
+        let (looked, lost) = match rx.recv_timeout(POLL_EVERY) {
+            Ok(batch) => (true, files.take(batch, intake)),
+            Err(RecvTimeoutError::Timeout) => (false, false),
+            Err(RecvTimeoutError::Disconnected) => return Err("the watcher stopped".to_owned()),
+        };
+        let mut renewed = false;
+        for w in &mut watched {
+            // Lost events may have been a new directory's, which then has no watch.
+            if lost || w.moved() {
+                w.start(&mut debouncer)?;
+                renewed = true;
+            }
+        }
+        if renewed {
+            // What was written while a directory had no watch.
+            files.scan(intake, true);
+        }
+        if (looked || renewed) && !intake.flush() {
             return Ok(());
         }
     }
-    Err("the watcher stopped".to_owned())
+}
+
+/// A directory a native watch is on, and which directory it was when the watch began.
+struct Watched {
+    path: PathBuf,
+    mode: RecursiveMode,
+    id: Option<FileId>,
+}
+
+impl Watched {
+    /// A root's watch: on the root if it is a directory; else on the directory that holds
+    /// it, so a rename into place is seen.
+    fn of(root: &Path) -> Watched {
+        let (path, mode) = if root.is_dir() {
+            (root.to_path_buf(), RecursiveMode::Recursive)
+        } else {
+            let parent = root.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            (parent.to_path_buf(), RecursiveMode::NonRecursive)
+        };
+        Watched { path, mode, id: None }
+    }
+
+    /// The directory at the path now, if there is one.
+    fn now(&self) -> Option<FileId> {
+        std::fs::metadata(&self.path).ok().filter(|m| m.is_dir()).map(|m| file_id(&m))
+    }
+
+    /// Whether the directory at the path is not the one watched (it went, came, or was
+    /// replaced).
+    fn moved(&self) -> bool {
+        self.now() != self.id
+    }
+
+    /// Watches the directory at the path, anew. One not there is watched once it is.
+    fn start(&mut self, debouncer: &mut Debouncer<RecommendedWatcher, RecommendedCache>) -> Result<(), String> {
+        // The old watch, if its directory did not take it along.
+        let _ = debouncer.unwatch(&self.path);
+        self.id = self.now();
+        if self.id.is_none() {
+            return Ok(());
+        }
+        match debouncer.watch(&self.path, self.mode) {
+            Ok(()) => Ok(()),
+            // Gone again already: tried again when it is back.
+            Err(_) if self.now().is_none() => {
+                self.id = None;
+                Ok(())
+            }
+            Err(e) => Err(format!("cannot watch {}: {e}", self.path.display())),
+        }
+    }
 }
 
 #[cfg(test)]
