@@ -38,6 +38,10 @@ pub enum WatchMode {
     Poll,
     /// Read once, then never again.
     Off,
+    /// Native events, as if the system's file watches were used up (inotify's
+    /// `max_user_watches`): the fallback taken as that failure takes it, for tests.
+    #[doc(hidden)]
+    NativeExhausted,
 }
 
 /// How often the polling fallback looks.
@@ -268,10 +272,12 @@ pub fn run(roots: Vec<PathBuf>, opts: LoadOptions, mode: WatchMode, mut intake: 
             return;
         }
         WatchMode::Poll => "asked for".to_owned(),
-        WatchMode::Native => match native(&mut files, &mut intake) {
-            Ok(()) => return,
-            Err(why) => why,
-        },
+        WatchMode::Native | WatchMode::NativeExhausted => {
+            match native(&mut files, &mut intake, mode == WatchMode::NativeExhausted) {
+                Ok(()) => return,
+                Err(why) => why,
+            }
+        }
     };
     if !intake.watch_state(WatchState::Polling(why)) {
         return;
@@ -287,14 +293,17 @@ pub fn run(roots: Vec<PathBuf>, opts: LoadOptions, mode: WatchMode, mut intake: 
 
 /// Follows the roots by native events. `Err` says why that could not start (or stopped),
 /// and the caller polls instead.
-fn native(files: &mut Files, intake: &mut Intake) -> Result<(), String> {
+fn native(files: &mut Files, intake: &mut Intake, exhausted: bool) -> Result<(), String> {
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = new_debouncer(DEBOUNCE, None, move |res: DebounceEventResult| {
         let _ = tx.send(res);
     })
-    .map_err(|e| format!("cannot watch: {e}"))?;
+    .map_err(|e| format!("cannot watch: {}", why(&e)))?;
     let mut watched: Vec<Watched> = files.roots.iter().map(|root| Watched::of(root)).collect();
     for w in &mut watched {
+        if exhausted {
+            return Err(w.cannot(&notify::Error::new(notify::ErrorKind::MaxFilesWatch)));
+        }
         w.start(&mut debouncer)?;
     }
     // Anything written between the first read and the watch starting.
@@ -372,8 +381,23 @@ impl Watched {
                 self.id = None;
                 Ok(())
             }
-            Err(e) => Err(format!("cannot watch {}: {e}", self.path.display())),
+            Err(e) => Err(self.cannot(&e)),
         }
+    }
+
+    /// Why the directory cannot be watched, for the status line.
+    fn cannot(&self, e: &notify::Error) -> String {
+        format!("cannot watch {}: {}", self.path.display(), why(e))
+    }
+}
+
+/// What a watcher's error says, for the status line.
+fn why(e: &notify::Error) -> String {
+    match &e.kind {
+        notify::ErrorKind::MaxFilesWatch => {
+            "the system's limit on file watches is reached (on Linux, fs.inotify.max_user_watches)".to_owned()
+        }
+        _ => e.to_string(),
     }
 }
 
