@@ -246,22 +246,28 @@ impl Both {
         Both { root: root.to_path_buf(), followers, barriers: 0 }
     }
 
-    /// Waits until both list what is on disk.
-    fn agree_now(&mut self, when: &str) {
+    /// Waits until both list what is on disk. A reply read twice after that is caught by
+    /// the next step's check, which compares everything again.
+    fn agree(&mut self, when: &str) {
         for f in &mut self.followers {
             f.agrees(when);
         }
     }
 
-    /// Waits until both list what is on disk, then drops one more file in and waits for it
-    /// too: a reply read twice late, before that file was, is caught.
-    fn agree(&mut self, when: &str) {
-        self.agree_now(when);
+    /// The last step's check: waits until both list what is on disk, then writes one more
+    /// reply and waits for it too, so a reply read twice late, before that one was, is
+    /// caught.
+    fn agree_for_good(&mut self, when: &str) {
+        self.agree(when);
+        self.barriers += 1;
+        let barrier = record(&format!("barrier {}", self.barriers));
         if self.root.is_dir() {
-            self.barriers += 1;
-            write(&self.root.join(format!("zz-barrier-{}.jsonl", self.barriers)), &record("barrier"));
-            self.agree_now(&format!("{when}, then a barrier file"));
+            write(&self.root.join(format!("zz-barrier-{}.jsonl", self.barriers)), &barrier);
+        } else {
+            // A log opened by name: the barrier is its next line.
+            append(&self.root, &barrier);
         }
+        self.agree(&format!("{when}, then a barrier"));
     }
 }
 
@@ -328,11 +334,11 @@ fn the_watched_directory_deleted_and_recreated() {
     both.agree("the first load");
 
     fs::remove_dir_all(&root).unwrap();
-    both.agree_now("the directory deleted");
+    both.agree("the directory deleted");
     // Back, with other content: a log of the same name, shorter, and a new one.
     write(&root.join("a.jsonl"), &records(&texts("second a", 1)));
     write(&root.join("c.jsonl"), &records(&texts("c", 2)));
-    both.agree_now("the directory recreated");
+    both.agree("the directory recreated");
     // Regression: the native watch had died with the directory, and this went unseen.
     append(&root.join("a.jsonl"), &records(&texts("second a, more", 2)));
     write(&root.join("run/d.jsonl"), &records(&texts("d", 1)));
@@ -345,7 +351,7 @@ fn the_watched_directory_deleted_and_recreated() {
     write(&root.join("run/d.jsonl"), &records(&texts("third d", 2)));
     both.agree("the directory deleted and recreated at once");
     append(&root.join("run/d.jsonl"), &records(&texts("third d, more", 1)));
-    both.agree("writes after the second recreation");
+    both.agree_for_good("writes after the second recreation");
 }
 
 #[test]
@@ -371,9 +377,9 @@ fn a_log_truncated_and_rewritten() {
 
     // Truncated and left empty for a while, then written.
     OpenOptions::new().write(true).truncate(true).open(&a).unwrap();
-    both.agree_now("a log truncated to nothing");
+    both.agree("a log truncated to nothing");
     append(&a, &records(&texts("refilled a", 2)));
-    both.agree("a truncated log written again");
+    both.agree_for_good("a truncated log written again");
 }
 
 #[test]
@@ -406,7 +412,7 @@ fn a_log_replaced_by_an_atomic_rename() {
 
     // The file renamed in is followed as it grows.
     append(&a, &records(&texts("appended to the renamed a", 2)));
-    both.agree("a renamed-in log appended to");
+    both.agree_for_good("a renamed-in log appended to");
 }
 
 #[test]
@@ -423,7 +429,7 @@ fn a_log_opened_by_name_replaced_by_an_atomic_rename() {
     fs::rename(&aside, &a).unwrap();
     both.agree("the log opened replaced by a rename");
     append(&a, &records(&texts("appended", 1)));
-    both.agree("the renamed-in log appended to");
+    both.agree_for_good("the renamed-in log appended to");
 }
 
 #[test]
@@ -438,14 +444,14 @@ fn ten_thousand_files_at_once() {
         write(&root.join(format!("f{i:05}.jsonl")), &record(&format!("file {i}")));
         write(&root.join(format!("burst/g{i:05}.jsonl")), &record(&format!("burst file {i}")));
     }
-    both.agree_now("10,000 files added at once");
+    both.agree("10,000 files added at once");
     for f in &both.followers {
         assert_eq!(shown(&f.state).len(), 10_001, "{:?}", f.mode);
     }
     // Both places are still followed.
     append(&root.join("f00042.jsonl"), &record("file 42, later"));
     append(&root.join("burst/g04999.jsonl"), &record("burst file 4999, later"));
-    both.agree("files among the 10,000 appended to");
+    both.agree_for_good("files among the 10,000 appended to");
 }
 
 #[test]
@@ -454,7 +460,7 @@ fn a_line_written_in_small_pieces() {
     let a = root.join("a.jsonl");
     write(&a, &records(&texts("a", 1)));
     let mut both = Both::start(&root);
-    both.agree_now("the first load");
+    both.agree("the first load");
 
     for n in 1..=2 {
         let line = record(&format!("written in pieces #{n}"));
@@ -480,7 +486,7 @@ fn a_line_written_in_small_pieces() {
         }
         append(&a, &line[from..]);
     }
-    both.agree_now("two lines written in pieces");
+    both.agree("two lines written in pieces");
 
     // A writer streaming a line a few bytes at a time.
     let line = record("streamed a few bytes at a time");
@@ -491,7 +497,7 @@ fn a_line_written_in_small_pieces() {
             f.only_what_is_on_disk("a line streamed");
         }
     }
-    both.agree("a line streamed");
+    both.agree_for_good("a line streamed");
 }
 
 #[test]
