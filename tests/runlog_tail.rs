@@ -98,11 +98,14 @@ fn a_file_that_shrinks_or_is_replaced_is_read_again_from_the_start() {
     assert!(matches!(&got[0], Change::Restarted { why: Restart::Replaced, .. }), "{got:?}");
     assert_eq!(replies(&got).len(), 3);
 
+    assert!(!t.is_gone());
     fs::remove_file(&path).unwrap();
     assert!(matches!(read(&mut t).as_slice(), [Change::Removed { .. }]));
+    assert!(t.is_gone());
     // And when it comes back, it is new.
     append(&path, &msg("back"));
     assert_eq!(replies(&read(&mut t)), [(Some(1), "back".to_owned())]);
+    assert!(!t.is_gone());
 }
 
 #[test]

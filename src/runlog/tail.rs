@@ -85,6 +85,8 @@ pub struct Tail {
     state: State,
     /// Whether anything from the file has been pushed (so a restart must be announced).
     pushed: bool,
+    /// Whether the last read found no file at the path.
+    gone: bool,
     /// The last bytes read of a JSONL file (up to [`SEEN`], ending at the offset), to tell a
     /// file that grew from one rewritten longer; `None` when they could not be read.
     seen: Option<Vec<u8>>,
@@ -104,16 +106,16 @@ fn bytes_before(mut file: &File, end: u64) -> io::Result<Vec<u8>> {
 
 impl Tail {
     pub fn new(path: impl Into<PathBuf>, loader: Arc<Loader>) -> Tail {
-        Tail { path: path.into(), loader, id: None, state: State::Fresh, pushed: false, seen: None }
+        Tail { path: path.into(), loader, id: None, state: State::Fresh, pushed: false, gone: false, seen: None }
     }
 
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// Whether the last read found no file (or there has been none).
+    /// Whether the last read found no file at the path (not: could not look).
     pub fn is_gone(&self) -> bool {
-        self.id.is_none()
+        self.gone
     }
 
     /// The byte offset read up to (for a JSONL file).
@@ -133,6 +135,7 @@ impl Tail {
                     sink(Change::Removed { source: self.path.clone() });
                 }
                 self.reset();
+                self.gone = true;
                 return;
             }
             Err(e) => {
@@ -140,6 +143,7 @@ impl Tail {
                 return;
             }
         };
+        self.gone = false;
         let id = file_id(&meta);
         let modified = meta.modified().ok();
         let restart = match &self.state {
