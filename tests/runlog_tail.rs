@@ -98,11 +98,44 @@ fn a_file_that_shrinks_or_is_replaced_is_read_again_from_the_start() {
     assert!(matches!(&got[0], Change::Restarted { why: Restart::Replaced, .. }), "{got:?}");
     assert_eq!(replies(&got).len(), 3);
 
+    assert!(!t.is_gone());
     fs::remove_file(&path).unwrap();
     assert!(matches!(read(&mut t).as_slice(), [Change::Removed { .. }]));
+    assert!(t.is_gone());
     // And when it comes back, it is new.
     append(&path, &msg("back"));
     assert_eq!(replies(&read(&mut t)), [(Some(1), "back".to_owned())]);
+    assert!(!t.is_gone());
+}
+
+#[test]
+fn a_file_rewritten_longer_than_what_was_read_is_read_again() {
+    // Regression: a log truncated and written again past the old offset before the next
+    // read (a re-run writing its log afresh) was read on from the old offset: the old
+    // replies stayed, the new ones were lost or read from the middle of a line.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    append(&path, &(msg("one") + &msg("two")));
+    let mut t = tail(&path);
+    assert_eq!(replies(&read(&mut t)).len(), 2);
+    fs::write(&path, msg("first of a new run") + &msg("second") + &msg("third")).unwrap();
+    let got = read(&mut t);
+    assert!(matches!(&got[0], Change::Restarted { why: Restart::Overwritten, .. }), "{got:?}");
+    assert_eq!(
+        replies(&got),
+        [(Some(1), "first of a new run".to_owned()), (Some(2), "second".to_owned()), (Some(3), "third".to_owned())]
+    );
+    assert!(read(&mut t).is_empty(), "and then only what is new");
+    append(&path, &msg("fourth"));
+    assert_eq!(replies(&read(&mut t)), [(Some(4), "fourth".to_owned())]);
+
+    // Deleted and written again between two reads: the new file may be given the old one's
+    // inode number; it is still another file.
+    fs::remove_file(&path).unwrap();
+    fs::write(&path, msg("a").repeat(5)).unwrap();
+    let got = read(&mut t);
+    assert!(matches!(&got[0], Change::Restarted { .. }), "{got:?}");
+    assert_eq!(replies(&got).len(), 5);
 }
 
 #[test]

@@ -47,6 +47,7 @@ pub use reply::{Event, EventKind, Format, Item, Meta, Reply, StopReason, Tokens}
 pub use tail::{Change, Restart, Tail};
 
 pub(crate) use formats::clip;
+pub(crate) use tail::{FileId, file_id};
 
 /// Every reply, event and diagnostic in `paths`, pushed to `sink` in path-then-line order.
 pub fn load(paths: &[PathBuf], opts: &LoadOptions, sink: &mut dyn FnMut(Item)) {

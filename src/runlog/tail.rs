@@ -2,12 +2,15 @@
 //!
 //! A watcher's event is a hint, not a fact, so a [`Tail`] re-reads the file's state from
 //! disk every time it is asked. A JSONL file is read from where the last read stopped, up
-//! to its last newline (a last line still being written is held back); a file that shrank
-//! or was replaced (another inode: an atomic rename) is read again from the start, and the
-//! consumer is told to drop what it had from it first. A file read whole (a text reply, a
-//! JSON document) is read again whenever its size or time changes.
+//! to its last newline (a last line still being written is held back); a file that shrank,
+//! was replaced (another file: an atomic rename), or no longer holds what was read (truncated
+//! and written again past where the last read stopped, which its size alone cannot tell) is
+//! read again from the start, and the consumer is told to drop what it had from it first. A
+//! file read whole (a text reply, a JSON document) is read again whenever its size or time
+//! changes.
 
 use std::fs::{self, File};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -24,8 +27,8 @@ pub enum Change {
     /// A reply (or event) pushed earlier, at `line`, with context that has arrived since:
     /// its review round, its page's verification, the run's outcome. Replace its metadata.
     Amended { source: PathBuf, line: usize, meta: Meta },
-    /// The file shrank or was replaced: drop every item from it; the items that follow
-    /// are the file read from the start.
+    /// The file shrank, was replaced or was rewritten: drop every item from it; the items
+    /// that follow are the file read from the start.
     Restarted { source: PathBuf, why: Restart },
     /// The file is gone: drop every item from it.
     Removed { source: PathBuf },
@@ -38,23 +41,28 @@ pub enum Restart {
     Truncated,
     /// Another file now has its name.
     Replaced,
+    /// What was read is no longer there: the file was truncated and written again, past
+    /// where the last read stopped.
+    Overwritten,
     /// A file read whole changed.
     Rewritten,
 }
 
+/// A file's identity. The birth time, where the filesystem keeps one, tells a new file from
+/// a deleted one whose inode number it was given (ext4 hands a freed number out again at once).
 #[cfg(unix)]
-type FileId = (u64, u64);
+pub(crate) type FileId = (u64, u64, Option<SystemTime>);
 #[cfg(not(unix))]
-type FileId = Option<SystemTime>;
+pub(crate) type FileId = Option<SystemTime>;
 
 #[cfg(unix)]
-fn file_id(m: &fs::Metadata) -> FileId {
+pub(crate) fn file_id(m: &fs::Metadata) -> FileId {
     use std::os::unix::fs::MetadataExt;
-    (m.dev(), m.ino())
+    (m.dev(), m.ino(), m.created().ok())
 }
 
 #[cfg(not(unix))]
-fn file_id(m: &fs::Metadata) -> FileId {
+pub(crate) fn file_id(m: &fs::Metadata) -> FileId {
     m.created().ok()
 }
 
@@ -77,15 +85,37 @@ pub struct Tail {
     state: State,
     /// Whether anything from the file has been pushed (so a restart must be announced).
     pushed: bool,
+    /// Whether the last read found no file at the path.
+    gone: bool,
+    /// The last bytes read of a JSONL file (up to [`SEEN`], ending at the offset), to tell a
+    /// file that grew from one rewritten longer; `None` when they could not be read.
+    seen: Option<Vec<u8>>,
+}
+
+/// How many bytes before the offset are compared: enough to span a record's distinct part.
+const SEEN: u64 = 256;
+
+/// Up to [`SEEN`] bytes of `file`, ending at `end`.
+fn bytes_before(mut file: &File, end: u64) -> io::Result<Vec<u8>> {
+    let start = end.saturating_sub(SEEN);
+    let mut bytes = Vec::with_capacity(SEEN as usize);
+    file.seek(SeekFrom::Start(start))?;
+    file.take(end - start).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 impl Tail {
     pub fn new(path: impl Into<PathBuf>, loader: Arc<Loader>) -> Tail {
-        Tail { path: path.into(), loader, id: None, state: State::Fresh, pushed: false }
+        Tail { path: path.into(), loader, id: None, state: State::Fresh, pushed: false, gone: false, seen: None }
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether the last read found no file at the path (not: could not look).
+    pub fn is_gone(&self) -> bool {
+        self.gone
     }
 
     /// The byte offset read up to (for a JSONL file).
@@ -105,6 +135,7 @@ impl Tail {
                     sink(Change::Removed { source: self.path.clone() });
                 }
                 self.reset();
+                self.gone = true;
                 return;
             }
             Err(e) => {
@@ -112,11 +143,13 @@ impl Tail {
                 return;
             }
         };
+        self.gone = false;
         let id = file_id(&meta);
         let modified = meta.modified().ok();
         let restart = match &self.state {
             _ if self.id.is_some_and(|old| old != id) => Some(Restart::Replaced),
             State::Jsonl(s) if meta.len() < s.offset => Some(Restart::Truncated),
+            State::Jsonl(s) if !self.still_holds(s.offset) => Some(Restart::Overwritten),
             State::Whole { len, modified: m } if *len != meta.len() || *m != modified => Some(Restart::Rewritten),
             _ => None,
         };
@@ -140,13 +173,17 @@ impl Tail {
             State::Fresh => match self.loader.start(&self.path, true, &mut emit) {
                 Start::Jsonl(file, mut s) => {
                     s.read(&self.loader, &self.path, &file, &mut emit);
+                    self.seen = bytes_before(&file, s.offset).ok();
                     self.state = State::Jsonl(s);
                 }
                 Start::Whole | Start::Skipped => self.state = State::Whole { len: meta.len(), modified },
                 Start::NotYet => {}
             },
             State::Jsonl(s) => match File::open(&self.path) {
-                Ok(file) => s.read(&self.loader, &self.path, &file, &mut emit),
+                Ok(file) => {
+                    s.read(&self.loader, &self.path, &file, &mut emit);
+                    self.seen = bytes_before(&file, s.offset).ok();
+                }
                 Err(e) => {
                     emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(&self.path, Problem::from_io(&e, true)))))
                 }
@@ -156,9 +193,21 @@ impl Tail {
         self.pushed |= pushed;
     }
 
+    /// Whether the file still holds, just before `offset`, the bytes the last read ended
+    /// with. A file that cannot be read now is given the benefit of the doubt: the read that
+    /// follows reports why.
+    fn still_holds(&self, offset: u64) -> bool {
+        let Some(seen) = &self.seen else { return true };
+        match File::open(&self.path).and_then(|f| bytes_before(&f, offset)) {
+            Ok(now) => now == *seen,
+            Err(_) => true,
+        }
+    }
+
     fn reset(&mut self) {
         self.id = None;
         self.state = State::Fresh;
         self.pushed = false;
+        self.seen = None;
     }
 }
