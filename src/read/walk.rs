@@ -172,7 +172,8 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
     };
     let walked = walk(text, &mut readers, opts, false);
     let walk_end = walked.last.map(|(_, end, _)| end);
-    if let Some(value) = whole_reply_answer(text, whole_text.span, walk_end, &opts.whole_reply) {
+    let strict = readers.strict.as_ref();
+    if let Some(value) = whole_reply_answer(text, whole_text.span, walk_end, &opts.whole_reply, strict) {
         return Some(value);
     }
     let (start, end, by) = walked.last?;
@@ -475,16 +476,26 @@ fn whole_reply_unrecorded(
 /// The whole-reply reading's value where it is the answer, else `None` (the walk's answer
 /// stands). The gates are asked in the order that costs least, which cannot change the
 /// answer: every refusal, and every reason for no reading, leaves the walk's answer.
-fn whole_reply_answer(text: &str, span: Span, walk_end: Option<usize>, policy: &WholeReplyPolicy) -> Option<Value> {
+fn whole_reply_answer(
+    text: &str,
+    span: Span,
+    walk_end: Option<usize>,
+    policy: &WholeReplyPolicy,
+    strict: Option<&Validator>,
+) -> Option<Value> {
     if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
         return None;
     }
     if policy.walk_closed_gate && walk_end == Some(span.end) {
         return None;
     }
-    // Parsed without validating first: the reading is mostly the answer when it gets here.
-    let (value, end) = js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok()?;
-    if end != span.end || (policy.self_contained_gate && !strings_are_self_contained(&value)) {
+    // Validated before it is built: a reading that fails costs no allocation, and one that
+    // reads mostly re-reads only what did not read strictly.
+    if Validator::new(text, Mode::Narrow).object_at_knowing(span.start, strict) != Ok(span.end) {
+        return None;
+    }
+    let (value, _) = js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok()?;
+    if policy.self_contained_gate && !strings_are_self_contained(&value) {
         return None;
     }
     Some(value)
