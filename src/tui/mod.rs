@@ -14,9 +14,11 @@
 //! also ends the process), on SIGINT, SIGTERM and SIGHUP (a flag the loop checks).
 
 pub mod analysis;
+mod index;
 pub mod keymap;
 pub mod layout;
 pub mod marks;
+mod order;
 pub mod state;
 pub mod summary;
 pub mod tree;
