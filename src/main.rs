@@ -28,7 +28,9 @@ use bracewalk::tui;
     version,
     about = "See how a lenient JSON extractor read an LLM reply",
     long_about = "See how a lenient JSON extractor read an LLM reply.\n\nWith no command, opens the inspector \
-                  (a terminal UI) on the paths given, `.` by default, and watches them for new replies.",
+                  (a terminal UI) on the paths given, `.` by default, and watches them for new replies. Exit \
+                  status: 0 when quit; 128 + the signal's number when a signal stops it (130 for SIGINT, 143 for \
+                  SIGTERM, 129 for SIGHUP); a second SIGINT or SIGTERM ends it at once.",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -251,8 +253,8 @@ fn inspect(args: InspectArgs) -> Result<ExitCode> {
         (_, true) => tui::WatchMode::Poll,
         _ => tui::WatchMode::Native,
     };
-    tui::run(paths, tui::Options { load, watch, marks: None }).context("the inspector")?;
-    Ok(ExitCode::SUCCESS)
+    let ended = tui::run(paths, tui::Options { load, watch, marks: None }).context("the inspector")?;
+    Ok(ExitCode::from(ended.status()))
 }
 
 fn marks(args: &MarksArgs) -> Result<ExitCode> {

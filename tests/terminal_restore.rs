@@ -4,8 +4,12 @@
 //! signal), SIGTERM, SIGINT, and a panic on the event loop and on another thread (the
 //! `BRACEWALK_DEBUG_PANIC` test hook). Afterwards tmux itself is asked for the pane's modes,
 //! the shell's `stty -g` must match what it printed before the inspector started, and a
-//! command typed at the prompt must run. A panic must also exit with 101 and leave its
-//! message on the restored screen.
+//! command typed at the prompt must run. A quit exits with 0, a signal with 128 + its number
+//! (143, 130), a panic with 101, leaving its message on the restored screen.
+//!
+//! Also: a second SIGTERM or SIGINT ends an inspector whose loop is stuck (the
+//! `BRACEWALK_DEBUG_HANG` test hook), with 143 or 130, the terminal then left as it is; and
+//! Ctrl-C pressed in a pager the inspector opened is the pager's alone.
 //!
 //! Needs tmux; without it the tests say so and pass (`.ci/run` installs it).
 
@@ -146,19 +150,74 @@ fn ctrl_c_typed_quits_and_restores_the_terminal() {
 }
 
 #[test]
-fn sigterm_restores_the_terminal() {
+fn sigterm_restores_the_terminal_and_exits_with_143() {
     let Some(ins) = inspector("") else { return };
     ins.signal("-TERM");
-    // 0, not 143: the loop saw the signal and ended, rather than the signal ending the process.
-    assert_eq!(ins.status(), 0);
+    // The loop saw the signal and ended, restoring the terminal, then reported it as a shell
+    // reports a process a signal ended: 128 + 15.
+    assert_eq!(ins.status(), 143);
     ins.assert_restored();
 }
 
 #[test]
-fn sigint_restores_the_terminal() {
+fn sigint_restores_the_terminal_and_exits_with_130() {
     let Some(ins) = inspector("") else { return };
     ins.signal("-INT");
-    assert_eq!(ins.status(), 0);
+    assert_eq!(ins.status(), 130);
+    ins.assert_restored();
+}
+
+/// Stalls the inspector's loop (the test hook), sends `signal` twice, and returns the exit
+/// status. The first signal must leave the process running: the loop cannot look, and the
+/// signal only asks.
+fn stuck_then_signalled_twice(signal: &str) -> Option<i32> {
+    let ins = inspector("BRACEWALK_DEBUG_HANG=1")?;
+    ins.tmux.keys(&["j"]);
+    ins.signal(signal);
+    std::thread::sleep(Duration::from_millis(300));
+    let alive = Command::new("kill").args(["-0", &ins.pid()]).status().unwrap();
+    assert!(alive.success(), "the first {signal} ended the process outright");
+    assert!(!ins.path("status").exists(), "the first {signal} ended the process outright");
+    ins.signal(signal);
+    Some(ins.status())
+}
+
+#[test]
+fn a_second_sigterm_ends_a_stuck_inspector_at_once() {
+    if let Some(status) = stuck_then_signalled_twice("-TERM") {
+        assert_eq!(status, 143);
+    }
+}
+
+#[test]
+fn a_second_sigint_ends_a_stuck_inspector_at_once() {
+    if let Some(status) = stuck_then_signalled_twice("-INT") {
+        assert_eq!(status, 130);
+    }
+}
+
+#[test]
+fn ctrl_c_in_a_pager_the_inspector_opened_is_the_pagers() {
+    // Regression guard: the inspector's SIGINT handler caught the Ctrl-C meant for `less`
+    // (which cancels a search with it), quit once the pager was left, and with a second
+    // signal ending the process at once would have ended it under the pager.
+    let Some(ins) = inspector("EDITOR='sh pager.sh'") else { return };
+    // A pager that notes each Ctrl-C and carries on until told to stop.
+    let pager = "trap 'echo interrupted >> pager.log' INT\necho started >> pager.log\n\
+                 while [ ! -e pager.done ]; do sleep 0.1; done\n";
+    std::fs::write(ins.path("pager.sh"), pager).unwrap();
+    let log = || std::fs::read_to_string(ins.path("pager.log")).unwrap_or_default();
+    ins.tmux.keys(&["o"]);
+    ins.tmux.wait_until("the pager to start", DEADLINE, log, |l| l.contains("started"));
+    ins.tmux.keys(&["C-c"]);
+    ins.tmux.wait_until("the pager's first Ctrl-C", DEADLINE, log, |l| l.matches("interrupted").count() == 1);
+    ins.tmux.keys(&["C-c"]);
+    ins.tmux.wait_until("the pager's second Ctrl-C", DEADLINE, log, |l| l.matches("interrupted").count() == 2);
+    std::fs::write(ins.path("pager.done"), "").unwrap();
+    ins.tmux.wait_for("the inspector back", DEADLINE, |s| s.contains("back from sh"));
+    assert!(!ins.path("status").exists(), "the inspector ended while the pager ran");
+    ins.tmux.keys(&["q"]);
+    assert_eq!(ins.status(), 0, "quit with q after the pager: not a signal");
     ins.assert_restored();
 }
 

@@ -1,6 +1,7 @@
 //! How long a keystroke takes on a campaign of 10,000 replies: `update` and a full
 //! `render` into a 160×50 `TestBackend`, per key, after every reply is loaded and
-//! summarized. Ignored by default (it is a measurement, not a check); run it with
+//! summarized; and how long a batch of replies takes to apply during a flood. Ignored by
+//! default (they are measurements, not checks); run them with
 //!
 //!     cargo test --release --test tui_latency -- --ignored --nocapture
 
@@ -16,7 +17,8 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use bracewalk::runlog::Item;
-use bracewalk::tui::Msg;
+use bracewalk::tui::state::{Entry, Incoming, Progress, SortKey};
+use bracewalk::tui::{Msg, State, update};
 use fixture::{drive, reply, screen, state};
 
 fn stats(name: &str, mut times: Vec<Duration>) {
@@ -67,4 +69,64 @@ fn keystrokes_on_ten_thousand_replies() {
         (0..20).map(|i| key(&mut s, if i % 2 == 0 { KeyCode::Char('f') } else { KeyCode::Esc })).collect(),
     );
     stats("PgDn in the list", (0..50).map(|_| key(&mut s, KeyCode::PageDown)).collect());
+}
+
+/// `n` replies from files of 100 lines, keys from `key`, in batches of `per`, the files in
+/// no particular order.
+fn flood(key: &mut u64, files: std::ops::Range<usize>, per: usize) -> Vec<Vec<Incoming>> {
+    let mut all = Vec::new();
+    for f in files {
+        let file = format!("logs/run-{:05}/log.jsonl", f * 7919 % 100_000);
+        for line in 1..=100 {
+            *key += 1;
+            let item = match reply(line, "page", (line % 40) as u32, "{\"html\": \"<p>x</p>\", \"log\": \"ok\"}") {
+                Item::Reply(mut r) => {
+                    r.id = format!("{file}:{line}");
+                    r.source = file.clone().into();
+                    Item::Reply(r)
+                }
+                other => other,
+            };
+            all.push(Incoming::Entry(Entry::from_item(*key, item)));
+        }
+    }
+    let mut batches = Vec::new();
+    while !all.is_empty() {
+        let rest = all.split_off(per.min(all.len()));
+        batches.push(std::mem::replace(&mut all, rest));
+    }
+    batches
+}
+
+#[test]
+#[ignore]
+fn batches_during_a_flood() {
+    for sort in [SortKey::Source, SortKey::Size] {
+        let mut s = State::new(vec!["logs".into()], Default::default(), (160, 50));
+        s.sort = sort;
+        let mut key = 0;
+        // The first load of 100,000 replies, 2,000 a batch (as the loader sends them).
+        let batches = flood(&mut key, 0..1000, 2000);
+        let t = Instant::now();
+        let mut times = Vec::new();
+        for batch in batches {
+            let t = Instant::now();
+            update(&mut s, Msg::Incoming { batch, initial: true });
+            times.push(t.elapsed());
+        }
+        update(&mut s, Msg::Progress(Progress { files: 1000, items: 100_000, bytes: 0, done: true }));
+        println!("{sort:?}: 100,000 replies loaded in {:?}", t.elapsed());
+        stats("  a batch of 2,000", times);
+        // Then the follower: 10,000 more in batches of 40, as 25 a second would bring them.
+        let batches = flood(&mut key, 1000..1100, 40);
+        let times = batches
+            .into_iter()
+            .map(|batch| {
+                let t = Instant::now();
+                update(&mut s, Msg::Incoming { batch, initial: false });
+                t.elapsed()
+            })
+            .collect();
+        stats("  then a batch of 40", times);
+    }
 }

@@ -225,6 +225,65 @@ fn a_restarted_file_is_read_again_and_a_deleted_one_is_gone() {
     assert!(s.entries.iter().all(|e| e.gone));
 }
 
+/// A reply at `file:line`, `size` bytes long.
+fn reply_in(file: &str, line: usize, size: usize) -> Item {
+    match reply(line, "page", 1, &format!("{{\"a\": \"{}\"}}", "x".repeat(size))) {
+        Item::Reply(mut r) => {
+            r.source = PathBuf::from(file);
+            r.id = format!("{file}:{line}");
+            Item::Reply(r)
+        }
+        other => other,
+    }
+}
+
+fn batch(from_key: u64, items: Vec<Item>) -> Msg {
+    let batch = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, it)| Incoming::Entry(Entry::from_item(from_key + i as u64, it)))
+        .collect();
+    Msg::Incoming { batch, initial: false }
+}
+
+#[test]
+fn replies_arriving_above_leave_the_rows_shown_and_the_selection_in_place() {
+    let items = (1..=60).map(|i| reply_in("logs/a.jsonl", i, 100 + i)).collect();
+    let mut s = state(items, 100, 30);
+    typed(&mut s, "s");
+    assert_eq!(s.sort, SortKey::Size);
+    // Scrolled down, then up a little: the selection is mid-screen.
+    typed(&mut s, &format!("{}kkkk", "j".repeat(30)));
+    let (top, cursor) = (s.list_top, s.cursor);
+    assert!(top > 0 && cursor > top, "scrolled");
+    let shown = |s: &State| s.view[s.list_top..].iter().take(5).map(|&i| s.entries[i].key).collect::<Vec<_>>();
+    let (rows, selected) = (shown(&s), s.selected().unwrap().key);
+    // Five bigger replies sort above everything shown.
+    drive(&mut s, batch(1000, (1..=5).map(|i| reply_in("logs/b.jsonl", i, 1000 + i)).collect()));
+    assert_eq!(s.selected().unwrap().key, selected);
+    assert_eq!((s.list_top, s.cursor), (top + 5, cursor + 5));
+    assert_eq!(shown(&s), rows, "the rows on screen stay where they were");
+    // Smaller ones sort below: nothing moves.
+    drive(&mut s, batch(2000, (1..=5).map(|i| reply_in("logs/c.jsonl", i, i)).collect()));
+    assert_eq!((s.list_top, s.cursor), (top + 5, cursor + 5));
+    assert_eq!(shown(&s), rows);
+}
+
+#[test]
+fn a_restarted_file_leaves_the_selection_in_another_where_it_was() {
+    // Regression: the entries of a file that restarted were taken out from under the list's
+    // positions, and the selection jumped to whatever then sat at the old position.
+    let mut items: Vec<Item> = (1..=3).map(|i| reply_in("logs/a.jsonl", i, 10)).collect();
+    items.extend((1..=3).map(|i| reply_in("logs/b.jsonl", i, 10)));
+    let mut s = state(items, 100, 30);
+    typed(&mut s, "G");
+    assert_eq!(s.selected().unwrap().reference(), "logs/b.jsonl:3");
+    let source = PathBuf::from("logs/a.jsonl");
+    drive(&mut s, Msg::Incoming { batch: vec![Incoming::Restarted { source }], initial: false });
+    assert_eq!(s.view.len(), 3);
+    assert_eq!(s.selected().unwrap().reference(), "logs/b.jsonl:3");
+}
+
 #[test]
 fn a_click_selects_a_reply_and_the_wheel_scrolls() {
     let mut s = state(three(), 80, 24);

@@ -20,7 +20,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use bracewalk::runlog::LoadOptions;
-use bracewalk::tui::state::{Incoming, WatchState};
+use bracewalk::tui::state::WatchState;
 use bracewalk::tui::watch::{self, Intake, WatchMode};
 use bracewalk::tui::{Msg, State, update};
 use serde_json::json;
@@ -129,41 +129,13 @@ impl Follower {
         f
     }
 
-    /// Applies every message waiting. A run of change batches (with the progress reports
-    /// between them) is applied as one batch, then the reports: the same changes in the
-    /// same order, but the list is rebuilt once, not once per batch (a debug build sorting
-    /// 10,000 entries a thousand times is most of a long test's time otherwise).
+    /// Applies every message waiting, one at a time, as the event loop does.
     fn pump(&mut self) {
-        let mut changes: Vec<Incoming> = Vec::new();
-        let mut initial = false;
-        let mut reports = Vec::new();
-        loop {
-            let msg = self.rx.try_recv().ok();
-            match msg {
-                Some(Msg::Incoming { batch, initial: i }) if changes.is_empty() || i == initial => {
-                    initial = i;
-                    changes.extend(batch);
-                    continue;
-                }
-                Some(Msg::Progress(p)) => {
-                    self.looks += 1;
-                    reports.push(p);
-                    continue;
-                }
-                _ => {}
+        while let Ok(msg) = self.rx.try_recv() {
+            if matches!(msg, Msg::Progress(_)) {
+                self.looks += 1;
             }
-            if !changes.is_empty() {
-                update(&mut self.state, Msg::Incoming { batch: std::mem::take(&mut changes), initial });
-            }
-            for p in reports.drain(..) {
-                update(&mut self.state, Msg::Progress(p));
-            }
-            match msg {
-                Some(msg) => {
-                    update(&mut self.state, msg);
-                }
-                None => return,
-            }
+            update(&mut self.state, msg);
         }
     }
 

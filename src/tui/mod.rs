@@ -11,12 +11,16 @@
 //!
 //! The terminal is restored however the inspector ends: on quit, on an error (a guard's
 //! `Drop`), on a panic on any thread (a hook installed before raw mode is entered, which
-//! also ends the process), on SIGINT, SIGTERM and SIGHUP (a flag the loop checks).
+//! also ends the process), on SIGINT, SIGTERM and SIGHUP (a flag the loop checks). After a
+//! signal the exit status is 128 + its number, as a shell reports a process a signal ended;
+//! a second SIGINT or SIGTERM ends the process at once, should the loop be stuck.
 
 pub mod analysis;
+mod index;
 pub mod keymap;
 pub mod layout;
 pub mod marks;
+mod order;
 pub mod state;
 pub mod summary;
 pub mod tree;
@@ -30,7 +34,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -40,6 +44,8 @@ use crossterm::execute;
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
+use signal_hook::SigId;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use crate::runlog::LoadOptions;
 
@@ -60,8 +66,94 @@ pub struct Options {
 /// loaded replies cannot hold keys back.
 const MESSAGES_PER_FRAME: usize = 64;
 
-/// Opens the inspector on `paths` and runs it until the user quits.
-pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
+/// How the inspector ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit (`q`, or Ctrl-C typed, which raw mode makes a key).
+    Quit,
+    /// A signal asked it to stop: the signal's number.
+    Signal(i32),
+}
+
+impl Ended {
+    /// The exit status: 0 after a quit, 128 + the signal's number after a signal (130 for
+    /// SIGINT, 143 for SIGTERM, 129 for SIGHUP), as shells and the tools users compare us
+    /// with report it, so a script can tell an interrupted inspector from one the user left.
+    pub fn status(self) -> u8 {
+        match self {
+            Ended::Quit => 0,
+            Ended::Signal(n) => u8::try_from(128 + n).unwrap_or(u8::MAX),
+        }
+    }
+}
+
+/// The signals that stop the inspector, and what they have done.
+///
+/// Each notes its number for the loop to end on, and the first arms a second SIGINT or
+/// SIGTERM to end the process at once, with 128 + its number, from the handler: a loop stuck
+/// in work (or a bug) never looks at the note, and the user's second Ctrl-C, or a
+/// supervisor's second TERM, must not be ignored as the first was. That exit runs no
+/// destructor, so the terminal may be left raw (`reset` mends it): the accepted meaning of a
+/// second signal.
+struct StopSignals {
+    /// The number of the last signal that asked the inspector to stop; 0 for none.
+    stop: Arc<AtomicUsize>,
+    armed: Arc<AtomicBool>,
+    /// SIGINT's handlers, taken down while another program has the terminal.
+    interrupt: Vec<SigId>,
+}
+
+impl StopSignals {
+    fn register() -> io::Result<StopSignals> {
+        let mut this = StopSignals {
+            stop: Arc::new(AtomicUsize::new(0)),
+            armed: Arc::new(AtomicBool::new(false)),
+            interrupt: Vec::new(),
+        };
+        this.register_one(SIGTERM)?;
+        this.register_one(SIGHUP)?;
+        this.interrupt = this.register_one(SIGINT)?;
+        Ok(this)
+    }
+
+    fn register_one(&self, signal: i32) -> io::Result<Vec<SigId>> {
+        let mut ids = Vec::new();
+        if signal != SIGHUP {
+            // First, so that the first signal finds it not yet armed. (After SIGHUP there is
+            // no terminal, and the hang-up watchdog ends the process.)
+            ids.push(signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, self.armed.clone())?);
+        }
+        ids.push(signal_hook::flag::register(signal, self.armed.clone())?);
+        ids.push(signal_hook::flag::register_usize(signal, self.stop.clone(), signal as usize)?);
+        Ok(ids)
+    }
+
+    /// The signal that asked the inspector to stop, if one has.
+    fn received(&self) -> Option<i32> {
+        match self.stop.load(Ordering::Relaxed) {
+            0 => None,
+            n => Some(i32::try_from(n).unwrap_or(i32::MAX)),
+        }
+    }
+
+    /// Runs `f` (another program in the foreground) with SIGINT left to that program, as
+    /// `system(3)` does: Ctrl-C in `less` cancels a search, and must neither stop the
+    /// inspector afterwards nor, pressed twice, end it under the pager.
+    fn without_interrupt<T>(&mut self, f: impl FnOnce() -> T) -> io::Result<T> {
+        for id in self.interrupt.drain(..) {
+            // With no action left the handler stays and does nothing (signal-hook does not
+            // put the default back), so SIGINT is ignored meanwhile.
+            signal_hook::low_level::unregister(id);
+        }
+        let out = f();
+        self.interrupt = self.register_one(SIGINT)?;
+        Ok(out)
+    }
+}
+
+/// Opens the inspector on `paths` and runs it until the user quits or a signal stops it;
+/// returns which, once the terminal is restored.
+pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<Ended> {
     let started = Instant::now();
     if !io::stdout().is_terminal() {
         return Err(io::Error::other(
@@ -73,10 +165,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
         Some(p) => marks::load(p).unwrap_or_default(),
         None => Default::default(),
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-        signal_hook::flag::register(signal, stop.clone())?;
-    }
+    let mut signals = StopSignals::register()?;
     install_panic_hook();
     let _restore = Restore;
     enter()?;
@@ -99,6 +188,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
     let worker = worker::Worker::start(paths, opts.load, opts.watch, tx)?;
     let mut loaded_noted = false;
     let debug_panic = std::env::var("BRACEWALK_DEBUG_PANIC").ok();
+    let debug_hang = std::env::var_os("BRACEWALK_DEBUG_HANG").is_some();
     watch_for_hangup()?;
     loop {
         let busy = !state.progress.done || state.wanted.is_some();
@@ -111,6 +201,9 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
                 if let Some(m) = from_terminal(event::read()?) {
                     if let (Msg::Key(_), Some(place)) = (&m, &debug_panic) {
                         debug_panic_now(place)?;
+                    }
+                    if matches!(m, Msg::Key(_)) && debug_hang {
+                        debug_hang_now();
                     }
                     msgs.push(m);
                 }
@@ -125,7 +218,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
                 Err(_) => break,
             }
         }
-        if stop.load(Ordering::Relaxed) {
+        if signals.received().is_some() {
             msgs.push(Msg::Quit);
         }
         if msgs.is_empty() {
@@ -133,7 +226,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
         }
         for m in msgs {
             for effect in update(&mut state, m) {
-                if let Some(m) = carry_out(effect, &worker, &marks_path, &mut terminal)? {
+                if let Some(m) = carry_out(effect, &worker, &marks_path, &mut terminal, &mut signals)? {
                     update(&mut state, m);
                 }
             }
@@ -157,7 +250,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<()> {
             timings.note("summarized", started);
         }
     }
-    Ok(())
+    Ok(signals.received().map_or(Ended::Quit, Ended::Signal))
 }
 
 /// Ends the process when its terminal goes away (the window closed, the tmux session killed,
@@ -196,6 +289,13 @@ fn debug_panic_now(place: &str) -> io::Result<()> {
     panic!("BRACEWALK_DEBUG_PANIC: a deliberate panic on the event loop")
 }
 
+/// A test hook like the one above: with `BRACEWALK_DEBUG_HANG` set, a key press stalls the
+/// event loop for a minute, so `tests/terminal_restore.rs` can check that a second signal
+/// ends an inspector whose loop cannot see the first.
+fn debug_hang_now() {
+    std::thread::sleep(Duration::from_secs(60));
+}
+
 fn from_terminal(ev: Event) -> Option<Msg> {
     match ev {
         Event::Key(k) if k.kind != event::KeyEventKind::Release => Some(Msg::Key(k)),
@@ -213,6 +313,7 @@ fn carry_out(
     worker: &worker::Worker,
     marks_path: &Option<PathBuf>,
     terminal: &mut Term,
+    signals: &mut StopSignals,
 ) -> io::Result<Option<Msg>> {
     Ok(match effect {
         Effect::Detail { key, text, cut } => {
@@ -229,13 +330,13 @@ fn carry_out(
             execute!(io::stdout(), CopyToClipboard::to_clipboard_from(text))?;
             None
         }
-        Effect::Open { path, line } => Some(open_external(&path, line, terminal)?),
+        Effect::Open { path, line } => Some(open_external(&path, line, terminal, signals)?),
     })
 }
 
 /// Suspends the inspector, runs `$EDITOR` (or `$PAGER`, or `less`) on the file at a line,
 /// and comes back.
-fn open_external(path: &Path, line: usize, terminal: &mut Term) -> io::Result<Msg> {
+fn open_external(path: &Path, line: usize, terminal: &mut Term, signals: &mut StopSignals) -> io::Result<Msg> {
     let (program, pager) = match (std::env::var("EDITOR"), std::env::var("PAGER")) {
         (Ok(e), _) if !e.trim().is_empty() => (e, false),
         (_, Ok(p)) if !p.trim().is_empty() => (p, true),
@@ -256,7 +357,7 @@ fn open_external(path: &Path, line: usize, terminal: &mut Term) -> io::Result<Ms
         command.arg(path);
     }
     leave(&mut io::stdout())?;
-    let status = command.status();
+    let status = signals.without_interrupt(|| command.status())?;
     enter()?;
     terminal.clear()?;
     Ok(Msg::Flash(match status {

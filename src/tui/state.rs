@@ -12,6 +12,7 @@ use crate::runlog::{Diagnostic, EventKind, Item, Meta, StopReason};
 use crate::scan::{Facts, Reader};
 
 use super::analysis::{Detail, Summary};
+use super::index::FileIndex;
 use super::marks::Mark;
 use super::summary::{Corpus, ScanRow};
 
@@ -540,6 +541,8 @@ pub struct State {
     /// Every entry, in arrival order.
     pub entries: Vec<Entry>,
     pub by_key: HashMap<EntryKey, usize>,
+    /// Where each file's entries are.
+    pub(crate) files: FileIndex,
     /// The entries shown, filtered and sorted: indices into `entries`.
     pub view: Vec<usize>,
     /// Position in `view` of the selected entry.
@@ -588,6 +591,9 @@ pub struct State {
     pub(crate) corpus_dirty: bool,
     /// An entry to select once the view is rebuilt (following new replies).
     pub(crate) select: Option<EntryKey>,
+    /// Entries looked at to keep the view and the indexes (compared, filtered, passed
+    /// over), for tests that hold the cost of a batch to its size.
+    pub(crate) work: u64,
 }
 
 impl State {
@@ -596,6 +602,7 @@ impl State {
             roots,
             entries: Vec::new(),
             by_key: HashMap::new(),
+            files: FileIndex::default(),
             view: Vec::new(),
             cursor: 0,
             list_top: 0,
@@ -628,6 +635,7 @@ impl State {
             view_dirty: false,
             corpus_dirty: true,
             select: None,
+            work: 0,
         }
     }
 

@@ -18,9 +18,10 @@ use super::analysis::{Detail, Summary};
 use super::keymap::{self, Action, Key};
 use super::layout::{self, Panes};
 use super::marks::{self, Mark};
+use super::order::{self, Kept};
 use super::state::{
-    Badge, Body, Choice, Entry, EntryKey, Incoming, Mode, Pane, Progress, PromptKind, ReplyView, Search, SortKey,
-    State, TreeView, ValueSource, WatchState, Wrap,
+    Badge, Body, Choice, EntryKey, Incoming, Mode, Pane, Progress, PromptKind, ReplyView, Search, State, TreeView,
+    ValueSource, WatchState, Wrap,
 };
 use super::summary::{self, Corpus, ScanRow, Section};
 use super::{tree, view, wrap};
@@ -90,29 +91,25 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Progress(p) => state.progress = p,
         Msg::Summaries(list) => {
+            let mut kept = Kept::begin(state);
             for (k, s) in list {
-                if let Some(&i) = state.by_key.get(&k)
-                    && let Some(e) = state.entries.get_mut(i)
-                {
-                    e.summary = Some(s);
+                if let Some(&i) = state.by_key.get(&k) {
+                    kept.touch(state, i);
+                    state.entries[i].summary = Some(s);
                 }
             }
-            if state.sort == SortKey::Outcome || state.filter.on.iter().any(|c| matches!(c, Choice::Badge(_))) {
-                state.view_dirty = true;
-            }
+            kept.finish(state);
         }
         Msg::Facts(list) => {
+            let mut kept = Kept::begin(state);
             for (k, f) in list {
-                if let Some(&i) = state.by_key.get(&k)
-                    && let Some(e) = state.entries.get_mut(i)
-                {
-                    e.facts = Some(Box::new(f));
+                if let Some(&i) = state.by_key.get(&k) {
+                    kept.touch(state, i);
+                    state.entries[i].facts = Some(Box::new(f));
                 }
             }
+            kept.finish(state);
             state.corpus_dirty = true;
-            if state.filter.on.iter().any(|c| matches!(c, Choice::Scan(_))) {
-                state.view_dirty = true;
-            }
         }
         Msg::Detail(k, d) => {
             state.details.retain(|(key, _)| *key != k);
@@ -375,7 +372,7 @@ fn choose(state: &mut State, sections: &[Section]) {
     state.filter.on.insert(Choice::Scan(target));
     state.mode = Mode::Normal;
     state.focus = Pane::List;
-    rebuild_view(state);
+    order::rebuild(state);
     state.cursor = 0;
     state.list_top = 0;
     state.flash = Some(format!(
@@ -830,7 +827,7 @@ fn click_text(state: &mut State, panes: &Panes, x: u16, y: u16) {
 // ---- incoming ------------------------------------------------------------------------------
 
 fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
-    let mut reindex = false;
+    let mut kept = Kept::begin(state);
     for change in batch {
         match change {
             Incoming::Entry(mut e) => {
@@ -840,43 +837,59 @@ fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
                     state.last_diagnostic = Some(d.to_string());
                 }
                 // A file that comes back replaces what was left of it.
-                if let Some(i) = state.entries.iter().position(|x| x.gone && x.id == e.id && x.source == e.source) {
-                    state.entries.remove(i);
-                    reindex = true;
+                if let Some(k) = state.files.take_gone(&e.source, &e.id) {
+                    leave(state, &mut kept, k);
                 }
                 if state.follow && !initial && e.is_reply() {
                     state.select = Some(e.key);
                 }
+                state.files.add(&e);
                 state.by_key.insert(e.key, state.entries.len());
                 state.entries.push(e);
             }
             Incoming::Amended { source, line, meta } => {
-                if let Some(e) = state.entries.iter_mut().find(|e| e.source == source && e.line == Some(line)) {
-                    match &mut e.body {
+                if let Some(k) = state.files.at_line(&source, line)
+                    && let Some(&i) = state.by_key.get(&k)
+                {
+                    kept.touch(state, i);
+                    match &mut state.entries[i].body {
                         Body::Reply { meta: m, .. } | Body::Event { meta: m, .. } => *m = meta,
                         Body::Diagnostic(_) => {}
                     }
                 }
             }
             Incoming::Restarted { source } => {
-                for e in state.entries.iter().filter(|e| e.source == source) {
-                    state.restarted.insert(e.id.clone());
+                for k in state.files.take_file(&source) {
+                    if let Some(i) = state.by_key.remove(&k) {
+                        state.restarted.insert(state.entries[i].id.clone());
+                        kept.left(i);
+                    }
                 }
-                state.entries.retain(|e| e.source != source);
-                reindex = true;
             }
             Incoming::Removed { source } => {
-                for e in state.entries.iter_mut().filter(|e| e.source == source || e.source.starts_with(&source)) {
-                    e.gone = true;
+                let keys: Vec<EntryKey> = state.files.under(&source).collect();
+                for k in keys {
+                    let Some(&i) = state.by_key.get(&k) else { continue };
+                    if state.entries[i].gone {
+                        continue;
+                    }
+                    kept.touch(state, i);
+                    state.entries[i].gone = true;
+                    state.files.note_gone(&state.entries[i]);
                 }
             }
         }
     }
-    if reindex {
-        state.by_key = state.entries.iter().enumerate().map(|(i, e)| (e.key, i)).collect();
-    }
-    state.view_dirty = true;
+    kept.finish(state);
     state.corpus_dirty = true;
+}
+
+/// Takes the entry with key `k` out of the indexes; `kept` takes it out of the list.
+fn leave(state: &mut State, kept: &mut Kept, k: EntryKey) {
+    let Some(i) = state.by_key.remove(&k) else { return };
+    let by_key = &state.by_key;
+    state.files.forget(&state.entries[i], |k| by_key.contains_key(&k));
+    kept.left(i);
 }
 
 // ---- after every message ---------------------------------------------------------------------
@@ -885,7 +898,7 @@ fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
 /// (asked for if missing), the text's wrapping, scroll positions.
 fn settle(state: &mut State, fx: &mut Vec<Effect>) {
     if state.view_dirty {
-        rebuild_view(state);
+        order::rebuild(state);
     }
     settle_summary(state);
     state.cursor = state.cursor.min(state.view.len().saturating_sub(1));
@@ -938,54 +951,4 @@ fn settle(state: &mut State, fx: &mut Vec<Effect>) {
 
 fn text_width(state: &State) -> u16 {
     text_panes(state).text.map_or(state.size.0.saturating_sub(3), |r| layout::text_body(r).width).max(1)
-}
-
-fn rebuild_view(state: &mut State) {
-    state.view_dirty = false;
-    let selected = state.select.take().or_else(|| state.selected().map(|e| e.key));
-    let entries = &state.entries;
-    let mut view: Vec<usize> = (0..entries.len())
-        .filter(|&i| state.filter.admits(&entries[i], state.marks.contains_key(&entries[i].id)))
-        .collect();
-    match state.sort {
-        SortKey::Source => view.sort_by(|&a, &b| {
-            let (x, y) = (&entries[a], &entries[b]);
-            x.source.cmp(&y.source).then(x.line.cmp(&y.line)).then(x.key.cmp(&y.key))
-        }),
-        SortKey::Size => view.sort_by(|&a, &b| entries[b].size().cmp(&entries[a].size()).then(a.cmp(&b))),
-        SortKey::Outcome => view.sort_by_key(|&i| (outcome_rank(&entries[i]), i)),
-        SortKey::Time => view.sort_by(|&a, &b| {
-            let t = |i: usize| entries[i].meta().and_then(|m| m.ts.clone());
-            t(a).cmp(&t(b)).then(entries[a].key.cmp(&entries[b].key))
-        }),
-    }
-    state.view = view;
-    match selected {
-        Some(k) => {
-            if let Some(pos) = state.view.iter().position(|&i| state.entries[i].key == k) {
-                state.cursor = pos;
-            }
-        }
-        // Nothing chosen yet: start on a reply, not on a load problem.
-        None => state.cursor = state.view.iter().position(|&i| state.entries[i].is_reply()).unwrap_or(0),
-    }
-}
-
-/// The most telling outcomes first.
-fn outcome_rank(e: &Entry) -> (u8, u8) {
-    match (&e.body, &e.summary) {
-        (Body::Diagnostic(_), _) => (0, 0),
-        (Body::Event { .. }, _) => (1, 0),
-        (Body::Reply { .. }, None) => (9, 0),
-        (Body::Reply { .. }, Some(s)) => {
-            let d = match s.decided_by {
-                DecidedBy::None => 2,
-                DecidedBy::WholeReply => 3,
-                DecidedBy::LastWins => 4,
-                DecidedBy::WholeText => 5,
-            };
-            let flags = u8::from(!s.disagree) * 4 + u8::from(!s.repaired) * 2 + u8::from(!s.truncated);
-            (d, flags)
-        }
-    }
 }
