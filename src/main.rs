@@ -418,7 +418,7 @@ fn extract_jsonl(args: &ExtractArgs) -> Result<ExitCode> {
 
 fn explain(args: &ExplainArgs) -> Result<ExitCode> {
     let text = read_reply(&args.input)?;
-    let trace = walk::trace_within(&text, walk::TRACE_BUDGET);
+    let trace = walk::trace(&text);
     let printed = if args.json {
         explain::render_json(&text, &trace)
     } else {

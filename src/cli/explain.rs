@@ -40,21 +40,10 @@ pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
 
     if !trace.candidates.is_empty() || trace.whole_text.outcome.is_err() {
         let _ = writeln!(out);
-        let _ = writeln!(out, "{} {} `{{` visited", style.bold("walk"), trace.candidates.len() + trace.unrecorded);
+        let _ = writeln!(out, "{} {} `{{` visited", style.bold("walk"), trace.candidates.len());
     }
-    let nested = trace.nested();
     for (i, c) in trace.candidates.iter().enumerate() {
-        candidate(&mut out, &loc, trace, i, c, nested[i], style);
-    }
-    if trace.unrecorded > 0 {
-        let _ = writeln!(
-            out,
-            " {}",
-            style.dim(&format!(
-                "… and {} more, walked to the same decision but not recorded: the readings above used the trace's budget",
-                trace.unrecorded
-            ))
-        );
+        candidate(&mut out, &loc, trace, i, c, style);
     }
 
     let _ = writeln!(out);
@@ -98,13 +87,13 @@ pub fn error(loc: &Locator, e: &ParseError) -> String {
     format!("{kind} at {}  {}", loc.at(e.offset), loc.context(e.offset, 12, 20))
 }
 
-fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candidate, nested: bool, style: &Style) {
+fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candidate, style: &Style) {
     let fate = match trace.fate(i) {
         Some(Fate::Kept) => style.good("kept").to_string(),
         Some(Fate::Superseded) => style.warn("read, superseded").to_string(),
         _ => style.bad("unreadable").to_string(),
     };
-    let nested = if nested { ", inside an unreadable candidate" } else { "" };
+    let nested = if trace.is_nested(i) { ", inside an unreadable candidate" } else { "" };
     let _ = writeln!(out, " {} {}  {fate}{nested}", style.bold(&format!("#{}", i + 1)), loc.at(c.start));
     let _ = writeln!(out, "    {}", style.dim(&loc.context(c.start, 16, 56)));
     for (name, r) in [("strict  ", &c.strict), ("repaired", &c.wide), ("narrow  ", &c.narrow)] {
@@ -216,8 +205,6 @@ struct TraceJson<'a> {
     reply: ReplyJson,
     whole_text: WholeTextJson,
     candidates: Vec<CandidateJson>,
-    /// Candidates walked past the recording budget, not listed.
-    unrecorded: usize,
     walk_end: Option<Offset>,
     whole_reply: WholeReplyJson<'a>,
     decided_by: &'static str,
@@ -319,7 +306,6 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
         repairs: r.repairs().iter().map(|rep| RepairJson { kind: repair_key(rep.kind), at: offset(rep.at) }).collect(),
         value: r.value().map(|v| raw(v.to_json())),
     };
-    let nested = trace.nested();
     let candidates = trace
         .candidates
         .iter()
@@ -332,7 +318,7 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
                 Some(Fate::Superseded) => "superseded",
                 _ => "unreadable",
             },
-            nested: nested.get(i).copied().unwrap_or(false),
+            nested: trace.is_nested(i),
             strict: reading(&c.strict),
             repaired: reading(&c.wide),
             narrow: reading(&c.narrow),
@@ -405,7 +391,6 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
             error: trace.whole_text.outcome.as_ref().err().map(err),
         },
         candidates,
-        unrecorded: trace.unrecorded,
         walk_end: trace.walk_end.map(offset),
         whole_reply: whole,
         decided_by: trace.decided_by.name(),

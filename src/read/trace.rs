@@ -277,9 +277,6 @@ pub struct Trace {
     pub value: Option<Value>,
     /// What the walk's validators examined (zero when candidates were recorded instead).
     pub work: super::memo::Work,
-    /// Candidates the walk went through after the recording budget was spent
-    /// ([`super::walk::trace_within`]): walked by the linear reader, not recorded.
-    pub unrecorded: usize,
 }
 
 /// What became of a candidate, for showing it.
@@ -303,22 +300,13 @@ impl Trace {
         })
     }
 
-    /// For each candidate, whether it starts inside the span of an earlier unreadable one (it
-    /// was reached by descending). One pass: candidates come in order of their start, so a
-    /// candidate is inside an earlier span exactly when it starts before the furthest end of
-    /// the spans descended into so far.
-    pub fn nested(&self) -> Vec<bool> {
-        let mut reach = 0;
-        self.candidates
-            .iter()
-            .map(|c| {
-                let inside = c.start < reach;
-                if matches!(c.step, Step::Descended) {
-                    let ends = [&c.strict, &c.wide].into_iter().filter_map(|r| r.span()).map(|s| s.end);
-                    reach = ends.fold(reach, usize::max);
-                }
-                inside
-            })
-            .collect()
+    /// Whether candidate `index` starts inside the span of an earlier unreadable one (it
+    /// was reached by descending).
+    pub fn is_nested(&self, index: usize) -> bool {
+        let Some(c) = self.candidates.get(index) else { return false };
+        self.candidates[..index].iter().any(|p| {
+            matches!(p.step, Step::Descended)
+                && [&p.strict, &p.wide].iter().filter_map(|r| r.span()).any(|s| s.contains(c.start))
+        })
     }
 }

@@ -109,42 +109,16 @@ pub fn extract_json(text: &str) -> Option<Value> {
     answer(text, &WalkOptions::SEED)
 }
 
-/// `extractJson(text)` with its full decision record: every candidate, as the seed reads it.
-/// Recording is the seed's own work, quadratic on brace-laden text; where that matters, see
-/// [`trace_within`].
+/// `extractJson(text)` with its full decision record.
 pub fn trace(text: &str) -> Trace {
     run(text, &WalkOptions::SEED, true)
-}
-
-/// How many bytes the readings of recorded candidates may scan, in total, for a trace shown
-/// to a person: well under a second of work, and more candidates than anyone reads.
-pub const TRACE_BUDGET: u64 = 64 << 20;
-
-/// [`trace`], recording candidates until their readings have scanned `budget` bytes; the
-/// walk goes on past that point with the linear reader, to the same answer and decision,
-/// and the trace counts the candidates it did not record ([`Trace::unrecorded`]).
-pub fn trace_within(text: &str, budget: u64) -> Trace {
-    engine(text, &WalkOptions::SEED, Record::Within(budget))
 }
 
 /// The engine. With `record`, every candidate gets all three readings (strict, wide,
 /// narrow) and is kept in the trace; without, only the readings the walk needs are made.
 pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
-    engine(text, opts, if record { Record::All } else { Record::No })
-}
-
-/// Which candidates a run records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Record {
-    No,
-    All,
-    /// Until their readings have scanned this many bytes.
-    Within(u64),
-}
-
-fn engine(text: &str, opts: &WalkOptions, record: Record) -> Trace {
     let mut readers = Readers::new(text);
-    let whole_text = match read_whole_text(text, &mut readers, record != Record::No) {
+    let whole_text = match read_whole_text(text, &mut readers, record) {
         Ok((span, value)) => {
             return Trace {
                 whole_text: WholeText { span, outcome: Ok(()) },
@@ -155,14 +129,13 @@ fn engine(text: &str, opts: &WalkOptions, record: Record) -> Trace {
                 decided_by: DecidedBy::WholeText,
                 value: Some(value),
                 work: readers.work(),
-                unrecorded: 0,
             };
         }
         Err(whole_text) => whole_text,
     };
-    let Walked { candidates, last, kept, unrecorded } = walk(text, &mut readers, opts, record);
+    let Walked { candidates, last, kept } = walk(text, &mut readers, opts, record);
     let last_end = last.map(|(_, end, _)| end);
-    let (whole_reply, taken) = if record != Record::No {
+    let (whole_reply, taken) = if record {
         (whole_reply(text, &whole_text, last_end, &opts.whole_reply), None)
     } else {
         whole_reply_unrecorded(text, &whole_text, last_end, &opts.whole_reply, readers.strict.as_ref())
@@ -185,7 +158,7 @@ fn engine(text: &str, opts: &WalkOptions, record: Record) -> Trace {
         }
     };
     let work = readers.work();
-    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work, unrecorded }
+    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work }
 }
 
 /// The walk's answer under `opts`, with no more work than the answer needs: nothing
@@ -197,7 +170,7 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
         Ok((_, value)) => return Some(value),
         Err(whole_text) => whole_text,
     };
-    let walked = walk(text, &mut readers, opts, Record::No);
+    let walked = walk(text, &mut readers, opts, false);
     let walk_end = walked.last.map(|(_, end, _)| end);
     let strict = readers.strict.as_ref();
     if let Some(value) = whole_reply_answer(text, whole_text.span, walk_end, &opts.whole_reply, strict) {
@@ -236,37 +209,25 @@ struct Walked {
     candidates: Vec<Candidate>,
     last: Option<(usize, usize, ReadingKind)>,
     kept: Option<usize>,
-    /// Candidates walked without being recorded, once a recording budget was spent.
-    unrecorded: usize,
 }
 
-fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, record: Record) -> Walked {
+fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, record: bool) -> Walked {
     let mut candidates = Vec::new();
     let mut last: Option<(usize, usize, ReadingKind)> = None;
     let mut kept = None;
-    let mut unrecorded = 0;
-    let mut budget = match record {
-        Record::Within(b) => Some(b),
-        Record::No | Record::All => None,
-    };
 
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
-        let recording = record == Record::All || budget.is_some_and(|b| b > 0);
-        let (read, candidate) = if recording {
+        let (read, candidate) = if record {
             let c = record_candidate(text, start);
-            if let Some(b) = &mut budget {
-                *b = b.saturating_sub(scanned(&c, text.len()));
-            }
             (recorded_read(&c, opts.readings), Some(c))
         } else {
-            unrecorded += usize::from(record != Record::No);
             (readers.read(start, opts.readings), None)
         };
         let step = match read {
             Some((end, by)) => {
                 last = Some((start, end, by));
-                kept = recording.then_some(candidates.len());
+                kept = record.then_some(candidates.len());
                 Step::Took { by, end }
             }
             None => match opts.on_failure {
@@ -295,13 +256,7 @@ fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, record: Record) -
             Step::Resumed { after } => find_brace(text, after),
         };
     }
-    Walked { candidates, last, kept, unrecorded }
-}
-
-/// The bytes a recorded candidate's readings scanned: each reading's span, or the rest of
-/// the reply where it never balanced.
-fn scanned(c: &Candidate, len: usize) -> u64 {
-    [&c.strict, &c.wide, &c.narrow].iter().map(|r| (r.span().map_or(len, |s| s.end) - c.start) as u64).sum()
+    Walked { candidates, last, kept }
 }
 
 /// The candidate readers of one reply: the memoized validators for the strict and wide
@@ -781,31 +736,6 @@ mod tests {
         assert!(p.closed);
         assert!(read_array_prefix(r#"{"text": "\"edits\":[{}]"}"#, "edits").is_none());
         assert!(read_array_prefix("none", "edits").is_none());
-    }
-
-    #[test]
-    fn a_budgeted_trace_stops_recording_not_walking() {
-        // Every `{` of a brace run is a candidate whose readings scan to the end: recording
-        // them all is quadratic.
-        for t in ["{".repeat(4000), "{\"a\":".repeat(800) + "x", format!("{}{{\"a\": 1}}", "{".repeat(3000))] {
-            let full = trace(&t);
-            let bounded = trace_within(&t, 1 << 20);
-            assert!(bounded.unrecorded > 0, "the budget ran out");
-            assert_eq!(bounded.candidates.len() + bounded.unrecorded, full.candidates.len());
-            let scanned: u64 = bounded.candidates.iter().map(|c| scanned(c, t.len())).sum();
-            assert!(scanned < (1 << 20) + 3 * t.len() as u64, "at most one candidate past the budget");
-            assert_eq!(bounded.value.as_ref().map(Value::to_json), full.value.as_ref().map(Value::to_json));
-            assert_eq!((bounded.decided_by, bounded.walk_end), (full.decided_by, full.walk_end));
-            assert_eq!(bounded.whole_reply.name(), full.whole_reply.name());
-            // A kept candidate past the recorded ones is not claimed by an index.
-            assert!(bounded.kept.is_none_or(|k| k < bounded.candidates.len()));
-            let steps = |t: &Trace| t.candidates.iter().map(|c| (c.start, c.step)).collect::<Vec<_>>();
-            assert_eq!(steps(&bounded)[..], steps(&full)[..bounded.candidates.len()]);
-        }
-        // Within budget, it is the trace.
-        let t = r#"draft {"a": 1} and {"b": 2}"#;
-        assert_eq!(trace_within(t, TRACE_BUDGET).unrecorded, 0);
-        assert_eq!(trace_within(t, TRACE_BUDGET).candidates.len(), trace(t).candidates.len());
     }
 
     #[test]

@@ -145,10 +145,10 @@ impl Detail {
 
 /// The full record of `text`.
 pub fn detail(text: &str, cut: bool) -> Detail {
-    let trace = walk::trace_within(text, walk::TRACE_BUDGET);
+    let trace = walk::trace(text);
     let first = first_wins(text);
     let first_value = first_value(text, &first);
-    let nested = trace.nested();
+    let nested: Vec<bool> = (0..trace.candidates.len()).map(|i| trace.is_nested(i)).collect();
     let spans: Vec<(usize, usize)> = trace
         .candidates
         .iter()

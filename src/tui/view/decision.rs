@@ -59,19 +59,13 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     // The walk.
     if t.whole_text.outcome.is_err() {
         let n = t.candidates.len();
-        let kept = match (t.kept, t.walk_end) {
-            (Some(k), end) => {
-                format!(" → kept #{} (the last that reads), ends at byte {}", k + 1, thousands(end.unwrap_or(0)))
+        let kept = match t.kept {
+            Some(k) => {
+                format!(" → kept #{} (the last that reads), ends at byte {}", k + 1, thousands(t.walk_end.unwrap_or(0)))
             }
-            (None, Some(end)) => format!(" → kept one past those recorded, ends at byte {}", thousands(end)),
-            (None, None) => " → nothing reads".to_owned(),
+            None => " → nothing reads".to_owned(),
         };
-        let visited = if t.unrecorded > 0 {
-            format!("{} `{{` visited, the first {n} recorded", thousands(n + t.unrecorded))
-        } else {
-            format!("{n} `{{` visited")
-        };
-        let summary = (format!("{visited}{kept}"), if t.walk_end.is_some() { Style::new() } else { bad() });
+        let summary = (format!("{n} `{{` visited{kept}"), if t.kept.is_some() { Style::new() } else { bad() });
         out.extend(flow(
             vec![marker(by == DecidedBy::LastWins), head("walk", by == DecidedBy::LastWins), summary],
             width,
