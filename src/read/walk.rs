@@ -227,17 +227,18 @@ fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts
     Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work }
 }
 
-/// The candidate readers of one reply: the memoized validators for the strict and wide
-/// readings (see [`super::memo`]), made when first needed.
+/// The candidate readers of one reply: the memoized validators for the strict, wide and
+/// narrow readings (see [`super::memo`]), made when first needed.
 struct Readers<'a> {
     text: &'a str,
     strict: Option<Validator<'a>>,
     wide: Option<Validator<'a>>,
+    narrow: Option<Validator<'a>>,
 }
 
 impl<'a> Readers<'a> {
     fn new(text: &'a str) -> Self {
-        Readers { text, strict: None, wide: None }
+        Readers { text, strict: None, wide: None, narrow: None }
     }
 
     fn strict(&mut self) -> &mut Validator<'a> {
@@ -250,22 +251,22 @@ impl<'a> Readers<'a> {
         self.wide.get_or_insert_with(|| Validator::new(text, Mode::Wide))
     }
 
+    fn narrow(&mut self) -> &mut Validator<'a> {
+        let text = self.text;
+        self.narrow.get_or_insert_with(|| Validator::new(text, Mode::Narrow))
+    }
+
     /// The first reading (in the variant's order) of the object at `start` that parses:
     /// its end and kind.
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
-        let text = self.text;
-        if !may_open_object(text.as_bytes(), start) {
+        if !may_open_object(self.text.as_bytes(), start) {
             return None;
         }
         readings.order().iter().find_map(|&kind| {
             let end = match kind {
                 ReadingKind::Strict => self.strict().object_at(start).ok(),
                 ReadingKind::Wide => self.wide().object_at(start).ok(),
-                // The narrow rule depends on whether a string is a key, which is not a
-                // property of a position alone; it is read directly (what-if variants only).
-                ReadingKind::Narrow => {
-                    repaired_span(text, start, ColonRule::Narrow, None).filter(|r| js::is_json(&r.text)).map(|r| r.end)
-                }
+                ReadingKind::Narrow => self.narrow().object_at(start).ok(),
             };
             end.map(|e| (e, kind))
         })
@@ -273,7 +274,7 @@ impl<'a> Readers<'a> {
 
     fn work(&self) -> Work {
         let mut w = Work::default();
-        for v in [&self.strict, &self.wide].into_iter().flatten() {
+        for v in [&self.strict, &self.wide, &self.narrow].into_iter().flatten() {
             w.bytes += v.work.bytes;
             w.hits += v.work.hits;
         }
