@@ -5,19 +5,20 @@
 #[path = "support/corpus.rs"]
 mod corpus;
 
-use bracewalk::read::walk::{Readings, WalkOptions, run};
+use bracewalk::read::walk::{OnFailure, Readings, WalkOptions, run};
 
 #[test]
 fn work_per_byte_stays_flat_as_replies_grow() {
     flat(&WalkOptions::SEED);
 }
 
-/// The what-ifs that read a candidate under the narrow colon rule: a reply nested a million
-/// deep must not cost a scan to its end per `{`.
+/// The what-ifs that read a candidate under the narrow colon rule or go on after its span: a
+/// reply nested a million deep must not cost a scan to its end per `{`.
 #[test]
-fn the_narrow_colon_what_ifs_do_linear_work_too() {
+fn the_what_ifs_that_read_candidates_otherwise_do_linear_work_too() {
     flat(&WalkOptions { readings: Readings::StrictThenNarrow, ..WalkOptions::SEED });
     flat(&WalkOptions { readings: Readings::StrictThenWideThenNarrow, ..WalkOptions::SEED });
+    flat(&WalkOptions { on_failure: OnFailure::Resume, ..WalkOptions::SEED });
 }
 
 fn flat(opts: &WalkOptions) {

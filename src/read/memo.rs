@@ -43,7 +43,7 @@ pub enum Mode {
 }
 
 /// The end of a value (exclusive), or the position where reading it fails.
-type Outcome = Result<usize, usize>;
+pub(crate) type Outcome = Result<usize, usize>;
 
 /// Bytes examined, for the counting tests.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +79,7 @@ pub struct Validator<'a> {
 /// is the outcome's distance from its position, so it fits in 32 bits; a reply longer than
 /// that is not memoized (each lookup misses, and reading stays correct).
 #[derive(Default)]
-struct Table {
+pub(crate) struct Table {
     pages: Vec<Option<Box<[u32; PAGE]>>>,
 }
 
@@ -87,7 +87,7 @@ const PAGE: usize = 64;
 const ERR_BIT: u32 = 1 << 31;
 
 impl Table {
-    fn get(&self, pos: usize) -> Option<Outcome> {
+    pub(crate) fn get(&self, pos: usize) -> Option<Outcome> {
         let page = self.pages.get(pos / PAGE)?.as_ref()?;
         let entry = page[pos % PAGE];
         if entry == 0 {
@@ -97,7 +97,7 @@ impl Table {
         Some(if entry & ERR_BIT == 0 { Ok(reach) } else { Err(reach) })
     }
 
-    fn set(&mut self, pos: usize, outcome: Outcome) {
+    pub(crate) fn set(&mut self, pos: usize, outcome: Outcome) {
         let (reach, err) = match outcome {
             Ok(e) => (e, 0),
             Err(f) => (f, ERR_BIT),

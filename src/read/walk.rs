@@ -13,6 +13,7 @@
 //! the walk, resuming after a failed candidate, first-wins, the gates removed) is a different
 //! value of the same options, not a copy of the walk.
 
+use super::ends::{Scan, SpanEnds};
 use super::js::{self, ParseError, ParseErrorKind};
 use super::memo::{Mode, Validator, Work};
 use super::repair::{ColonRule, repaired_span};
@@ -175,7 +176,7 @@ fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts
             }
             None => match opts.on_failure {
                 OnFailure::Descend => Step::Descended,
-                OnFailure::Resume => match resume_point(text, start, candidate.as_ref()) {
+                OnFailure::Resume => match resume_point(&mut readers, start, candidate.as_ref()) {
                     Some(after) => Step::Resumed { after },
                     None => Step::Descended,
                 },
@@ -234,11 +235,14 @@ struct Readers<'a> {
     strict: Option<Validator<'a>>,
     wide: Option<Validator<'a>>,
     narrow: Option<Validator<'a>>,
+    /// Span ends, for the what-if that resumes after a candidate it cannot read.
+    strict_ends: Option<SpanEnds<'a>>,
+    wide_ends: Option<SpanEnds<'a>>,
 }
 
 impl<'a> Readers<'a> {
     fn new(text: &'a str) -> Self {
-        Readers { text, strict: None, wide: None, narrow: None }
+        Readers { text, strict: None, wide: None, narrow: None, strict_ends: None, wide_ends: None }
     }
 
     fn strict(&mut self) -> &mut Validator<'a> {
@@ -272,11 +276,22 @@ impl<'a> Readers<'a> {
         })
     }
 
+    /// Where a candidate that could not be read ends, for [`OnFailure::Resume`]: its strict
+    /// span, or its wide one.
+    fn resume_point(&mut self, start: usize) -> Option<usize> {
+        let text = self.text;
+        let strict = self.strict_ends.get_or_insert_with(|| SpanEnds::new(text, Scan::Strict)).end(start);
+        strict.or_else(|| self.wide_ends.get_or_insert_with(|| SpanEnds::new(text, Scan::Wide)).end(start))
+    }
+
     fn work(&self) -> Work {
         let mut w = Work::default();
         for v in [&self.strict, &self.wide, &self.narrow].into_iter().flatten() {
             w.bytes += v.work.bytes;
             w.hits += v.work.hits;
+        }
+        for e in [&self.strict_ends, &self.wide_ends].into_iter().flatten() {
+            w.bytes += e.work.bytes;
         }
         w
     }
@@ -308,10 +323,10 @@ fn may_open_object(bytes: &[u8], start: usize) -> bool {
 }
 
 /// Where a failed candidate ends, for [`OnFailure::Resume`].
-fn resume_point(text: &str, start: usize, recorded: Option<&Candidate>) -> Option<usize> {
+fn resume_point(readers: &mut Readers, start: usize, recorded: Option<&Candidate>) -> Option<usize> {
     match recorded {
         Some(c) => c.strict.span().or(c.wide.span()).map(|s| s.end),
-        None => strict_span(text, start).or_else(|| repaired_span(text, start, ColonRule::Wide, None).map(|r| r.end)),
+        None => readers.resume_point(start),
     }
 }
 
