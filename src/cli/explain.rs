@@ -40,10 +40,18 @@ pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
 
     if !trace.candidates.is_empty() || trace.whole_text.outcome.is_err() {
         let _ = writeln!(out);
-        let _ = writeln!(out, "{} {} `{{` visited", style.bold("walk"), trace.candidates.len());
+        let _ = writeln!(out, "{} {} `{{` visited", style.bold("walk"), thousands(trace.visited()));
     }
+    let nested = trace.nested();
+    let kept_late = trace.unrecorded.and_then(|u| u.kept).map(|_| trace.candidates.len() - 1);
     for (i, c) in trace.candidates.iter().enumerate() {
-        candidate(&mut out, &loc, trace, i, c, style);
+        if Some(i) == kept_late {
+            unrecorded(&mut out, &loc, trace, style);
+        }
+        candidate(&mut out, &loc, trace, i, c, nested[i], style);
+    }
+    if kept_late.is_none() {
+        unrecorded(&mut out, &loc, trace, style);
     }
 
     let _ = writeln!(out);
@@ -70,7 +78,7 @@ pub fn decided(loc: &Locator, trace: &Trace, style: &Style) -> String {
             let which = trace
                 .kept
                 .and_then(|k| trace.candidates.get(k))
-                .map(|c| format!(" (candidate #{} at {})", trace.kept.unwrap_or(0) + 1, loc.at(c.start)));
+                .map(|c| format!(" (candidate #{} at {})", trace.number(trace.kept.unwrap_or(0)) + 1, loc.at(c.start)));
             style.good("last-wins").to_string() + ": the walk's last readable candidate" + &which.unwrap_or_default()
         }
         DecidedBy::WholeReply => {
@@ -87,14 +95,34 @@ pub fn error(loc: &Locator, e: &ParseError) -> String {
     format!("{kind} at {}  {}", loc.at(e.offset), loc.context(e.offset, 12, 20))
 }
 
-fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candidate, style: &Style) {
+/// The candidates a bounded trace walked past, in a sentence.
+fn unrecorded(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
+    let Some(u) = trace.unrecorded.filter(|u| u.count > 0) else { return };
+    let read = match u.read {
+        0 => "none read".to_owned(),
+        n => format!("{} read and superseded", thousands(n)),
+    };
+    let _ = writeln!(
+        out,
+        " {}",
+        style.dim(&format!(
+            "… {} more `{{` from {} on, walked but not recorded (recording every candidate of this reply would \
+             take too long): {read}",
+            thousands(u.count),
+            loc.at(u.first)
+        ))
+    );
+}
+
+fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candidate, nested: bool, style: &Style) {
     let fate = match trace.fate(i) {
         Some(Fate::Kept) => style.good("kept").to_string(),
         Some(Fate::Superseded) => style.warn("read, superseded").to_string(),
         _ => style.bad("unreadable").to_string(),
     };
-    let nested = if trace.is_nested(i) { ", inside an unreadable candidate" } else { "" };
-    let _ = writeln!(out, " {} {}  {fate}{nested}", style.bold(&format!("#{}", i + 1)), loc.at(c.start));
+    let nested = if nested { ", inside an unreadable candidate" } else { "" };
+    let number = format!("#{}", trace.number(i) + 1);
+    let _ = writeln!(out, " {} {}  {fate}{nested}", style.bold(&number), loc.at(c.start));
     let _ = writeln!(out, "    {}", style.dim(&loc.context(c.start, 16, 56)));
     for (name, r) in [("strict  ", &c.strict), ("repaired", &c.wide), ("narrow  ", &c.narrow)] {
         let _ = writeln!(out, "    {name} {}", reading(loc, r, style));
@@ -205,6 +233,7 @@ struct TraceJson<'a> {
     reply: ReplyJson,
     whole_text: WholeTextJson,
     candidates: Vec<CandidateJson>,
+    unrecorded: Option<UnrecordedJson>,
     walk_end: Option<Offset>,
     whole_reply: WholeReplyJson<'a>,
     decided_by: &'static str,
@@ -270,6 +299,13 @@ struct CandidateJson {
 }
 
 #[derive(Serialize)]
+struct UnrecordedJson {
+    count: usize,
+    read: usize,
+    first: Offset,
+}
+
+#[derive(Serialize)]
 struct WholeReplyJson<'a> {
     verdict: &'static str,
     reason: Option<&'static str>,
@@ -306,19 +342,20 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
         repairs: r.repairs().iter().map(|rep| RepairJson { kind: repair_key(rep.kind), at: offset(rep.at) }).collect(),
         value: r.value().map(|v| raw(v.to_json())),
     };
+    let nested = trace.nested();
     let candidates = trace
         .candidates
         .iter()
         .enumerate()
         .map(|(i, c)| CandidateJson {
-            index: i,
+            index: trace.number(i),
             start: offset(c.start),
             fate: match trace.fate(i) {
                 Some(Fate::Kept) => "kept",
                 Some(Fate::Superseded) => "superseded",
                 _ => "unreadable",
             },
-            nested: trace.is_nested(i),
+            nested: nested[i],
             strict: reading(&c.strict),
             repaired: reading(&c.wide),
             narrow: reading(&c.narrow),
@@ -391,6 +428,11 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
             error: trace.whole_text.outcome.as_ref().err().map(err),
         },
         candidates,
+        unrecorded: trace.unrecorded.filter(|u| u.count > 0).map(|u| UnrecordedJson {
+            count: u.count,
+            read: u.read,
+            first: offset(u.first),
+        }),
         walk_end: trace.walk_end.map(offset),
         whole_reply: whole,
         decided_by: trace.decided_by.name(),

@@ -20,7 +20,8 @@ use super::repair::{ColonRule, repaired_span};
 use super::span::Span;
 use super::strict::strict_span;
 use super::trace::{
-    Candidate, DecidedBy, NoReading, NotSelfContained, Reading, ReadingKind, Step, Trace, WholeReply, WholeText,
+    Candidate, DecidedBy, NoReading, NotSelfContained, Reading, ReadingKind, Step, Trace, Unrecorded, WholeReply,
+    WholeText,
 };
 use super::value::{JsString, Value};
 
@@ -107,17 +108,64 @@ impl Default for WalkOptions {
 
 /// `extractJson(text)`: the answer only, computed without recording candidates.
 pub fn extract_json(text: &str) -> Option<Value> {
-    run(text, &WalkOptions::SEED, false).value
+    walk_text(text, &WalkOptions::SEED, None).value
 }
 
-/// `extractJson(text)` with its full decision record.
+/// `extractJson(text)` with its decision record, bounded: the candidates are recorded in full
+/// while that stays within [`RecordLimit::DEFAULT`], the rest are walked as [`run`] walks
+/// them and counted in [`Trace::unrecorded`], and the candidate the walk kept is recorded
+/// whatever the bound. The answer and the decision are exact either way.
 pub fn trace(text: &str) -> Trace {
-    run(text, &WalkOptions::SEED, true)
+    record(text, &WalkOptions::SEED, Some(RecordLimit::DEFAULT))
+}
+
+/// How much of a walk a bounded trace records in full.
+///
+/// Recording a candidate reads it three ways from scratch, as the seed does, and keeps what
+/// each reading made: a reply of `{` nested a million deep, where each reading runs to the
+/// end, would take hours and more memory than there is. So a trace records candidates until
+/// either bound is reached; a person reads the first few thousand candidates at most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordLimit {
+    /// Candidates recorded in full.
+    pub candidates: usize,
+    /// Bytes the recorded readings may cover (each reading its span, or the rest of the
+    /// reply when it never closes), beyond `per_byte` passes over the reply.
+    pub bytes: usize,
+    pub per_byte: usize,
+}
+
+impl RecordLimit {
+    pub const DEFAULT: RecordLimit = RecordLimit { candidates: 10_000, bytes: 256 << 20, per_byte: 8 };
 }
 
 /// The engine. With `record`, every candidate gets all three readings (strict, wide,
-/// narrow) and is kept in the trace; without, only the readings the walk needs are made.
-pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
+/// narrow) and is kept in the trace, however long that takes (the oracle's record, which
+/// [`crate::cli::record`] prints); without, only the readings the walk needs are made.
+pub fn run(text: &str, opts: &WalkOptions, record_all: bool) -> Trace {
+    if record_all { record(text, opts, None) } else { walk_text(text, opts, None) }
+}
+
+/// A recorded walk, every candidate or up to `limit`.
+fn record(text: &str, opts: &WalkOptions, limit: Option<RecordLimit>) -> Trace {
+    let budget = match limit {
+        Some(l) => {
+            Budget { candidates: l.candidates, bytes: l.bytes.saturating_add(l.per_byte.saturating_mul(text.len())) }
+        }
+        None => Budget { candidates: usize::MAX, bytes: usize::MAX },
+    };
+    walk_text(text, opts, Some(budget))
+}
+
+/// What is left of a trace's [`RecordLimit`].
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    candidates: usize,
+    bytes: usize,
+}
+
+fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
+    let record = budget.is_some();
     let (trim_start, trim_end) = js::trim_range(text);
     let whole = &text[trim_start..trim_end];
     let whole_span = Span::new(trim_start, trim_end);
@@ -148,13 +196,25 @@ pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
             decided_by: DecidedBy::WholeText,
             value: Some(value),
             work: readers.work(),
+            unrecorded: None,
         },
-        Err(e) => walk(text, WholeText { span: whole_span, outcome: Err(e) }, readers, opts, record),
+        Err(e) => walk(text, WholeText { span: whole_span, outcome: Err(e) }, readers, opts, budget),
     }
 }
 
-fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts: &WalkOptions, record: bool) -> Trace {
+fn walk<'a>(
+    text: &'a str,
+    whole_text: WholeText,
+    mut readers: Readers<'a>,
+    opts: &WalkOptions,
+    mut budget: Option<Budget>,
+) -> Trace {
+    let record = budget.is_some();
     let mut candidates = Vec::new();
+    // Candidates visited past the budget, and the number of the one read last.
+    let mut unrecorded: Option<Unrecorded> = None;
+    let mut visited = 0usize;
+    let mut last_number = 0usize;
     // The candidate read last: where it starts and ends, and by which reading. Its value is
     // built once, at the end.
     let mut last: Option<(usize, usize, ReadingKind)> = None;
@@ -162,16 +222,26 @@ fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts
 
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
-        let (read, candidate) = if record {
+        let full = budget.as_mut().filter(|b| b.candidates > 0 && b.bytes > 0);
+        let (read, candidate) = if let Some(b) = full {
             let c = record_candidate(text, start);
+            b.candidates -= 1;
+            b.bytes = b.bytes.saturating_sub(recorded_cost(text, &c));
             (recorded_read(&c, opts.readings), Some(c))
         } else {
             (readers.read(start, opts.readings), None)
         };
+        if record && candidate.is_none() {
+            let u = unrecorded.get_or_insert(Unrecorded { count: 0, read: 0, first: start, kept: None });
+            u.count += 1;
+            u.read += usize::from(read.is_some());
+        }
+        visited += 1;
         let step = match read {
             Some((end, by)) => {
                 last = Some((start, end, by));
-                kept = record.then_some(candidates.len());
+                last_number = visited - 1;
+                kept = candidate.is_some().then_some(candidates.len());
                 Step::Took { by, end }
             }
             None => match opts.on_failure {
@@ -201,6 +271,18 @@ fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts
         };
     }
 
+    // The kept candidate is recorded whatever the budget: it is the one a reader of the trace
+    // wants most.
+    if let (Some(u), Some((start, end, by)), None) = (&mut unrecorded, last, kept) {
+        let mut c = record_candidate(text, start);
+        c.step = Step::Took { by, end };
+        u.count -= 1;
+        u.read -= 1;
+        u.kept = Some(last_number);
+        kept = Some(candidates.len());
+        candidates.push(c);
+    }
+    let unrecorded = unrecorded.filter(|u| u.count > 0 || u.kept.is_some());
     let last_end = last.map(|(_, end, _)| end);
     let (whole_reply, taken) = if record {
         (whole_reply(text, &whole_text, last_end, &opts.whole_reply), None)
@@ -225,7 +307,7 @@ fn walk<'a>(text: &'a str, whole_text: WholeText, mut readers: Readers<'a>, opts
         }
     };
     let work = readers.work();
-    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work }
+    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work, unrecorded }
 }
 
 /// The candidate readers of one reply: the memoized validators for the strict, wide and
@@ -358,6 +440,12 @@ fn record_candidate(text: &str, start: usize) -> Candidate {
         narrow: reading_at(text, start, ReadingKind::Narrow),
         step: Step::Descended,
     }
+}
+
+/// The bytes recording a candidate covered: each reading's span, or the rest of the reply
+/// for a reading that never closes.
+fn recorded_cost(text: &str, c: &Candidate) -> usize {
+    [&c.strict, &c.wide, &c.narrow].iter().map(|r| r.span().map_or(text.len(), |s| s.end) - c.start).sum::<usize>() + 1
 }
 
 fn recorded_read(c: &Candidate, readings: Readings) -> Option<(usize, ReadingKind)> {
@@ -684,6 +772,27 @@ mod tests {
         assert!(p.closed);
         assert!(read_array_prefix(r#"{"text": "\"edits\":[{}]"}"#, "edits").is_none());
         assert!(read_array_prefix("none", "edits").is_none());
+    }
+
+    #[test]
+    fn a_bounded_trace_records_the_first_candidates_and_the_kept_one() {
+        let depth = 5_000;
+        let text = format!("{} {{\"ok\": 1}}", "{\"a\":".repeat(depth));
+        let limit = RecordLimit { candidates: 100, bytes: usize::MAX, per_byte: 0 };
+        let t = record(&text, &WalkOptions::SEED, Some(limit));
+        let u = t.unrecorded.unwrap();
+        assert_eq!((t.candidates.len(), u.count, u.read, u.first, u.kept), (101, depth - 100, 0, 500, Some(depth)));
+        assert_eq!((t.visited(), t.kept, t.number(100), t.number(99)), (depth + 1, Some(100), depth, 99));
+        assert_eq!(t.value.unwrap().to_json(), r#"{"ok":1}"#);
+        assert_eq!(t.decided_by, DecidedBy::LastWins);
+        assert_eq!(t.walk_end, Some(text.len()));
+        // Bytes bound it too: each of these candidates' readings runs to the end of the reply.
+        let limit = RecordLimit { candidates: usize::MAX, bytes: 10 * text.len(), per_byte: 0 };
+        let t = record(&text, &WalkOptions::SEED, Some(limit));
+        assert!(t.candidates.len() <= 6, "{}", t.candidates.len());
+        assert_eq!(t.visited(), depth + 1);
+        // Nothing to bound: no note.
+        assert!(trace(r#"a {"x": 1} b {"y": 2}"#).unrecorded.is_none());
     }
 
     #[test]
