@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 
 use crate::describe::{Locator, sketch, thousands};
 use crate::read::js::ParseError;
-use crate::read::span::{line_col, utf16_len};
+use crate::read::span::utf16_len;
 use crate::read::trace::{Candidate, DecidedBy, Fate, NoReading, Reading, Step, Trace, WholeReply};
 use crate::read::value::Value;
 
@@ -327,7 +327,7 @@ fn raw(json: String) -> Box<RawValue> {
 pub fn render_json(text: &str, trace: &Trace) -> String {
     let loc = Locator::new(text);
     let offset = |byte: usize| {
-        let (line, column) = line_col(text, byte);
+        let (line, column) = loc.line_col(byte);
         Offset { byte, utf16: loc.utf16(byte), line, column }
     };
     let err = |e: &ParseError| {

@@ -31,19 +31,51 @@ impl Span {
 
 /// Converts byte offsets of one text to UTF-16 code unit offsets (JavaScript string
 /// indices) in O(1) per lookup after one pass, with a checkpoint every 256 bytes.
-pub struct Utf16Index<'a> {
+pub struct Utf16Index<'a>(Checkpoints<'a>);
+
+impl<'a> Utf16Index<'a> {
+    pub fn new(text: &'a str) -> Utf16Index<'a> {
+        Utf16Index(Checkpoints::new(text, char::len_utf16))
+    }
+
+    /// The UTF-16 offset of byte offset `byte` (which should be a char boundary; an offset
+    /// inside a character counts the whole character as before it).
+    pub fn utf16(&self, byte: usize) -> usize {
+        self.0.count(byte)
+    }
+}
+
+/// Converts byte offsets of one text to character offsets, as [`Utf16Index`] does to UTF-16:
+/// a column on a line of 200 MB costs a lookup, not a count from the line's start.
+pub struct CharIndex<'a>(Checkpoints<'a>);
+
+impl<'a> CharIndex<'a> {
+    pub fn new(text: &'a str) -> CharIndex<'a> {
+        CharIndex(Checkpoints::new(text, |_| 1))
+    }
+
+    /// The number of characters before byte offset `byte` (a character `byte` falls inside
+    /// counts as before it).
+    pub fn chars(&self, byte: usize) -> usize {
+        self.0.count(byte)
+    }
+}
+
+/// A count of some unit per character, at every 256-byte block of a text.
+struct Checkpoints<'a> {
     text: &'a str,
-    /// UTF-16 offset of each 256-byte block's first char boundary at or after the block start,
-    /// with that boundary's byte offset. Empty when the text is ASCII (the offsets agree).
+    unit: fn(char) -> usize,
+    /// The count at each block's first char boundary at or after the block start, with that
+    /// boundary's byte offset. Empty when the text is ASCII (every count is the byte offset).
     blocks: Vec<(usize, usize)>,
 }
 
 const BLOCK: usize = 256;
 
-impl<'a> Utf16Index<'a> {
-    pub fn new(text: &'a str) -> Utf16Index<'a> {
+impl<'a> Checkpoints<'a> {
+    fn new(text: &'a str, unit: fn(char) -> usize) -> Checkpoints<'a> {
         if text.is_ascii() {
-            return Utf16Index { text, blocks: Vec::new() };
+            return Checkpoints { text, unit, blocks: Vec::new() };
         }
         let mut blocks = Vec::with_capacity(text.len() / BLOCK + 1);
         let mut units = 0;
@@ -53,34 +85,33 @@ impl<'a> Utf16Index<'a> {
                 blocks.push((i, units));
                 next_block += BLOCK;
             }
-            units += c.len_utf16();
+            units += unit(c);
         }
         while next_block <= text.len() {
             blocks.push((text.len(), units));
             next_block += BLOCK;
         }
-        Utf16Index { text, blocks }
+        Checkpoints { text, unit, blocks }
     }
 
-    /// The UTF-16 offset of byte offset `byte` (which should be a char boundary; an offset
-    /// inside a character counts the whole character as before it).
-    pub fn utf16(&self, byte: usize) -> usize {
+    fn count(&self, byte: usize) -> usize {
         if self.blocks.is_empty() {
-            return byte;
+            return byte.min(self.text.len());
         }
         let byte = byte.min(self.text.len());
         let Some(&(from, units)) = self.blocks.get(byte / BLOCK) else {
-            return utf16_len(self.text);
+            return self.text.chars().map(self.unit).sum();
         };
         if from >= byte {
             return units;
         }
-        units + self.text.get(from..byte).map_or_else(|| count_prefix(&self.text[from..], byte - from), utf16_len)
+        let unit = self.unit;
+        let rest: usize = match self.text.get(from..byte) {
+            Some(s) => s.chars().map(unit).sum(),
+            None => self.text[from..].char_indices().take_while(|(i, _)| *i < byte - from).map(|(_, c)| unit(c)).sum(),
+        };
+        units + rest
     }
-}
-
-fn count_prefix(s: &str, bytes: usize) -> usize {
-    s.char_indices().take_while(|(i, _)| *i < bytes).map(|(_, c)| c.len_utf16()).sum()
 }
 
 /// Length in UTF-16 code units: JavaScript's `.length`.
@@ -114,6 +145,17 @@ mod tests {
         }
         let ascii = Utf16Index::new("abc");
         assert_eq!(ascii.utf16(2), 2);
+    }
+
+    #[test]
+    fn char_offsets_agree_with_a_direct_count() {
+        let text = "aé😀{".repeat(200) + "end";
+        let index = CharIndex::new(&text);
+        for (i, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            assert_eq!(index.chars(i), text[..i].chars().count(), "byte {i}");
+        }
+        // Inside a character: the character counts as before.
+        assert_eq!(index.chars(2), 2);
     }
 
     #[test]
