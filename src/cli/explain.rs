@@ -18,7 +18,7 @@ use super::style::Style;
 pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
     let loc = Locator::new(text);
     let mut out = String::new();
-    let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
+    let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
     let _ = writeln!(
         out,
         "{} {} bytes, {} UTF-16 units, {} lines",
@@ -419,7 +419,7 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
         reply: ReplyJson {
             bytes: text.len(),
             utf16: utf16_len(text),
-            lines: text.bytes().filter(|&b| b == b'\n').count() + 1,
+            lines: memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1,
         },
         whole_text: WholeTextJson {
             start: trace.whole_text.span.start,
