@@ -44,7 +44,8 @@ impl Default for LoadOptions {
             format: None,
             text_path: None,
             meta: Vec::new(),
-            max_line: 64 << 20,
+            // A reply may be as long on a line of a log as in a file of its own.
+            max_line: 256 << 20,
             max_whole: 256 << 20,
             max_problems_per_file: 50,
         }
