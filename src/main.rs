@@ -417,14 +417,17 @@ fn extract_jsonl(args: &ExtractArgs) -> Result<ExitCode> {
 fn explain(args: &ExplainArgs) -> Result<ExitCode> {
     let text = read_reply(&args.input)?;
     let trace = walk::trace(&text);
-    let printed = if args.json {
-        explain::render_json(&text, &trace)
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if args.json {
+        // Written as it is made: the trace of a 200 MB reply is not held a second time as text.
+        explain::write_json(&text, &trace, &mut out).and_then(|()| writeln!(out))
     } else {
-        explain::render_text(&text, &trace, &Style::for_stdout())
+        writeln!(out, "{}", explain::render_text(&text, &trace, &Style::for_stdout()))
     };
-    let mut out = std::io::stdout().lock();
-    if writeln!(out, "{printed}").is_err() {
-        return Ok(ExitCode::SUCCESS);
+    match written.and_then(|()| out.flush()) {
+        // The reader went away (e.g. `| head`): stop quietly, as grep does.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e).context("writing the trace"),
+        Ok(()) => Ok(ExitCode::SUCCESS),
     }
-    Ok(ExitCode::SUCCESS)
 }

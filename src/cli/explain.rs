@@ -232,12 +232,12 @@ pub fn whole_reply_verdict(loc: &Locator, trace: &Trace, style: &Style) -> Strin
 struct TraceJson<'a> {
     reply: ReplyJson,
     whole_text: WholeTextJson,
-    candidates: Vec<CandidateJson>,
+    candidates: Vec<CandidateJson<'a>>,
     unrecorded: Option<UnrecordedJson>,
     walk_end: Option<Offset>,
     whole_reply: WholeReplyJson<'a>,
     decided_by: &'static str,
-    value: Box<RawValue>,
+    value: Json<'a>,
 }
 
 #[derive(Serialize)]
@@ -276,23 +276,23 @@ struct RepairJson {
 }
 
 #[derive(Serialize)]
-struct ReadingJson {
+struct ReadingJson<'a> {
     span: Option<[usize; 2]>,
     parses: bool,
     error: Option<ErrorJson>,
     repairs: Vec<RepairJson>,
-    value: Option<Box<RawValue>>,
+    value: Option<Json<'a>>,
 }
 
 #[derive(Serialize)]
-struct CandidateJson {
+struct CandidateJson<'a> {
     index: usize,
     start: Offset,
     fate: &'static str,
     nested: bool,
-    strict: ReadingJson,
-    repaired: ReadingJson,
-    narrow: ReadingJson,
+    strict: ReadingJson<'a>,
+    repaired: ReadingJson<'a>,
+    narrow: ReadingJson<'a>,
     step: &'static str,
     read_by: Option<&'static str>,
     resumed_at: Option<Offset>,
@@ -316,15 +316,31 @@ struct WholeReplyJson<'a> {
     brace: Option<String>,
     at_char: Option<usize>,
     error: Option<ErrorJson>,
-    reading: Option<ReadingJson>,
+    reading: Option<ReadingJson<'a>>,
 }
 
-fn raw(json: String) -> Box<RawValue> {
-    RawValue::from_string(json).unwrap_or_else(|_| RawValue::NULL.to_owned())
+/// A value printed as JSON only when it is written out, so that of a trace's values (the
+/// answer, each reading's) one at a time is held as text: they may be 200 MB each.
+struct Json<'a>(Option<&'a Value>);
+
+impl Serialize for Json<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let json = self.0.map_or_else(|| "null".to_owned(), Value::to_json);
+        RawValue::from_string(json).unwrap_or_else(|_| RawValue::NULL.to_owned()).serialize(serializer)
+    }
 }
 
 /// The whole trace as JSON (offsets in bytes, with UTF-16 and line/column beside them).
 pub fn render_json(text: &str, trace: &Trace) -> String {
+    let mut out = Vec::new();
+    match write_json(text, trace, &mut out) {
+        Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+        Err(e) => format!("{{\"error\":\"{e}\"}}"),
+    }
+}
+
+/// [`render_json`], written to `out` as it is made.
+pub fn write_json<'t>(text: &str, trace: &'t Trace, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let loc = Locator::new(text);
     let offset = |byte: usize| {
         let (line, column) = loc.line_col(byte);
@@ -335,12 +351,12 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
         let message = message.rsplit_once(" at byte").map_or(message.clone(), |(k, _)| k.to_owned());
         ErrorJson { message, at: offset(e.offset) }
     };
-    let reading = |r: &Reading| ReadingJson {
+    let reading = |r: &'t Reading| ReadingJson {
         span: r.span().map(|s| [s.start, s.end]),
         parses: r.parses(),
         error: r.error().map(err),
         repairs: r.repairs().iter().map(|rep| RepairJson { kind: repair_key(rep.kind), at: offset(rep.at) }).collect(),
-        value: r.value().map(|v| raw(v.to_json())),
+        value: r.value().map(|v| Json(Some(v))),
     };
     let nested = trace.nested();
     let candidates = trace
@@ -436,9 +452,9 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
         walk_end: trace.walk_end.map(offset),
         whole_reply: whole,
         decided_by: trace.decided_by.name(),
-        value: raw(trace.value.as_ref().map_or_else(|| "null".to_owned(), Value::to_json)),
+        value: Json(trace.value.as_ref()),
     };
-    serde_json::to_string(&json).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    serde_json::to_writer(out, &json).map_err(std::io::Error::from)
 }
 
 fn repair_key(kind: crate::read::repair::RepairKind) -> &'static str {
