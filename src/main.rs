@@ -338,10 +338,10 @@ fn is_plain_text(path: &Path) -> bool {
     !head[..n].iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b == b'{' || b == b'[')
 }
 
-fn print_value(out: &mut impl Write, value: &Value, pretty: bool) -> Result<()> {
+fn print_value(out: &mut impl Write, value: &Value, pretty: bool) -> std::io::Result<()> {
     let json = if pretty { value.to_json_pretty(2) } else { value.to_json() };
     writeln!(out, "{json}")?;
-    Ok(())
+    out.flush()
 }
 
 fn extract(args: &ExtractArgs) -> Result<ExitCode> {
@@ -370,10 +370,12 @@ fn extract(args: &ExtractArgs) -> Result<ExitCode> {
             .map(|p| object([("entries", Value::Array(p.entries)), ("closed", Value::Bool(p.closed))])),
     };
     match value {
-        Some(v) => {
-            print_value(&mut std::io::stdout().lock(), &v, args.pretty)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(v) => match print_value(&mut std::io::stdout().lock(), &v, args.pretty) {
+            // The reader went away (e.g. `| head`): stop quietly, as grep does.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+            Err(e) => Err(e).context("writing the value"),
+            Ok(()) => Ok(ExitCode::SUCCESS),
+        },
         None => Ok(ExitCode::from(1)),
     }
 }
