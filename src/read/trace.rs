@@ -7,6 +7,7 @@
 //! the TUI are two consumers of it; neither re-derives a decision.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::js::ParseError;
 use super::repair::{Repair, Repaired};
@@ -25,7 +26,9 @@ pub enum Reading {
         /// The repairs made to the span's text (none for the strict reading).
         repairs: Vec<Repair>,
         /// The parsed value, or the parse error with its offset mapped back into the reply.
-        outcome: Result<Value, ParseError>,
+        /// Shared: a reading that repairs nothing is the strict reading, value and all, and a
+        /// value may be as large as the reply.
+        outcome: Result<Arc<Value>, ParseError>,
     },
 }
 
@@ -39,7 +42,7 @@ impl Reading {
 
     pub fn value(&self) -> Option<&Value> {
         match self {
-            Reading::Balanced { outcome: Ok(v), .. } => Some(v),
+            Reading::Balanced { outcome: Ok(v), .. } => Some(v.as_ref()),
             _ => None,
         }
     }
@@ -85,6 +88,7 @@ impl Reading {
     pub(crate) fn from_repaired(start: usize, span: Option<Repaired>, repairs: Vec<Repair>) -> Reading {
         let Some(r) = span else { return Reading::Unbalanced };
         let outcome = super::js::parse(&r.text)
+            .map(Arc::new)
             .map_err(|e| ParseError { offset: Repaired::source_offset(start, &repairs, e.offset), ..e });
         Reading::Balanced { span: Span::new(start, r.end), repairs, outcome }
     }

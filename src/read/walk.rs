@@ -13,6 +13,8 @@
 //! the walk, resuming after a failed candidate, first-wins, the gates removed) is a different
 //! value of the same options, not a copy of the walk.
 
+use std::sync::Arc;
+
 use super::ends::{Scan, SpanEnds};
 use super::js::{self, ParseError, ParseErrorKind};
 use super::memo::{Mode, Validator, Work};
@@ -420,7 +422,9 @@ pub fn reading_at(text: &str, start: usize, kind: ReadingKind) -> Reading {
             Some(end) => Reading::Balanced {
                 span: Span::new(start, end),
                 repairs: Vec::new(),
-                outcome: js::parse(&text[start..end]).map_err(|e| ParseError { offset: e.offset + start, ..e }),
+                outcome: js::parse(&text[start..end])
+                    .map(Arc::new)
+                    .map_err(|e| ParseError { offset: e.offset + start, ..e }),
             },
         },
         ReadingKind::Wide | ReadingKind::Narrow => {
@@ -433,13 +437,20 @@ pub fn reading_at(text: &str, start: usize, kind: ReadingKind) -> Reading {
 }
 
 fn record_candidate(text: &str, start: usize) -> Candidate {
-    Candidate {
-        start,
-        strict: reading_at(text, start, ReadingKind::Strict),
-        wide: reading_at(text, start, ReadingKind::Wide),
-        narrow: reading_at(text, start, ReadingKind::Narrow),
-        step: Step::Descended,
-    }
+    let strict = reading_at(text, start, ReadingKind::Strict);
+    let repaired = |rule: ColonRule| {
+        let mut repairs = Vec::new();
+        let span = repaired_span(text, start, rule, Some(&mut repairs));
+        match (&strict, &span) {
+            // Nothing repaired and the same span: the strict reading's text, so its outcome.
+            (Reading::Balanced { span: s, outcome, .. }, Some(r)) if repairs.is_empty() && r.end == s.end => {
+                Reading::Balanced { span: *s, repairs, outcome: outcome.clone() }
+            }
+            _ => Reading::from_repaired(start, span, repairs),
+        }
+    };
+    let (wide, narrow) = (repaired(ColonRule::Wide), repaired(ColonRule::Narrow));
+    Candidate { start, strict, wide, narrow, step: Step::Descended }
 }
 
 /// The bytes recording a candidate covered: each reading's span, or the rest of the reply
@@ -531,7 +542,7 @@ fn whole_reply_unrecorded(
     }
     match judge(walk_end, span.end, policy, reading_at(text, span.start, ReadingKind::Narrow)) {
         WholeReply::Taken { reading: Some(Reading::Balanced { outcome: Ok(value), .. }) } => {
-            (WholeReply::Taken { reading: None }, Some(value))
+            (WholeReply::Taken { reading: None }, Some(Arc::unwrap_or_clone(value)))
         }
         other => (other, None),
     }
