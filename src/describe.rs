@@ -1,6 +1,6 @@
 //! Short human descriptions of values and sizes, shared by the CLI and the TUI.
 
-use crate::read::span::Utf16Index;
+use crate::read::span::{CharIndex, Utf16Index};
 use crate::read::value::{Value, js_number_to_string};
 use crate::visible::visible;
 
@@ -62,6 +62,9 @@ pub fn leaf(value: &Value) -> String {
 pub struct Locator<'a> {
     text: &'a str,
     utf16: Utf16Index<'a>,
+    /// Columns count characters; on a reply that is one long line, counting them from the
+    /// line's start for each position would make a trace's positions quadratic.
+    chars: CharIndex<'a>,
     /// Where each line starts, so a position costs a search, not a scan of the text (the
     /// inspector asks for dozens per frame).
     lines: Vec<usize>,
@@ -70,7 +73,7 @@ pub struct Locator<'a> {
 impl<'a> Locator<'a> {
     pub fn new(text: &'a str) -> Self {
         let lines = std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect();
-        Locator { text, utf16: Utf16Index::new(text), lines }
+        Locator { text, utf16: Utf16Index::new(text), chars: CharIndex::new(text), lines }
     }
 
     /// 1-based line and column (in characters) of `byte`, as [`line_col`] counts them.
@@ -78,7 +81,7 @@ impl<'a> Locator<'a> {
         let byte = floor_boundary(self.text, byte);
         let line = self.lines.partition_point(|&start| start <= byte).max(1);
         let start = self.lines.get(line - 1).copied().unwrap_or(0);
-        (line, self.text.get(start..byte).map_or(0, |s| s.chars().count()) + 1)
+        (line, self.chars.chars(byte) - self.chars.chars(start) + 1)
     }
 
     /// `byte 1,234 (3:17, utf16 1,230)`; the UTF-16 figure only where it differs.

@@ -340,10 +340,10 @@ fn is_plain_text(path: &Path) -> bool {
     !head[..n].iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b == b'{' || b == b'[')
 }
 
-fn print_value(out: &mut impl Write, value: &Value, pretty: bool) -> Result<()> {
+fn print_value(out: &mut impl Write, value: &Value, pretty: bool) -> std::io::Result<()> {
     let json = if pretty { value.to_json_pretty(2) } else { value.to_json() };
     writeln!(out, "{json}")?;
-    Ok(())
+    out.flush()
 }
 
 fn extract(args: &ExtractArgs) -> Result<ExitCode> {
@@ -372,10 +372,12 @@ fn extract(args: &ExtractArgs) -> Result<ExitCode> {
             .map(|p| object([("entries", Value::Array(p.entries)), ("closed", Value::Bool(p.closed))])),
     };
     match value {
-        Some(v) => {
-            print_value(&mut std::io::stdout().lock(), &v, args.pretty)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(v) => match print_value(&mut std::io::stdout().lock(), &v, args.pretty) {
+            // The reader went away (e.g. `| head`): stop quietly, as grep does.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+            Err(e) => Err(e).context("writing the value"),
+            Ok(()) => Ok(ExitCode::SUCCESS),
+        },
         None => Ok(ExitCode::from(1)),
     }
 }
@@ -419,14 +421,17 @@ fn extract_jsonl(args: &ExtractArgs) -> Result<ExitCode> {
 fn explain(args: &ExplainArgs) -> Result<ExitCode> {
     let text = read_reply(&args.input)?;
     let trace = walk::trace(&text);
-    let printed = if args.json {
-        explain::render_json(&text, &trace)
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if args.json {
+        // Written as it is made: the trace of a 200 MB reply is not held a second time as text.
+        explain::write_json(&text, &trace, &mut out).and_then(|()| writeln!(out))
     } else {
-        explain::render_text(&text, &trace, &Style::for_stdout())
+        writeln!(out, "{}", explain::render_text(&text, &trace, &Style::for_stdout()))
     };
-    let mut out = std::io::stdout().lock();
-    if writeln!(out, "{printed}").is_err() {
-        return Ok(ExitCode::SUCCESS);
+    match written.and_then(|()| out.flush()) {
+        // The reader went away (e.g. `| head`): stop quietly, as grep does.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e).context("writing the trace"),
+        Ok(()) => Ok(ExitCode::SUCCESS),
     }
-    Ok(ExitCode::SUCCESS)
 }

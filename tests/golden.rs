@@ -98,11 +98,13 @@ fn the_memoized_walk_answers_as_the_recorded_walk_on_every_golden_reply() {
     for line in lines(REPLIES) {
         let input = Input::parse(line).unwrap();
         let fast = run(&input.text, &WalkOptions::SEED, false);
-        let slow = run(&input.text, &WalkOptions::SEED, true);
+        // What explain shows: bounded, but no golden reply comes near the bound.
+        let slow = bracewalk::read::walk::trace(&input.text);
         let same = fast.value.as_ref().map(Value::to_json) == slow.value.as_ref().map(Value::to_json)
             && fast.walk_end == slow.walk_end
             && fast.decided_by == slow.decided_by
             && fast.whole_reply.name() == slow.whole_reply.name()
+            && slow.unrecorded.is_none()
             // `extract`'s answer-only walk.
             && walk::extract_json(&input.text).map(|v| v.to_json()) == slow.value.as_ref().map(Value::to_json);
         if !same {

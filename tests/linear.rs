@@ -5,23 +5,36 @@
 #[path = "support/corpus.rs"]
 mod corpus;
 
-use bracewalk::read::walk::{WalkOptions, run};
+use bracewalk::read::walk::{OnFailure, Readings, WalkOptions, run};
 
 #[test]
 fn work_per_byte_stays_flat_as_replies_grow() {
+    flat(&WalkOptions::SEED);
+}
+
+/// The what-ifs that read a candidate under the narrow colon rule or go on after its span: a
+/// reply nested a million deep must not cost a scan to its end per `{`.
+#[test]
+fn the_what_ifs_that_read_candidates_otherwise_do_linear_work_too() {
+    flat(&WalkOptions { readings: Readings::StrictThenNarrow, ..WalkOptions::SEED });
+    flat(&WalkOptions { readings: Readings::StrictThenWideThenNarrow, ..WalkOptions::SEED });
+    flat(&WalkOptions { on_failure: OnFailure::Resume, ..WalkOptions::SEED });
+}
+
+fn flat(opts: &WalkOptions) {
     for family in corpus::ADVERSARIAL_FAMILIES {
         let mut per_byte = Vec::new();
         for size in [16 << 10, 64 << 10, 256 << 10] {
             let text = corpus::adversarial(family, size);
-            let trace = run(&text, &WalkOptions::SEED, false);
+            let trace = run(&text, opts, false);
             let w = trace.work.bytes as f64 / text.len() as f64;
             // A handful of passes over the text at most (checked before growing, so a
             // quadratic regression fails fast instead of running for minutes).
-            assert!(w <= 8.0, "{family}: {w:.2} bytes examined per byte at {size} bytes");
+            assert!(w <= 8.0, "{family}: {w:.2} bytes examined per byte at {size} bytes ({opts:?})");
             per_byte.push(w);
         }
         // And no growth with size: a quadratic walk multiplies this by 4 at each step.
-        assert!(per_byte[2] <= per_byte[0] * 1.25 + 0.1, "{family}: work per byte grew: {per_byte:?}");
+        assert!(per_byte[2] <= per_byte[0] * 1.25 + 0.1, "{family}: work per byte grew: {per_byte:?} ({opts:?})");
     }
 }
 

@@ -303,3 +303,292 @@ fn a_file_that_cannot_be_read_is_reported() {
     assert!(lines.iter().any(|l| l["id"].as_str().is_some_and(|id| id.ends_with("good.txt"))), "{stdout}");
     assert_eq!(output.status.code(), Some(1));
 }
+
+// ---- every bad case in one tree -------------------------------------------------------
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Good replies of every format the samples hold: a bench campaign (ledger, run logs, the
+/// files a run leaves beside its log), API responses of each provider, plain reply files.
+fn good_tree(root: &Path) {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-logs");
+    for part in ["round-4", "formats/anthropic", "formats/bedrock", "formats/openai", "formats/replies"] {
+        copy_tree(&samples.join(part), &root.join(part));
+    }
+}
+
+/// What was loaded from each file (relative to `root`), one line per item, as the library
+/// pushed it and as `list --json` prints it.
+#[derive(Default, Debug)]
+struct Seen {
+    /// Replies and events in full (text and metadata), the root written `<root>`.
+    full: std::collections::BTreeMap<String, Vec<String>>,
+    /// Per item: `reply ID BYTES` or `event ID KIND`, and each diagnostic's kind, by file
+    /// and line: what the library and the binary are compared on.
+    short: Vec<(String, Option<usize>, String)>,
+    /// Diagnostics as printed.
+    printed: Vec<String>,
+}
+
+fn rel(p: &Path, root: &Path) -> String {
+    p.strip_prefix(root).unwrap_or(p).to_string_lossy().into_owned()
+}
+
+impl Seen {
+    fn push(&mut self, item: Item, root: &Path) {
+        let root_str = root.to_string_lossy().into_owned();
+        match item {
+            Item::Reply(r) => {
+                let file = rel(&r.source, root);
+                self.short.push((file.clone(), r.line, format!("reply {} {}", r.id, r.text.len())));
+                self.full.entry(file).or_default().push(format!("{r:?}").replace(&root_str, "<root>"));
+            }
+            Item::Event(e) => {
+                let file = rel(&e.source, root);
+                self.short.push((file.clone(), e.line, format!("event {} {}", e.id, e.kind.name())));
+                self.full.entry(file).or_default().push(format!("{e:?}").replace(&root_str, "<root>"));
+            }
+            Item::Diagnostic(d) => {
+                self.short.push((rel(&d.source, root), d.line, d.problem.kind().to_owned()));
+                self.printed.push(d.to_string());
+            }
+        }
+    }
+
+    fn replies(&self, file: &str) -> usize {
+        self.short.iter().filter(|(f, _, w)| f == file && w.starts_with("reply ")).count()
+    }
+
+    fn kinds(&self, file: &str) -> Vec<&str> {
+        let mut kinds: Vec<&str> = self
+            .short
+            .iter()
+            .filter(|(f, _, w)| f == file && !w.starts_with("reply ") && !w.starts_with("event "))
+            .map(|(_, _, w)| w.as_str())
+            .collect();
+        kinds.sort_unstable();
+        kinds
+    }
+}
+
+fn message_line(text: &str) -> String {
+    format!("{{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{{\"type\":\"text\",\"text\":\"{text}\"}}]}}\n")
+}
+
+/// The bad inputs, written into `root`; returns (file, replies it still gives, its diagnostics'
+/// kinds) for each, `nope` being a path that does not exist.
+fn bad_cases(root: &Path, run_dir: &Path, is_root: bool) -> Vec<(String, usize, Vec<&'static str>)> {
+    let w = |name: &str, bytes: &[u8]| fs::write(root.join(name), bytes).unwrap();
+    w("latin1.txt", b"{\"html\": \"<p>Caf\xe9 and na\xefve</p>\"}");
+    let one = message_line("one");
+    let mut responses = one.as_bytes().to_vec();
+    responses.extend_from_slice(
+        b"{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Fa\xe7ade\"}]}\n",
+    );
+    responses.extend_from_slice(one.as_bytes());
+    w("responses.jsonl", &responses);
+    w("page-017.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+    w("core.bin", b"ELF?\0\0\0\x01");
+    let call = "{\"ts\":\"t\",\"type\":\"agent_call\",\"agent\":\"page.md\",\"phase\":\"extraction\",\"image\":\"d-p1.png\",\"output\":\"ok\"}\n";
+    fs::create_dir(root.join("run")).unwrap();
+    fs::write(
+        root.join("run/log.jsonl"),
+        format!("{call}{{\"ts\":\"t\",\"type\":\"agent_call\",\"output\":\"cut sho\n{call}"),
+    )
+    .unwrap();
+    w("export.json", b"{\"prompt\": \"p\", \"completion_text\": \"c\"}");
+    w("empty.txt", b"");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("self", root.join("self")).unwrap();
+        std::os::unix::fs::symlink(".", root.join("up")).unwrap();
+        std::os::unix::fs::symlink("missing", root.join("dangling")).unwrap();
+    }
+    // One line longer than the default limit, between two that load.
+    let max = LoadOptions::default().max_line;
+    let mut long = fs::File::create(root.join("long-line.jsonl")).unwrap();
+    {
+        use std::io::Write;
+        let mut out = std::io::BufWriter::new(&mut long);
+        out.write_all(message_line("a").as_bytes()).unwrap();
+        out.write_all(b"{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"")
+            .unwrap();
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..=max >> 20 {
+            out.write_all(&chunk).unwrap();
+        }
+        out.write_all(b"\"}]}\n").unwrap();
+        out.write_all(message_line("c").as_bytes()).unwrap();
+    }
+    let done = message_line("done");
+    w("growing.jsonl", format!("{done}{}", &done[..40]).as_bytes());
+    w("junk.jsonl", "not json\n".repeat(80).as_bytes());
+    w("secret.txt", b"{}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(root.join("secret.txt"), fs::Permissions::from_mode(0o000)).unwrap();
+    }
+    fs::create_dir(root.join("vanish")).unwrap();
+    w("vanish/a.txt", GOOD.as_bytes());
+    w("vanish/b.txt", b"soon gone");
+    // Bad files inside a campaign, beside its ledger and inside a run's directory.
+    w("round-4/empty.txt", b"");
+    fs::write(run_dir.join("page-017.png"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+    fs::write(run_dir.join("notes.jsonl"), format!("{}{{\"cut\n", message_line("note"))).unwrap();
+    let run_rel = rel(run_dir, root);
+
+    let mut junk = vec!["malformed-json"; 50];
+    junk.push("too-many-problems");
+    vec![
+        ("latin1.txt".into(), 1, vec!["invalid-utf8"]),
+        ("responses.jsonl".into(), 3, vec!["invalid-utf8"]),
+        ("page-017.png".into(), 0, vec!["binary"]),
+        ("core.bin".into(), 0, vec!["binary"]),
+        ("run/log.jsonl".into(), 2, vec!["malformed-json"]),
+        ("export.json".into(), 0, vec!["unknown-shape"]),
+        ("empty.txt".into(), 0, vec!["empty"]),
+        ("self".into(), 0, vec!["symlink-loop"]),
+        ("up".into(), 0, vec!["symlink-loop"]),
+        ("dangling".into(), 0, vec!["broken-symlink"]),
+        ("nope".into(), 0, vec!["not-found"]),
+        ("long-line.jsonl".into(), 2, vec!["line-too-long"]),
+        ("growing.jsonl".into(), 1, vec![]),
+        ("junk.jsonl".into(), 0, junk),
+        ("secret.txt".into(), usize::from(is_root), if is_root { vec![] } else { vec!["permission-denied"] }),
+        ("vanish/a.txt".into(), 1, vec![]),
+        ("vanish/b.txt".into(), 0, vec!["vanished"]),
+        ("round-4/empty.txt".into(), 0, vec!["empty"]),
+        (format!("{run_rel}/page-017.png"), 0, vec!["binary"]),
+        (format!("{run_rel}/notes.jsonl"), 1, vec!["malformed-json"]),
+    ]
+}
+
+/// Every bad case above in one tree, side by side with good replies of every format (some
+/// of the bad files inside a bench campaign's directories): every good reply loads exactly as
+/// it does alone, and every bad file has its diagnostics and nothing else, through the library,
+/// `list --json` and `scan --json`.
+#[test]
+fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_every_bad_file() {
+    let alone = tempfile::tempdir().unwrap();
+    good_tree(alone.path());
+    let mut good = Seen::default();
+    runlog::load(&[alone.path().to_path_buf()], &LoadOptions::default(), &mut |i| good.push(i, alone.path()));
+    assert!(good.printed.is_empty(), "the good replies load cleanly: {:?}", good.printed);
+    assert!(good.full.len() >= 15 && good.replies("round-4/3f1c9a0e7b2d4c58/log.jsonl") > 10, "{:?}", good.full.keys());
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    good_tree(root);
+    let is_root = fs::read("/proc/self/status").is_ok_and(|s| s.windows(7).any(|w| w == b"Uid:\t0\t"));
+    let expected = bad_cases(root, &root.join("round-4/3f1c9a0e7b2d4c58"), is_root);
+    let paths = [root.to_path_buf(), root.join("nope")];
+
+    // The library, with a file vanishing between the listing of its directory and its reading.
+    let mut seen = Seen::default();
+    let doomed = root.join("vanish/b.txt");
+    runlog::load(&paths, &LoadOptions::default(), &mut |item| {
+        if let Item::Reply(r) = &item {
+            if r.source.ends_with("vanish/a.txt") {
+                fs::remove_file(&doomed).unwrap();
+            }
+        }
+        seen.push(item, root);
+    });
+    for (file, items) in &good.full {
+        assert_eq!(seen.full.get(file), Some(items), "{file} loads as it does alone");
+    }
+    for (file, replies, kinds) in &expected {
+        assert_eq!((seen.replies(file), seen.kinds(file)), (*replies, kinds.clone()), "{file}");
+    }
+    let known = |f: &str| good.full.contains_key(f) || expected.iter().any(|(e, _, _)| e == f);
+    let strays: Vec<_> = seen.short.iter().filter(|(f, _, _)| !known(f)).collect();
+    assert!(strays.is_empty(), "items from no file the test made: {strays:?}");
+
+    // The binary sees the same tree (without the file that vanished), as a user who cannot
+    // read secret.txt: root reads every file, so as root it runs as `nobody`.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for d in [root.to_path_buf(), root.join("run"), root.join("vanish")] {
+            fs::set_permissions(&d, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+    let bin = env!("CARGO_BIN_EXE_bracewalk");
+    let as_user = |args: &[&str]| {
+        let mut cmd = if is_root {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+            c
+        } else {
+            Command::new(bin)
+        };
+        let out = cmd.args(args).args(&paths).output().unwrap();
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("setpriv"), "{}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    let skip_in_binary = |f: &str| f.starts_with("vanish/") || f == "secret.txt";
+    let mut from_library: Vec<_> =
+        seen.short.iter().filter(|(f, _, _)| !skip_in_binary(f)).map(|(f, l, w)| (f.clone(), *l, w.clone())).collect();
+    from_library.sort();
+
+    let list = as_user(&["list", "--json"]);
+    assert_eq!(list.status.code(), Some(1), "some inputs had diagnostics");
+    let mut from_list = Vec::new();
+    let mut list_ids = Vec::new();
+    let mut secret = Vec::new();
+    for line in String::from_utf8(list.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = rel(Path::new(v["source"].as_str().unwrap()), root);
+        let what = match (&v["kind"], &v["event"]) {
+            (serde_json::Value::String(kind), _) => kind.clone(),
+            (_, serde_json::Value::String(event)) => format!("event {} {event}", v["id"].as_str().unwrap()),
+            _ => {
+                list_ids.push(v["id"].as_str().unwrap().to_owned());
+                format!("reply {} {}", v["id"].as_str().unwrap(), v["bytes"])
+            }
+        };
+        if file == "secret.txt" {
+            secret.push(what);
+        } else if !skip_in_binary(&file) {
+            from_list.push((file, v["line"].as_u64().map(|n| n as usize), what));
+        }
+    }
+    from_list.sort();
+    assert_eq!(from_list, from_library, "list --json reads the tree as the library does");
+    assert_eq!(secret, ["permission-denied"]);
+    assert!(list_ids.iter().any(|id| id.ends_with("vanish/a.txt")));
+
+    let scan = as_user(&["scan", "--json", "--list"]);
+    assert_eq!(scan.status.code(), Some(1), "some inputs had diagnostics");
+    let scan: serde_json::Value = serde_json::from_slice(&scan.stdout).unwrap();
+    let mut scan_ids: Vec<String> =
+        scan["ids"]["replies"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+    scan_ids.sort();
+    list_ids.sort();
+    assert_eq!(scan_ids, list_ids, "scan reads the replies list does");
+    let mut scan_diags: Vec<String> =
+        scan["ids"]["diagnostics"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+    let mut printed: Vec<String> = seen
+        .printed
+        .iter()
+        .filter(|d| !d.contains("/vanish/b.txt"))
+        .cloned()
+        .chain([format!("{}: permission denied", root.join("secret.txt").display())])
+        .collect();
+    scan_diags.sort();
+    printed.sort();
+    assert_eq!(scan_diags, printed, "scan names the same diagnostics");
+    assert_eq!(scan["diagnostics"].as_u64(), Some(printed.len() as u64));
+}

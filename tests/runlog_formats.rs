@@ -386,4 +386,12 @@ fn a_reply_reference_names_one_reply() {
         runlog::resolve(&plain.display().to_string(), &LoadOptions::default()).unwrap().reply.text,
         "{\"html\": \"<p>envelope</p>\"}"
     );
+    // A line that could not be read says why.
+    let broken = dir.path().join("broken.jsonl");
+    write(&broken, &format!("{}\n{{\"cut\n", "[".repeat(200)));
+    let err = runlog::resolve(&format!("{}:1", broken.display()), &LoadOptions::default()).unwrap_err();
+    assert!(
+        err.to_string().ends_with("no reply on that line: not JSON: recursion limit exceeded at column 128"),
+        "{err}"
+    );
 }

@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 
 use crate::describe::{Locator, sketch, thousands};
 use crate::read::js::ParseError;
-use crate::read::span::{line_col, utf16_len};
+use crate::read::span::utf16_len;
 use crate::read::trace::{Candidate, DecidedBy, Fate, NoReading, Reading, Step, Trace, WholeReply};
 use crate::read::value::Value;
 
@@ -18,7 +18,7 @@ use super::style::Style;
 pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
     let loc = Locator::new(text);
     let mut out = String::new();
-    let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
+    let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
     let _ = writeln!(
         out,
         "{} {} bytes, {} UTF-16 units, {} lines",
@@ -40,10 +40,18 @@ pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
 
     if !trace.candidates.is_empty() || trace.whole_text.outcome.is_err() {
         let _ = writeln!(out);
-        let _ = writeln!(out, "{} {} `{{` visited", style.bold("walk"), trace.candidates.len());
+        let _ = writeln!(out, "{} {} `{{` visited", style.bold("walk"), thousands(trace.visited()));
     }
+    let nested = trace.nested();
+    let kept_late = trace.unrecorded.and_then(|u| u.kept).map(|_| trace.candidates.len() - 1);
     for (i, c) in trace.candidates.iter().enumerate() {
-        candidate(&mut out, &loc, trace, i, c, style);
+        if Some(i) == kept_late {
+            unrecorded(&mut out, &loc, trace, style);
+        }
+        candidate(&mut out, &loc, trace, i, c, nested[i], style);
+    }
+    if kept_late.is_none() {
+        unrecorded(&mut out, &loc, trace, style);
     }
 
     let _ = writeln!(out);
@@ -70,7 +78,7 @@ pub fn decided(loc: &Locator, trace: &Trace, style: &Style) -> String {
             let which = trace
                 .kept
                 .and_then(|k| trace.candidates.get(k))
-                .map(|c| format!(" (candidate #{} at {})", trace.kept.unwrap_or(0) + 1, loc.at(c.start)));
+                .map(|c| format!(" (candidate #{} at {})", trace.number(trace.kept.unwrap_or(0)) + 1, loc.at(c.start)));
             style.good("last-wins").to_string() + ": the walk's last readable candidate" + &which.unwrap_or_default()
         }
         DecidedBy::WholeReply => {
@@ -87,14 +95,34 @@ pub fn error(loc: &Locator, e: &ParseError) -> String {
     format!("{kind} at {}  {}", loc.at(e.offset), loc.context(e.offset, 12, 20))
 }
 
-fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candidate, style: &Style) {
+/// The candidates a bounded trace walked past, in a sentence.
+fn unrecorded(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
+    let Some(u) = trace.unrecorded.filter(|u| u.count > 0) else { return };
+    let read = match u.read {
+        0 => "none read".to_owned(),
+        n => format!("{} read and superseded", thousands(n)),
+    };
+    let _ = writeln!(
+        out,
+        " {}",
+        style.dim(&format!(
+            "… {} more `{{` from {} on, walked but not recorded (recording every candidate of this reply would \
+             take too long): {read}",
+            thousands(u.count),
+            loc.at(u.first)
+        ))
+    );
+}
+
+fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candidate, nested: bool, style: &Style) {
     let fate = match trace.fate(i) {
         Some(Fate::Kept) => style.good("kept").to_string(),
         Some(Fate::Superseded) => style.warn("read, superseded").to_string(),
         _ => style.bad("unreadable").to_string(),
     };
-    let nested = if trace.is_nested(i) { ", inside an unreadable candidate" } else { "" };
-    let _ = writeln!(out, " {} {}  {fate}{nested}", style.bold(&format!("#{}", i + 1)), loc.at(c.start));
+    let nested = if nested { ", inside an unreadable candidate" } else { "" };
+    let number = format!("#{}", trace.number(i) + 1);
+    let _ = writeln!(out, " {} {}  {fate}{nested}", style.bold(&number), loc.at(c.start));
     let _ = writeln!(out, "    {}", style.dim(&loc.context(c.start, 16, 56)));
     for (name, r) in [("strict  ", &c.strict), ("repaired", &c.wide), ("narrow  ", &c.narrow)] {
         let _ = writeln!(out, "    {name} {}", reading(loc, r, style));
@@ -204,11 +232,12 @@ pub fn whole_reply_verdict(loc: &Locator, trace: &Trace, style: &Style) -> Strin
 struct TraceJson<'a> {
     reply: ReplyJson,
     whole_text: WholeTextJson,
-    candidates: Vec<CandidateJson>,
+    candidates: Vec<CandidateJson<'a>>,
+    unrecorded: Option<UnrecordedJson>,
     walk_end: Option<Offset>,
     whole_reply: WholeReplyJson<'a>,
     decided_by: &'static str,
-    value: Box<RawValue>,
+    value: Json<'a>,
 }
 
 #[derive(Serialize)]
@@ -247,26 +276,33 @@ struct RepairJson {
 }
 
 #[derive(Serialize)]
-struct ReadingJson {
+struct ReadingJson<'a> {
     span: Option<[usize; 2]>,
     parses: bool,
     error: Option<ErrorJson>,
     repairs: Vec<RepairJson>,
-    value: Option<Box<RawValue>>,
+    value: Option<Json<'a>>,
 }
 
 #[derive(Serialize)]
-struct CandidateJson {
+struct CandidateJson<'a> {
     index: usize,
     start: Offset,
     fate: &'static str,
     nested: bool,
-    strict: ReadingJson,
-    repaired: ReadingJson,
-    narrow: ReadingJson,
+    strict: ReadingJson<'a>,
+    repaired: ReadingJson<'a>,
+    narrow: ReadingJson<'a>,
     step: &'static str,
     read_by: Option<&'static str>,
     resumed_at: Option<Offset>,
+}
+
+#[derive(Serialize)]
+struct UnrecordedJson {
+    count: usize,
+    read: usize,
+    first: Offset,
 }
 
 #[derive(Serialize)]
@@ -280,18 +316,34 @@ struct WholeReplyJson<'a> {
     brace: Option<String>,
     at_char: Option<usize>,
     error: Option<ErrorJson>,
-    reading: Option<ReadingJson>,
+    reading: Option<ReadingJson<'a>>,
 }
 
-fn raw(json: String) -> Box<RawValue> {
-    RawValue::from_string(json).unwrap_or_else(|_| RawValue::NULL.to_owned())
+/// A value printed as JSON only when it is written out, so that of a trace's values (the
+/// answer, each reading's) one at a time is held as text: they may be 200 MB each.
+struct Json<'a>(Option<&'a Value>);
+
+impl Serialize for Json<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let json = self.0.map_or_else(|| "null".to_owned(), Value::to_json);
+        RawValue::from_string(json).unwrap_or_else(|_| RawValue::NULL.to_owned()).serialize(serializer)
+    }
 }
 
 /// The whole trace as JSON (offsets in bytes, with UTF-16 and line/column beside them).
 pub fn render_json(text: &str, trace: &Trace) -> String {
+    let mut out = Vec::new();
+    match write_json(text, trace, &mut out) {
+        Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+        Err(e) => format!("{{\"error\":\"{e}\"}}"),
+    }
+}
+
+/// [`render_json`], written to `out` as it is made.
+pub fn write_json<'t>(text: &str, trace: &'t Trace, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let loc = Locator::new(text);
     let offset = |byte: usize| {
-        let (line, column) = line_col(text, byte);
+        let (line, column) = loc.line_col(byte);
         Offset { byte, utf16: loc.utf16(byte), line, column }
     };
     let err = |e: &ParseError| {
@@ -299,26 +351,27 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
         let message = message.rsplit_once(" at byte").map_or(message.clone(), |(k, _)| k.to_owned());
         ErrorJson { message, at: offset(e.offset) }
     };
-    let reading = |r: &Reading| ReadingJson {
+    let reading = |r: &'t Reading| ReadingJson {
         span: r.span().map(|s| [s.start, s.end]),
         parses: r.parses(),
         error: r.error().map(err),
         repairs: r.repairs().iter().map(|rep| RepairJson { kind: repair_key(rep.kind), at: offset(rep.at) }).collect(),
-        value: r.value().map(|v| raw(v.to_json())),
+        value: r.value().map(|v| Json(Some(v))),
     };
+    let nested = trace.nested();
     let candidates = trace
         .candidates
         .iter()
         .enumerate()
         .map(|(i, c)| CandidateJson {
-            index: i,
+            index: trace.number(i),
             start: offset(c.start),
             fate: match trace.fate(i) {
                 Some(Fate::Kept) => "kept",
                 Some(Fate::Superseded) => "superseded",
                 _ => "unreadable",
             },
-            nested: trace.is_nested(i),
+            nested: nested[i],
             strict: reading(&c.strict),
             repaired: reading(&c.wide),
             narrow: reading(&c.narrow),
@@ -382,7 +435,7 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
         reply: ReplyJson {
             bytes: text.len(),
             utf16: utf16_len(text),
-            lines: text.bytes().filter(|&b| b == b'\n').count() + 1,
+            lines: memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1,
         },
         whole_text: WholeTextJson {
             start: trace.whole_text.span.start,
@@ -391,12 +444,17 @@ pub fn render_json(text: &str, trace: &Trace) -> String {
             error: trace.whole_text.outcome.as_ref().err().map(err),
         },
         candidates,
+        unrecorded: trace.unrecorded.filter(|u| u.count > 0).map(|u| UnrecordedJson {
+            count: u.count,
+            read: u.read,
+            first: offset(u.first),
+        }),
         walk_end: trace.walk_end.map(offset),
         whole_reply: whole,
         decided_by: trace.decided_by.name(),
-        value: raw(trace.value.as_ref().map_or_else(|| "null".to_owned(), Value::to_json)),
+        value: Json(trace.value.as_ref()),
     };
-    serde_json::to_string(&json).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    serde_json::to_writer(out, &json).map_err(std::io::Error::from)
 }
 
 fn repair_key(kind: crate::read::repair::RepairKind) -> &'static str {

@@ -73,7 +73,8 @@ pub fn render(input: &Input, offsets: Offsets, keys: Option<&[String]>) -> Strin
     let text = input.text.as_str();
     let wanted = |k: &str| keys.is_none_or(|ks| ks.iter().any(|w| w == k));
     let needs_trace = ["extract_json", "decided_by", "whole_reply", "walk_end", "candidates"].iter().any(|k| wanted(k));
-    let trace = needs_trace.then(|| walk::trace(text));
+    // Every candidate, however long that takes: the oracle's record lists them all.
+    let trace = needs_trace.then(|| walk::run(text, &walk::WalkOptions::SEED, true));
     let index = Utf16Index::new(text);
     let off = |b: usize| match offsets {
         Offsets::Bytes => b,

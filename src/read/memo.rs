@@ -31,8 +31,10 @@ use super::repair::{is_escape, quote_closes};
 /// Which reading: the strict one, or the repaired one under the wide or the narrow colon
 /// rule. Under the narrow rule a quote followed by `:` ends only a key, which the validator
 /// knows from the grammar (for text valid so far, the grammar's keys are exactly the
-/// repair's key strings). A string's outcome then depends on more than its position, so the
-/// narrow mode memoizes nothing; it serves the one whole-reply reading per reply.
+/// repair's key strings). A string's outcome then depends on whether it is a key as well as
+/// on its position, so narrow strings are memoized in two tables, keys apart; a container
+/// decides which of its strings are keys itself, so its outcome is memoized by position as in
+/// the other modes (the narrow-colon what-ifs read every candidate this way).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     Strict,
@@ -41,7 +43,7 @@ pub enum Mode {
 }
 
 /// The end of a value (exclusive), or the position where reading it fails.
-type Outcome = Result<usize, usize>;
+pub(crate) type Outcome = Result<usize, usize>;
 
 /// Bytes examined, for the counting tests.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +65,9 @@ pub struct Validator<'a> {
     /// Outcomes of strings, by the position of the quote that opens them (shared by every
     /// quote the scan passed over inside them).
     strings: Table,
+    /// In the narrow mode, the outcomes of strings in key position (`strings` holds the
+    /// others).
+    keys: Table,
     /// Scratch space reused across calls: the open containers, a string's inner quotes.
     stack: Vec<Frame>,
     inner: Vec<usize>,
@@ -74,7 +79,7 @@ pub struct Validator<'a> {
 /// is the outcome's distance from its position, so it fits in 32 bits; a reply longer than
 /// that is not memoized (each lookup misses, and reading stays correct).
 #[derive(Default)]
-struct Table {
+pub(crate) struct Table {
     pages: Vec<Option<Box<[u32; PAGE]>>>,
 }
 
@@ -82,7 +87,7 @@ const PAGE: usize = 64;
 const ERR_BIT: u32 = 1 << 31;
 
 impl Table {
-    fn get(&self, pos: usize) -> Option<Outcome> {
+    pub(crate) fn get(&self, pos: usize) -> Option<Outcome> {
         let page = self.pages.get(pos / PAGE)?.as_ref()?;
         let entry = page[pos % PAGE];
         if entry == 0 {
@@ -92,7 +97,7 @@ impl Table {
         Some(if entry & ERR_BIT == 0 { Ok(reach) } else { Err(reach) })
     }
 
-    fn set(&mut self, pos: usize, outcome: Outcome) {
+    pub(crate) fn set(&mut self, pos: usize, outcome: Outcome) {
         let (reach, err) = match outcome {
             Ok(e) => (e, 0),
             Err(f) => (f, ERR_BIT),
@@ -142,6 +147,7 @@ impl<'a> Validator<'a> {
             mode,
             containers: Table::default(),
             strings: Table::default(),
+            keys: Table::default(),
             stack: Vec::new(),
             inner: Vec::new(),
             work: Work::default(),
@@ -188,9 +194,6 @@ impl<'a> Validator<'a> {
     }
 
     fn remember(&mut self, start: usize, outcome: Outcome) {
-        if self.mode == Mode::Narrow {
-            return;
-        }
         let reach = match outcome {
             Ok(e) | Err(e) => e,
         };
@@ -304,7 +307,7 @@ impl<'a> Validator<'a> {
     /// Every open container fails at `at`; the stack is emptied.
     fn fail_all(&mut self, stack: &mut Vec<Frame>, at: usize) {
         for frame in stack.drain(..) {
-            if at - frame.start >= MEMO_MIN && self.mode != Mode::Narrow {
+            if at - frame.start >= MEMO_MIN {
                 self.containers.set(frame.start, Err(at));
             }
         }
@@ -356,9 +359,14 @@ impl<'a> Validator<'a> {
         Ok(i)
     }
 
+    /// Where the outcomes of strings like this one are kept.
+    fn strings(&mut self, key: bool) -> &mut Table {
+        if key && self.mode == Mode::Narrow { &mut self.keys } else { &mut self.strings }
+    }
+
     /// The string whose opening quote is at `open`, in this mode.
     fn string_at(&mut self, open: usize, key: bool) -> Outcome {
-        if let Some(outcome) = self.strings.get(open) {
+        if let Some(outcome) = self.strings(key).get(open) {
             self.work.hits += 1;
             return outcome;
         }
@@ -396,12 +404,13 @@ impl<'a> Validator<'a> {
         let reach = match outcome {
             Ok(e) | Err(e) => e,
         };
-        if reach - open >= MEMO_MIN && self.mode != Mode::Narrow {
-            self.strings.set(open, outcome);
+        if reach - open >= MEMO_MIN {
+            self.strings(key).set(open, outcome);
             for k in first_inner..self.inner.len() {
                 let q = self.inner[k];
-                if reach - q >= MEMO_MIN && self.strings.get(q).is_none() {
-                    self.strings.set(q, outcome);
+                let table = self.strings(key);
+                if reach - q >= MEMO_MIN && table.get(q).is_none() {
+                    table.set(q, outcome);
                 }
             }
         }
@@ -443,12 +452,16 @@ mod tests {
     fn agree(text: &str) {
         let mut strict = Validator::new(text, Mode::Strict);
         let mut wide = Validator::new(text, Mode::Wide);
+        let mut narrow = Validator::new(text, Mode::Narrow);
         for (j, _) in text.match_indices('{') {
             let seed_strict = strict_span(text, j).filter(|&e| js::is_json(&text[j..e]));
             assert_eq!(strict.object_at(j).ok(), seed_strict, "strict at {j} in {text:?}");
             let seed_wide =
                 repaired_span(text, j, ColonRule::Wide, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
             assert_eq!(wide.object_at(j).ok(), seed_wide, "wide at {j} in {text:?}");
+            let seed_narrow =
+                repaired_span(text, j, ColonRule::Narrow, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
+            assert_eq!(narrow.object_at(j).ok(), seed_narrow, "narrow at {j} in {text:?}");
         }
         // Again, taking what the strict reading learned (all of it, in every order).
         let mut knowing = Validator::new(text, Mode::Wide);

@@ -6,9 +6,11 @@
 //! * [`first`]: the first-wins bounded reader (seed 001);
 //! * [`served`]: leading JSON values and JSON cut short (seed 002);
 //! * [`js`], [`value`]: the JavaScript semantics all three rely on;
-//! * [`strict`], [`repair`]: the two span readings a candidate gets;
+//! * [`strict`], [`repair`]: the two span readings a candidate gets; [`memo`] and [`ends`]:
+//!   what the candidates have in common, computed once per reply;
 //! * [`span`], [`trace`]: positions and the decision record.
 
+pub mod ends;
 pub mod first;
 pub mod js;
 pub mod memo;

@@ -31,56 +31,86 @@ impl Span {
 
 /// Converts byte offsets of one text to UTF-16 code unit offsets (JavaScript string
 /// indices) in O(1) per lookup after one pass, with a checkpoint every 256 bytes.
-pub struct Utf16Index<'a> {
-    text: &'a str,
-    /// UTF-16 offset of each 256-byte block's first char boundary at or after the block start,
-    /// with that boundary's byte offset. Empty when the text is ASCII (the offsets agree).
-    blocks: Vec<(usize, usize)>,
-}
-
-const BLOCK: usize = 256;
+pub struct Utf16Index<'a>(Checkpoints<'a>);
 
 impl<'a> Utf16Index<'a> {
     pub fn new(text: &'a str) -> Utf16Index<'a> {
-        if text.is_ascii() {
-            return Utf16Index { text, blocks: Vec::new() };
-        }
-        let mut blocks = Vec::with_capacity(text.len() / BLOCK + 1);
-        let mut units = 0;
-        let mut next_block = 0;
-        for (i, c) in text.char_indices() {
-            while i >= next_block {
-                blocks.push((i, units));
-                next_block += BLOCK;
-            }
-            units += c.len_utf16();
-        }
-        while next_block <= text.len() {
-            blocks.push((text.len(), units));
-            next_block += BLOCK;
-        }
-        Utf16Index { text, blocks }
+        Utf16Index(Checkpoints::new(text, utf16_len))
     }
 
     /// The UTF-16 offset of byte offset `byte` (which should be a char boundary; an offset
     /// inside a character counts the whole character as before it).
     pub fn utf16(&self, byte: usize) -> usize {
+        self.0.count(byte)
+    }
+}
+
+/// Converts byte offsets of one text to character offsets, as [`Utf16Index`] does to UTF-16:
+/// a column on a line of 200 MB costs a lookup, not a count from the line's start.
+pub struct CharIndex<'a>(Checkpoints<'a>);
+
+impl<'a> CharIndex<'a> {
+    pub fn new(text: &'a str) -> CharIndex<'a> {
+        CharIndex(Checkpoints::new(text, |s| s.chars().count()))
+    }
+
+    /// The number of characters before byte offset `byte` (a character `byte` falls inside
+    /// counts as before it).
+    pub fn chars(&self, byte: usize) -> usize {
+        self.0.count(byte)
+    }
+}
+
+/// A count of some unit (characters, UTF-16 code units) at every 256-byte block of a text.
+struct Checkpoints<'a> {
+    text: &'a str,
+    /// The count of a run of the text.
+    measure: fn(&str) -> usize,
+    /// The count at each block's first char boundary at or after the block start, with that
+    /// boundary's byte offset. Empty when the text is ASCII (every count is the byte offset).
+    blocks: Vec<(usize, usize)>,
+}
+
+const BLOCK: usize = 256;
+
+impl<'a> Checkpoints<'a> {
+    fn new(text: &'a str, measure: fn(&str) -> usize) -> Checkpoints<'a> {
+        if text.is_ascii() {
+            return Checkpoints { text, measure, blocks: Vec::new() };
+        }
+        let mut blocks = Vec::with_capacity(text.len() / BLOCK + 1);
+        let (mut units, mut at) = (0, 0);
+        for start in (0..=text.len()).step_by(BLOCK) {
+            let boundary = ceil_boundary(text, start);
+            units += measure(&text[at..boundary]);
+            blocks.push((boundary, units));
+            at = boundary;
+        }
+        Checkpoints { text, measure, blocks }
+    }
+
+    fn count(&self, byte: usize) -> usize {
+        let byte = byte.min(self.text.len());
         if self.blocks.is_empty() {
             return byte;
         }
-        let byte = byte.min(self.text.len());
         let Some(&(from, units)) = self.blocks.get(byte / BLOCK) else {
-            return utf16_len(self.text);
+            return (self.measure)(self.text);
         };
         if from >= byte {
             return units;
         }
-        units + self.text.get(from..byte).map_or_else(|| count_prefix(&self.text[from..], byte - from), utf16_len)
+        // A character `byte` falls inside counts as before it.
+        units + (self.measure)(&self.text[from..ceil_boundary(self.text, byte)])
     }
 }
 
-fn count_prefix(s: &str, bytes: usize) -> usize {
-    s.char_indices().take_while(|(i, _)| *i < bytes).map(|(_, c)| c.len_utf16()).sum()
+/// The smallest char boundary of `s` at or after `i`.
+fn ceil_boundary(s: &str, mut i: usize) -> usize {
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i.min(s.len())
 }
 
 /// Length in UTF-16 code units: JavaScript's `.length`.
@@ -88,7 +118,26 @@ pub fn utf16_len(s: &str) -> usize {
     if s.is_ascii() {
         return s.len();
     }
-    s.chars().map(char::len_utf16).sum()
+    // One unit per character, two for those outside the Basic Multilingual Plane (the ones
+    // UTF-8 writes in four bytes). The standard library counts characters in bulk; the
+    // four-byte lead bytes are counted eight at a time.
+    s.chars().count() + four_byte_leads(s.as_bytes())
+}
+
+/// How many bytes of `bytes` are 0xF0 or above: in UTF-8, the first bytes of four-byte
+/// characters.
+fn four_byte_leads(bytes: &[u8]) -> usize {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut n = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // Bit 7 of each byte ends up set iff its top four bits are.
+        n += (x & (x << 1) & (x << 2) & (x << 3) & HI).count_ones() as usize;
+    }
+    n + chunks.remainder().iter().filter(|&&b| b >= 0xF0).count()
 }
 
 /// 1-based line and column (in characters) of byte offset `byte`.
@@ -114,6 +163,24 @@ mod tests {
         }
         let ascii = Utf16Index::new("abc");
         assert_eq!(ascii.utf16(2), 2);
+    }
+
+    #[test]
+    fn char_offsets_agree_with_a_direct_count() {
+        let text = "aé😀{".repeat(200) + "end";
+        let index = CharIndex::new(&text);
+        for (i, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            assert_eq!(index.chars(i), text[..i].chars().count(), "byte {i}");
+        }
+        // Inside a character: the character counts as before.
+        assert_eq!(index.chars(2), 2);
+    }
+
+    #[test]
+    fn utf16_length_counts_astral_characters_twice() {
+        for t in ["", "abc", "é", "😀", "a😀b€c\u{10FFFF}", &"xé😀€".repeat(100)] {
+            assert_eq!(utf16_len(t), t.encode_utf16().count(), "{t:?}");
+        }
     }
 
     #[test]

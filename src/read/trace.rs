@@ -7,6 +7,7 @@
 //! the TUI are two consumers of it; neither re-derives a decision.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::js::ParseError;
 use super::repair::{Repair, Repaired};
@@ -25,7 +26,9 @@ pub enum Reading {
         /// The repairs made to the span's text (none for the strict reading).
         repairs: Vec<Repair>,
         /// The parsed value, or the parse error with its offset mapped back into the reply.
-        outcome: Result<Value, ParseError>,
+        /// Shared: a reading that repairs nothing is the strict reading, value and all, and a
+        /// value may be as large as the reply.
+        outcome: Result<Arc<Value>, ParseError>,
     },
 }
 
@@ -39,7 +42,7 @@ impl Reading {
 
     pub fn value(&self) -> Option<&Value> {
         match self {
-            Reading::Balanced { outcome: Ok(v), .. } => Some(v),
+            Reading::Balanced { outcome: Ok(v), .. } => Some(v.as_ref()),
             _ => None,
         }
     }
@@ -85,6 +88,7 @@ impl Reading {
     pub(crate) fn from_repaired(start: usize, span: Option<Repaired>, repairs: Vec<Repair>) -> Reading {
         let Some(r) = span else { return Reading::Unbalanced };
         let outcome = super::js::parse(&r.text)
+            .map(Arc::new)
             .map_err(|e| ParseError { offset: Repaired::source_offset(start, &repairs, e.offset), ..e });
         Reading::Balanced { span: Span::new(start, r.end), repairs, outcome }
     }
@@ -277,6 +281,25 @@ pub struct Trace {
     pub value: Option<Value>,
     /// What the walk's validators examined (zero when candidates were recorded instead).
     pub work: super::memo::Work,
+    /// Candidates a bounded trace visited without recording them (see
+    /// [`super::walk::trace`]); `None` when every candidate visited is in `candidates`.
+    pub unrecorded: Option<Unrecorded>,
+}
+
+/// The candidates a bounded trace walked past without recording. They were visited after
+/// every recorded one but the kept one, which, when it is among them, is recorded anyway and
+/// comes last in [`Trace::candidates`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unrecorded {
+    /// How many (the kept candidate not counted).
+    pub count: usize,
+    /// How many of those were read, and superseded by a later one.
+    pub read: usize,
+    /// The byte offset of the first.
+    pub first: usize,
+    /// The number (0-based, in the order visited) of the kept candidate, when it was visited
+    /// past the bound.
+    pub kept: Option<usize>,
 }
 
 /// What became of a candidate, for showing it.
@@ -291,6 +314,19 @@ pub enum Fate {
 }
 
 impl Trace {
+    /// How many candidates the walk visited, recorded or not.
+    pub fn visited(&self) -> usize {
+        self.candidates.len() + self.unrecorded.map_or(0, |u| u.count)
+    }
+
+    /// The number (0-based, in the order the walk visited them) of recorded candidate `index`.
+    pub fn number(&self, index: usize) -> usize {
+        match self.unrecorded.and_then(|u| u.kept) {
+            Some(n) if index + 1 == self.candidates.len() => n,
+            _ => index,
+        }
+    }
+
     pub fn fate(&self, index: usize) -> Option<Fate> {
         let c = self.candidates.get(index)?;
         Some(match c.step {
@@ -300,13 +336,20 @@ impl Trace {
         })
     }
 
-    /// Whether candidate `index` starts inside the span of an earlier unreadable one (it
-    /// was reached by descending).
-    pub fn is_nested(&self, index: usize) -> bool {
-        let Some(c) = self.candidates.get(index) else { return false };
-        self.candidates[..index].iter().any(|p| {
-            matches!(p.step, Step::Descended)
-                && [&p.strict, &p.wide].iter().filter_map(|r| r.span()).any(|s| s.contains(c.start))
-        })
+    /// For each recorded candidate, whether it starts inside the span of an earlier
+    /// unreadable one (it was reached by descending). In one pass: candidates start in order,
+    /// so an earlier span contains a start iff it ends past it.
+    pub fn nested(&self) -> Vec<bool> {
+        let mut reach = 0;
+        self.candidates
+            .iter()
+            .map(|c| {
+                let inside = c.start < reach;
+                if matches!(c.step, Step::Descended) {
+                    reach = [&c.strict, &c.wide].iter().filter_map(|r| r.span()).map(|s| s.end).fold(reach, usize::max);
+                }
+                inside
+            })
+            .collect()
     }
 }

@@ -57,7 +57,7 @@ impl JsString {
     /// Length in UTF-16 code units: JavaScript's `.length`.
     pub fn utf16_len(&self) -> usize {
         match self {
-            JsString::Utf8(s) => s.chars().map(char::len_utf16).sum(),
+            JsString::Utf8(s) => super::span::utf16_len(s),
             JsString::Utf16(u) => u.len(),
         }
     }
@@ -346,15 +346,17 @@ pub fn write_json_string(out: &mut String, s: &JsString) {
     out.push('"');
     match s {
         JsString::Utf8(s) => {
+            // What JSON escapes in a string is what ends a run of plain text inside one.
+            let bytes = s.as_bytes();
+            out.reserve(s.len() + 2);
             let mut run = 0;
-            for (i, b) in s.bytes().enumerate() {
-                if b < 0x20 || b == b'"' || b == b'\\' {
-                    out.push_str(&s[run..i]);
-                    push_escape(out, u32::from(b));
-                    run = i + 1;
-                }
+            loop {
+                let i = super::js::next_string_special(bytes, run);
+                out.push_str(&s[run..i]);
+                let Some(&b) = bytes.get(i) else { break };
+                push_escape(out, u32::from(b));
+                run = i + 1;
             }
-            out.push_str(&s[run..]);
         }
         JsString::Utf16(units) => {
             for r in char::decode_utf16(units.iter().copied()) {

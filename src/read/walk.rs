@@ -13,13 +13,17 @@
 //! the walk, resuming after a failed candidate, first-wins, the gates removed) is a different
 //! value of the same options, not a copy of the walk.
 
+use std::sync::Arc;
+
+use super::ends::{Scan, SpanEnds};
 use super::js::{self, ParseError, ParseErrorKind};
 use super::memo::{Mode, Validator, Work};
 use super::repair::{ColonRule, repaired_end, repaired_span};
 use super::span::Span;
 use super::strict::strict_span;
 use super::trace::{
-    Candidate, DecidedBy, NoReading, NotSelfContained, Reading, ReadingKind, Step, Trace, WholeReply, WholeText,
+    Candidate, DecidedBy, NoReading, NotSelfContained, Reading, ReadingKind, Step, Trace, Unrecorded, WholeReply,
+    WholeText,
 };
 use super::value::{JsString, Value};
 
@@ -109,14 +113,61 @@ pub fn extract_json(text: &str) -> Option<Value> {
     answer(text, &WalkOptions::SEED)
 }
 
-/// `extractJson(text)` with its full decision record.
+/// `extractJson(text)` with its decision record, bounded: the candidates are recorded in full
+/// while that stays within [`RecordLimit::DEFAULT`], the rest are walked as [`run`] walks
+/// them and counted in [`Trace::unrecorded`], and the candidate the walk kept is recorded
+/// whatever the bound. The answer and the decision are exact either way.
 pub fn trace(text: &str) -> Trace {
-    run(text, &WalkOptions::SEED, true)
+    record(text, &WalkOptions::SEED, Some(RecordLimit::DEFAULT))
 }
 
-/// The engine. With `record`, every candidate gets all three readings (strict, wide,
-/// narrow) and is kept in the trace; without, only the readings the walk needs are made.
-pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
+/// How much of a walk a bounded trace records in full.
+///
+/// Recording a candidate reads it three ways from scratch, as the seed does, and keeps what
+/// each reading made: a reply of `{` nested a million deep, where each reading runs to the
+/// end, would take hours and more memory than there is. So a trace records candidates until
+/// either bound is reached; a person reads the first few thousand candidates at most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordLimit {
+    /// Candidates recorded in full.
+    pub candidates: usize,
+    /// Bytes the recorded readings may cover (each reading its span, or the rest of the
+    /// reply when it never closes), beyond `per_byte` passes over the reply.
+    pub bytes: usize,
+    pub per_byte: usize,
+}
+
+impl RecordLimit {
+    pub const DEFAULT: RecordLimit = RecordLimit { candidates: 10_000, bytes: 256 << 20, per_byte: 8 };
+}
+
+/// The engine. With `record_all`, every candidate gets all three readings (strict, wide,
+/// narrow) and is kept in the trace, however long that takes (the oracle's record, which
+/// [`crate::cli::record`] prints); without, only the readings the walk needs are made.
+pub fn run(text: &str, opts: &WalkOptions, record_all: bool) -> Trace {
+    if record_all { record(text, opts, None) } else { walk_text(text, opts, None) }
+}
+
+/// A recorded walk, every candidate or up to `limit`.
+fn record(text: &str, opts: &WalkOptions, limit: Option<RecordLimit>) -> Trace {
+    let budget = match limit {
+        Some(l) => {
+            Budget { candidates: l.candidates, bytes: l.bytes.saturating_add(l.per_byte.saturating_mul(text.len())) }
+        }
+        None => Budget { candidates: usize::MAX, bytes: usize::MAX },
+    };
+    walk_text(text, opts, Some(budget))
+}
+
+/// What is left of a trace's [`RecordLimit`].
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    candidates: usize,
+    bytes: usize,
+}
+
+fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
+    let record = budget.is_some();
     let mut readers = Readers::new(text);
     let whole_text = match read_whole_text(text, &mut readers, record) {
         Ok((span, value)) => {
@@ -129,11 +180,12 @@ pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
                 decided_by: DecidedBy::WholeText,
                 value: Some(value),
                 work: readers.work(),
+                unrecorded: None,
             };
         }
         Err(whole_text) => whole_text,
     };
-    let Walked { candidates, last, kept } = walk(text, &mut readers, opts, record);
+    let Walked { candidates, last, kept, unrecorded } = walk(text, &mut readers, opts, budget);
     let last_end = last.map(|(_, end, _)| end);
     let (whole_reply, taken) = if record {
         (whole_reply(text, &whole_text, last_end, &opts.whole_reply), None)
@@ -158,7 +210,7 @@ pub fn run(text: &str, opts: &WalkOptions, record: bool) -> Trace {
         }
     };
     let work = readers.work();
-    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work }
+    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work, unrecorded }
 }
 
 /// The walk's answer under `opts`, with no more work than the answer needs: nothing
@@ -170,7 +222,7 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
         Ok((_, value)) => return Some(value),
         Err(whole_text) => whole_text,
     };
-    let walked = walk(text, &mut readers, opts, false);
+    let walked = walk(text, &mut readers, opts, None);
     let walk_end = walked.last.map(|(_, end, _)| end);
     let strict = readers.strict.as_ref();
     if let Some(value) = whole_reply_answer(text, whole_text.span, walk_end, &opts.whole_reply, strict) {
@@ -203,36 +255,53 @@ fn read_whole_text(text: &str, readers: &mut Readers, record: bool) -> Result<(S
     parsed.map(|value| (span, value)).map_err(|e| WholeText { span, outcome: Err(e) })
 }
 
-/// What the candidate walk found: the candidates (when recorded), and the one read last:
-/// where it starts and ends and by which reading, and its index among the recorded ones.
+/// What the candidate walk found: the candidates (when recorded), the one read last (where
+/// it starts and ends and by which reading) and its index among the recorded ones, and what
+/// a bounded recording walked past.
 struct Walked {
     candidates: Vec<Candidate>,
     last: Option<(usize, usize, ReadingKind)>,
     kept: Option<usize>,
+    unrecorded: Option<Unrecorded>,
 }
 
-fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, record: bool) -> Walked {
+fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Option<Budget>) -> Walked {
+    let record = budget.is_some();
     let mut candidates = Vec::new();
+    // Candidates visited past the budget, and the number of the one read last.
+    let mut unrecorded: Option<Unrecorded> = None;
+    let mut visited = 0usize;
+    let mut last_number = 0usize;
     let mut last: Option<(usize, usize, ReadingKind)> = None;
     let mut kept = None;
 
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
-        let (read, candidate) = if record {
+        let full = budget.as_mut().filter(|b| b.candidates > 0 && b.bytes > 0);
+        let (read, candidate) = if let Some(b) = full {
             let c = record_candidate(text, start);
+            b.candidates -= 1;
+            b.bytes = b.bytes.saturating_sub(recorded_cost(text, &c));
             (recorded_read(&c, opts.readings), Some(c))
         } else {
             (readers.read(start, opts.readings), None)
         };
+        if record && candidate.is_none() {
+            let u = unrecorded.get_or_insert(Unrecorded { count: 0, read: 0, first: start, kept: None });
+            u.count += 1;
+            u.read += usize::from(read.is_some());
+        }
+        visited += 1;
         let step = match read {
             Some((end, by)) => {
                 last = Some((start, end, by));
-                kept = record.then_some(candidates.len());
+                last_number = visited - 1;
+                kept = candidate.is_some().then_some(candidates.len());
                 Step::Took { by, end }
             }
             None => match opts.on_failure {
                 OnFailure::Descend => Step::Descended,
-                OnFailure::Resume => match resume_point(text, start, candidate.as_ref()) {
+                OnFailure::Resume => match resume_point(readers, start, candidate.as_ref()) {
                     Some(after) => Step::Resumed { after },
                     None => Step::Descended,
                 },
@@ -256,21 +325,37 @@ fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, record: bool) -> 
             Step::Resumed { after } => find_brace(text, after),
         };
     }
-    Walked { candidates, last, kept }
+
+    // The kept candidate is recorded whatever the budget: it is the one a reader of the trace
+    // wants most.
+    if let (Some(u), Some((start, end, by)), None) = (&mut unrecorded, last, kept) {
+        let mut c = record_candidate(text, start);
+        c.step = Step::Took { by, end };
+        u.count -= 1;
+        u.read -= 1;
+        u.kept = Some(last_number);
+        kept = Some(candidates.len());
+        candidates.push(c);
+    }
+    let unrecorded = unrecorded.filter(|u| u.count > 0 || u.kept.is_some());
+    Walked { candidates, last, kept, unrecorded }
 }
 
-/// The candidate readers of one reply: the memoized validators for the strict and wide
-/// readings (see [`super::memo`]), made when first needed.
+/// The candidate readers of one reply: the memoized validators for the strict, wide and
+/// narrow readings (see [`super::memo`]), made when first needed.
 struct Readers<'a> {
     text: &'a str,
     strict: Option<Validator<'a>>,
     wide: Option<Validator<'a>>,
     narrow: Option<Validator<'a>>,
+    /// Span ends, for the what-if that resumes after a candidate it cannot read.
+    strict_ends: Option<SpanEnds<'a>>,
+    wide_ends: Option<SpanEnds<'a>>,
 }
 
 impl<'a> Readers<'a> {
     fn new(text: &'a str) -> Self {
-        Readers { text, strict: None, wide: None, narrow: None }
+        Readers { text, strict: None, wide: None, narrow: None, strict_ends: None, wide_ends: None }
     }
 
     fn strict(&mut self) -> &mut Validator<'a> {
@@ -278,35 +363,47 @@ impl<'a> Readers<'a> {
         self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict))
     }
 
+    fn narrow(&mut self) -> &mut Validator<'a> {
+        let text = self.text;
+        self.narrow.get_or_insert_with(|| Validator::new(text, Mode::Narrow))
+    }
+
     /// The first reading (in the variant's order) of the object at `start` that parses:
     /// its end and kind.
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
-        let text = self.text;
-        if !may_open_object(text.as_bytes(), start) {
+        if !may_open_object(self.text.as_bytes(), start) {
             return None;
         }
         readings.order().iter().find_map(|&kind| {
             let end = match kind {
                 ReadingKind::Strict => self.strict().object_at(start).ok(),
                 ReadingKind::Wide => {
+                    let text = self.text;
                     let wide = self.wide.get_or_insert_with(|| Validator::new(text, Mode::Wide));
                     wide.object_at_knowing(start, self.strict.as_ref()).ok()
                 }
-                // Not memoized: a string's narrow reading depends on whether it is a key
-                // (what-if variants only).
-                ReadingKind::Narrow => {
-                    self.narrow.get_or_insert_with(|| Validator::new(text, Mode::Narrow)).object_at(start).ok()
-                }
+                ReadingKind::Narrow => self.narrow().object_at(start).ok(),
             };
             end.map(|e| (e, kind))
         })
     }
 
+    /// Where a candidate that could not be read ends, for [`OnFailure::Resume`]: its strict
+    /// span, or its wide one.
+    fn resume_point(&mut self, start: usize) -> Option<usize> {
+        let text = self.text;
+        let strict = self.strict_ends.get_or_insert_with(|| SpanEnds::new(text, Scan::Strict)).end(start);
+        strict.or_else(|| self.wide_ends.get_or_insert_with(|| SpanEnds::new(text, Scan::Wide)).end(start))
+    }
+
     fn work(&self) -> Work {
         let mut w = Work::default();
-        for v in [&self.strict, &self.wide].into_iter().flatten() {
+        for v in [&self.strict, &self.wide, &self.narrow].into_iter().flatten() {
             w.bytes += v.work.bytes;
             w.hits += v.work.hits;
+        }
+        for e in [&self.strict_ends, &self.wide_ends].into_iter().flatten() {
+            w.bytes += e.work.bytes;
         }
         w
     }
@@ -341,10 +438,10 @@ fn may_open_object(bytes: &[u8], start: usize) -> bool {
 }
 
 /// Where a failed candidate ends, for [`OnFailure::Resume`].
-fn resume_point(text: &str, start: usize, recorded: Option<&Candidate>) -> Option<usize> {
+fn resume_point(readers: &mut Readers, start: usize, recorded: Option<&Candidate>) -> Option<usize> {
     match recorded {
         Some(c) => c.strict.span().or(c.wide.span()).map(|s| s.end),
-        None => strict_span(text, start).or_else(|| repaired_end(text, start, ColonRule::Wide)),
+        None => readers.resume_point(start),
     }
 }
 
@@ -356,7 +453,9 @@ pub fn reading_at(text: &str, start: usize, kind: ReadingKind) -> Reading {
             Some(end) => Reading::Balanced {
                 span: Span::new(start, end),
                 repairs: Vec::new(),
-                outcome: js::parse(&text[start..end]).map_err(|e| ParseError { offset: e.offset + start, ..e }),
+                outcome: js::parse(&text[start..end])
+                    .map(Arc::new)
+                    .map_err(|e| ParseError { offset: e.offset + start, ..e }),
             },
         },
         ReadingKind::Wide | ReadingKind::Narrow => {
@@ -369,13 +468,26 @@ pub fn reading_at(text: &str, start: usize, kind: ReadingKind) -> Reading {
 }
 
 fn record_candidate(text: &str, start: usize) -> Candidate {
-    Candidate {
-        start,
-        strict: reading_at(text, start, ReadingKind::Strict),
-        wide: reading_at(text, start, ReadingKind::Wide),
-        narrow: reading_at(text, start, ReadingKind::Narrow),
-        step: Step::Descended,
-    }
+    let strict = reading_at(text, start, ReadingKind::Strict);
+    let repaired = |rule: ColonRule| {
+        let mut repairs = Vec::new();
+        let span = repaired_span(text, start, rule, Some(&mut repairs));
+        match (&strict, &span) {
+            // Nothing repaired and the same span: the strict reading's text, so its outcome.
+            (Reading::Balanced { span: s, outcome, .. }, Some(r)) if repairs.is_empty() && r.end == s.end => {
+                Reading::Balanced { span: *s, repairs, outcome: outcome.clone() }
+            }
+            _ => Reading::from_repaired(start, span, repairs),
+        }
+    };
+    let (wide, narrow) = (repaired(ColonRule::Wide), repaired(ColonRule::Narrow));
+    Candidate { start, strict, wide, narrow, step: Step::Descended }
+}
+
+/// The bytes recording a candidate covered: each reading's span, or the rest of the reply
+/// for a reading that never closes.
+fn recorded_cost(text: &str, c: &Candidate) -> usize {
+    [&c.strict, &c.wide, &c.narrow].iter().map(|r| r.span().map_or(text.len(), |s| s.end) - c.start).sum::<usize>() + 1
 }
 
 fn recorded_read(c: &Candidate, readings: Readings) -> Option<(usize, ReadingKind)> {
@@ -736,6 +848,27 @@ mod tests {
         assert!(p.closed);
         assert!(read_array_prefix(r#"{"text": "\"edits\":[{}]"}"#, "edits").is_none());
         assert!(read_array_prefix("none", "edits").is_none());
+    }
+
+    #[test]
+    fn a_bounded_trace_records_the_first_candidates_and_the_kept_one() {
+        let depth = 5_000;
+        let text = format!("{} {{\"ok\": 1}}", "{\"a\":".repeat(depth));
+        let limit = RecordLimit { candidates: 100, bytes: usize::MAX, per_byte: 0 };
+        let t = record(&text, &WalkOptions::SEED, Some(limit));
+        let u = t.unrecorded.unwrap();
+        assert_eq!((t.candidates.len(), u.count, u.read, u.first, u.kept), (101, depth - 100, 0, 500, Some(depth)));
+        assert_eq!((t.visited(), t.kept, t.number(100), t.number(99)), (depth + 1, Some(100), depth, 99));
+        assert_eq!(t.value.unwrap().to_json(), r#"{"ok":1}"#);
+        assert_eq!(t.decided_by, DecidedBy::LastWins);
+        assert_eq!(t.walk_end, Some(text.len()));
+        // Bytes bound it too: each of these candidates' readings runs to the end of the reply.
+        let limit = RecordLimit { candidates: usize::MAX, bytes: 10 * text.len(), per_byte: 0 };
+        let t = record(&text, &WalkOptions::SEED, Some(limit));
+        assert!(t.candidates.len() <= 6, "{}", t.candidates.len());
+        assert_eq!(t.visited(), depth + 1);
+        // Nothing to bound: no note.
+        assert!(trace(r#"a {"x": 1} b {"y": 2}"#).unrecorded.is_none());
     }
 
     #[test]

@@ -1,10 +1,13 @@
 //! Reading one file: what it is (by content), then its replies, pushed as they are read.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use serde::de::IgnoredAny;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::campaign::{Campaigns, is_run_context_file};
 use super::diagnostic::{Diagnostic, Problem};
@@ -41,7 +44,8 @@ impl Default for LoadOptions {
             format: None,
             text_path: None,
             meta: Vec::new(),
-            max_line: 64 << 20,
+            // A reply may be as long on a line of a log as in a file of its own.
+            max_line: 256 << 20,
             max_whole: 256 << 20,
             max_problems_per_file: 50,
         }
@@ -217,10 +221,9 @@ impl Loader {
         file.seek(SeekFrom::Start(0))?;
         // A later line that is a record of a known shape makes a file JSONL whose first line
         // is broken; an unknown shape there proves nothing about a text reply.
-        let first = first.filter(|v| on_first_line || json_ext || forced.is_some() || classify(v) != Shape::Unknown);
+        let first = first.filter(|&s| on_first_line || json_ext || forced.is_some() || s != Shape::Unknown);
         Ok(match first {
-            Some(value) => {
-                let shape = classify(&value);
+            Some(shape) => {
                 let reads_as_text = forced.is_none()
                     && shape == Shape::Unknown
                     && (text_ext || (!json_ext && self.opts.text_path.is_none()));
@@ -609,8 +612,9 @@ fn head(file: &mut File) -> io::Result<Vec<u8>> {
     Ok(head)
 }
 
-/// The first record among the first few non-blank lines, and whether it was the first.
-fn first_record(file: &mut File, max_line: usize) -> io::Result<(Option<Value>, bool)> {
+/// The shape of the first record among the first few non-blank lines, and whether it was
+/// the first.
+fn first_record(file: &mut File, max_line: usize) -> io::Result<(Option<Shape>, bool)> {
     file.seek(SeekFrom::Start(0))?;
     let mut lines = Lines::new(BufReader::with_capacity(1 << 16, &*file), 0, 0, max_line);
     let mut buf = Vec::new();
@@ -619,8 +623,8 @@ fn first_record(file: &mut File, max_line: usize) -> io::Result<(Option<Value>, 
         if at.too_long || buf.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        if let Ok((v, _)) = parse_line(&buf, &at) {
-            return Ok((Some(v), tried == 0));
+        if let Some(shape) = shape_of(&buf, &at) {
+            return Ok((Some(shape), tried == 0));
         }
         tried += 1;
         if tried == 16 {
@@ -628,6 +632,51 @@ fn first_record(file: &mut File, max_line: usize) -> io::Result<(Option<Value>, 
         }
     }
     Ok((None, false))
+}
+
+/// Values longer than this are not read to learn a record's shape.
+const SHAPE_VALUE_MAX: usize = 4096;
+
+/// A record's shape, or `None` when the line is not JSON. The shape is in a record's keys and
+/// short fields, so a long value (the reply in it) is only checked, not copied: a file that is
+/// one 200 MB line is read once to learn that it is a text reply, not three times over.
+fn shape_of(line: &[u8], at: &LineAt) -> Option<Shape> {
+    if line.len() <= SHAPE_VALUE_MAX {
+        return parse_line(line, at).ok().map(|(v, _)| classify(&v));
+    }
+    let Ok(fields) = serde_json::from_slice::<BTreeMap<String, &RawValue>>(line) else {
+        // Not an object (no known shape), or not UTF-8 (decoded lossily and read whole).
+        let not_an_object = std::str::from_utf8(line).is_ok() && serde_json::from_slice::<IgnoredAny>(line).is_ok();
+        return if not_an_object { Some(Shape::Unknown) } else { parse_line(line, at).ok().map(|(v, _)| classify(&v)) };
+    };
+    // Two levels of keys: Bedrock's shape is `output.message`.
+    let record = fields
+        .into_iter()
+        .map(|(k, raw)| {
+            let long_object = raw.get().len() > SHAPE_VALUE_MAX && raw.get().starts_with('{');
+            let inner = long_object.then(|| serde_json::from_str::<BTreeMap<String, &RawValue>>(raw.get()).ok());
+            let value = match inner.flatten() {
+                Some(inner) => Value::Object(inner.into_iter().map(|(k, v)| (k, stand_in(v))).collect()),
+                None => stand_in(raw),
+            };
+            (k, value)
+        })
+        .collect();
+    Some(classify(&Value::Object(record)))
+}
+
+/// A value as it is for a short one; for a long one, a value of its kind that is empty.
+fn stand_in(raw: &RawValue) -> Value {
+    let text = raw.get();
+    if text.len() <= SHAPE_VALUE_MAX {
+        return serde_json::from_str(text).unwrap_or(Value::Null);
+    }
+    match text.as_bytes().first() {
+        Some(b'{') => Value::Object(serde_json::Map::new()),
+        Some(b'[') => Value::Array(Vec::new()),
+        Some(b'"') => Value::String(String::new()),
+        _ => serde_json::from_str(text).unwrap_or(Value::Null),
+    }
 }
 
 /// What kind of binary file `head` begins, if it is one.
@@ -677,6 +726,26 @@ mod tests {
         assert_eq!(binary(b"\x89PNG\r\n\x1a\n"), Some("a PNG image"));
         assert_eq!(binary(b"abc\0def"), Some("it contains NUL bytes"));
         assert_eq!(binary("plain é text".as_bytes()), None);
+    }
+
+    #[test]
+    fn a_long_record_is_shaped_without_reading_its_long_values() {
+        let long = "x".repeat(3 * SHAPE_VALUE_MAX);
+        let at = LineAt { number: 1, offset: 0, ending: Ending::Newline, len: 0, too_long: false };
+        for record in [
+            format!(r#"{{"type":"message","role":"assistant","content":[{{"type":"text","text":"{long}"}}]}}"#),
+            format!(
+                r#"{{"output":{{"message":{{"role":"assistant","content":[{{"text":"{long}"}}]}}}},"usage":{{}}}}"#
+            ),
+            format!(r#"{{"choices":[{{"message":{{"content":"{long}"}}}}]}}"#),
+            format!(r#"{{"ts":"t","type":"agent_call","output":"{long}"}}"#),
+            format!(r#"{{"html":"{long}","log":"ok"}}"#),
+            format!(r#"[{{"html":"{long}"}}]"#),
+        ] {
+            let full: Value = serde_json::from_str(&record).unwrap();
+            assert_eq!(shape_of(record.as_bytes(), &at), Some(classify(&full)), "{}", &record[..60]);
+        }
+        assert_eq!(shape_of(format!(r#"{{"html":"{long}"#).as_bytes(), &at), None);
     }
 
     #[test]

@@ -98,7 +98,9 @@ pub fn resolve(reference: &str, opts: &LoadOptions) -> Result<Resolved, Referenc
     match (line, found) {
         (Some(_), Some(reply)) => Ok(Resolved { reply, diagnostics }),
         (Some(n), None) => {
-            let hint = events_at_line.unwrap_or_else(|| {
+            // What was on the line, when it was not a reply: an event, or what is wrong with it.
+            let problem = diagnostics.iter().find(|d| d.line == Some(n)).map(|d| format!(": {}", d.message()));
+            let hint = events_at_line.or(problem).unwrap_or_else(|| {
                 if nearest.is_empty() {
                     String::new()
                 } else {

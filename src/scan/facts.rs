@@ -84,6 +84,10 @@ impl Facts {
             if let Some(line) = account(answers.get(pair.from), answers.get(pair.to)) {
                 differences.push((i, line));
             }
+            // An answer is held only while a comparison still needs it: each may be as large as
+            // the reply, and there are ten readers.
+            let later = &config.pairs[i + 1..];
+            answers.known.retain(|(r, _)| *r == Reader::LastWins || later.iter().any(|p| p.from == *r || p.to == *r));
         }
         let cut = config
             .fields

@@ -148,7 +148,7 @@ pub fn detail(text: &str, cut: bool) -> Detail {
     let trace = walk::trace(text);
     let first = first_wins(text);
     let first_value = first_value(text, &first);
-    let nested: Vec<bool> = (0..trace.candidates.len()).map(|i| trace.is_nested(i)).collect();
+    let nested = trace.nested();
     let spans: Vec<(usize, usize)> = trace
         .candidates
         .iter()

@@ -58,11 +58,13 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
 
     // The walk.
     if t.whole_text.outcome.is_err() {
-        let n = t.candidates.len();
+        let n = thousands(t.visited());
         let kept = match t.kept {
-            Some(k) => {
-                format!(" → kept #{} (the last that reads), ends at byte {}", k + 1, thousands(t.walk_end.unwrap_or(0)))
-            }
+            Some(k) => format!(
+                " → kept #{} (the last that reads), ends at byte {}",
+                t.number(k) + 1,
+                thousands(t.walk_end.unwrap_or(0))
+            ),
             None => " → nothing reads".to_owned(),
         };
         let summary = (format!("{n} `{{` visited{kept}"), if t.kept.is_some() { Style::new() } else { bad() });
@@ -71,7 +73,22 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
             width,
             14,
         ));
+        // Candidates walked past without being recorded come before a kept one recorded
+        // after them.
+        let kept_late = t.unrecorded.and_then(|u| u.kept).map(|_| t.candidates.len() - 1);
+        let note = t.unrecorded.filter(|u| u.count > 0).map(|u| {
+            let text = format!(
+                "     … {} more `{{` from byte {} on, walked but not recorded: {} read",
+                thousands(u.count),
+                thousands(u.first),
+                thousands(u.read)
+            );
+            flow(vec![(text, dim())], width, 7)
+        });
         for (i, c) in t.candidates.iter().enumerate() {
+            if Some(i) == kept_late {
+                out.extend(note.iter().flatten().cloned());
+            }
             let p = d.class(i);
             let what = match c.step {
                 Step::Took { by: k, .. } if t.kept == Some(i) => format!("read ({}), kept", k.name()),
@@ -86,13 +103,16 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
                 vec![
                     (format!("   {pointer}"), Style::new()),
                     (paint_glyph(p).to_owned(), paint_style(p)),
-                    (format!(" #{:<3}", i + 1), num_style),
+                    (format!(" #{:<3}", t.number(i) + 1), num_style),
                     (format!("byte {:>7}  ", thousands(c.start)), dim()),
                     (what, Style::new()),
                 ],
                 width,
                 20,
             ));
+        }
+        if kept_late.is_none() {
+            out.extend(note.into_iter().flatten());
         }
     }
 

@@ -24,7 +24,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let width = layout::inner(area).width;
     let title = match state.detail() {
         Some(d) if !d.trace.candidates.is_empty() => {
-            format!("candidate #{} of {} · readings", state.reply.candidate + 1, d.trace.candidates.len())
+            format!("candidate #{} of {} · readings", d.trace.number(state.reply.candidate) + 1, d.trace.visited())
         }
         _ => "candidate readings".to_owned(),
     };

@@ -181,7 +181,10 @@ fn position(state: &State, text: &str, detail: Option<&Detail>) -> Line<'static>
         String::new()
     };
     Line::from(vec![
-        Span::styled(format!("#{}/{} ", i + 1, n), Style::new().add_modifier(Modifier::BOLD)),
+        Span::styled(
+            format!("#{}/{} ", d.trace.number(i) + 1, d.trace.visited()),
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
         Span::styled(paint_word(p).to_owned(), fate_fg(p)),
         Span::raw(format!(
             " · {} · span {}..{} of {} B{units}",

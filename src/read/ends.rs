@@ -1,0 +1,252 @@
+//! Where the span of every `{` ends, strict or repaired, found for all of them in one pass.
+//!
+//! The seed finds a candidate's span by scanning from its `{` to the matching `}`, once per
+//! candidate. The walk itself never needs a span (see [`super::memo`]), but the
+//! resume-after-fail what-if goes on after the span of each candidate it cannot read, and on
+//! a reply nested a million deep every candidate fails and every scan runs to the end.
+//!
+//! A span scan is a small state machine (outside a string, inside one, just past a
+//! backslash) and a stack of the braces it has open. Two scans that reach the same byte in
+//! the same state go on identically from there, so at any byte there are at most three
+//! distinct scans, and one pass can carry them all: a `{` is opened on the scan that is
+//! outside a string there, a new scan starting where none is. When two scans meet in one
+//! state they become one, and from then on each `}` closes the innermost open brace of both:
+//! their stacks are zipped from the top, a level holding the braces that close together.
+//! Every level is made by one `{` and zipped away at most once, so the pass is linear.
+
+use super::js::whitespace_len_at;
+use super::memo::{Table, Work};
+use super::repair::{ColonRule, is_escape, repaired_span};
+use super::strict::strict_span;
+
+/// Which span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scan {
+    /// The strict span: a `"` opens or closes a string, full stop.
+    Strict,
+    /// The repaired span under the wide colon rule: a `"` closes its string only where the
+    /// object continues after it.
+    Wide,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Outside,
+    InString,
+    /// Inside a string, just past a backslash that escapes the next byte.
+    Escaped,
+}
+
+/// The braces one scan has open at one depth: one, or several once scans have merged.
+enum Level {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+impl Level {
+    fn join(self, other: Level) -> Level {
+        let (mut many, other) = match (self, other) {
+            (Level::Many(a), b) | (b, Level::Many(a)) => (a, b),
+            (Level::One(a), Level::One(b)) => (vec![a], Level::One(b)),
+        };
+        match other {
+            Level::One(p) => many.push(p),
+            Level::Many(more) => many.extend(more),
+        }
+        Level::Many(many)
+    }
+
+    fn each(self, mut f: impl FnMut(usize)) {
+        match self {
+            Level::One(p) => f(p),
+            Level::Many(ps) => ps.into_iter().for_each(f),
+        }
+    }
+}
+
+struct Track {
+    state: State,
+    /// Open braces, innermost last.
+    open: Vec<Level>,
+}
+
+/// The span ends of one reply's braces, under one scan; computed in one pass when first
+/// asked for.
+pub struct SpanEnds<'a> {
+    text: &'a str,
+    scan: Scan,
+    ends: Option<Table>,
+    pub work: Work,
+}
+
+impl<'a> SpanEnds<'a> {
+    pub fn new(text: &'a str, scan: Scan) -> SpanEnds<'a> {
+        SpanEnds { text, scan, ends: None, work: Work::default() }
+    }
+
+    /// The end (exclusive) of the span opening at the `{` at `start`, or `None` when its
+    /// braces never balance: what [`strict_span`] or [`repaired_span`] would say.
+    pub fn end(&mut self, start: usize) -> Option<usize> {
+        if self.ends.is_none() {
+            self.ends = Some(self.all());
+        }
+        match self.ends.as_ref().and_then(|t| t.get(start)) {
+            Some(Ok(end)) => Some(end),
+            Some(Err(_)) => None,
+            // Not a `{`, or a span too long for the table to keep: scanned on its own.
+            None => match self.scan {
+                Scan::Strict => strict_span(self.text, start),
+                Scan::Wide => repaired_span(self.text, start, ColonRule::Wide, None).map(|r| r.end),
+            },
+        }
+    }
+
+    fn all(&mut self) -> Table {
+        let bytes = self.text.as_bytes();
+        let mut ends = Table::default();
+        let mut tracks: Vec<Track> = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            // With one scan or none, the bytes that change nothing are skipped in bulk.
+            let next = match tracks.as_slice() {
+                [] => memchr::memchr(b'{', &bytes[i..]),
+                [t] if t.state == State::Outside => memchr::memchr3(b'"', b'{', b'}', &bytes[i..]),
+                [t] if t.state == State::InString => memchr::memchr3(b'"', b'\\', b'{', &bytes[i..]),
+                _ => Some(0),
+            };
+            let Some(skip) = next else { break };
+            i += skip;
+            let b = bytes[i];
+            if b == b'{' && !tracks.iter().any(|t| t.state == State::Outside) {
+                tracks.push(Track { state: State::Outside, open: Vec::new() });
+            }
+            for t in &mut tracks {
+                self.step(t, i, b, &mut ends);
+            }
+            join_alike(&mut tracks);
+            i += 1;
+        }
+        for t in tracks {
+            for level in t.open {
+                level.each(|p| ends.set(p, Err(p)));
+            }
+        }
+        self.work.bytes += bytes.len() as u64;
+        ends
+    }
+
+    fn step(&self, t: &mut Track, i: usize, b: u8, ends: &mut Table) {
+        t.state = match (t.state, b) {
+            (State::Outside, b'"') => State::InString,
+            (State::Outside, b'{') => {
+                t.open.push(Level::One(i));
+                State::Outside
+            }
+            (State::Outside, b'}') => {
+                if let Some(level) = t.open.pop() {
+                    level.each(|p| ends.set(p, Ok(i + 1)));
+                }
+                State::Outside
+            }
+            (State::Outside, _) => State::Outside,
+            (State::Escaped, _) => State::InString,
+            (State::InString, b'\\') if self.scan == Scan::Strict || is_escape(self.text, i) => State::Escaped,
+            (State::InString, b'"') if self.scan == Scan::Strict || self.quote_closes(i) => State::Outside,
+            (State::InString, _) => State::InString,
+        };
+    }
+
+    /// The repair's rule under the wide colon rule: a quote closes its string when what
+    /// follows, after JavaScript whitespace, is `,` `}` `]` `:` or the end.
+    fn quote_closes(&self, i: usize) -> bool {
+        let mut j = i + 1;
+        while let Some(n) = whitespace_len_at(self.text, j) {
+            j += n;
+        }
+        matches!(self.text.as_bytes().get(j), None | Some(b',' | b'}' | b']' | b':'))
+    }
+}
+
+/// Scans in the same state are one scan from here on: their stacks are zipped from the top.
+/// A scan with nothing open has nothing left to tell, and is dropped.
+fn join_alike(tracks: &mut Vec<Track>) {
+    tracks.retain(|t| !t.open.is_empty());
+    let mut k = 1;
+    while k < tracks.len() {
+        let Some(j) = (0..k).find(|&j| tracks[j].state == tracks[k].state) else {
+            k += 1;
+            continue;
+        };
+        let mut other = tracks.swap_remove(k);
+        let into = &mut tracks[j];
+        if into.open.len() < other.open.len() {
+            std::mem::swap(&mut into.open, &mut other.open);
+        }
+        let offset = into.open.len() - other.open.len();
+        for (n, level) in other.open.into_iter().enumerate() {
+            let slot = &mut into.open[offset + n];
+            let mine = std::mem::replace(slot, Level::Many(Vec::new()));
+            *slot = mine.join(level);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agree(text: &str) {
+        let mut strict = SpanEnds::new(text, Scan::Strict);
+        let mut wide = SpanEnds::new(text, Scan::Wide);
+        for (j, _) in text.match_indices('{') {
+            assert_eq!(strict.end(j), strict_span(text, j), "strict at {j} in {text:?}");
+            let seed = repaired_span(text, j, ColonRule::Wide, None).map(|r| r.end);
+            assert_eq!(wide.end(j), seed, "wide at {j} in {text:?}");
+        }
+    }
+
+    #[test]
+    fn ends_agree_with_a_scan_from_each_brace() {
+        for t in [
+            r#"{"a": {"b": [1, {"c": "}"}]}, "d": "\"{"} tail {"x": 1}"#,
+            r#"{"a":{"a":{"a":{"a":"#,
+            r#""{"{"{"{"{"{"#,
+            r#"{"\"{"\"{"\"{"\"}"}"}"#,
+            r#"{"a":"{"a":"{"a":""#,
+            r#"{"html": "<q>"hi"</q>", "log": "a: b"} {"k": "v" x} }"#,
+            "{\"a\": \"\\é\"} {\"b\\\": 1} \\{\"{}\"}",
+            "{{}{\"}\"}}}{",
+        ] {
+            agree(t);
+        }
+    }
+
+    #[test]
+    fn ends_agree_on_random_brace_laden_text() {
+        // A small linear congruential generator: the same texts on every run.
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let alphabet = ['{', '}', '"', '\\', ':', ',', ']', ' ', 'a', 'u', '0', '\n'];
+        for _ in 0..3000 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let len = (seed >> 58) as usize + 1;
+            let text: String = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    alphabet[(seed >> 33) as usize % alphabet.len()]
+                })
+                .collect();
+            agree(&text);
+        }
+    }
+
+    #[test]
+    fn a_reply_nested_deep_costs_one_pass() {
+        let text = "{\"a\":".repeat(100_000);
+        let mut strict = SpanEnds::new(&text, Scan::Strict);
+        let mut wide = SpanEnds::new(&text, Scan::Wide);
+        for (j, _) in text.match_indices('{') {
+            assert_eq!((strict.end(j), wide.end(j)), (None, None));
+        }
+        assert_eq!((strict.work.bytes, wide.work.bytes), (text.len() as u64, text.len() as u64));
+    }
+}
