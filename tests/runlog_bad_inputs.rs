@@ -224,6 +224,26 @@ fn a_half_written_last_line_is_held_back_without_complaint() {
 }
 
 #[test]
+fn a_last_line_no_more_bytes_could_make_json_is_reported_not_held_back() {
+    let msg = "{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}";
+    let (dir, bad) = beside("garbage.jsonl", format!("{msg}\nnot json").as_bytes());
+    // Nested past serde_json's recursion limit, with no newline: the file was once lost whole.
+    let deep = format!("{}1{}", "{\"a\":".repeat(200), "}".repeat(200));
+    fs::write(dir.path().join("deep.json"), &deep).unwrap();
+    let (replies, diags) = load(&[dir.path()], &LoadOptions::default());
+    good_survives(&replies, dir.path());
+    let found: Vec<_> = diags.iter().map(|d| (d.source.file_name().unwrap().to_owned(), d.line, d.message())).collect();
+    assert_eq!(
+        found,
+        [
+            ("deep.json".into(), Some(1), "not JSON: recursion limit exceeded at column 636".to_owned()),
+            ("garbage.jsonl".into(), Some(2), "not JSON: expected ident at column 2".to_owned()),
+        ]
+    );
+    assert_eq!(replies.iter().filter(|r| r.source == bad).count(), 1);
+}
+
+#[test]
 fn a_flood_of_bad_lines_is_listed_up_to_a_limit_then_counted() {
     let text = "not json\n".repeat(80);
     let (dir, bad) = beside("junk.jsonl", text.as_bytes());

@@ -181,8 +181,11 @@ enum Frame {
 #[derive(Default)]
 struct ObjectBuilder {
     entries: Vec<(JsString, Value)>,
-    /// Key → position, built once an object is big enough for linear search to hurt.
-    index: Option<HashMap<JsString, usize>>,
+    /// Key → position, built once an object is big enough for linear search to hurt. Boxed:
+    /// a builder waits on the parser's stack for every open object, a million of them in a
+    /// reply nested a million deep.
+    #[allow(clippy::box_collection, reason = "a pointer in each waiting frame, not an empty map's 48 bytes")]
+    index: Option<Box<HashMap<JsString, usize>>>,
     has_array_index: bool,
 }
 
@@ -219,7 +222,7 @@ impl ObjectBuilder {
         }
         self.entries.push((key, value));
         if self.index.is_none() && self.entries.len() > INDEX_AFTER {
-            self.index = Some(self.entries.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect());
+            self.index = Some(Box::new(self.entries.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect()));
         }
     }
 
@@ -303,6 +306,11 @@ impl<'a> Parser<'a> {
                 self.skip_ws();
                 match frame {
                     Frame::Array(items) => {
+                        // A container of one gets room for one, not the four a push makes: it
+                        // is what a reply nested deep is made of, a million times over.
+                        if items.is_empty() && self.peek() == Some(b']') {
+                            items.reserve_exact(1);
+                        }
                         items.push(value);
                         match self.peek() {
                             Some(b',') => {
@@ -319,6 +327,9 @@ impl<'a> Parser<'a> {
                     }
                     Frame::Object(builder, key) => {
                         if let Some(k) = key.take() {
+                            if builder.entries.is_empty() && self.peek() == Some(b'}') {
+                                builder.entries.reserve_exact(1);
+                            }
                             builder.insert(k, value);
                         }
                         match self.peek() {

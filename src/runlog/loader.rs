@@ -407,9 +407,7 @@ impl JsonlState {
             let mut lines = Lines::new(BufReader::with_capacity(1 << 16, file), self.offset, self.line, opts.max_line);
             let mut last = self.offset;
             while let Some(at) = lines.next_line(&mut buf)? {
-                if at.ending == Ending::Eof
-                    && (at.too_long || serde_json::from_slice::<serde::de::IgnoredAny>(&buf).is_err())
-                {
+                if at.ending == Ending::Eof && (at.too_long || cut_short(&buf)) {
                     break;
                 }
                 if !at.too_long {
@@ -440,14 +438,23 @@ impl JsonlState {
             let blank = buf.iter().all(u8::is_ascii_whitespace);
             if at.ending == Ending::Eof {
                 // A last line with no newline is held back until it is a whole record: the
-                // writer may be in the middle of it.
+                // writer may be in the middle of it. One that no more bytes could make JSON
+                // is broken now, and said so.
                 if blank {
                     break;
                 }
-                if let Ok((value, bad)) = parse_line(&buf, &at) {
-                    self.advance(&at);
-                    self.pending_newline = true;
-                    self.record(loader, path, value, &at, bad, emit);
+                match parse_line(&buf, &at) {
+                    Ok((value, bad)) => {
+                        self.advance(&at);
+                        self.pending_newline = true;
+                        self.record(loader, path, value, &at, bad, emit);
+                    }
+                    Err(p) if !cut_short(&buf) => {
+                        self.advance(&at);
+                        self.pending_newline = true;
+                        self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit);
+                    }
+                    Err(_) => {}
                 }
                 break;
             }
@@ -570,6 +577,12 @@ fn parse_line(buf: &[u8], at: &LineAt) -> Result<(Value, Option<Problem>), Probl
             Ok((value, bad.map(|(first, count)| Problem::InvalidUtf8 { first: at.offset + first, count })))
         }
     }
+}
+
+/// Whether `line` is JSON cut short: what a line still being written is. (Every prefix of
+/// a JSON text fails, if it fails, at its end.)
+fn cut_short(line: &[u8]) -> bool {
+    serde_json::from_slice::<IgnoredAny>(line).is_err_and(|e| e.is_eof())
 }
 
 /// serde_json's message, with the position said once and in the terms of a line.
