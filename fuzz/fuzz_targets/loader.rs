@@ -1,5 +1,6 @@
 //! The run-log loader on arbitrary files (names, directories and bytes from the input): no
-//! panic. See `tests/support/fuzz_checks.rs` for how the input becomes files.
+//! panic, loaded whole or followed as it grows. See `tests/support/fuzz_checks.rs` for how
+//! the input becomes files.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -4,6 +4,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use bracewalk::cli::explain;
 use bracewalk::cli::record::{self, Input, Offsets};
@@ -11,7 +12,7 @@ use bracewalk::cli::style::Style;
 use bracewalk::read::value::Value;
 use bracewalk::read::walk::{WalkOptions, run};
 use bracewalk::read::{first, js, served, walk};
-use bracewalk::runlog::LoadOptions;
+use bracewalk::runlog::{LoadOptions, Loader, Tail};
 use bracewalk::scan::Reader;
 use bracewalk::visible::stand_in;
 
@@ -217,6 +218,7 @@ pub mod target {
     /// or one below `run/`), so a ledger, a run's context files and replies meet as in real
     /// logs. The top bit of the input's first byte selects small limits (a short longest
     /// line, a small whole file, one listed problem per file), so the limits are fuzzed too.
+    /// The first file is then followed as it grows, shrinks and goes ([`follow`]).
     pub fn loader(data: &[u8]) {
         let mut opts = LoadOptions::default();
         if data.first().is_some_and(|b| b & 0x80 != 0) {
@@ -236,5 +238,24 @@ pub mod target {
             .collect();
         let root = tempfile::tempdir().expect("tempdir");
         load_files(root.path(), &files, &opts);
+        if let Some((dir, name, bytes)) = files.first() {
+            follow(&root.path().join(dir).join(name), bytes, opts);
+        }
+    }
+
+    /// A [`Tail`] following a file as it is written in two parts, then cut short (a
+    /// restart), then removed: no panic at any step.
+    fn follow(path: &Path, bytes: &[u8], opts: LoadOptions) {
+        use std::io::Write;
+        let (first, rest) = bytes.split_at(bytes.len() / 2);
+        std::fs::write(path, first).expect("write");
+        let mut tail = Tail::new(path, Arc::new(Loader::new(opts)));
+        tail.read_new(&mut |_| {});
+        std::fs::OpenOptions::new().append(true).open(path).expect("open").write_all(rest).expect("append");
+        tail.read_new(&mut |_| {});
+        std::fs::write(path, &first[..first.len() / 2]).expect("cut");
+        tail.read_new(&mut |_| {});
+        std::fs::remove_file(path).expect("remove");
+        tail.read_new(&mut |_| {});
     }
 }
