@@ -9,21 +9,24 @@
 //!   mutations of the golden corpus: no panic, and the cheap walk agrees with the recorded one;
 //! - the JavaScript-exact JSON parse against serde_json on inputs both accept: same value;
 //! - the run-log loader on arbitrary files: no panic, and every file yields a reply or a
-//!   diagnostic.
+//!   diagnostic;
+//! - every what-if reader of `scan`: its cheap walk agrees with its recorded walk;
+//! - the `explain` text: no raw control character reaches the terminal.
+//!
+//! The checks live in `support/fuzz_checks.rs`, shared with the coverage-guided libFuzzer
+//! targets in `fuzz/` (nightly, `cargo fuzz`), which run the same checks for longer.
 //!
 //! A per-input time limit is not needed: the readers are linear (see `tests/linear.rs`), so
 //! an input that hung would show here as a test that does not finish.
 
-use std::path::PathBuf;
-
 use proptest::prelude::*;
 
-use bracewalk::cli::explain;
-use bracewalk::cli::record::{self, Input, Offsets};
-use bracewalk::cli::style::Style;
-use bracewalk::read::value::{JsString, Value};
-use bracewalk::read::walk::{WalkOptions, run};
-use bracewalk::read::{first, js, served, walk};
+use bracewalk::cli::record::Input;
+use bracewalk::read::value::JsString;
+
+#[path = "support/fuzz_checks.rs"]
+mod checks;
+use checks::{exercise, exercise_variants, explain_renders, parse_agrees};
 
 fn cases(base: u32) -> u32 {
     let scale: u32 = std::env::var("BRACEWALK_FUZZ_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -70,53 +73,6 @@ fn mutated_golden() -> impl Strategy<Value = String> {
         })
 }
 
-/// Everything bracewalk does with one reply's text.
-fn exercise(text: &str) {
-    let slow = walk::trace(text);
-    let fast = run(text, &WalkOptions::SEED, false);
-    assert_eq!(slow.value.as_ref().map(Value::to_json), fast.value.as_ref().map(Value::to_json));
-    assert_eq!(slow.decided_by, fast.decided_by);
-    assert_eq!(slow.whole_reply.name(), fast.whole_reply.name());
-    let _ = explain::render_text(text, &slow, &Style::plain());
-    let json = explain::render_json(text, &slow);
-    // Checked with our own parse: the trace nests as deep as the reply, past serde_json's limit.
-    assert!(js::parse(&json).is_ok(), "trace JSON is JSON");
-    let _ = first::extract_json_object(text);
-    let _ = served::leading_json_values(text);
-    let _ = served::json_prefix_of(text);
-    let _ = walk::read_array_prefix(text, "edits");
-    let input = Input { id: Value::Null, text: text.to_owned(), fields: vec!["edits".into(), "0".into()] };
-    let line = record::render(&input, Offsets::Utf16, None);
-    assert!(js::parse(&line).is_ok(), "the record is JSON");
-}
-
-/// Our value as serde_json would hold it (numbers as doubles, keys sorted by serde).
-fn to_serde(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Null => serde_json::Value::Null,
-        Value::Bool(b) => serde_json::Value::Bool(*b),
-        Value::Number(n) => serde_json::Number::from_f64(*n).map_or(serde_json::Value::Null, serde_json::Value::Number),
-        Value::String(s) => serde_json::Value::String(s.to_string_lossy().into_owned()),
-        Value::Array(a) => serde_json::Value::Array(a.iter().map(to_serde).collect()),
-        Value::Object(o) => {
-            serde_json::Value::Object(o.iter().map(|(k, v)| (k.to_string_lossy().into_owned(), to_serde(v))).collect())
-        }
-    }
-}
-
-fn normalize_numbers(v: serde_json::Value) -> serde_json::Value {
-    match v {
-        serde_json::Value::Number(n) => {
-            n.as_f64().and_then(serde_json::Number::from_f64).map_or(serde_json::Value::Null, serde_json::Value::Number)
-        }
-        serde_json::Value::Array(a) => serde_json::Value::Array(a.into_iter().map(normalize_numbers).collect()),
-        serde_json::Value::Object(o) => {
-            serde_json::Value::Object(o.into_iter().map(|(k, v)| (k, normalize_numbers(v))).collect())
-        }
-        other => other,
-    }
-}
-
 fn json_text() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
         Just("null".to_owned()),
@@ -159,13 +115,22 @@ proptest! {
     }
 
     #[test]
+    fn what_if_readers_agree_with_their_recorded_walks(text in prop_oneof![
+        "[{}\\[\\]\":,\\\\ a\n]{0,200}",
+        mutated_golden(),
+    ]) {
+        exercise_variants(&text);
+    }
+
+    #[test]
+    fn explain_shows_no_raw_control_character(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        explain_renders(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
     fn the_parse_agrees_with_serde_json_where_both_accept(text in json_text()) {
-        let ours = js::parse(&text);
-        let theirs = serde_json::from_str::<serde_json::Value>(&text);
-        match (ours, theirs) {
-            (Ok(a), Ok(b)) => prop_assert_eq!(to_serde(&a), normalize_numbers(b), "{}", text),
-            (Err(e), Ok(_)) => prop_assert!(false, "we refuse what serde_json accepts: {} ({})", text, e),
-            _ => {}
+        if let Err(e) = parse_agrees(&text) {
+            prop_assert!(false, "{}", e);
         }
     }
 }
@@ -188,13 +153,9 @@ proptest! {
         )
     ) {
         let dir = tempfile::tempdir().expect("tempdir");
-        for (i, (name, bytes)) in files.iter().enumerate() {
-            let sub = dir.path().join(format!("d{i}"));
-            std::fs::create_dir_all(&sub).expect("mkdir");
-            std::fs::write(sub.join(name), bytes).expect("write");
-        }
-        let mut items = 0usize;
-        bracewalk::runlog::load(&[PathBuf::from(dir.path())], &Default::default(), &mut |_| items += 1);
+        let written: Vec<(String, String, Vec<u8>)> =
+            files.iter().enumerate().map(|(i, (name, bytes))| (format!("d{i}"), (*name).to_owned(), bytes.clone())).collect();
+        let items = checks::load_files(dir.path(), &written, &Default::default());
         // Every file says something (a reply, an event or a diagnostic; an empty file is a
         // diagnostic too), except a JSONL file whose only line is unterminated and not yet a
         // whole record: that is held back as still being written, as specified.
@@ -203,6 +164,25 @@ proptest! {
         };
         if !files.iter().all(held_back) {
             prop_assert!(items >= 1, "no item from {} files", files.len());
+        }
+    }
+}
+
+/// Every committed seed of the libFuzzer targets (`fuzz/seeds/<target>/`), minimized findings
+/// (`regression-*`) among them, through the same target body on stable: the short, bounded
+/// pass of the coverage-guided targets that `cargo test` (and so CI) runs.
+#[test]
+fn the_fuzz_seeds_pass_their_targets() {
+    for (name, body) in checks::target::ALL {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds").join(name);
+        let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("seed dir").map(|e| e.expect("entry").path()).collect();
+        paths.sort();
+        assert!(!paths.is_empty(), "no seeds in {}", dir.display());
+        for path in paths {
+            let data = std::fs::read(&path).expect("seed");
+            if std::panic::catch_unwind(|| body(&data)).is_err() {
+                panic!("{name}: seed {} fails", path.display());
+            }
         }
     }
 }

@@ -1,0 +1,261 @@
+//! What a fuzz input must satisfy, shared by the proptest harness on stable (`tests/fuzz.rs`)
+//! and the libFuzzer targets (`fuzz/fuzz_targets/`), which `#[path]`-include this file. Each
+//! check panics (an assertion) on a finding; both harnesses treat a panic as a failure.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use bracewalk::cli::explain;
+use bracewalk::cli::record::{self, Input, Offsets};
+use bracewalk::cli::style::Style;
+use bracewalk::read::value::Value;
+use bracewalk::read::walk::{WalkOptions, run};
+use bracewalk::read::{first, js, served, walk};
+use bracewalk::runlog::{LoadOptions, Loader, Tail};
+use bracewalk::scan::Reader;
+use bracewalk::visible::stand_in;
+
+/// Everything bracewalk does with one reply's text: every reader, the trace renderers and the
+/// oracle record. No panic, and the cheap walk agrees with the recorded one.
+pub fn exercise(text: &str) {
+    let slow = walk::trace(text);
+    let fast = run(text, &WalkOptions::SEED, false);
+    assert_eq!(slow.value.as_ref().map(Value::to_json), fast.value.as_ref().map(Value::to_json));
+    assert_eq!(slow.decided_by, fast.decided_by);
+    assert_eq!(slow.whole_reply.name(), fast.whole_reply.name());
+    let _ = explain::render_text(text, &slow, &Style::plain());
+    let json = explain::render_json(text, &slow);
+    // Checked with our own parse: the trace nests as deep as the reply, past serde_json's limit.
+    assert!(js::parse(&json).is_ok(), "trace JSON is JSON");
+    let _ = first::extract_json_object(text);
+    let _ = served::leading_json_values(text);
+    let _ = served::json_prefix_of(text);
+    let _ = walk::read_array_prefix(text, "edits");
+    let input = Input { id: Value::Null, text: text.to_owned(), fields: vec!["edits".into(), "0".into()] };
+    let line = record::render(&input, Offsets::Utf16, None);
+    assert!(js::parse(&line).is_ok(), "the record is JSON");
+}
+
+/// The what-if readers of `bracewalk scan`: each walk variant's memoized run agrees with its
+/// recorded run, and first-wins reads without panicking.
+pub fn exercise_variants(text: &str) {
+    for reader in Reader::ALL {
+        match reader.options() {
+            Some(opts) => {
+                let slow = run(text, &opts, true);
+                let fast = run(text, &opts, false);
+                assert_eq!(
+                    slow.value.as_ref().map(Value::to_json),
+                    fast.value.as_ref().map(Value::to_json),
+                    "{}",
+                    reader.name()
+                );
+                assert_eq!(slow.decided_by, fast.decided_by, "{}", reader.name());
+                assert_eq!(slow.whole_reply.name(), fast.whole_reply.name(), "{}", reader.name());
+            }
+            None => {
+                let _ = reader.read(text);
+            }
+        }
+    }
+}
+
+/// The trace renderers: the text for a terminal carries no raw control, bidi or zero-width
+/// character (each is shown by a stand-in), and the JSON is JSON.
+pub fn explain_renders(text: &str) {
+    let trace = walk::trace(text);
+    let shown = explain::render_text(text, &trace, &Style::plain());
+    if let Some(c) = shown.chars().find(|&c| stand_in(c, true).is_some()) {
+        panic!("raw {c:?} in the explain text");
+    }
+    let json = explain::render_json(text, &trace);
+    assert!(js::parse(&json).is_ok(), "trace JSON is JSON");
+}
+
+/// Our value as serde_json would hold it (numbers as doubles, keys sorted by serde).
+pub fn to_serde(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Null => serde_json::Value::Null,
+        Value::Bool(b) => serde_json::Value::Bool(*b),
+        Value::Number(n) => serde_json::Number::from_f64(*n).map_or(serde_json::Value::Null, serde_json::Value::Number),
+        Value::String(s) => serde_json::Value::String(s.to_string_lossy().into_owned()),
+        Value::Array(a) => serde_json::Value::Array(a.iter().map(to_serde).collect()),
+        Value::Object(o) => {
+            serde_json::Value::Object(o.iter().map(|(k, v)| (k.to_string_lossy().into_owned(), to_serde(v))).collect())
+        }
+    }
+}
+
+pub fn normalize_numbers(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Number(n) => {
+            n.as_f64().and_then(serde_json::Number::from_f64).map_or(serde_json::Value::Null, serde_json::Value::Number)
+        }
+        serde_json::Value::Array(a) => serde_json::Value::Array(a.into_iter().map(normalize_numbers).collect()),
+        serde_json::Value::Object(o) => {
+            serde_json::Value::Object(o.into_iter().map(|(k, v)| (k, normalize_numbers(v))).collect())
+        }
+        other => other,
+    }
+}
+
+/// Why serde_json may refuse a text that `JSON.parse` (and so `js::parse`) accepts: the
+/// real differences between the two, and nothing else.
+///
+/// - serde_json stops at 128 levels of nesting; JavaScript has no such limit, and our parse
+///   keeps its own stack;
+/// - serde_json refuses a `\u` escape of a lone surrogate; a JavaScript string holds one;
+/// - serde_json refuses a number past the largest double (`1e400`); JavaScript reads it as
+///   `Infinity`.
+const JS_ONLY: [&str; 5] = [
+    "recursion limit exceeded",
+    "lone leading surrogate in hex escape",
+    "unexpected end of hex escape",
+    "invalid unicode code point",
+    "number out of range",
+];
+
+/// `js::parse` against serde_json (with `float_roundtrip`): where both accept, the same
+/// value; we accept everything serde_json accepts; and where only we accept, the reason is
+/// one of the real JavaScript differences ([`JS_ONLY`]). `Err` describes a disagreement.
+pub fn parse_agrees(text: &str) -> Result<(), String> {
+    let ours = js::parse(text);
+    let theirs = serde_json::from_str::<serde_json::Value>(text);
+    match (ours, theirs) {
+        (Ok(a), Ok(b)) => {
+            let (a, b) = (to_serde(&a), normalize_numbers(b));
+            if a == b { Ok(()) } else { Err(format!("different values for {text:?}: ours {a}, serde_json {b}")) }
+        }
+        (Err(e), Ok(_)) => Err(format!("we refuse what serde_json accepts: {text:?} ({e})")),
+        (Ok(_), Err(e)) => {
+            let why = e.to_string();
+            if JS_ONLY.iter().any(|d| why.starts_with(d)) {
+                Ok(())
+            } else {
+                Err(format!("we accept what serde_json refuses: {text:?} ({why})"))
+            }
+        }
+        (Err(_), Err(_)) => Ok(()),
+    }
+}
+
+/// The names a loader input's files get: every kind the loader tells apart by name or
+/// content, and the names of a campaign's ledger and per-document files.
+pub const FILE_NAMES: [&str; 16] = [
+    "log.jsonl",
+    "a.json",
+    "b.txt",
+    "c.jsonl",
+    "ledger.jsonl",
+    "d.md",
+    "meta.json",
+    "status.json",
+    "diagnostics.json",
+    "output.html",
+    "reply.html",
+    "page.png",
+    "README.md",
+    ".hidden.jsonl",
+    "noext",
+    "e.JSONL",
+];
+
+/// Writes `files` (`(directory, name, bytes)`, the directory relative, possibly empty) under
+/// `root` and loads `root`. Returns the number of items pushed.
+pub fn load_files(root: &Path, files: &[(String, String, Vec<u8>)], opts: &LoadOptions) -> usize {
+    for (dir, name, bytes) in files {
+        let sub = root.join(dir);
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        std::fs::write(sub.join(name), bytes).expect("write");
+    }
+    let mut items = 0usize;
+    bracewalk::runlog::load(&[PathBuf::from(root)], opts, &mut |_| items += 1);
+    items
+}
+
+/// The libFuzzer targets' bodies, one per target, taking the fuzzer's bytes. `tests/fuzz.rs`
+/// replays the committed seeds (`fuzz/seeds/<target>/`, minimized findings among them)
+/// through the same functions on stable.
+pub mod target {
+    use super::*;
+
+    /// A target's body.
+    pub type Body = fn(&[u8]);
+
+    /// Every target, by its name in `fuzz/Cargo.toml` (and its seed directory).
+    pub const ALL: [(&str, Body); 4] =
+        [("readers", readers), ("explain", explain), ("json_parse", json_parse), ("loader", loader)];
+
+    /// `readers`: arbitrary bytes, read as the loader reads a reply (lossy UTF-8), through
+    /// every reader.
+    pub fn readers(data: &[u8]) {
+        let text = String::from_utf8_lossy(data);
+        exercise(&text);
+        exercise_variants(&text);
+    }
+
+    /// `explain`: the trace renderers on arbitrary replies.
+    pub fn explain(data: &[u8]) {
+        explain_renders(&String::from_utf8_lossy(data));
+    }
+
+    /// `json_parse`: text only (both parsers take `&str`, and the readers only ever see text).
+    pub fn json_parse(data: &[u8]) {
+        if let Ok(text) = std::str::from_utf8(data)
+            && let Err(finding) = parse_agrees(text)
+        {
+            panic!("{finding}");
+        }
+    }
+
+    const DIRS: [&str; 4] = ["", "run", "8a0d54e1c3b97f26", "run/3f1c9a0e7b2d4c58"];
+
+    /// `loader`: up to six files separated by `0xFF` (a byte no UTF-8 text holds, so a file's
+    /// text is never cut by it, while invalid UTF-8 still reaches the loader through every
+    /// other byte). A file's first byte picks its name (low four bits, from [`FILE_NAMES`])
+    /// and its directory (next two bits: the root, `run/`, a campaign document's directory,
+    /// or one below `run/`), so a ledger, a run's context files and replies meet as in real
+    /// logs. The top bit of the input's first byte selects small limits (a short longest
+    /// line, a small whole file, one listed problem per file), so the limits are fuzzed too.
+    /// The first file is then followed as it grows, shrinks and goes ([`follow`]).
+    pub fn loader(data: &[u8]) {
+        let mut opts = LoadOptions::default();
+        if data.first().is_some_and(|b| b & 0x80 != 0) {
+            opts.max_line = 64;
+            opts.max_whole = 256;
+            opts.max_problems_per_file = 1;
+        }
+        let files: Vec<(String, String, Vec<u8>)> = data
+            .split(|&b| b == 0xFF)
+            .take(6)
+            .filter_map(|chunk| {
+                let (&head, bytes) = chunk.split_first()?;
+                let name = FILE_NAMES[usize::from(head & 0x0F)];
+                let dir = DIRS[usize::from((head >> 4) & 0x03)];
+                Some((dir.to_owned(), name.to_owned(), bytes.to_vec()))
+            })
+            .collect();
+        let root = tempfile::tempdir().expect("tempdir");
+        load_files(root.path(), &files, &opts);
+        if let Some((dir, name, bytes)) = files.first() {
+            follow(&root.path().join(dir).join(name), bytes, opts);
+        }
+    }
+
+    /// A [`Tail`] following a file as it is written in two parts, then cut short (a
+    /// restart), then removed: no panic at any step.
+    fn follow(path: &Path, bytes: &[u8], opts: LoadOptions) {
+        use std::io::Write;
+        let (first, rest) = bytes.split_at(bytes.len() / 2);
+        std::fs::write(path, first).expect("write");
+        let mut tail = Tail::new(path, Arc::new(Loader::new(opts)));
+        tail.read_new(&mut |_| {});
+        std::fs::OpenOptions::new().append(true).open(path).expect("open").write_all(rest).expect("append");
+        tail.read_new(&mut |_| {});
+        std::fs::write(path, &first[..first.len() / 2]).expect("cut");
+        tail.read_new(&mut |_| {});
+        std::fs::remove_file(path).expect("remove");
+        tail.read_new(&mut |_| {});
+    }
+}
