@@ -450,7 +450,14 @@ impl<'a> Parser<'a> {
         let mut units: Option<Vec<u16>> = None;
         // A high surrogate escape waiting for its low half.
         let mut high: Option<u16> = None;
+        let mut sized = false;
         loop {
+            // A long string (a reply's HTML, 200 MB of it) is measured once and given its
+            // room, instead of growing by doubling and leaving each smaller buffer behind.
+            if !sized && out.len() >= LONG_STRING {
+                sized = true;
+                out.reserve_exact(closing_quote(self.bytes, self.at) - self.at);
+            }
             let run = self.at;
             self.at = next_string_special(self.bytes, self.at);
             // What the repair escapes is read as itself: it stays in the run.
@@ -507,6 +514,21 @@ impl<'a> Parser<'a> {
                 }
                 Some(_) => return Err(self.error(ParseErrorKind::BadControlCharacter, self.at)),
             }
+        }
+    }
+}
+
+/// Strings at least this long are given room for the rest of themselves at once.
+const LONG_STRING: usize = 1 << 20;
+
+/// Where the string whose body continues at `at` closes (or fails): its raw length bounds
+/// what it decodes to.
+fn closing_quote(bytes: &[u8], mut at: usize) -> usize {
+    loop {
+        at = next_string_special(bytes, at);
+        match bytes.get(at) {
+            Some(b'\\') => at += 2,
+            _ => return at.min(bytes.len()),
         }
     }
 }

@@ -11,30 +11,33 @@
 pub fn strict_span(text: &str, start: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut depth: usize = 0;
-    let mut in_str = false;
-    let mut esc = false;
-    for (i, &c) in bytes.iter().enumerate().skip(start) {
-        if in_str {
-            if esc {
-                esc = false;
-            } else if c == b'\\' {
-                esc = true;
-            } else if c == b'"' {
-                in_str = false;
+    let mut i = start;
+    // Only quotes, backslashes and braces act, so the bytes between them are skipped in bulk.
+    loop {
+        i += memchr::memchr3(b'"', b'{', b'}', bytes.get(i..)?)?;
+        match bytes[i] {
+            b'"' => {
+                // A string: to its closing quote, passing over every escaped byte.
+                i += 1;
+                loop {
+                    i += memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+                    if bytes[i] == b'"' {
+                        break;
+                    }
+                    i += 2;
+                }
             }
-        } else if c == b'"' {
-            in_str = true;
-        } else if c == b'{' {
-            depth += 1;
-        } else if c == b'}' {
-            // Only reachable with depth ≥ 1: the walk starts on a `{`.
-            depth = depth.saturating_sub(1);
-            if depth == 0 {
-                return Some(i + 1);
+            b'{' => depth += 1,
+            _ => {
+                // Only reachable with depth ≥ 1: the walk starts on a `{`.
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i + 1);
+                }
             }
         }
+        i += 1;
     }
-    None
 }
 
 #[cfg(test)]

@@ -348,7 +348,12 @@ pub fn write_json_string(out: &mut String, s: &JsString) {
         JsString::Utf8(s) => {
             // What JSON escapes in a string is what ends a run of plain text inside one.
             let bytes = s.as_bytes();
-            out.reserve(s.len() + 2);
+            if bytes.len() >= LONG_STRING {
+                // Room for all of it and what may follow it, measured once: a 200 MB string
+                // that outgrew its buffer at the end would be copied into one twice its size.
+                let escaped = escaped_len(bytes);
+                out.reserve_exact(escaped + 2 + escaped / 16);
+            }
             let mut run = 0;
             loop {
                 let i = super::js::next_string_special(bytes, run);
@@ -369,6 +374,22 @@ pub fn write_json_string(out: &mut String, s: &JsString) {
         }
     }
     out.push('"');
+}
+
+/// Strings at least this long are measured before they are written.
+const LONG_STRING: usize = 1 << 16;
+
+/// The length of `bytes` written as the inside of a JSON string.
+fn escaped_len(bytes: &[u8]) -> usize {
+    let mut len = bytes.len();
+    let mut at = 0;
+    loop {
+        at = super::js::next_string_special(bytes, at);
+        let Some(&b) = bytes.get(at) else { return len };
+        // `\"` and the short escapes take two bytes, other controls six (`\u001b`).
+        len += if matches!(b, b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t') { 1 } else { 5 };
+        at += 1;
+    }
 }
 
 fn push_escape(out: &mut String, unit: u32) {
@@ -473,6 +494,15 @@ mod tests {
     #[test]
     fn non_finite_numbers_stringify_as_null() {
         assert_eq!(Value::Number(f64::INFINITY).to_json(), "null");
+    }
+
+    #[test]
+    fn a_long_string_is_measured_as_it_is_written() {
+        let long = "<p class=\"x\">a\tb\u{1b}\\ é</p>\n".repeat(LONG_STRING / 8);
+        let mut out = String::new();
+        write_json_string(&mut out, &JsString::from(long.as_str()));
+        assert_eq!(out.len(), escaped_len(long.as_bytes()) + 2);
+        assert!(out.capacity() < out.len() * 17 / 16 + 8, "{} for {}", out.capacity(), out.len());
     }
 
     #[test]
