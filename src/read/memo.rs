@@ -176,12 +176,8 @@ impl<'a> Validator<'a> {
         if !matches!(self.bytes.get(first), Some(b'"' | b'}')) {
             return Err(first);
         }
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
         let strict = strict.filter(|_| self.mode != Mode::Strict).map(|v| &v.containers);
-        let outcome = self.value_in(&mut stack, start, strict);
-        self.stack = stack;
-        outcome
+        self.value_knowing(start, strict)
     }
 
     fn skip_ws(&mut self, mut at: usize) -> usize {
@@ -204,9 +200,15 @@ impl<'a> Validator<'a> {
 
     /// Validates the JSON value starting at `at`: `Ok(end)` or `Err(where it fails)`.
     pub fn value_at(&mut self, at: usize) -> Outcome {
+        self.value_knowing(at, None)
+    }
+
+    /// [`Validator::value_at`], taking the strict reading's container successes where given,
+    /// on the scratch stack kept between calls.
+    fn value_knowing(&mut self, at: usize, strict: Option<&Table>) -> Outcome {
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
-        let outcome = self.value_in(&mut stack, at, None);
+        let outcome = self.value_in(&mut stack, at, strict);
         self.stack = stack;
         outcome
     }
