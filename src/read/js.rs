@@ -133,7 +133,7 @@ impl std::error::Error for ParseError {}
 
 /// `JSON.parse(text)`.
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    let mut parser = Parser { text, bytes: text.as_bytes(), at: 0, repair: None };
+    let mut parser = Parser { text, bytes: text.as_bytes(), at: 0, repair: None, colon_kept_open: false };
     let value = parser.value()?;
     parser.skip_ws();
     if parser.at < parser.bytes.len() {
@@ -149,12 +149,33 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
 /// [`super::memo`]); where one does not, the error's offset is in the reply, not in the
 /// repaired text `JSON.parse` would have reported against.
 pub fn parse_repaired_at(text: &str, start: usize, rule: ColonRule) -> Result<(Value, usize), ParseError> {
-    let mut parser = Parser { text, bytes: text.as_bytes(), at: start, repair: Some(rule) };
+    parse_repaired(text, start, rule).map(|r| (r.value, r.end))
+}
+
+/// A repaired reading parsed by [`parse_narrow_at`].
+pub struct NarrowReading {
+    pub value: Value,
+    /// Where the reading ends in the reply.
+    pub end: usize,
+    /// Whether the wide reading of the same object is this one, value and end: the narrow
+    /// rule kept no string open at a `"` followed by `:`, the one place the two rules differ,
+    /// so the wide rule made every decision this reading made.
+    pub wide_is_the_same: bool,
+}
+
+/// [`parse_repaired_at`] under the narrow colon rule, saying whether the wide reading would
+/// have read the same.
+pub fn parse_narrow_at(text: &str, start: usize) -> Result<NarrowReading, ParseError> {
+    parse_repaired(text, start, ColonRule::Narrow)
+}
+
+fn parse_repaired(text: &str, start: usize, rule: ColonRule) -> Result<NarrowReading, ParseError> {
+    let mut parser = Parser { text, bytes: text.as_bytes(), at: start, repair: Some(rule), colon_kept_open: false };
     if parser.peek() != Some(b'{') {
         return Err(parser.unexpected(start));
     }
     let value = parser.value()?;
-    Ok((value, parser.at))
+    Ok(NarrowReading { value, end: parser.at, wide_is_the_same: !parser.colon_kept_open })
 }
 
 /// Whether `JSON.parse(text)` would succeed, without building the value.
@@ -168,6 +189,9 @@ struct Parser<'a> {
     at: usize,
     /// Reading through the repair (its string rule under this colon rule), or plain JSON.
     repair: Option<ColonRule>,
+    /// Under the narrow rule: a value string went on past a `"` followed by `:`, where the
+    /// wide rule would have closed it.
+    colon_kept_open: bool,
 }
 
 /// A container being filled.
@@ -429,10 +453,16 @@ impl<'a> Parser<'a> {
     /// Whether the byte at the cursor, inside a string, is one the repair would have escaped
     /// (so that it is read as itself): a quote that does not close, a raw line feed, carriage
     /// return or tab, a backslash that begins no escape.
-    fn repaired_here(&self, key: bool) -> bool {
+    fn repaired_here(&mut self, key: bool) -> bool {
         let Some(rule) = self.repair else { return false };
         match self.peek() {
-            Some(b'"') => !quote_closes(self.text, self.at, rule == ColonRule::Wide || key),
+            Some(b'"') => {
+                let closes = quote_closes(self.text, self.at, rule == ColonRule::Wide || key);
+                if !closes && rule == ColonRule::Narrow && !key && quote_closes(self.text, self.at, true) {
+                    self.colon_kept_open = true;
+                }
+                !closes
+            }
             Some(b'\n' | b'\r' | b'\t') => true,
             Some(b'\\') => !is_escape(self.text, self.at),
             _ => false,

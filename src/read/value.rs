@@ -130,7 +130,7 @@ impl Object {
     }
 
     /// Properties in the order `Object.keys` and `JSON.stringify` give them.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&JsString, &Value)> {
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&JsString, &Value)> + ExactSizeIterator {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 

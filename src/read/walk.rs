@@ -222,14 +222,50 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
         Ok((_, value)) => return Some(value),
         Err(whole_text) => whole_text,
     };
+    let span = whole_text.span;
+    // A reply that is one object from first to last character is read narrowly first, and
+    // once: that reading is the whole-reply attempt's, and it is very often the walk's
+    // answer too, which then needs no candidate walk at all.
+    let first_repair = opts.readings.order().get(1).copied();
+    let whole = (opts.whole_reply.enabled || first_repair.is_some()).then(|| whole_object(text, span)).flatten();
+    if let Some(w) = &whole {
+        // The walk's first candidate is this object (only whitespace comes before it). When
+        // it does not read strictly, its first repaired reading is tried next, and where that
+        // is this reading (the narrow one, or the wide one making the same decisions) the
+        // walk takes it, ends on the reply's last character, and finds nothing after it. The
+        // walk's answer is then this value; so is the whole-reply attempt's if it is taken.
+        let same = match first_repair {
+            Some(ReadingKind::Narrow) => true,
+            Some(ReadingKind::Wide) => w.wide_is_the_same,
+            _ => false,
+        };
+        if same && readers.strict().object_at(span.start).is_err() {
+            return whole.map(|w| w.value);
+        }
+    }
     let walked = walk(text, &mut readers, opts, None);
     let walk_end = walked.last.map(|(_, end, _)| end);
-    let strict = readers.strict.as_ref();
-    if let Some(value) = whole_reply_answer(text, whole_text.span, walk_end, &opts.whole_reply, strict) {
-        return Some(value);
+    // Every refusal leaves the walk's answer.
+    let policy = &opts.whole_reply;
+    if policy.enabled
+        && let Some(w) = whole
+        && !(policy.walk_closed_gate && walk_end == Some(span.end))
+        && (!policy.self_contained_gate || strings_are_self_contained(&w.value))
+    {
+        return Some(w.value);
     }
     let (start, end, by) = walked.last?;
     build_value(text, start, end, by)
+}
+
+/// The narrow reading of a reply that is one object from first to last character (`span` is
+/// the trimmed reply), parsed straight away: `None` when there is no such reading.
+fn whole_object(text: &str, span: Span) -> Option<js::NarrowReading> {
+    let bytes = text.as_bytes();
+    if bytes.get(span.start) != Some(&b'{') || span.end.checked_sub(1).and_then(|i| bytes.get(i)) != Some(&b'}') {
+        return None;
+    }
+    js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end)
 }
 
 /// `JSON.parse(text.trim())`: the value and the trimmed span, or how it failed.
@@ -585,60 +621,47 @@ fn whole_reply_unrecorded(
     (WholeReply::Taken { reading: None }, Some(value))
 }
 
-/// The whole-reply reading's value where it is the answer, else `None` (the walk's answer
-/// stands). The gates are asked in the order that costs least, which cannot change the
-/// answer: every refusal, and every reason for no reading, leaves the walk's answer.
-fn whole_reply_answer(
-    text: &str,
-    span: Span,
-    walk_end: Option<usize>,
-    policy: &WholeReplyPolicy,
-    strict: Option<&Validator>,
-) -> Option<Value> {
-    if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
-        return None;
-    }
-    if policy.walk_closed_gate && walk_end == Some(span.end) {
-        return None;
-    }
-    // Validated before it is built: a reading that fails costs no allocation, and one that
-    // reads mostly re-reads only what did not read strictly.
-    if Validator::new(text, Mode::Narrow).object_at_knowing(span.start, strict) != Ok(span.end) {
-        return None;
-    }
-    let (value, _) = js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok()?;
-    if policy.self_contained_gate && !strings_are_self_contained(&value) {
-        return None;
-    }
-    Some(value)
-}
-
 /// `!stringsAreSelfContained(value)`, with where: the first string (in JavaScript's
 /// enumeration order) in which a `}` closes a `{` it never opened, or a `{` is left open.
 pub fn strings_not_self_contained(value: &Value) -> Option<NotSelfContained> {
-    // Depth-first, in order, without recursion; paths are built only for the culprit.
-    let mut stack: Vec<(&Value, Vec<PathPart>)> = vec![(value, Vec::new())];
-    while let Some((v, path)) = stack.pop() {
+    // Depth-first, in order, without recursion. The path to the value being visited is kept
+    // as borrowed parts, and written out only for the culprit.
+    enum Visit<'a> {
+        Enter(&'a Value, Option<PathPart<'a>>),
+        Leave,
+    }
+    let mut trail: Vec<PathPart> = Vec::new();
+    let mut stack = vec![Visit::Enter(value, None)];
+    while let Some(visit) = stack.pop() {
+        let (v, part) = match visit {
+            Visit::Enter(v, part) => (v, part),
+            Visit::Leave => {
+                trail.pop();
+                continue;
+            }
+        };
         match v {
             Value::String(s) => {
                 if let Some((brace, at_char)) = brace_fault(s) {
-                    return Some(NotSelfContained { path: render_path(&path), brace, at_char });
+                    trail.extend(part);
+                    return Some(NotSelfContained { path: render_path(&trail), brace, at_char });
                 }
             }
             Value::Array(items) => {
-                for (i, item) in items.iter().enumerate().rev() {
-                    let mut p = path.clone();
-                    p.push(PathPart::Index(i));
-                    stack.push((item, p));
+                if let Some(p) = part {
+                    trail.push(p);
+                    stack.push(Visit::Leave);
                 }
+                stack.extend(
+                    items.iter().enumerate().rev().map(|(i, item)| Visit::Enter(item, Some(PathPart::Index(i)))),
+                );
             }
             Value::Object(o) => {
-                let entries: Vec<_> = o.iter().collect();
-                for (k, item) in entries.into_iter().rev() {
-                    let mut p = path.clone();
-                    p.push(PathPart::Key(k.to_string_lossy().into_owned()));
-                    stack.push((item, p));
+                if let Some(p) = part {
+                    trail.push(p);
+                    stack.push(Visit::Leave);
                 }
+                stack.extend(o.iter().rev().map(|(k, item)| Visit::Enter(item, Some(PathPart::Key(k)))));
             }
             _ => {}
         }
@@ -677,9 +700,9 @@ fn brace_fault(s: &JsString) -> Option<(char, usize)> {
     open.first().map(|&i| ('{', i))
 }
 
-#[derive(Clone)]
-enum PathPart {
-    Key(String),
+#[derive(Clone, Copy)]
+enum PathPart<'a> {
+    Key(&'a JsString),
     Index(usize),
 }
 
@@ -688,16 +711,18 @@ fn render_path(parts: &[PathPart]) -> String {
     for p in parts {
         match p {
             PathPart::Index(i) => out.push_str(&format!("[{i}]")),
-            PathPart::Key(k) if is_identifier(k) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(k);
-            }
             PathPart::Key(k) => {
-                out.push('[');
-                crate::read::value::write_json_string(&mut out, &JsString::from(k.as_str()));
-                out.push(']');
+                let name = k.to_string_lossy();
+                if is_identifier(&name) {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(&name);
+                } else {
+                    out.push('[');
+                    crate::read::value::write_json_string(&mut out, &JsString::from(&*name));
+                    out.push(']');
+                }
             }
         }
     }
@@ -789,6 +814,16 @@ mod tests {
 
     fn extract(t: &str) -> String {
         extract_json(t).map_or("null".into(), |v| v.to_json())
+    }
+
+    #[test]
+    fn a_brace_fault_is_named_by_its_path() {
+        let fault = |t: &str| strings_not_self_contained(&js::parse(t).unwrap()).map(|f| (f.path, f.brace, f.at_char));
+        assert_eq!(fault(r#"{"a": [{"b": "{x}"}, {"c d": "ok", "e": "é}"}]}"#), Some(("a[1].e".into(), '}', 1)));
+        assert_eq!(fault(r#"{"a": [{"b": "{x}"}, {"c d": "x{"}]}"#), Some(("a[1][\"c d\"]".into(), '{', 1)));
+        assert_eq!(fault(r#""{""#), Some(("(the value itself)".into(), '{', 0)));
+        assert_eq!(fault(r#"{"a": ["{}", {"b": "}{"}]}"#), Some(("a[1].b".into(), '}', 0)));
+        assert_eq!(fault(r#"{"a": ["{}", {"b": "{ }"}], "c": 1}"#), None);
     }
 
     #[test]
