@@ -133,7 +133,8 @@ impl std::error::Error for ParseError {}
 
 /// `JSON.parse(text)`.
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    let mut parser = Parser { text, bytes: text.as_bytes(), at: 0, repair: None, colon_kept_open: false };
+    let mut parser =
+        Parser { text, bytes: text.as_bytes(), at: 0, repair: None, colon_kept_open: false, repaired: false };
     let value = parser.value()?;
     parser.skip_ws();
     if parser.at < parser.bytes.len() {
@@ -161,6 +162,9 @@ pub struct NarrowReading {
     /// rule kept no string open at a `"` followed by `:`, the one place the two rules differ,
     /// so the wide rule made every decision this reading made.
     pub wide_is_the_same: bool,
+    /// Whether the repair changed nothing: every string read as JSON reads it, so the object
+    /// is JSON as it stands and `JSON.parse` of its text gives this value.
+    pub unrepaired: bool,
 }
 
 /// [`parse_repaired_at`] under the narrow colon rule, saying whether the wide reading would
@@ -170,12 +174,13 @@ pub fn parse_narrow_at(text: &str, start: usize) -> Result<NarrowReading, ParseE
 }
 
 fn parse_repaired(text: &str, start: usize, rule: ColonRule) -> Result<NarrowReading, ParseError> {
-    let mut parser = Parser { text, bytes: text.as_bytes(), at: start, repair: Some(rule), colon_kept_open: false };
+    let mut parser =
+        Parser { text, bytes: text.as_bytes(), at: start, repair: Some(rule), colon_kept_open: false, repaired: false };
     if parser.peek() != Some(b'{') {
         return Err(parser.unexpected(start));
     }
     let value = parser.value()?;
-    Ok(NarrowReading { value, end: parser.at, wide_is_the_same: !parser.colon_kept_open })
+    Ok(NarrowReading { value, end: parser.at, wide_is_the_same: !parser.colon_kept_open, unrepaired: !parser.repaired })
 }
 
 /// Whether `JSON.parse(text)` would succeed, without building the value.
@@ -192,6 +197,8 @@ struct Parser<'a> {
     /// Under the narrow rule: a value string went on past a `"` followed by `:`, where the
     /// wide rule would have closed it.
     colon_kept_open: bool,
+    /// The repair read some byte as itself that JSON would not have.
+    repaired: bool,
 }
 
 /// A container being filled.
@@ -455,7 +462,7 @@ impl<'a> Parser<'a> {
     /// return or tab, a backslash that begins no escape.
     fn repaired_here(&mut self, key: bool) -> bool {
         let Some(rule) = self.repair else { return false };
-        match self.peek() {
+        let repaired = match self.peek() {
             Some(b'"') => {
                 let closes = quote_closes(self.text, self.at, rule == ColonRule::Wide || key);
                 if !closes && rule == ColonRule::Narrow && !key && quote_closes(self.text, self.at, true) {
@@ -466,7 +473,9 @@ impl<'a> Parser<'a> {
             Some(b'\n' | b'\r' | b'\t') => true,
             Some(b'\\') => !is_escape(self.text, self.at),
             _ => false,
-        }
+        };
+        self.repaired |= repaired;
+        repaired
     }
 
     /// A string literal; the cursor is on its opening quote. `key`: it is in key position

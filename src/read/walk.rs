@@ -217,24 +217,33 @@ fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
 /// recorded, and the whole-reply reading made only where its verdict could change the
 /// answer. Always [`run`]`(text, opts, false).value`.
 pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
+    let (trim_start, trim_end) = js::trim_range(text);
+    let span = Span::new(trim_start, trim_end);
     let mut readers = Readers::new(text);
-    let whole_text = match read_whole_text(text, &mut readers, false) {
-        Ok((_, value)) => return Some(value),
-        Err(whole_text) => whole_text,
-    };
-    let span = whole_text.span;
     // A reply that is one object from first to last character is read narrowly first, and
-    // once: that reading is the whole-reply attempt's, and it is very often the walk's
-    // answer too, which then needs no candidate walk at all.
-    let first_repair = opts.readings.order().get(1).copied();
-    let whole = (opts.whole_reply.enabled || first_repair.is_some()).then(|| whole_object(text, span)).flatten();
+    // once. That reading is the whole text's where it repaired nothing (the text is JSON as
+    // it stands, and only then), the whole-reply attempt's, and very often the walk's answer
+    // too, which then needs no candidate walk at all.
+    let one_object = text.as_bytes().get(span.start) == Some(&b'{')
+        && span.end.checked_sub(1).and_then(|i| text.as_bytes().get(i)) == Some(&b'}');
+    let whole = one_object.then(|| js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end)).flatten();
+    match &whole {
+        Some(w) if w.unrepaired => return whole.map(|w| w.value),
+        // An object that needed the repair, or has no narrow reading, is not JSON.
+        _ if one_object => {}
+        _ => {
+            if let Ok((_, value)) = read_whole_text(text, &mut readers, false) {
+                return Some(value);
+            }
+        }
+    }
     if let Some(w) = &whole {
         // The walk's first candidate is this object (only whitespace comes before it). When
         // it does not read strictly, its first repaired reading is tried next, and where that
         // is this reading (the narrow one, or the wide one making the same decisions) the
         // walk takes it, ends on the reply's last character, and finds nothing after it. The
         // walk's answer is then this value; so is the whole-reply attempt's if it is taken.
-        let same = match first_repair {
+        let same = match opts.readings.order().get(1) {
             Some(ReadingKind::Narrow) => true,
             Some(ReadingKind::Wide) => w.wide_is_the_same,
             _ => false,
@@ -256,16 +265,6 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
     }
     let (start, end, by) = walked.last?;
     build_value(text, start, end, by)
-}
-
-/// The narrow reading of a reply that is one object from first to last character (`span` is
-/// the trimmed reply), parsed straight away: `None` when there is no such reading.
-fn whole_object(text: &str, span: Span) -> Option<js::NarrowReading> {
-    let bytes = text.as_bytes();
-    if bytes.get(span.start) != Some(&b'{') || span.end.checked_sub(1).and_then(|i| bytes.get(i)) != Some(&b'}') {
-        return None;
-    }
-    js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end)
 }
 
 /// `JSON.parse(text.trim())`: the value and the trimmed span, or how it failed.
