@@ -430,11 +430,16 @@ impl<'a> Parser<'a> {
     /// (so that it is read as itself): a quote that does not close, a raw line feed, carriage
     /// return or tab, a backslash that begins no escape.
     fn repaired_here(&self, key: bool) -> bool {
+        self.repaired_at(self.at, key)
+    }
+
+    /// [`Self::repaired_here`] for the byte at `at`.
+    fn repaired_at(&self, at: usize, key: bool) -> bool {
         let Some(rule) = self.repair else { return false };
-        match self.peek() {
-            Some(b'"') => !quote_closes(self.text, self.at, rule == ColonRule::Wide || key),
+        match self.bytes.get(at) {
+            Some(b'"') => !quote_closes(self.text, at, rule == ColonRule::Wide || key),
             Some(b'\n' | b'\r' | b'\t') => true,
-            Some(b'\\') => !is_escape(self.text, self.at),
+            Some(b'\\') => !is_escape(self.text, at),
             _ => false,
         }
     }
@@ -443,8 +448,25 @@ impl<'a> Parser<'a> {
     /// (which the narrow colon rule asks).
     fn string(&mut self, key: bool) -> Result<JsString, ParseError> {
         let open = self.at;
-        self.at += 1;
-        let mut out = String::new();
+        let body = open + 1;
+        // Most strings hold no escape: they are their own text, found by one scan and
+        // copied once into a string of exactly their size. What the repair escapes is read
+        // as itself, so it stays in that text.
+        let mut at = next_string_special(self.bytes, body);
+        if self.repair.is_some() {
+            while self.repaired_at(at, key) {
+                at = next_string_special(self.bytes, at + 1);
+            }
+        }
+        if self.bytes.get(at) == Some(&b'"') {
+            self.at = at + 1;
+            return Ok(JsString::Utf8(self.text[body..at].to_owned()));
+        }
+        // An escape, a control character or the end: read on from there, with room for
+        // what the raw text can decode to (escapes only shorten it; the repair's kept
+        // quotes may lengthen it past a quote this measure stops at).
+        let mut out = String::from(&self.text[body..at]);
+        self.at = at;
         // Set once a lone surrogate appears: from then on the string is built in UTF-16,
         // the only form that can hold one.
         let mut units: Option<Vec<u16>> = None;
@@ -688,6 +710,42 @@ mod tests {
         assert!(parse(&text).is_ok());
         let text = format!("{}1{}", "{\"a\":".repeat(depth), "}".repeat(depth));
         assert!(parse(&text).is_ok());
+    }
+
+    #[test]
+    fn repaired_reading_is_the_parse_of_the_repaired_text() {
+        use super::super::repair::repaired_span;
+        let bodies = [
+            r#"plain"#,
+            r#""#,
+            r#"a\nb"#,
+            r#"tail escape\""#,
+            r#"a "quoted" word"#,
+            r#"a "quoted" word\n then escape"#,
+            "raw\nline\tand\rcr",
+            "raw\nline then \\u0041 escape",
+            r#"lone \q backslash \"#,
+            r#"\ud800 lone then "q" and \ud83d\ude00"#,
+            r#"ends in quote""#,
+            r#"colon": after"#,
+            r#"é ü 😀 "x":y"#,
+        ];
+        for body in bodies {
+            for text in [
+                format!(r#"{{"k": "{body}", "{body}": ["{body}", {{"{body}": 1}}], "z": "{body}"}}"#),
+                format!(r#"{{"{body}":"{body}","{body}":2}}"#),
+            ] {
+                for rule in [ColonRule::Wide, ColonRule::Narrow] {
+                    let Some(fixed) = repaired_span(&text, 0, rule, None) else { continue };
+                    let direct = parse_repaired_at(&text, 0, rule).map(|(v, end)| (v.to_json(), end));
+                    let via_text = parse(&fixed.text).map(|v| (v.to_json(), fixed.end));
+                    assert_eq!(direct.is_ok(), via_text.is_ok(), "{text:?} {rule:?}");
+                    if let (Ok(a), Ok(b)) = (direct, via_text) {
+                        assert_eq!(a, b, "{text:?} {rule:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
