@@ -170,19 +170,27 @@ struct Parser<'a> {
     repair: Option<ColonRule>,
 }
 
-/// A container being filled.
+/// A container being filled. Its items wait on the parser's scratch stacks (shared by every
+/// open container, each owning the top from its `start`) and are moved once, into a
+/// container of exactly their number, when it closes: no container grows by doubling.
 enum Frame {
-    Array(Vec<Value>),
-    Object(ObjectBuilder, Option<JsString>),
+    Array {
+        start: usize,
+    },
+    Object {
+        start: usize,
+        /// The key of the value being read.
+        key: JsString,
+        keys: Keys,
+    },
 }
 
-/// Collects properties in JavaScript's order: array indices ascending, then the rest in
-/// first-insertion order, a repeated key overwriting in place.
+/// What an object being filled knows of its keys, to give JavaScript's order: array indices
+/// ascending, then the rest in first-insertion order, a repeated key overwriting in place.
 #[derive(Default)]
-struct ObjectBuilder {
-    entries: Vec<(JsString, Value)>,
+struct Keys {
     /// Key → position, built once an object is big enough for linear search to hurt. Boxed:
-    /// a builder waits on the parser's stack for every open object, a million of them in a
+    /// a frame waits on the parser's stack for every open object, a million of them in a
     /// reply nested a million deep.
     #[allow(clippy::box_collection, reason = "a pointer in each waiting frame, not an empty map's 48 bytes")]
     index: Option<Box<HashMap<JsString, usize>>>,
@@ -196,38 +204,43 @@ impl FromIterator<(JsString, Value)> for Object {
     /// `JSON.parse` of the same text would give): array indices first, a repeated key
     /// overwriting in place.
     fn from_iter<I: IntoIterator<Item = (JsString, Value)>>(pairs: I) -> Object {
-        let mut builder = ObjectBuilder::default();
+        let mut keys = Keys::default();
+        let mut entries = Vec::new();
         for (k, v) in pairs {
-            builder.insert(k, v);
+            keys.insert(&mut entries, 0, k, v);
         }
-        builder.finish()
+        keys.finish(entries)
     }
 }
 
-impl ObjectBuilder {
-    fn insert(&mut self, key: JsString, value: Value) {
+impl Keys {
+    /// Sets `key` to `value` among `entries` (the object's own from `start`): in the place
+    /// the key first took, or a new one at the end.
+    fn insert(&mut self, entries: &mut Vec<(JsString, Value)>, start: usize, key: JsString, value: Value) {
         let found = match &self.index {
             Some(index) => index.get(&key).copied(),
-            None => self.entries.iter().position(|(k, _)| *k == key),
+            None => entries[start..].iter().position(|(k, _)| *k == key).map(|i| start + i),
         };
-        if let Some(i) = found {
-            self.entries[i].1 = value;
+        if let Some(entry) = found.and_then(|i| entries.get_mut(i)) {
+            entry.1 = value;
             return;
         }
         if !self.has_array_index && array_index(&key).is_some() {
             self.has_array_index = true;
         }
+        let slot = entries.len();
         if let Some(index) = &mut self.index {
-            index.insert(key.clone(), self.entries.len());
+            index.insert(key.clone(), slot);
         }
-        self.entries.push((key, value));
-        if self.index.is_none() && self.entries.len() > INDEX_AFTER {
-            self.index = Some(Box::new(self.entries.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect()));
+        entries.push((key, value));
+        if self.index.is_none() && slot - start >= INDEX_AFTER {
+            let own = entries[start..].iter().enumerate();
+            self.index = Some(Box::new(own.map(|(i, (k, _))| (k.clone(), start + i)).collect()));
         }
     }
 
-    fn finish(self) -> Object {
-        let mut entries = self.entries;
+    /// The object of these entries, in JavaScript's order.
+    fn finish(self, mut entries: Vec<(JsString, Value)>) -> Object {
         if self.has_array_index {
             // Stable: the named keys keep their insertion order behind the indices.
             entries.sort_by_key(|(k, _)| match array_index(k) {
@@ -266,6 +279,10 @@ impl<'a> Parser<'a> {
     /// One value from the cursor; the cursor ends just past it.
     fn value(&mut self) -> Result<Value, ParseError> {
         let mut stack: Vec<Frame> = Vec::new();
+        // The items of every open array, and the properties of every open object, each
+        // container's on top of its parent's.
+        let mut items: Vec<Value> = Vec::new();
+        let mut entries: Vec<(JsString, Value)> = Vec::new();
         'value: loop {
             // Parse one value (opening a container pushes a frame and loops back here).
             self.skip_ws();
@@ -278,7 +295,7 @@ impl<'a> Parser<'a> {
                         Value::Object(Object::new())
                     } else {
                         let key = self.key()?;
-                        stack.push(Frame::Object(ObjectBuilder::default(), Some(key)));
+                        stack.push(Frame::Object { start: entries.len(), key, keys: Keys::default() });
                         continue 'value;
                     }
                 }
@@ -289,7 +306,7 @@ impl<'a> Parser<'a> {
                         self.at += 1;
                         Value::Array(Vec::new())
                     } else {
-                        stack.push(Frame::Array(Vec::new()));
+                        stack.push(Frame::Array { start: items.len() });
                         continue 'value;
                     }
                 }
@@ -305,12 +322,7 @@ impl<'a> Parser<'a> {
                 let Some(frame) = stack.last_mut() else { return Ok(value) };
                 self.skip_ws();
                 match frame {
-                    Frame::Array(items) => {
-                        // A container of one gets room for one, not the four a push makes: it
-                        // is what a reply nested deep is made of, a million times over.
-                        if items.is_empty() && self.peek() == Some(b']') {
-                            items.reserve_exact(1);
-                        }
+                    Frame::Array { start } => {
                         items.push(value);
                         match self.peek() {
                             Some(b',') => {
@@ -319,33 +331,28 @@ impl<'a> Parser<'a> {
                             }
                             Some(b']') => {
                                 self.at += 1;
-                                let Some(Frame::Array(items)) = stack.pop() else { return Err(frame_error()) };
-                                value = Value::Array(items);
+                                // Exactly as many as there are: a copy, not the scratch's room.
+                                value = Value::Array(items.split_off(*start));
+                                stack.pop();
                             }
                             _ => return Err(self.unexpected(self.at)),
                         }
                     }
-                    Frame::Object(builder, key) => {
-                        if let Some(k) = key.take() {
-                            if builder.entries.is_empty() && self.peek() == Some(b'}') {
-                                builder.entries.reserve_exact(1);
-                            }
-                            builder.insert(k, value);
-                        }
+                    Frame::Object { start, key, keys } => {
+                        keys.insert(&mut entries, *start, std::mem::take(key), value);
                         match self.peek() {
                             Some(b',') => {
                                 self.at += 1;
                                 self.skip_ws();
-                                let k = self.key()?;
-                                if let Some(Frame::Object(_, key)) = stack.last_mut() {
-                                    *key = Some(k);
-                                }
+                                *key = self.key()?;
                                 continue 'value;
                             }
                             Some(b'}') => {
                                 self.at += 1;
-                                let Some(Frame::Object(builder, _)) = stack.pop() else { return Err(frame_error()) };
-                                value = Value::Object(builder.finish());
+                                let Some(Frame::Object { start, keys, .. }) = stack.pop() else {
+                                    return Err(frame_error());
+                                };
+                                value = Value::Object(keys.finish(entries.split_off(start)));
                             }
                             _ => return Err(self.unexpected(self.at)),
                         }
@@ -746,6 +753,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn containers_get_exactly_their_room() {
+        let v = parse(r#"[{"a":1,"b":[1,2,3],"a":2},[],{},"x",[[1],[2,3]],5]"#).unwrap();
+        let mut stack = vec![&v];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Array(a) => {
+                    assert_eq!(a.capacity(), a.len());
+                    stack.extend(a);
+                }
+                Value::Object(o) => stack.extend(o.iter().map(|(_, v)| v)),
+                _ => {}
+            }
+        }
+        assert_eq!(v.to_json(), r#"[{"a":2,"b":[1,2,3]},[],{},"x",[[1],[2,3]],5]"#);
     }
 
     #[test]
