@@ -444,10 +444,25 @@ impl<'a> Parser<'a> {
     fn repaired_at(&self, at: usize, key: bool) -> bool {
         let Some(rule) = self.repair else { return false };
         match self.bytes.get(at) {
-            Some(b'"') => !quote_closes(self.text, at, rule == ColonRule::Wide || key),
+            Some(b'"') => !self.quote_closes(at, rule == ColonRule::Wide || key),
             Some(b'\n' | b'\r' | b'\t') => true,
             Some(b'\\') => !is_escape(self.text, at),
             _ => false,
+        }
+    }
+
+    /// [`quote_closes`], deciding at once in the usual case: after ASCII whitespace, an
+    /// ASCII byte is what decides (JavaScript whitespace beyond ASCII is left to the rule).
+    fn quote_closes(&self, at: usize, colon_closes: bool) -> bool {
+        let mut j = at + 1;
+        while let Some(b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') = self.bytes.get(j) {
+            j += 1;
+        }
+        match self.bytes.get(j) {
+            None | Some(b',' | b'}' | b']') => true,
+            Some(b':') => colon_closes,
+            Some(b) if b.is_ascii() => false,
+            Some(_) => quote_closes(self.text, at, colon_closes),
         }
     }
 
