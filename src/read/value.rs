@@ -311,9 +311,11 @@ impl Drop for Value {
             _ => return,
         };
         while let Some(mut v) = stack.pop() {
+            // A container of leaves is left to drop as usual at the end of this turn, its
+            // leaves in place rather than moved through the stack.
             match &mut v {
-                Value::Array(a) => stack.append(a),
-                Value::Object(o) => stack.extend(o.take_values()),
+                Value::Array(a) if a.iter().any(nested) => stack.append(a),
+                Value::Object(o) if o.entries.iter().any(|(_, v)| nested(v)) => stack.extend(o.take_values()),
                 _ => {}
             }
         }
