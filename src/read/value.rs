@@ -299,7 +299,19 @@ impl Drop for Value {
     /// Frees nested containers from an explicit stack: a reply nested a million deep must
     /// not overflow the thread's stack on the way out. A container holding only leaves (or
     /// empty containers) is dropped as usual, which is most of them.
+    #[inline]
     fn drop(&mut self) {
+        // Leaves, most values, are settled where they are dropped.
+        if matches!(self, Value::Array(_) | Value::Object(_)) {
+            self.drop_container();
+        }
+    }
+}
+
+impl Value {
+    /// [`Value::drop`] for a container.
+    #[inline(never)]
+    fn drop_container(&mut self) {
         let nested = |v: &Value| match v {
             Value::Array(a) => !a.is_empty(),
             Value::Object(o) => !o.is_empty(),
