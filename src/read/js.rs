@@ -133,8 +133,7 @@ impl std::error::Error for ParseError {}
 
 /// `JSON.parse(text)`.
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    let mut parser =
-        Parser { text, bytes: text.as_bytes(), at: 0, repair: None, colon_kept_open: false, repaired: false };
+    let mut parser = Parser::new(text, 0, None);
     let value = parser.value()?;
     parser.skip_ws();
     if parser.at < parser.bytes.len() {
@@ -174,8 +173,7 @@ pub fn parse_narrow_at(text: &str, start: usize) -> Result<NarrowReading, ParseE
 }
 
 fn parse_repaired(text: &str, start: usize, rule: ColonRule) -> Result<NarrowReading, ParseError> {
-    let mut parser =
-        Parser { text, bytes: text.as_bytes(), at: start, repair: Some(rule), colon_kept_open: false, repaired: false };
+    let mut parser = Parser::new(text, start, Some(rule));
     if parser.peek() != Some(b'{') {
         return Err(parser.unexpected(start));
     }
@@ -201,19 +199,27 @@ struct Parser<'a> {
     repaired: bool,
 }
 
-/// A container being filled.
+/// A container being filled. Its items wait on the parser's scratch stacks (shared by every
+/// open container, each owning the top from its `start`) and are moved once, into a
+/// container of exactly their number, when it closes: no container grows by doubling.
 enum Frame {
-    Array(Vec<Value>),
-    Object(ObjectBuilder, Option<JsString>),
+    Array {
+        start: usize,
+    },
+    Object {
+        start: usize,
+        /// The key of the value being read.
+        key: JsString,
+        keys: Keys,
+    },
 }
 
-/// Collects properties in JavaScript's order: array indices ascending, then the rest in
-/// first-insertion order, a repeated key overwriting in place.
+/// What an object being filled knows of its keys, to give JavaScript's order: array indices
+/// ascending, then the rest in first-insertion order, a repeated key overwriting in place.
 #[derive(Default)]
-struct ObjectBuilder {
-    entries: Vec<(JsString, Value)>,
+struct Keys {
     /// Key → position, built once an object is big enough for linear search to hurt. Boxed:
-    /// a builder waits on the parser's stack for every open object, a million of them in a
+    /// a frame waits on the parser's stack for every open object, a million of them in a
     /// reply nested a million deep.
     #[allow(clippy::box_collection, reason = "a pointer in each waiting frame, not an empty map's 48 bytes")]
     index: Option<Box<HashMap<JsString, usize>>>,
@@ -227,38 +233,43 @@ impl FromIterator<(JsString, Value)> for Object {
     /// `JSON.parse` of the same text would give): array indices first, a repeated key
     /// overwriting in place.
     fn from_iter<I: IntoIterator<Item = (JsString, Value)>>(pairs: I) -> Object {
-        let mut builder = ObjectBuilder::default();
+        let mut keys = Keys::default();
+        let mut entries = Vec::new();
         for (k, v) in pairs {
-            builder.insert(k, v);
+            keys.insert(&mut entries, 0, k, v);
         }
-        builder.finish()
+        keys.finish(entries)
     }
 }
 
-impl ObjectBuilder {
-    fn insert(&mut self, key: JsString, value: Value) {
+impl Keys {
+    /// Sets `key` to `value` among `entries` (the object's own from `start`): in the place
+    /// the key first took, or a new one at the end.
+    fn insert(&mut self, entries: &mut Vec<(JsString, Value)>, start: usize, key: JsString, value: Value) {
         let found = match &self.index {
             Some(index) => index.get(&key).copied(),
-            None => self.entries.iter().position(|(k, _)| *k == key),
+            None => entries[start..].iter().position(|(k, _)| *k == key).map(|i| start + i),
         };
-        if let Some(i) = found {
-            self.entries[i].1 = value;
+        if let Some(entry) = found.and_then(|i| entries.get_mut(i)) {
+            entry.1 = value;
             return;
         }
         if !self.has_array_index && array_index(&key).is_some() {
             self.has_array_index = true;
         }
+        let slot = entries.len();
         if let Some(index) = &mut self.index {
-            index.insert(key.clone(), self.entries.len());
+            index.insert(key.clone(), slot);
         }
-        self.entries.push((key, value));
-        if self.index.is_none() && self.entries.len() > INDEX_AFTER {
-            self.index = Some(Box::new(self.entries.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect()));
+        entries.push((key, value));
+        if self.index.is_none() && slot - start >= INDEX_AFTER {
+            let own = entries[start..].iter().enumerate();
+            self.index = Some(Box::new(own.map(|(i, (k, _))| (k.clone(), start + i)).collect()));
         }
     }
 
-    fn finish(self) -> Object {
-        let mut entries = self.entries;
+    /// The object of these entries, in JavaScript's order.
+    fn finish(self, mut entries: Vec<(JsString, Value)>) -> Object {
         if self.has_array_index {
             // Stable: the named keys keep their insertion order behind the indices.
             entries.sort_by_key(|(k, _)| match array_index(k) {
@@ -271,6 +282,10 @@ impl ObjectBuilder {
 }
 
 impl<'a> Parser<'a> {
+    fn new(text: &'a str, at: usize, repair: Option<ColonRule>) -> Parser<'a> {
+        Parser { text, bytes: text.as_bytes(), at, repair, colon_kept_open: false, repaired: false }
+    }
+
     #[cold]
     fn error(&self, kind: ParseErrorKind, offset: usize) -> ParseError {
         ParseError { kind, offset }
@@ -297,6 +312,10 @@ impl<'a> Parser<'a> {
     /// One value from the cursor; the cursor ends just past it.
     fn value(&mut self) -> Result<Value, ParseError> {
         let mut stack: Vec<Frame> = Vec::new();
+        // The items of every open array, and the properties of every open object, each
+        // container's on top of its parent's.
+        let mut items: Vec<Value> = Vec::new();
+        let mut entries: Vec<(JsString, Value)> = Vec::new();
         'value: loop {
             // Parse one value (opening a container pushes a frame and loops back here).
             self.skip_ws();
@@ -309,7 +328,7 @@ impl<'a> Parser<'a> {
                         Value::Object(Object::new())
                     } else {
                         let key = self.key()?;
-                        stack.push(Frame::Object(ObjectBuilder::default(), Some(key)));
+                        stack.push(Frame::Object { start: entries.len(), key, keys: Keys::default() });
                         continue 'value;
                     }
                 }
@@ -320,7 +339,7 @@ impl<'a> Parser<'a> {
                         self.at += 1;
                         Value::Array(Vec::new())
                     } else {
-                        stack.push(Frame::Array(Vec::new()));
+                        stack.push(Frame::Array { start: items.len() });
                         continue 'value;
                     }
                 }
@@ -336,12 +355,7 @@ impl<'a> Parser<'a> {
                 let Some(frame) = stack.last_mut() else { return Ok(value) };
                 self.skip_ws();
                 match frame {
-                    Frame::Array(items) => {
-                        // A container of one gets room for one, not the four a push makes: it
-                        // is what a reply nested deep is made of, a million times over.
-                        if items.is_empty() && self.peek() == Some(b']') {
-                            items.reserve_exact(1);
-                        }
+                    Frame::Array { start } => {
                         items.push(value);
                         match self.peek() {
                             Some(b',') => {
@@ -350,33 +364,28 @@ impl<'a> Parser<'a> {
                             }
                             Some(b']') => {
                                 self.at += 1;
-                                let Some(Frame::Array(items)) = stack.pop() else { return Err(frame_error()) };
-                                value = Value::Array(items);
+                                // Exactly as many as there are: a copy, not the scratch's room.
+                                value = Value::Array(items.split_off(*start));
+                                stack.pop();
                             }
                             _ => return Err(self.unexpected(self.at)),
                         }
                     }
-                    Frame::Object(builder, key) => {
-                        if let Some(k) = key.take() {
-                            if builder.entries.is_empty() && self.peek() == Some(b'}') {
-                                builder.entries.reserve_exact(1);
-                            }
-                            builder.insert(k, value);
-                        }
+                    Frame::Object { start, key, keys } => {
+                        keys.insert(&mut entries, *start, std::mem::take(key), value);
                         match self.peek() {
                             Some(b',') => {
                                 self.at += 1;
                                 self.skip_ws();
-                                let k = self.key()?;
-                                if let Some(Frame::Object(_, key)) = stack.last_mut() {
-                                    *key = Some(k);
-                                }
+                                *key = self.key()?;
                                 continue 'value;
                             }
                             Some(b'}') => {
                                 self.at += 1;
-                                let Some(Frame::Object(builder, _)) = stack.pop() else { return Err(frame_error()) };
-                                value = Value::Object(builder.finish());
+                                let Some(Frame::Object { start, keys, .. }) = stack.pop() else {
+                                    return Err(frame_error());
+                                };
+                                value = Value::Object(keys.finish(entries.split_off(start)));
                             }
                             _ => return Err(self.unexpected(self.at)),
                         }
@@ -461,29 +470,66 @@ impl<'a> Parser<'a> {
     /// (so that it is read as itself): a quote that does not close, a raw line feed, carriage
     /// return or tab, a backslash that begins no escape.
     fn repaired_here(&mut self, key: bool) -> bool {
+        self.repaired_at(self.at, key)
+    }
+
+    /// [`Self::repaired_here`] for the byte at `at`.
+    fn repaired_at(&mut self, at: usize, key: bool) -> bool {
         let Some(rule) = self.repair else { return false };
-        let repaired = match self.peek() {
+        let repaired = match self.bytes.get(at) {
             Some(b'"') => {
-                let closes = quote_closes(self.text, self.at, rule == ColonRule::Wide || key);
-                if !closes && rule == ColonRule::Narrow && !key && quote_closes(self.text, self.at, true) {
+                let closes = self.quote_closes(at, rule == ColonRule::Wide || key);
+                if !closes && rule == ColonRule::Narrow && !key && self.quote_closes(at, true) {
                     self.colon_kept_open = true;
                 }
                 !closes
             }
             Some(b'\n' | b'\r' | b'\t') => true,
-            Some(b'\\') => !is_escape(self.text, self.at),
+            Some(b'\\') => !is_escape(self.text, at),
             _ => false,
         };
         self.repaired |= repaired;
         repaired
     }
 
+    /// [`quote_closes`], deciding at once in the usual case: after ASCII whitespace, an
+    /// ASCII byte is what decides (JavaScript whitespace beyond ASCII is left to the rule).
+    fn quote_closes(&self, at: usize, colon_closes: bool) -> bool {
+        let mut j = at + 1;
+        while let Some(b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') = self.bytes.get(j) {
+            j += 1;
+        }
+        match self.bytes.get(j) {
+            None | Some(b',' | b'}' | b']') => true,
+            Some(b':') => colon_closes,
+            Some(b) if b.is_ascii() => false,
+            Some(_) => quote_closes(self.text, at, colon_closes),
+        }
+    }
+
     /// A string literal; the cursor is on its opening quote. `key`: it is in key position
     /// (which the narrow colon rule asks).
     fn string(&mut self, key: bool) -> Result<JsString, ParseError> {
         let open = self.at;
-        self.at += 1;
-        let mut out = String::new();
+        let body = open + 1;
+        // Most strings hold no escape: they are their own text, found by one scan and
+        // copied once into a string of exactly their size. What the repair escapes is read
+        // as itself, so it stays in that text.
+        let mut at = next_string_special(self.bytes, body);
+        if self.repair.is_some() {
+            while self.repaired_at(at, key) {
+                at = next_string_special(self.bytes, at + 1);
+            }
+        }
+        if self.bytes.get(at) == Some(&b'"') {
+            self.at = at + 1;
+            return Ok(JsString::Utf8(self.text[body..at].to_owned()));
+        }
+        // An escape, a control character or the end: read on from there, with room for
+        // what the raw text can decode to (escapes only shorten it; the repair's kept
+        // quotes may lengthen it past a quote this measure stops at).
+        let mut out = String::from(&self.text[body..at]);
+        self.at = at;
         // Set once a lone surrogate appears: from then on the string is built in UTF-16,
         // the only form that can hold one.
         let mut units: Option<Vec<u16>> = None;
@@ -727,6 +773,59 @@ mod tests {
         assert!(parse(&text).is_ok());
         let text = format!("{}1{}", "{\"a\":".repeat(depth), "}".repeat(depth));
         assert!(parse(&text).is_ok());
+    }
+
+    #[test]
+    fn repaired_reading_is_the_parse_of_the_repaired_text() {
+        use super::super::repair::repaired_span;
+        let bodies = [
+            r#"plain"#,
+            r#""#,
+            r#"a\nb"#,
+            r#"tail escape\""#,
+            r#"a "quoted" word"#,
+            r#"a "quoted" word\n then escape"#,
+            "raw\nline\tand\rcr",
+            "raw\nline then \\u0041 escape",
+            r#"lone \q backslash \"#,
+            r#"\ud800 lone then "q" and \ud83d\ude00"#,
+            r#"ends in quote""#,
+            r#"colon": after"#,
+            r#"é ü 😀 "x":y"#,
+        ];
+        for body in bodies {
+            for text in [
+                format!(r#"{{"k": "{body}", "{body}": ["{body}", {{"{body}": 1}}], "z": "{body}"}}"#),
+                format!(r#"{{"{body}":"{body}","{body}":2}}"#),
+            ] {
+                for rule in [ColonRule::Wide, ColonRule::Narrow] {
+                    let Some(fixed) = repaired_span(&text, 0, rule, None) else { continue };
+                    let direct = parse_repaired_at(&text, 0, rule).map(|(v, end)| (v.to_json(), end));
+                    let via_text = parse(&fixed.text).map(|v| (v.to_json(), fixed.end));
+                    assert_eq!(direct.is_ok(), via_text.is_ok(), "{text:?} {rule:?}");
+                    if let (Ok(a), Ok(b)) = (direct, via_text) {
+                        assert_eq!(a, b, "{text:?} {rule:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn containers_get_exactly_their_room() {
+        let v = parse(r#"[{"a":1,"b":[1,2,3],"a":2},[],{},"x",[[1],[2,3]],5]"#).unwrap();
+        let mut stack = vec![&v];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Array(a) => {
+                    assert_eq!(a.capacity(), a.len());
+                    stack.extend(a);
+                }
+                Value::Object(o) => stack.extend(o.iter().map(|(_, v)| v)),
+                _ => {}
+            }
+        }
+        assert_eq!(v.to_json(), r#"[{"a":2,"b":[1,2,3]},[],{},"x",[[1],[2,3]],5]"#);
     }
 
     #[test]

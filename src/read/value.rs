@@ -299,7 +299,19 @@ impl Drop for Value {
     /// Frees nested containers from an explicit stack: a reply nested a million deep must
     /// not overflow the thread's stack on the way out. A container holding only leaves (or
     /// empty containers) is dropped as usual, which is most of them.
+    #[inline]
     fn drop(&mut self) {
+        // Leaves, most values, are settled where they are dropped.
+        if matches!(self, Value::Array(_) | Value::Object(_)) {
+            self.drop_container();
+        }
+    }
+}
+
+impl Value {
+    /// [`Value::drop`] for a container.
+    #[inline(never)]
+    fn drop_container(&mut self) {
         let nested = |v: &Value| match v {
             Value::Array(a) => !a.is_empty(),
             Value::Object(o) => !o.is_empty(),
@@ -311,9 +323,11 @@ impl Drop for Value {
             _ => return,
         };
         while let Some(mut v) = stack.pop() {
+            // A container of leaves is left to drop as usual at the end of this turn, its
+            // leaves in place rather than moved through the stack.
             match &mut v {
-                Value::Array(a) => stack.append(a),
-                Value::Object(o) => stack.extend(o.take_values()),
+                Value::Array(a) if a.iter().any(nested) => stack.append(a),
+                Value::Object(o) if o.entries.iter().any(|(_, v)| nested(v)) => stack.extend(o.take_values()),
                 _ => {}
             }
         }
