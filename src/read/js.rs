@@ -557,6 +557,20 @@ impl<'a> Parser<'a> {
                     None => out.push_str(text),
                 }
             }
+            // The one-character escapes, however many come in a row (a page's `\"` and
+            // `\n`), straight into the text; the general path below takes the rest.
+            if units.is_none() && high.is_none() {
+                let before = self.at;
+                while let Some(b'\\') = self.peek()
+                    && let Some(c) = self.bytes.get(self.at + 1).and_then(|&e| simple_escape(e))
+                {
+                    out.push(char::from(c));
+                    self.at += 2;
+                }
+                if self.at > before {
+                    continue;
+                }
+            }
             match self.peek() {
                 None => return Err(self.error(ParseErrorKind::UnterminatedString, open)),
                 Some(b'"') => {
@@ -570,14 +584,7 @@ impl<'a> Parser<'a> {
                 Some(b'\\') => {
                     let esc = self.at;
                     let unit: u16 = match self.bytes.get(self.at + 1) {
-                        Some(b'"') => 0x22,
-                        Some(b'\\') => 0x5c,
-                        Some(b'/') => 0x2f,
-                        Some(b'b') => 0x08,
-                        Some(b'f') => 0x0c,
-                        Some(b'n') => 0x0a,
-                        Some(b'r') => 0x0d,
-                        Some(b't') => 0x09,
+                        Some(&e) if let Some(c) = simple_escape(e) => u16::from(c),
                         Some(b'u') => {
                             let hex = self.bytes.get(self.at + 2..self.at + 6);
                             match hex.filter(|h| h.iter().all(u8::is_ascii_hexdigit)) {
@@ -616,6 +623,19 @@ fn closing_quote(bytes: &[u8], mut at: usize) -> usize {
             _ => return at.min(bytes.len()),
         }
     }
+}
+
+/// The character a one-character JSON escape (`\\` and this byte) stands for.
+fn simple_escape(e: u8) -> Option<u8> {
+    Some(match e {
+        b'"' | b'\\' | b'/' => e,
+        b'b' => 0x08,
+        b'f' => 0x0c,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        _ => return None,
+    })
 }
 
 fn hex_value(d: u8) -> u16 {
