@@ -199,6 +199,16 @@ struct Parser<'a> {
     repaired: bool,
 }
 
+/// What follows a quote inside a repaired string, as the repair's rule sees it.
+enum AfterQuote {
+    /// `,` `}` `]` or the end: the quote closes the string.
+    Closes,
+    /// `:`: the quote closes a key, and a value under the wide rule.
+    Colon,
+    /// Anything else: the quote is a character the model forgot to escape.
+    Continues,
+}
+
 /// A container being filled. Its items wait on the parser's scratch stacks (shared by every
 /// open container, each owning the top from its `start`) and are moved once, into a
 /// container of exactly their number, when it closes: no container grows by doubling.
@@ -477,13 +487,15 @@ impl<'a> Parser<'a> {
     fn repaired_at(&mut self, at: usize, key: bool) -> bool {
         let Some(rule) = self.repair else { return false };
         let repaired = match self.bytes.get(at) {
-            Some(b'"') => {
-                let closes = self.quote_closes(at, rule == ColonRule::Wide || key);
-                if !closes && rule == ColonRule::Narrow && !key && self.quote_closes(at, true) {
+            Some(b'"') => match self.after_quote(at) {
+                AfterQuote::Closes => false,
+                AfterQuote::Colon if rule == ColonRule::Wide || key => false,
+                AfterQuote::Colon => {
                     self.colon_kept_open = true;
+                    true
                 }
-                !closes
-            }
+                AfterQuote::Continues => true,
+            },
             Some(b'\n' | b'\r' | b'\t') => true,
             Some(b'\\') => !is_escape(self.text, at),
             _ => false,
@@ -492,18 +504,21 @@ impl<'a> Parser<'a> {
         repaired
     }
 
-    /// [`quote_closes`], deciding at once in the usual case: after ASCII whitespace, an
-    /// ASCII byte is what decides (JavaScript whitespace beyond ASCII is left to the rule).
-    fn quote_closes(&self, at: usize, colon_closes: bool) -> bool {
+    /// What follows the quote at `at`, for [`quote_closes`]: decided at once in the usual
+    /// case, where after ASCII whitespace an ASCII byte decides (JavaScript whitespace
+    /// beyond ASCII is left to the rule itself).
+    fn after_quote(&self, at: usize) -> AfterQuote {
         let mut j = at + 1;
         while let Some(b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') = self.bytes.get(j) {
             j += 1;
         }
         match self.bytes.get(j) {
-            None | Some(b',' | b'}' | b']') => true,
-            Some(b':') => colon_closes,
-            Some(b) if b.is_ascii() => false,
-            Some(_) => quote_closes(self.text, at, colon_closes),
+            None | Some(b',' | b'}' | b']') => AfterQuote::Closes,
+            Some(b':') => AfterQuote::Colon,
+            Some(b) if b.is_ascii() => AfterQuote::Continues,
+            Some(_) if quote_closes(self.text, at, false) => AfterQuote::Closes,
+            Some(_) if quote_closes(self.text, at, true) => AfterQuote::Colon,
+            Some(_) => AfterQuote::Continues,
         }
     }
 
