@@ -60,13 +60,55 @@ pub fn whitespace_len_at(s: &str, i: usize) -> Option<usize> {
 
 /// The first position at or after `from` holding a byte that means something inside a JSON
 /// string (`"`, `\\`, or a control character below 0x20), or the length when none does.
-/// Eight bytes at a time: strings are most of what a reply is, and nearly all of a string is
-/// bytes that mean nothing.
+/// Strings are most of what a reply is, and nearly all of a string is bytes that mean
+/// nothing: a short stretch is looked at eight bytes at a time, a long one is searched for
+/// its next quote or backslash with the vector search `memchr` has, and the stretch before
+/// that is checked for control characters in blocks the compiler vectorizes.
+#[inline]
 pub fn next_string_special(bytes: &[u8], from: usize) -> usize {
+    // Keys and short values end within a few words; a search call would cost more.
+    let near = swar_special(bytes, from, NEAR_WORDS);
+    if near < bytes.len().min(from + 8 * NEAR_WORDS) {
+        return near;
+    }
+    far_string_special(bytes, near)
+}
+
+const NEAR_WORDS: usize = 8;
+
+/// [`next_string_special`] over a long stretch.
+#[inline(never)]
+fn far_string_special(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    let stop = bytes.get(i..).and_then(|rest| memchr::memchr2(b'"', b'\\', rest)).map_or(bytes.len(), |k| i + k);
+    // A control character before that quote or backslash comes first.
+    const BLOCK: usize = 64;
+    while let Some(block) = bytes.get(i..(i + BLOCK).min(stop)).filter(|b| !b.is_empty()) {
+        if block.iter().fold(false, |seen, &b| seen | (b < 0x20))
+            && let Some(k) = block.iter().position(|&b| b < 0x20)
+        {
+            return i + k;
+        }
+        i += block.len();
+    }
+    stop
+}
+
+/// [`next_string_special`] over at most `words` eight-byte words from `from`: the position
+/// found, or where the search stopped (a multiple of eight past `from`, or the length).
+#[inline(always)]
+fn swar_special(bytes: &[u8], from: usize, words: usize) -> usize {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let mut i = from;
-    while let Some(chunk) = bytes.get(i..i + 8) {
+    for _ in 0..words {
+        let Some(chunk) = bytes.get(i..i + 8) else {
+            // Fewer than eight bytes are left: look at them one by one.
+            return bytes
+                .get(i..)
+                .and_then(|r| r.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20))
+                .map_or(bytes.len(), |k| i + k);
+        };
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let x = u64::from_le_bytes(word);
@@ -81,13 +123,7 @@ pub fn next_string_special(bytes: &[u8], from: usize) -> usize {
         }
         i += 8;
     }
-    while let Some(&b) = bytes.get(i) {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            return i;
-        }
-        i += 1;
-    }
-    bytes.len()
+    i
 }
 
 /// Why a text is not JSON, in the words `JSON.parse` would use, and where.
@@ -712,6 +748,27 @@ fn frame_error() -> ParseError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Every way of finding the next special byte (a word at a time, by vector search,
+        /// in blocks) finds the first one, wherever the search starts and however far off.
+        #[test]
+        fn the_next_special_byte_is_the_first(
+            body in proptest::collection::vec(
+                proptest::prop_oneof![8 => 0x20u8..0x7f, 1 => proptest::sample::select(vec![b'"', b'\\', 0, 0x1f, b'\n', 0x80, 0xff])],
+                0..400,
+            ),
+            from in 0usize..400,
+            plain in 0usize..300,
+        ) {
+            // A long run with nothing in it first, so that the far search is reached too.
+            let mut bytes = vec![b'a'; plain];
+            bytes.extend(body);
+            let from = from.min(bytes.len());
+            let naive = bytes[from..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map_or(bytes.len(), |k| from + k);
+            proptest::prop_assert_eq!(next_string_special(&bytes, from), naive);
+        }
+    }
 
     fn json(s: &str) -> String {
         parse(s).map(|v| v.to_json()).unwrap_or_else(|e| format!("error: {e}"))
