@@ -41,10 +41,12 @@ fn flat(opts: &WalkOptions) {
 #[test]
 fn descending_into_a_failed_candidate_reuses_what_it_learned() {
     // Every `{` of a deep failed object is a candidate; each must cost a lookup, not a
-    // re-read of the nesting below it.
+    // re-read of the nesting below it (the last few, failing within a few bytes, are not
+    // memoized: re-reading them costs less). The repaired reading fails where the strict one
+    // does, and is known to without a lookup of its own.
     let depth = 20_000;
     let text = format!("{}x{}", "{\"a\":".repeat(depth), "}".repeat(depth));
     let trace = run(&text, &WalkOptions::SEED, false);
-    assert!(trace.work.hits as usize >= depth, "{:?}", trace.work);
+    assert!(trace.work.hits as usize + 8 >= depth, "{:?}", trace.work);
     assert!((trace.work.bytes as usize) < 4 * text.len(), "{:?}", trace.work);
 }

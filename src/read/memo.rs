@@ -76,8 +76,9 @@ pub struct Validator<'a> {
 
 /// Outcomes by position, in pages allocated where entries land: O(1) and cache-friendly
 /// where the memo is dense (adversarial text), nearly nothing where it is sparse. An entry
-/// is the outcome's distance from its position, so it fits in 32 bits; a reply longer than
-/// that is not memoized (each lookup misses, and reading stays correct).
+/// is the outcome's distance from its position, so it fits in 32 bits: a success's in 31, a
+/// failure's in 29 beside what it [`Carries`]. An outcome farther away than that is not
+/// memoized (each lookup misses, and reading stays correct).
 #[derive(Default)]
 pub(crate) struct Table {
     pages: Vec<Option<Box<[u32; PAGE]>>>,
@@ -85,34 +86,83 @@ pub(crate) struct Table {
 
 const PAGE: usize = 64;
 const ERR_BIT: u32 = 1 << 31;
+const CARRIES_SHIFT: u32 = 29;
+const ERR_DISTANCE: u32 = (1 << CARRIES_SHIFT) - 1;
+
+/// Which repaired readings a strict failure is also the failure of (see
+/// [`Validator::object_at_carrying`] for why it can be).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Carries {
+    Neither = 0,
+    /// The wide reading fails at the same place; the narrow one may not.
+    Wide = 1,
+    /// Both repaired readings fail at the same place.
+    Both = 2,
+}
+
+impl Carries {
+    /// Whether a strict failure carrying this is also the failure of `mode`'s reading.
+    pub fn to(self, mode: Mode) -> bool {
+        match mode {
+            Mode::Strict => true,
+            Mode::Wide => self >= Carries::Wide,
+            Mode::Narrow => self == Carries::Both,
+        }
+    }
+}
 
 impl Table {
     pub(crate) fn get(&self, pos: usize) -> Option<Outcome> {
-        let page = self.pages.get(pos / PAGE)?.as_ref()?;
-        let entry = page[pos % PAGE];
+        self.get_carrying(pos).map(|o| o.map_err(|(f, _)| f))
+    }
+
+    /// The outcome at `pos`, a failure with what it carries.
+    pub(crate) fn get_carrying(&self, pos: usize) -> Option<Result<usize, (usize, Carries)>> {
+        let entry = *self.pages.get(pos / PAGE)?.as_ref()?.get(pos % PAGE)?;
         if entry == 0 {
             return None;
         }
-        let reach = pos + ((entry & !ERR_BIT) - 1) as usize;
-        Some(if entry & ERR_BIT == 0 { Ok(reach) } else { Err(reach) })
+        if entry & ERR_BIT == 0 {
+            return Some(Ok(pos + (entry - 1) as usize));
+        }
+        let carries = match (entry >> CARRIES_SHIFT) & 3 {
+            2 => Carries::Both,
+            1 => Carries::Wide,
+            _ => Carries::Neither,
+        };
+        Some(Err((pos + ((entry & ERR_DISTANCE) - 1) as usize, carries)))
     }
 
     pub(crate) fn set(&mut self, pos: usize, outcome: Outcome) {
-        let (reach, err) = match outcome {
-            Ok(e) => (e, 0),
-            Err(f) => (f, ERR_BIT),
-        };
-        let Some(distance) = reach.checked_sub(pos).and_then(|d| u32::try_from(d + 1).ok()) else { return };
-        if distance >= ERR_BIT {
-            return;
+        match outcome {
+            Ok(end) => {
+                if let Some(d) = distance(pos, end).filter(|&d| d < ERR_BIT) {
+                    self.put(pos, d);
+                }
+            }
+            Err(at) => self.set_failure(pos, at, Carries::Neither),
         }
+    }
+
+    pub(crate) fn set_failure(&mut self, pos: usize, at: usize, carries: Carries) {
+        if let Some(d) = distance(pos, at).filter(|&d| d <= ERR_DISTANCE) {
+            self.put(pos, d | ERR_BIT | ((carries as u32) << CARRIES_SHIFT));
+        }
+    }
+
+    fn put(&mut self, pos: usize, entry: u32) {
         let index = pos / PAGE;
         if self.pages.len() <= index {
             self.pages.resize_with(index + 1, || None);
         }
         let page = self.pages[index].get_or_insert_with(|| Box::new([0; PAGE]));
-        page[pos % PAGE] = distance | err;
+        page[pos % PAGE] = entry;
     }
+}
+
+/// An entry's distance (plus one, so that 0 is no entry), if it fits in 32 bits.
+fn distance(pos: usize, reach: usize) -> Option<u32> {
+    reach.checked_sub(pos).and_then(|d| u32::try_from(d + 1).ok())
 }
 
 /// Outcomes closer than this to their start are not stored.
@@ -133,11 +183,16 @@ enum Expect {
     CommaOrClose,
 }
 
+/// An open container. What it expects next is kept only for the innermost one: a container
+/// opens where its parent expects a value, so when it closes its parent expects `,` or the
+/// closer, whatever it expected before.
 struct Frame {
     start: usize,
     object: bool,
-    expect: Expect,
 }
+
+/// An outcome, a failure with what it [`Carries`].
+pub(crate) type Carrying = Result<usize, (usize, Carries)>;
 
 impl<'a> Validator<'a> {
     pub fn new(text: &'a str, mode: Mode) -> Validator<'a> {
@@ -161,22 +216,57 @@ impl<'a> Validator<'a> {
     }
 
     /// [`Validator::object_at`], in a repaired mode, taking what the strict validator of the
-    /// same reply already knows: a container that reads strictly reads the same repaired.
-    /// Every string in it closes on a quote the grammar follows with `:` (a key) or `,` `}`
-    /// `]` (a value), which is where the repair's lookahead closes it too, under either colon
-    /// rule; its escapes are JSON's, which the repair keeps; it has no raw control character
-    /// for the repair to escape. (Its failures say nothing: the repair may read past them.)
+    /// same reply already knows.
+    ///
+    /// A container that reads strictly reads the same repaired. Every string in it closes on
+    /// a quote the grammar follows with `:` (a key) or `,` `}` `]` (a value), which is where
+    /// the repair's lookahead closes it too, under either colon rule; its escapes are JSON's,
+    /// which the repair keeps; it has no raw control character for the repair to escape.
+    ///
+    /// A container that fails strictly fails the same repaired where its failure
+    /// [`Carries`] to this mode's reading; see [`Validator::object_at_carrying`].
     pub fn object_at_knowing(&mut self, start: usize, strict: Option<&Validator>) -> Outcome {
+        let strict = strict.filter(|_| self.mode != Mode::Strict).map(|v| &v.containers);
+        self.object_knowing(start, strict).map_err(|(at, _)| at)
+    }
+
+    /// [`Validator::object_at`], with what a failure carries: in the strict mode, which
+    /// repaired readings of the same object fail at the same place, so need not be made.
+    ///
+    /// The repair departs from the strict reading only inside strings, at three kinds of
+    /// byte: a `"` that the repair's lookahead does not let close (strict closes every one),
+    /// a backslash that begins no JSON escape (strict fails there, the repair doubles it),
+    /// and a raw LF, CR or tab (strict fails there, the repair escapes it). Where none of
+    /// those occurs up to the strict failure, the repaired reading makes the same tokens
+    /// with the same grammar, so it fails at the same place. And none can occur BEFORE the
+    /// failure: the last two make strict fail where they stand, and a quote strict closed
+    /// is followed, after JSON whitespace, by `:` after a key or `,` `}` `]` after a value,
+    /// or strict fails right there. So whether the repair departs is a question about the
+    /// failure alone:
+    ///
+    /// * failing inside a string, at a backslash, LF, CR or tab: it departs (any other
+    ///   control character, or the end of the text, fails both);
+    /// * failing at the first token after a string: it departs where the repair's lookahead
+    ///   does not close that string's quote, under the wide rule (`:` closes) or the narrow
+    ///   one (`:` closes only a key, which the grammar says as it does for the repair);
+    /// * failing anywhere else: it does not.
+    ///
+    /// A container that fails where a memoized one fails carries what that one carries.
+    /// Outside the strict mode what a failure carries means nothing, and is `Neither`.
+    pub fn object_at_carrying(&mut self, start: usize) -> Carrying {
+        self.object_knowing(start, None)
+    }
+
+    fn object_knowing(&mut self, start: usize, strict: Option<&Table>) -> Carrying {
         if self.bytes.get(start) != Some(&b'{') {
-            return Err(start);
+            return Err((start, Carries::Both));
         }
         // An object's first token is a key or its `}`: most prose braces fail right here,
         // without a lookup.
         let first = self.skip_ws(start + 1);
         if !matches!(self.bytes.get(first), Some(b'"' | b'}')) {
-            return Err(first);
+            return Err((first, Carries::Both));
         }
-        let strict = strict.filter(|_| self.mode != Mode::Strict).map(|v| &v.containers);
         self.value_knowing(start, strict)
     }
 
@@ -189,23 +279,14 @@ impl<'a> Validator<'a> {
         at
     }
 
-    fn remember(&mut self, start: usize, outcome: Outcome) {
-        let reach = match outcome {
-            Ok(e) | Err(e) => e,
-        };
-        if reach.saturating_sub(start) >= MEMO_MIN {
-            self.containers.set(start, outcome);
-        }
-    }
-
     /// Validates the JSON value starting at `at`: `Ok(end)` or `Err(where it fails)`.
     pub fn value_at(&mut self, at: usize) -> Outcome {
-        self.value_knowing(at, None)
+        self.value_knowing(at, None).map_err(|(at, _)| at)
     }
 
-    /// [`Validator::value_at`], taking the strict reading's container successes where given,
+    /// [`Validator::value_at`], taking the strict reading's container outcomes where given,
     /// on the scratch stack kept between calls.
-    fn value_knowing(&mut self, at: usize, strict: Option<&Table>) -> Outcome {
+    fn value_knowing(&mut self, at: usize, strict: Option<&Table>) -> Carrying {
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         let outcome = self.value_in(&mut stack, at, strict);
@@ -213,106 +294,159 @@ impl<'a> Validator<'a> {
         outcome
     }
 
-    fn value_in(&mut self, stack: &mut Vec<Frame>, at: usize, strict: Option<&Table>) -> Outcome {
-        let mut at = at;
-        loop {
-            // Here a value starts at `at`. Read it whole, or open a container.
-            let ended: Outcome = match self.bytes.get(at) {
-                Some(&open @ (b'{' | b'[')) => {
-                    let known = self.containers.get(at).or_else(|| strict?.get(at).filter(Result::is_ok));
-                    if let Some(outcome) = known {
-                        self.work.hits += 1;
-                        outcome
-                    } else {
-                        self.work.bytes += 1;
-                        let object = open == b'{';
-                        let expect = if object { Expect::KeyOrClose } else { Expect::ValueOrClose };
-                        stack.push(Frame { start: at, object, expect });
-                        at += 1;
-                        match self.after_open(stack, at) {
-                            Step::Value(p) => {
-                                at = p;
-                                continue;
-                            }
-                            Step::Done(outcome) => outcome,
-                        }
-                    }
-                }
-                Some(b'"') => {
-                    let key = stack.last().is_some_and(|f| matches!(f.expect, Expect::Key | Expect::KeyOrClose));
-                    self.string_at(at, key)
-                }
-                Some(_) => self.literal_at(at),
-                None => Err(at),
-            };
-            // A value ended (or failed). Unwind into the enclosing containers.
-            let mut outcome = ended;
-            loop {
-                let Some(frame) = stack.last_mut() else { return outcome };
-                let end = match outcome {
-                    Err(f) => {
-                        // Every open container fails where its content failed.
-                        self.fail_all(stack, f);
-                        return Err(f);
-                    }
-                    Ok(end) => end,
-                };
-                frame.expect = match frame.expect {
-                    Expect::Key | Expect::KeyOrClose => Expect::Colon,
-                    _ => Expect::CommaOrClose,
-                };
-                match self.after_open(stack, end) {
-                    Step::Value(p) => {
-                        at = p;
-                        break;
-                    }
-                    Step::Done(o) => outcome = o,
-                }
-            }
-        }
-    }
-
-    /// Advances through punctuation in the innermost container from `at` until a value
-    /// starts (its position) or the container closes or fails (its outcome, frame popped).
-    fn after_open(&mut self, stack: &mut Vec<Frame>, mut at: usize) -> Step {
+    /// The validator proper: one loop, one token per turn, the innermost container's
+    /// expectation in a local.
+    fn value_in(&mut self, stack: &mut Vec<Frame>, start: usize, strict: Option<&Table>) -> Carrying {
+        let bytes = self.bytes;
+        // A scalar is read whole; a container is opened and read by the loop.
+        let mut expect = match bytes.get(start) {
+            Some(b'{' | b'[') => match self.known(start, strict) {
+                Some(outcome) => return outcome,
+                None => self.open(stack, start),
+            },
+            Some(b'"') => return self.string_carrying(start, false),
+            Some(_) => return self.literal_at(start).map_err(|f| (f, Carries::Both)),
+            None => return Err((start, Carries::Both)),
+        };
+        let mut at = start + 1;
+        // The closing quote of the value just read, when it was a string.
+        let mut quote: Option<usize> = None;
         loop {
             at = self.skip_ws(at);
-            let Some(frame) = stack.last_mut() else { return Step::Done(Err(at)) };
-            let b = self.bytes.get(at).copied();
             self.work.bytes += 1;
-            let close = if frame.object { b'}' } else { b']' };
-            match (frame.expect, b) {
-                (Expect::KeyOrClose | Expect::ValueOrClose | Expect::CommaOrClose, Some(c)) if c == close => {
-                    let start = frame.start;
-                    stack.pop();
-                    self.remember(start, Ok(at + 1));
-                    return Step::Done(Ok(at + 1));
-                }
-                (Expect::KeyOrClose | Expect::Key, Some(b'"')) => return Step::Value(at),
-                (Expect::Colon, Some(b':')) => {
-                    frame.expect = Expect::Value;
+            let object = stack.last().is_some_and(|f| f.object);
+            let b = bytes.get(at).copied();
+            let ended = match (expect, b) {
+                (Expect::Value | Expect::ValueOrClose, Some(b'{' | b'[')) => match self.known(at, strict) {
+                    Some(outcome) => outcome,
+                    None => {
+                        expect = self.open(stack, at);
+                        at += 1;
+                        continue;
+                    }
+                },
+                (Expect::Value | Expect::ValueOrClose, Some(b'"')) => self.string_carrying(at, false),
+                (Expect::ValueOrClose, Some(b']'))
+                | (Expect::KeyOrClose, Some(b'}'))
+                | (Expect::CommaOrClose, Some(b'}' | b']')) => {
+                    let closer = if object { b'}' } else { b']' };
+                    if b != Some(closer) {
+                        let carries = self.token_failure(expect, quote);
+                        return Err(self.fail_all(stack, at, carries));
+                    }
                     at += 1;
+                    let Some(frame) = stack.pop() else { return Ok(at) };
+                    self.remember(frame.start, at);
+                    if stack.is_empty() {
+                        return Ok(at);
+                    }
+                    // A container is a value of its parent.
+                    expect = Expect::CommaOrClose;
+                    quote = None;
+                    continue;
+                }
+                (Expect::Value | Expect::ValueOrClose, Some(_)) => self.literal_at(at).map_err(|f| (f, Carries::Both)),
+                (Expect::Key | Expect::KeyOrClose, Some(b'"')) => self.string_carrying(at, true),
+                (Expect::Colon, Some(b':')) => {
+                    expect = Expect::Value;
+                    at += 1;
+                    continue;
                 }
                 (Expect::CommaOrClose, Some(b',')) => {
-                    frame.expect = if frame.object { Expect::Key } else { Expect::Value };
+                    expect = if object { Expect::Key } else { Expect::Value };
                     at += 1;
+                    continue;
                 }
-                (Expect::Value | Expect::ValueOrClose, Some(_)) => return Step::Value(at),
                 _ => {
-                    self.fail_all(stack, at);
-                    return Step::Done(Err(at));
+                    let carries = self.token_failure(expect, quote);
+                    return Err(self.fail_all(stack, at, carries));
                 }
+            };
+            // A value ended here (or failed, and with it every open container).
+            match ended {
+                Ok(end) => {
+                    quote = (b == Some(b'"')).then(|| end - 1);
+                    expect = if matches!(expect, Expect::Key | Expect::KeyOrClose) {
+                        Expect::Colon
+                    } else {
+                        Expect::CommaOrClose
+                    };
+                    at = end;
+                }
+                Err((f, carries)) => return Err(self.fail_all(stack, f, carries)),
             }
         }
     }
 
-    /// Every open container fails at `at`; the stack is emptied.
-    fn fail_all(&mut self, stack: &mut Vec<Frame>, at: usize) {
+    /// The memoized outcome of the container at `at`, this mode's own or the strict one's
+    /// where it holds for this mode too.
+    fn known(&mut self, at: usize, strict: Option<&Table>) -> Option<Carrying> {
+        let mode = self.mode;
+        let known = self.containers.get_carrying(at).or_else(|| {
+            strict?.get_carrying(at).filter(|o| match o {
+                Ok(_) => true,
+                Err((_, carries)) => carries.to(mode),
+            })
+        })?;
+        self.work.hits += 1;
+        Some(known)
+    }
+
+    /// Opens the container at `at`: what it expects first.
+    fn open(&mut self, stack: &mut Vec<Frame>, at: usize) -> Expect {
+        self.work.bytes += 1;
+        let object = self.bytes.get(at) == Some(&b'{');
+        stack.push(Frame { start: at, object });
+        if object { Expect::KeyOrClose } else { Expect::ValueOrClose }
+    }
+
+    /// What a failure at a token carries ([`Validator::object_at_carrying`]): the repair
+    /// departs only where that token follows a string whose closing quote it reads on past.
+    fn token_failure(&self, expect: Expect, quote: Option<usize>) -> Carries {
+        match (self.mode, expect, quote) {
+            (Mode::Strict, Expect::Colon | Expect::CommaOrClose, Some(q)) => {
+                let key = expect == Expect::Colon;
+                if quote_closes(self.text, q, key) {
+                    Carries::Both
+                } else if !key && quote_closes(self.text, q, true) {
+                    Carries::Wide
+                } else {
+                    Carries::Neither
+                }
+            }
+            (Mode::Strict, ..) => Carries::Both,
+            _ => Carries::Neither,
+        }
+    }
+
+    /// The string at `open`, a failure with what it carries: in the strict mode, whether the
+    /// repair reads on past where strict stopped (a backslash, or a raw LF, CR or tab).
+    fn string_carrying(&mut self, open: usize, key: bool) -> Carrying {
+        self.string_at(open, key).map_err(|f| {
+            let carries = match (self.mode, self.bytes.get(f)) {
+                (Mode::Strict, Some(b'\\' | b'\n' | b'\r' | b'\t')) => Carries::Neither,
+                (Mode::Strict, _) => Carries::Both,
+                _ => Carries::Neither,
+            };
+            (f, carries)
+        })
+    }
+
+    /// A container that closed at `end`, memoized when far enough from its start.
+    fn remember(&mut self, start: usize, end: usize) {
+        if end - start >= MEMO_MIN {
+            self.containers.set(start, Ok(end));
+        }
+    }
+
+    /// Every open container fails at `at`, carrying `carries`; the stack is emptied.
+    fn fail_all(&mut self, stack: &mut Vec<Frame>, at: usize, carries: Carries) -> (usize, Carries) {
         for frame in stack.drain(..) {
             if at - frame.start >= MEMO_MIN {
-                self.containers.set(frame.start, Err(at));
+                self.containers.set_failure(frame.start, at, carries);
             }
         }
+        (at, carries)
     }
 
     /// `true`, `false`, `null` or a number at `at`.
@@ -427,13 +561,6 @@ impl<'a> Validator<'a> {
     }
 }
 
-enum Step {
-    /// A value starts here.
-    Value(usize),
-    /// The innermost container closed (or failed) with this outcome.
-    Done(Outcome),
-}
-
 /// The length of the JSON escape at `i` (a backslash), or `None` when JSON refuses it.
 fn strict_escape_len(bytes: &[u8], i: usize) -> Option<usize> {
     match bytes.get(i + 1)? {
@@ -465,6 +592,16 @@ mod tests {
                 repaired_span(text, j, ColonRule::Narrow, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
             assert_eq!(narrow.object_at(j).ok(), seed_narrow, "narrow at {j} in {text:?}");
         }
+        // A strict failure that carries to a repaired reading is that reading's failure.
+        let mut carrying = Validator::new(text, Mode::Strict);
+        for (j, _) in text.match_indices('{') {
+            let Err((at, carries)) = carrying.object_at_carrying(j) else { continue };
+            for mode in [Mode::Wide, Mode::Narrow] {
+                if carries.to(mode) {
+                    assert_eq!(Validator::new(text, mode).object_at(j), Err(at), "{mode:?} at {j} in {text:?}");
+                }
+            }
+        }
         // Again, taking what the strict reading learned (all of it, in every order).
         let mut knowing = Validator::new(text, Mode::Wide);
         for (j, _) in text.match_indices('{').collect::<Vec<_>>().into_iter().rev() {
@@ -489,6 +626,10 @@ mod tests {
             r#"{"a":"\u00e9\ud800\u12G4"}"#,
             r#"{"notes": "read as { "faithful": true, "problems": [] }; no", "a": [{"b": "x": "y"}]}"#,
             r#"{"a": "x", "b" : "k": 1, "c": ["d": "e"]}"#,
+            "{\"a\": \"x\"\u{3000}, \"b\"\u{3000}: 1} {\"a\": \"x\"\u{b}} {\"a\"\u{c}: 1}",
+            r#"{"a": {"b": "x" y"}, "c": 1} {"a": "x": 1} {"a" "b"} {"a": ["x" y"]}"#,
+            "{\"a\": \"x\\'y\"} {\"a\": \"x\ny\"} {\"a\": \"x\u{1}y\"} {\"a\": \"x\\",
+            r#"{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":"x" y", "b": 1}}}}}}}}}} {"a":"#,
         ] {
             agree(t);
         }

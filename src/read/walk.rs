@@ -266,6 +266,10 @@ struct Walked {
 }
 
 fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Option<Budget>) -> Walked {
+    if budget.is_none() {
+        let last = walk_unrecorded(text, readers, opts);
+        return Walked { candidates: Vec::new(), last, kept: None, unrecorded: None };
+    }
     let record = budget.is_some();
     let mut candidates = Vec::new();
     // Candidates visited past the budget, and the number of the one read last.
@@ -341,6 +345,32 @@ fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Optio
     Walked { candidates, last, kept, unrecorded }
 }
 
+/// The walk with nothing recorded: where the candidate read last starts and ends, and by
+/// which reading. It is most of what reading a brace-laden reply costs, so nothing bigger
+/// than that crosses its loop.
+fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Option<(usize, usize, ReadingKind)> {
+    let mut last = None;
+    let mut next = find_brace(text, 0);
+    while let Some(start) = next {
+        next = match readers.read(start, opts.readings) {
+            // Past the object: everything inside it belongs to it.
+            Some((end, by)) => {
+                last = Some((start, end, by));
+                if opts.keep == Keep::First {
+                    break;
+                }
+                find_brace(text, end)
+            }
+            // Inside it: its closing brace may belong to something else.
+            None => match opts.on_failure {
+                OnFailure::Descend => find_brace(text, start + 1),
+                OnFailure::Resume => find_brace(text, readers.resume_point(start).unwrap_or(start + 1)),
+            },
+        };
+    }
+    last
+}
+
 /// The candidate readers of one reply: the memoized validators for the strict, wide and
 /// narrow readings (see [`super::memo`]), made when first needed.
 struct Readers<'a> {
@@ -363,29 +393,34 @@ impl<'a> Readers<'a> {
         self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict))
     }
 
-    fn narrow(&mut self) -> &mut Validator<'a> {
-        let text = self.text;
-        self.narrow.get_or_insert_with(|| Validator::new(text, Mode::Narrow))
-    }
-
     /// The first reading (in the variant's order) of the object at `start` that parses:
     /// its end and kind.
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         if !may_open_object(self.text.as_bytes(), start) {
             return None;
         }
-        readings.order().iter().find_map(|&kind| {
-            let end = match kind {
-                ReadingKind::Strict => self.strict().object_at(start).ok(),
-                ReadingKind::Wide => {
-                    let text = self.text;
-                    let wide = self.wide.get_or_insert_with(|| Validator::new(text, Mode::Wide));
-                    wide.object_at_knowing(start, self.strict.as_ref()).ok()
-                }
-                ReadingKind::Narrow => self.narrow().object_at(start).ok(),
+        let text = self.text;
+        let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
+        let carries = match strict.object_at_carrying(start) {
+            Ok(end) => return Some((end, ReadingKind::Strict)),
+            Err((_, carries)) => carries,
+        };
+        for &kind in &readings.order()[1..] {
+            let (slot, mode) = match kind {
+                ReadingKind::Strict => continue,
+                ReadingKind::Wide => (&mut self.wide, Mode::Wide),
+                ReadingKind::Narrow => (&mut self.narrow, Mode::Narrow),
             };
-            end.map(|e| (e, kind))
-        })
+            // A strict failure that carries to this reading is its failure too.
+            if carries.to(mode) {
+                continue;
+            }
+            let validator = slot.get_or_insert_with(|| Validator::new(text, mode));
+            if let Ok(end) = validator.object_at_knowing(start, self.strict.as_ref()) {
+                return Some((end, kind));
+            }
+        }
+        None
     }
 
     /// Where a candidate that could not be read ends, for [`OnFailure::Resume`]: its strict
