@@ -71,6 +71,8 @@ pub struct Validator<'a> {
     /// Scratch space reused across calls: the open containers, a string's inner quotes.
     stack: Vec<Frame>,
     inner: Vec<usize>,
+    /// Outcomes at least this far from their start are stored.
+    memo_min: usize,
     pub work: Work,
 }
 
@@ -205,8 +207,15 @@ impl<'a> Validator<'a> {
             keys: Table::default(),
             stack: Vec::new(),
             inner: Vec::new(),
+            memo_min: MEMO_MIN,
             work: Work::default(),
         }
+    }
+
+    /// A validator that will be asked one question, so stores nothing: one reading visits
+    /// each container and each string once, and nothing asks it again.
+    pub fn once(text: &'a str, mode: Mode) -> Validator<'a> {
+        Validator { memo_min: usize::MAX, ..Validator::new(text, mode) }
     }
 
     /// Does this mode's reading of the object at `start` parse? `Ok(end)` when it does
@@ -336,10 +345,11 @@ impl<'a> Validator<'a> {
                     }
                     at += 1;
                     let Some(frame) = stack.pop() else { return Ok(at) };
-                    self.remember(frame.start, at);
                     if stack.is_empty() {
+                        self.remember_asked(frame.start, at);
                         return Ok(at);
                     }
+                    self.remember(frame.start, at);
                     // A container is a value of its parent.
                     expect = Expect::CommaOrClose;
                     quote = None;
@@ -434,15 +444,28 @@ impl<'a> Validator<'a> {
 
     /// A container that closed at `end`, memoized when far enough from its start.
     fn remember(&mut self, start: usize, end: usize) {
-        if end - start >= MEMO_MIN {
+        if end - start >= self.memo_min {
             self.containers.set(start, Ok(end));
         }
     }
 
-    /// Every open container fails at `at`, carrying `carries`; the stack is emptied.
+    /// The container a caller asked about closed at `end`. The walk asks about candidates in
+    /// increasing order, so a repaired validator is never asked again about a container it
+    /// was asked about (only about containers nested in it, which start later), and the
+    /// whole-reply reading asks once. The strict validator's answers are asked for again: the
+    /// whole text's by the walk's first candidate, and all of them by the repaired readings.
+    fn remember_asked(&mut self, start: usize, end: usize) {
+        if self.mode == Mode::Strict {
+            self.remember(start, end);
+        }
+    }
+
+    /// Every open container fails at `at`, carrying `carries`; the stack is emptied. (The
+    /// one the caller asked about is memoized as [`Validator::remember_asked`] says.)
     fn fail_all(&mut self, stack: &mut Vec<Frame>, at: usize, carries: Carries) -> (usize, Carries) {
-        for frame in stack.drain(..) {
-            if at - frame.start >= MEMO_MIN {
+        let asked = usize::from(self.mode != Mode::Strict);
+        for frame in stack.drain(..).skip(asked) {
+            if at - frame.start >= self.memo_min {
                 self.containers.set_failure(frame.start, at, carries);
             }
         }
@@ -540,7 +563,7 @@ impl<'a> Validator<'a> {
         let reach = match outcome {
             Ok(e) | Err(e) => e,
         };
-        if reach - open >= MEMO_MIN {
+        if reach - open >= self.memo_min {
             self.strings(key).set(open, outcome);
             for k in first_inner..self.inner.len() {
                 let q = self.inner[k];

@@ -396,8 +396,14 @@ impl<'a> Readers<'a> {
     /// The first reading (in the variant's order) of the object at `start` that parses:
     /// its end and kind.
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
-        if !may_open_object(self.text.as_bytes(), start) {
-            return None;
+        let first = first_token(self.text.as_bytes(), start);
+        match self.text.as_bytes().get(first) {
+            Some(b'"') => {}
+            // `{}` reads, the same in every reading: there is no string to repair.
+            Some(b'}') => return Some((first + 1, ReadingKind::Strict)),
+            // An object's first token is a key or its `}`: most prose braces fail here, under
+            // every reading.
+            _ => return None,
         }
         let text = self.text;
         let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
@@ -462,14 +468,13 @@ fn find_brace(text: &str, from: usize) -> Option<usize> {
     memchr::memchr(b'{', rest).map(|i| i + from)
 }
 
-/// Whether the `{` at `start` can open an object at all: after JSON whitespace, an object's
-/// first token is a key or its `}`. Most prose braces fail here, under every reading.
-fn may_open_object(bytes: &[u8], start: usize) -> bool {
+/// Where the first token after the `{` at `start` is, past JSON whitespace.
+fn first_token(bytes: &[u8], start: usize) -> usize {
     let mut i = start + 1;
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(i) {
         i += 1;
     }
-    matches!(bytes.get(i), Some(b'"' | b'}'))
+    i
 }
 
 /// Where a failed candidate ends, for [`OnFailure::Resume`].
@@ -591,7 +596,7 @@ fn whole_reply_unrecorded(
     if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
         return (WholeReply::NotTried { whole_text_parsed: false }, None);
     }
-    let why = match Validator::new(text, Mode::Narrow).object_at_knowing(span.start, strict) {
+    let why = match Validator::once(text, Mode::Narrow).object_at_knowing(span.start, strict) {
         Ok(end) if end == span.end => None,
         Ok(end) => Some(NoReading::ClosesShort { end, reply_end: span.end }),
         // The seed's reasons, in its order: where the span ends, then whether it parses.
@@ -638,7 +643,7 @@ fn whole_reply_answer(
     }
     // Validated before it is built: a reading that fails costs no allocation, and one that
     // reads mostly re-reads only what did not read strictly.
-    if Validator::new(text, Mode::Narrow).object_at_knowing(span.start, strict) != Ok(span.end) {
+    if Validator::once(text, Mode::Narrow).object_at_knowing(span.start, strict) != Ok(span.end) {
         return None;
     }
     let (value, _) = js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok()?;
