@@ -267,16 +267,36 @@ impl<'a> Validator<'a> {
     }
 
     fn object_knowing(&mut self, start: usize, strict: Option<&Table>) -> Carrying {
-        if self.bytes.get(start) != Some(&b'{') {
+        let bytes = self.bytes;
+        if bytes.get(start) != Some(&b'{') {
             return Err((start, Carries::Both));
         }
         // An object's first token is a key or its `}`: most prose braces fail right here,
         // without a lookup.
         let first = self.skip_ws(start + 1);
-        if !matches!(self.bytes.get(first), Some(b'"' | b'}')) {
-            return Err((first, Carries::Both));
+        match bytes.get(first) {
+            Some(b'"') => {}
+            Some(b'}') => return Ok(first + 1),
+            _ => return Err((first, Carries::Both)),
         }
-        self.value_knowing(start, strict)
+        if let Some(known) = self.known(start, strict) {
+            return known;
+        }
+        // The first key and its colon, read before a frame is opened: most candidates that
+        // fail, fail there. Not memoizing such a failure costs a re-read of one key, and a
+        // long key is memoized as a string.
+        let key_end = self.string_carrying(first, true)?;
+        let colon = self.skip_ws(key_end);
+        self.work.bytes += 1;
+        if bytes.get(colon) != Some(&b':') {
+            return Err((colon, self.token_failure(Expect::Colon, Some(key_end - 1))));
+        }
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push(Frame { start, object: true });
+        let outcome = self.read_open(&mut stack, colon + 1, Expect::Value, strict);
+        self.stack = stack;
+        outcome
     }
 
     fn skip_ws(&mut self, mut at: usize) -> usize {
@@ -308,7 +328,7 @@ impl<'a> Validator<'a> {
     fn value_in(&mut self, stack: &mut Vec<Frame>, start: usize, strict: Option<&Table>) -> Carrying {
         let bytes = self.bytes;
         // A scalar is read whole; a container is opened and read by the loop.
-        let mut expect = match bytes.get(start) {
+        let expect = match bytes.get(start) {
             Some(b'{' | b'[') => match self.known(start, strict) {
                 Some(outcome) => return outcome,
                 None => self.open(stack, start),
@@ -317,7 +337,14 @@ impl<'a> Validator<'a> {
             Some(_) => return self.literal_at(start).map_err(|f| (f, Carries::Both)),
             None => return Err((start, Carries::Both)),
         };
-        let mut at = start + 1;
+        self.read_open(stack, start + 1, expect, strict)
+    }
+
+    /// The loop: reads on from `at` inside the containers open on `stack`, the innermost
+    /// expecting `expect`, until the outermost closes or all fail.
+    fn read_open(&mut self, stack: &mut Vec<Frame>, at: usize, expect: Expect, strict: Option<&Table>) -> Carrying {
+        let bytes = self.bytes;
+        let (mut at, mut expect) = (at, expect);
         // The closing quote of the value just read, when it was a string.
         let mut quote: Option<usize> = None;
         loop {
