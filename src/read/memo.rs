@@ -71,6 +71,9 @@ pub struct Validator<'a> {
     /// Scratch space reused across calls: the open containers, a string's inner quotes.
     stack: Vec<Frame>,
     inner: Vec<usize>,
+    /// Successes learned while answering the current question, stored only if its answer
+    /// is a failure ([`Validator::settle`]).
+    pending: Vec<Pending>,
     /// Outcomes at least this far from their start are stored.
     memo_min: usize,
     pub work: Work,
@@ -193,6 +196,22 @@ struct Frame {
     object: bool,
 }
 
+/// A success waiting on the answer to the question it was learned in.
+#[derive(Clone, Copy)]
+struct Pending {
+    table: Which,
+    pos: usize,
+    end: usize,
+}
+
+/// Which table an outcome belongs in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Containers,
+    Strings,
+    Keys,
+}
+
 /// An outcome, a failure with what it [`Carries`].
 pub(crate) type Carrying = Result<usize, (usize, Carries)>;
 
@@ -207,6 +226,7 @@ impl<'a> Validator<'a> {
             keys: Table::default(),
             stack: Vec::new(),
             inner: Vec::new(),
+            pending: Vec::new(),
             memo_min: MEMO_MIN,
             work: Work::default(),
         }
@@ -267,6 +287,11 @@ impl<'a> Validator<'a> {
     }
 
     fn object_knowing(&mut self, start: usize, strict: Option<&Table>) -> Carrying {
+        let outcome = self.object_asked(start, strict);
+        self.settle(outcome)
+    }
+
+    fn object_asked(&mut self, start: usize, strict: Option<&Table>) -> Carrying {
         let bytes = self.bytes;
         if bytes.get(start) != Some(&b'{') {
             return Err((start, Carries::Both));
@@ -320,7 +345,48 @@ impl<'a> Validator<'a> {
         stack.clear();
         let outcome = self.value_in(&mut stack, at, strict);
         self.stack = stack;
+        self.settle(outcome)
+    }
+
+    /// Stores the successes learned while answering a question whose answer is `outcome`, if
+    /// it is a failure; forgets them if it is a success.
+    ///
+    /// A success is needed again only where the walk goes inside what it was learned in. Asked
+    /// about a container that reads, the walk jumps past it, so nothing inside it is asked
+    /// about again (the whole-reply reading may pass over it, once). Asked about one that
+    /// fails, the walk descends into it, and then the successes inside it are what keep the
+    /// descent linear: in `{"{"{"{"…{"a": S x` every candidate's wide reading reaches `S`
+    /// (the string from each inner quote ends where the outer one does), so without `S`'s
+    /// success each would re-read it.
+    #[inline]
+    fn settle(&mut self, outcome: Carrying) -> Carrying {
+        if !self.pending.is_empty() {
+            self.settle_pending(outcome.is_err());
+        }
         outcome
+    }
+
+    #[inline(never)]
+    fn settle_pending(&mut self, failed: bool) {
+        if failed {
+            let mut pending = std::mem::take(&mut self.pending);
+            for p in pending.drain(..) {
+                let table = match p.table {
+                    Which::Containers => &mut self.containers,
+                    Which::Strings => &mut self.strings,
+                    Which::Keys => &mut self.keys,
+                };
+                table.set(p.pos, Ok(p.end));
+            }
+            self.pending = pending;
+        } else {
+            self.pending.clear();
+        }
+    }
+
+    /// Which table holds strings like this one: in the narrow mode, keys apart.
+    fn string_table(&self, key: bool) -> Which {
+        if key && self.mode == Mode::Narrow { Which::Keys } else { Which::Strings }
     }
 
     /// The validator proper: one loop, one token per turn, the innermost container's
@@ -472,7 +538,7 @@ impl<'a> Validator<'a> {
     /// A container that closed at `end`, memoized when far enough from its start.
     fn remember(&mut self, start: usize, end: usize) {
         if end - start >= self.memo_min {
-            self.containers.set(start, Ok(end));
+            self.pending.push(Pending { table: Which::Containers, pos: start, end });
         }
     }
 
@@ -482,8 +548,8 @@ impl<'a> Validator<'a> {
     /// whole-reply reading asks once. The strict validator's answers are asked for again: the
     /// whole text's by the walk's first candidate, and all of them by the repaired readings.
     fn remember_asked(&mut self, start: usize, end: usize) {
-        if self.mode == Mode::Strict {
-            self.remember(start, end);
+        if self.mode == Mode::Strict && end - start >= self.memo_min {
+            self.containers.set(start, Ok(end));
         }
     }
 
@@ -556,7 +622,24 @@ impl<'a> Validator<'a> {
             self.work.hits += 1;
             return outcome;
         }
-        let mut i = open + 1;
+        // Most strings close at the first byte that means anything in them: read those here.
+        let i = next_string_special(self.bytes, open + 1);
+        if self.bytes.get(i) == Some(&b'"')
+            && (self.mode == Mode::Strict || self.quote_closes(i, self.mode == Mode::Wide || key))
+        {
+            self.work.bytes += (i - open) as u64;
+            if i + 1 - open >= self.memo_min {
+                let table = self.string_table(key);
+                self.pending.push(Pending { table, pos: open, end: i + 1 });
+            }
+            return Ok(i + 1);
+        }
+        self.string_on(open, key, i)
+    }
+
+    /// [`Validator::string_at`] past its first special byte, at `i`.
+    #[inline(never)]
+    fn string_on(&mut self, open: usize, key: bool, mut i: usize) -> Outcome {
         // Quotes the repair escaped inside this string: a string opened at one continues
         // from the same state, so it shares this one's outcome. (A quote escaped by a
         // backslash is never where a value starts, so only the repair's count.)
@@ -591,12 +674,19 @@ impl<'a> Validator<'a> {
             Ok(e) | Err(e) => e,
         };
         if reach - open >= self.memo_min {
-            self.strings(key).set(open, outcome);
-            for k in first_inner..self.inner.len() {
-                let q = self.inner[k];
-                let table = self.strings(key);
-                if reach - q >= MEMO_MIN && table.get(q).is_none() {
-                    table.set(q, outcome);
+            let table = self.string_table(key);
+            let inner = &self.inner[first_inner..];
+            let shared = std::iter::once(open).chain(inner.iter().copied()).filter(|&q| reach - q >= MEMO_MIN);
+            match outcome {
+                Ok(end) => self.pending.extend(shared.map(|pos| Pending { table, pos, end })),
+                Err(at) => {
+                    let table = match table {
+                        Which::Keys => &mut self.keys,
+                        _ => &mut self.strings,
+                    };
+                    for q in shared {
+                        table.set(q, Err(at));
+                    }
                 }
             }
         }
