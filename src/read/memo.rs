@@ -652,7 +652,10 @@ impl<'a> Validator<'a> {
                     if self.mode == Mode::Strict || self.quote_closes(i, self.mode == Mode::Wide || key) {
                         break Ok(i + 1);
                     }
-                    self.inner.push(i);
+                    // (A validator that stores nothing has no use for them.)
+                    if self.memo_min != usize::MAX {
+                        self.inner.push(i);
+                    }
                     i += 1;
                 }
                 b'\\' => {

@@ -395,16 +395,22 @@ impl<'a> Readers<'a> {
 
     /// The first reading (in the variant's order) of the object at `start` that parses:
     /// its end and kind.
+    #[inline]
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let first = first_token(self.text.as_bytes(), start);
         match self.text.as_bytes().get(first) {
-            Some(b'"') => {}
+            Some(b'"') => self.read_object(start, readings),
             // `{}` reads, the same in every reading: there is no string to repair.
-            Some(b'}') => return Some((first + 1, ReadingKind::Strict)),
+            Some(b'}') => Some((first + 1, ReadingKind::Strict)),
             // An object's first token is a key or its `}`: most prose braces fail here, under
             // every reading.
-            _ => return None,
+            _ => None,
         }
+    }
+
+    /// [`Readers::read`] for an object whose first token is a string.
+    #[inline(never)]
+    fn read_object(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let text = self.text;
         let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
         let carries = match strict.object_at_carrying(start) {
@@ -462,16 +468,17 @@ fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<
 fn find_brace(text: &str, from: usize) -> Option<usize> {
     let rest = text.as_bytes().get(from..)?;
     // On brace-laden text the next brace is usually right here; a search call costs more.
-    if let Some(i) = rest.iter().take(4).position(|&b| b == b'{') {
+    if let Some(i) = rest.iter().take(8).position(|&b| b == b'{') {
         return Some(from + i);
     }
     memchr::memchr(b'{', rest).map(|i| i + from)
 }
 
 /// Where the first token after the `{` at `start` is, past JSON whitespace.
+#[inline]
 fn first_token(bytes: &[u8], start: usize) -> usize {
     let mut i = start + 1;
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(i) {
+    while bytes.get(i).is_some_and(|&b| b <= b' ' && matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
         i += 1;
     }
     i
