@@ -157,6 +157,15 @@ impl Table {
 
     fn put(&mut self, pos: usize, entry: u32) {
         let index = pos / PAGE;
+        match self.pages.get_mut(index) {
+            Some(Some(page)) => page[pos % PAGE] = entry,
+            _ => self.put_in_new_page(pos, entry),
+        }
+    }
+
+    #[cold]
+    fn put_in_new_page(&mut self, pos: usize, entry: u32) {
+        let index = pos / PAGE;
         if self.pages.len() <= index {
             self.pages.resize_with(index + 1, || None);
         }
@@ -324,7 +333,12 @@ impl<'a> Validator<'a> {
         outcome
     }
 
+    #[inline]
     fn skip_ws(&mut self, mut at: usize) -> usize {
+        // Most tokens follow the last with no whitespace between.
+        if self.bytes.get(at).is_none_or(|&b| b > b' ') {
+            return at;
+        }
         let from = at;
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(at) {
             at += 1;
