@@ -519,6 +519,7 @@ impl<'a> Validator<'a> {
 
     /// What a failure at a token carries ([`Validator::object_at_carrying`]): the repair
     /// departs only where that token follows a string whose closing quote it reads on past.
+    #[inline]
     fn token_failure(&self, expect: Expect, quote: Option<usize>) -> Carries {
         match (self.mode, expect, quote) {
             (Mode::Strict, Expect::Colon | Expect::CommaOrClose, Some(q)) => {
@@ -638,9 +639,11 @@ impl<'a> Validator<'a> {
         }
         // Most strings close at the first byte that means anything in them: read those here.
         let i = next_string_special(self.bytes, open + 1);
-        if self.bytes.get(i) == Some(&b'"')
-            && (self.mode == Mode::Strict || self.quote_closes(i, self.mode == Mode::Wide || key))
-        {
+        let first_inner = self.inner.len();
+        if self.bytes.get(i) != Some(&b'"') {
+            return self.string_on(open, key, i, first_inner);
+        }
+        if self.mode == Mode::Strict || self.quote_closes(i, self.mode == Mode::Wide || key) {
             self.work.bytes += (i - open) as u64;
             if i + 1 - open >= self.memo_min {
                 let table = self.string_table(key);
@@ -648,16 +651,20 @@ impl<'a> Validator<'a> {
             }
             return Ok(i + 1);
         }
-        self.string_on(open, key, i)
+        // A quote the repair reads past: on from the byte after it.
+        if self.memo_min != usize::MAX {
+            self.inner.push(i);
+        }
+        self.string_on(open, key, i + 1, first_inner)
     }
 
-    /// [`Validator::string_at`] past its first special byte, at `i`.
+    /// [`Validator::string_at`] from `i`, past the string's first special byte. The quotes
+    /// the repair escaped inside it are collected in `self.inner` from `first_inner`: a
+    /// string opened at one continues from the same state, so it shares this one's outcome.
+    /// (A quote escaped by a backslash is never where a value starts, so only the repair's
+    /// count.)
     #[inline(never)]
-    fn string_on(&mut self, open: usize, key: bool, mut i: usize) -> Outcome {
-        // Quotes the repair escaped inside this string: a string opened at one continues
-        // from the same state, so it shares this one's outcome. (A quote escaped by a
-        // backslash is never where a value starts, so only the repair's count.)
-        let first_inner = self.inner.len();
+    fn string_on(&mut self, open: usize, key: bool, mut i: usize, first_inner: usize) -> Outcome {
         let outcome = loop {
             i = next_string_special(self.bytes, i);
             let Some(&c) = self.bytes.get(i) else { break Err(i) };
