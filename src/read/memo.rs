@@ -22,6 +22,15 @@
 //!    quote the lookahead does not let close) continues the same scan from the same state,
 //!    so a string opened there ends where the outer one does.
 //!
+//! 3. **The repair departs from the strict reading only where strict fails.** So a strict
+//!    failure says whether the repaired readings fail at the same place
+//!    ([`Validator::object_at_carrying`] proves it), and the memo keeps that beside it: a
+//!    reply nested deep that fails is read once, not once per reading.
+//!
+//! What is memoized is what is asked again. Failures, always: the walk descends into a
+//! candidate that fails. Successes, only when learned while answering a question whose answer
+//! is a failure (`Validator::settle`): the walk jumps past a candidate that reads.
+//!
 //! Values are built only for the answer (one span, parsed once at the end). The counters
 //! in [`Work`] exist so that a test can check linearity by counting, not by timing.
 
@@ -427,16 +436,18 @@ impl<'a> Validator<'a> {
         let (mut at, mut expect) = (at, expect);
         // The closing quote of the value just read, when it was a string.
         let mut quote: Option<usize> = None;
+        // Whether the innermost container is an object.
+        let mut object = stack.last().is_some_and(|f| f.object);
         loop {
             at = self.skip_ws(at);
             self.work.bytes += 1;
-            let object = stack.last().is_some_and(|f| f.object);
             let b = bytes.get(at).copied();
             let ended = match (expect, b) {
                 (Expect::Value | Expect::ValueOrClose, Some(b'{' | b'[')) => match self.known(at, strict) {
                     Some(outcome) => outcome,
                     None => {
                         expect = self.open(stack, at);
+                        object = b == Some(b'{');
                         at += 1;
                         continue;
                     }
@@ -457,6 +468,7 @@ impl<'a> Validator<'a> {
                         return Ok(at);
                     }
                     self.remember(frame.start, at);
+                    object = stack.last().is_some_and(|f| f.object);
                     // A container is a value of its parent.
                     expect = Expect::CommaOrClose;
                     quote = None;
@@ -582,12 +594,16 @@ impl<'a> Validator<'a> {
 
     /// `true`, `false`, `null` or a number at `at`.
     fn literal_at(&mut self, at: usize) -> Outcome {
-        let rest = &self.bytes[at..];
-        for word in [&b"true"[..], b"false", b"null"] {
-            if rest.first() == word.first() {
-                self.work.bytes += word.len() as u64;
-                return if rest.starts_with(word) { Ok(at + word.len()) } else { Err(at) };
-            }
+        let rest = self.bytes.get(at..).unwrap_or_default();
+        let word: &[u8] = match rest.first() {
+            Some(b't') => b"true",
+            Some(b'f') => b"false",
+            Some(b'n') => b"null",
+            _ => b"",
+        };
+        if !word.is_empty() {
+            self.work.bytes += word.len() as u64;
+            return if rest.starts_with(word) { Ok(at + word.len()) } else { Err(at) };
         }
         let mut i = at;
         let digits = |i: &mut usize, bytes: &[u8]| {
