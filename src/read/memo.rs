@@ -197,7 +197,8 @@ enum Expect {
     KeyOrClose,
     /// After `,` in an object: a key.
     Key,
-    /// After a key: `:`.
+    /// After a key: `:`. (A key's colon is read with the key, so this names only where a
+    /// failure after a key happened.)
     Colon,
     /// After `:` or `[` or `,` in an array: a value (or, after `[`, `]`).
     Value,
@@ -476,11 +477,6 @@ impl<'a> Validator<'a> {
                 }
                 (Expect::Value | Expect::ValueOrClose, Some(_)) => self.literal_at(at).map_err(|f| (f, Carries::Both)),
                 (Expect::Key | Expect::KeyOrClose, Some(b'"')) => self.string_carrying(at, true),
-                (Expect::Colon, Some(b':')) => {
-                    expect = Expect::Value;
-                    at += 1;
-                    continue;
-                }
                 (Expect::CommaOrClose, Some(b',')) => {
                     expect = if object { Expect::Key } else { Expect::Value };
                     at += 1;
@@ -493,13 +489,20 @@ impl<'a> Validator<'a> {
             };
             // A value ended here (or failed, and with it every open container).
             match ended {
+                // A key: its colon is all that may follow, so it is read here.
+                Ok(end) if matches!(expect, Expect::Key | Expect::KeyOrClose) => {
+                    let colon = self.skip_ws(end);
+                    self.work.bytes += 1;
+                    if bytes.get(colon) != Some(&b':') {
+                        let carries = self.token_failure(Expect::Colon, Some(end - 1));
+                        return Err(self.fail_all(stack, colon, carries));
+                    }
+                    expect = Expect::Value;
+                    at = colon + 1;
+                }
                 Ok(end) => {
                     quote = (b == Some(b'"')).then(|| end - 1);
-                    expect = if matches!(expect, Expect::Key | Expect::KeyOrClose) {
-                        Expect::Colon
-                    } else {
-                        Expect::CommaOrClose
-                    };
+                    expect = Expect::CommaOrClose;
                     at = end;
                 }
                 Err((f, carries)) => return Err(self.fail_all(stack, f, carries)),
