@@ -22,6 +22,15 @@
 //!    quote the lookahead does not let close) continues the same scan from the same state,
 //!    so a string opened there ends where the outer one does.
 //!
+//! 3. **The repair departs from the strict reading only where strict fails.** So a strict
+//!    failure says whether the repaired readings fail at the same place
+//!    ([`Validator::object_at_carrying`] proves it), and the memo keeps that beside it: a
+//!    reply nested deep that fails is read once, not once per reading.
+//!
+//! What is memoized is what is asked again. Failures, always: the walk descends into a
+//! candidate that fails. Successes, only when learned while answering a question whose answer
+//! is a failure (`Validator::settle`): the walk jumps past a candidate that reads.
+//!
 //! Values are built only for the answer (one span, parsed once at the end). The counters
 //! in [`Work`] exist so that a test can check linearity by counting, not by timing.
 
@@ -71,13 +80,19 @@ pub struct Validator<'a> {
     /// Scratch space reused across calls: the open containers, a string's inner quotes.
     stack: Vec<Frame>,
     inner: Vec<usize>,
+    /// Successes learned while answering the current question, stored only if its answer
+    /// is a failure ([`Validator::settle`]).
+    pending: Vec<Pending>,
+    /// Outcomes at least this far from their start are stored.
+    memo_min: usize,
     pub work: Work,
 }
 
 /// Outcomes by position, in pages allocated where entries land: O(1) and cache-friendly
 /// where the memo is dense (adversarial text), nearly nothing where it is sparse. An entry
-/// is the outcome's distance from its position, so it fits in 32 bits; a reply longer than
-/// that is not memoized (each lookup misses, and reading stays correct).
+/// is the outcome's distance from its position, so it fits in 32 bits: a success's in 31, a
+/// failure's in 29 beside what it [`Carries`]. An outcome farther away than that is not
+/// memoized (each lookup misses, and reading stays correct).
 #[derive(Default)]
 pub(crate) struct Table {
     pages: Vec<Option<Box<[u32; PAGE]>>>,
@@ -85,34 +100,92 @@ pub(crate) struct Table {
 
 const PAGE: usize = 64;
 const ERR_BIT: u32 = 1 << 31;
+const CARRIES_SHIFT: u32 = 29;
+const ERR_DISTANCE: u32 = (1 << CARRIES_SHIFT) - 1;
+
+/// Which repaired readings a strict failure is also the failure of (see
+/// [`Validator::object_at_carrying`] for why it can be).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Carries {
+    Neither = 0,
+    /// The wide reading fails at the same place; the narrow one may not.
+    Wide = 1,
+    /// Both repaired readings fail at the same place.
+    Both = 2,
+}
+
+impl Carries {
+    /// Whether a strict failure carrying this is also the failure of `mode`'s reading.
+    pub fn to(self, mode: Mode) -> bool {
+        match mode {
+            Mode::Strict => true,
+            Mode::Wide => self >= Carries::Wide,
+            Mode::Narrow => self == Carries::Both,
+        }
+    }
+}
 
 impl Table {
     pub(crate) fn get(&self, pos: usize) -> Option<Outcome> {
-        let page = self.pages.get(pos / PAGE)?.as_ref()?;
-        let entry = page[pos % PAGE];
+        self.get_carrying(pos).map(|o| o.map_err(|(f, _)| f))
+    }
+
+    /// The outcome at `pos`, a failure with what it carries.
+    pub(crate) fn get_carrying(&self, pos: usize) -> Option<Result<usize, (usize, Carries)>> {
+        let entry = *self.pages.get(pos / PAGE)?.as_ref()?.get(pos % PAGE)?;
         if entry == 0 {
             return None;
         }
-        let reach = pos + ((entry & !ERR_BIT) - 1) as usize;
-        Some(if entry & ERR_BIT == 0 { Ok(reach) } else { Err(reach) })
+        if entry & ERR_BIT == 0 {
+            return Some(Ok(pos + (entry - 1) as usize));
+        }
+        let carries = match (entry >> CARRIES_SHIFT) & 3 {
+            2 => Carries::Both,
+            1 => Carries::Wide,
+            _ => Carries::Neither,
+        };
+        Some(Err((pos + ((entry & ERR_DISTANCE) - 1) as usize, carries)))
     }
 
     pub(crate) fn set(&mut self, pos: usize, outcome: Outcome) {
-        let (reach, err) = match outcome {
-            Ok(e) => (e, 0),
-            Err(f) => (f, ERR_BIT),
-        };
-        let Some(distance) = reach.checked_sub(pos).and_then(|d| u32::try_from(d + 1).ok()) else { return };
-        if distance >= ERR_BIT {
-            return;
+        match outcome {
+            Ok(end) => {
+                if let Some(d) = distance(pos, end).filter(|&d| d < ERR_BIT) {
+                    self.put(pos, d);
+                }
+            }
+            Err(at) => self.set_failure(pos, at, Carries::Neither),
         }
+    }
+
+    pub(crate) fn set_failure(&mut self, pos: usize, at: usize, carries: Carries) {
+        if let Some(d) = distance(pos, at).filter(|&d| d <= ERR_DISTANCE) {
+            self.put(pos, d | ERR_BIT | ((carries as u32) << CARRIES_SHIFT));
+        }
+    }
+
+    fn put(&mut self, pos: usize, entry: u32) {
+        let index = pos / PAGE;
+        match self.pages.get_mut(index) {
+            Some(Some(page)) => page[pos % PAGE] = entry,
+            _ => self.put_in_new_page(pos, entry),
+        }
+    }
+
+    #[cold]
+    fn put_in_new_page(&mut self, pos: usize, entry: u32) {
         let index = pos / PAGE;
         if self.pages.len() <= index {
             self.pages.resize_with(index + 1, || None);
         }
         let page = self.pages[index].get_or_insert_with(|| Box::new([0; PAGE]));
-        page[pos % PAGE] = distance | err;
+        page[pos % PAGE] = entry;
     }
+}
+
+/// An entry's distance (plus one, so that 0 is no entry), if it fits in 32 bits.
+fn distance(pos: usize, reach: usize) -> Option<u32> {
+    reach.checked_sub(pos).and_then(|d| u32::try_from(d + 1).ok())
 }
 
 /// Outcomes closer than this to their start are not stored.
@@ -124,7 +197,8 @@ enum Expect {
     KeyOrClose,
     /// After `,` in an object: a key.
     Key,
-    /// After a key: `:`.
+    /// After a key: `:`. (A key's colon is read with the key, so this names only where a
+    /// failure after a key happened.)
     Colon,
     /// After `:` or `[` or `,` in an array: a value (or, after `[`, `]`).
     Value,
@@ -133,11 +207,32 @@ enum Expect {
     CommaOrClose,
 }
 
+/// An open container. What it expects next is kept only for the innermost one: a container
+/// opens where its parent expects a value, so when it closes its parent expects `,` or the
+/// closer, whatever it expected before.
 struct Frame {
     start: usize,
     object: bool,
-    expect: Expect,
 }
+
+/// A success waiting on the answer to the question it was learned in.
+#[derive(Clone, Copy)]
+struct Pending {
+    table: Which,
+    pos: usize,
+    end: usize,
+}
+
+/// Which table an outcome belongs in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Containers,
+    Strings,
+    Keys,
+}
+
+/// An outcome, a failure with what it [`Carries`].
+pub(crate) type Carrying = Result<usize, (usize, Carries)>;
 
 impl<'a> Validator<'a> {
     pub fn new(text: &'a str, mode: Mode) -> Validator<'a> {
@@ -150,8 +245,16 @@ impl<'a> Validator<'a> {
             keys: Table::default(),
             stack: Vec::new(),
             inner: Vec::new(),
+            pending: Vec::new(),
+            memo_min: MEMO_MIN,
             work: Work::default(),
         }
+    }
+
+    /// A validator that will be asked one question, so stores nothing: one reading visits
+    /// each container and each string once, and nothing asks it again.
+    pub fn once(text: &'a str, mode: Mode) -> Validator<'a> {
+        Validator { memo_min: usize::MAX, ..Validator::new(text, mode) }
     }
 
     /// Does this mode's reading of the object at `start` parse? `Ok(end)` when it does
@@ -161,26 +264,91 @@ impl<'a> Validator<'a> {
     }
 
     /// [`Validator::object_at`], in a repaired mode, taking what the strict validator of the
-    /// same reply already knows: a container that reads strictly reads the same repaired.
-    /// Every string in it closes on a quote the grammar follows with `:` (a key) or `,` `}`
-    /// `]` (a value), which is where the repair's lookahead closes it too, under either colon
-    /// rule; its escapes are JSON's, which the repair keeps; it has no raw control character
-    /// for the repair to escape. (Its failures say nothing: the repair may read past them.)
+    /// same reply already knows.
+    ///
+    /// A container that reads strictly reads the same repaired. Every string in it closes on
+    /// a quote the grammar follows with `:` (a key) or `,` `}` `]` (a value), which is where
+    /// the repair's lookahead closes it too, under either colon rule; its escapes are JSON's,
+    /// which the repair keeps; it has no raw control character for the repair to escape.
+    ///
+    /// A container that fails strictly fails the same repaired where its failure
+    /// [`Carries`] to this mode's reading; see [`Validator::object_at_carrying`].
     pub fn object_at_knowing(&mut self, start: usize, strict: Option<&Validator>) -> Outcome {
-        if self.bytes.get(start) != Some(&b'{') {
-            return Err(start);
+        let strict = strict.filter(|_| self.mode != Mode::Strict).map(|v| &v.containers);
+        self.object_knowing(start, strict).map_err(|(at, _)| at)
+    }
+
+    /// [`Validator::object_at`], with what a failure carries: in the strict mode, which
+    /// repaired readings of the same object fail at the same place, so need not be made.
+    ///
+    /// The repair departs from the strict reading only inside strings, at three kinds of
+    /// byte: a `"` that the repair's lookahead does not let close (strict closes every one),
+    /// a backslash that begins no JSON escape (strict fails there, the repair doubles it),
+    /// and a raw LF, CR or tab (strict fails there, the repair escapes it). Where none of
+    /// those occurs up to the strict failure, the repaired reading makes the same tokens
+    /// with the same grammar, so it fails at the same place. And none can occur BEFORE the
+    /// failure: the last two make strict fail where they stand, and a quote strict closed
+    /// is followed, after JSON whitespace, by `:` after a key or `,` `}` `]` after a value,
+    /// or strict fails right there. So whether the repair departs is a question about the
+    /// failure alone:
+    ///
+    /// * failing inside a string, at a backslash, LF, CR or tab: it departs (any other
+    ///   control character, or the end of the text, fails both);
+    /// * failing at the first token after a string: it departs where the repair's lookahead
+    ///   does not close that string's quote, under the wide rule (`:` closes) or the narrow
+    ///   one (`:` closes only a key, which the grammar says as it does for the repair);
+    /// * failing anywhere else: it does not.
+    ///
+    /// A container that fails where a memoized one fails carries what that one carries.
+    /// Outside the strict mode what a failure carries means nothing, and is `Neither`.
+    pub fn object_at_carrying(&mut self, start: usize) -> Carrying {
+        self.object_knowing(start, None)
+    }
+
+    fn object_knowing(&mut self, start: usize, strict: Option<&Table>) -> Carrying {
+        let outcome = self.object_asked(start, strict);
+        self.settle(outcome)
+    }
+
+    fn object_asked(&mut self, start: usize, strict: Option<&Table>) -> Carrying {
+        let bytes = self.bytes;
+        if bytes.get(start) != Some(&b'{') {
+            return Err((start, Carries::Both));
         }
         // An object's first token is a key or its `}`: most prose braces fail right here,
         // without a lookup.
         let first = self.skip_ws(start + 1);
-        if !matches!(self.bytes.get(first), Some(b'"' | b'}')) {
-            return Err(first);
+        match bytes.get(first) {
+            Some(b'"') => {}
+            Some(b'}') => return Ok(first + 1),
+            _ => return Err((first, Carries::Both)),
         }
-        let strict = strict.filter(|_| self.mode != Mode::Strict).map(|v| &v.containers);
-        self.value_knowing(start, strict)
+        if let Some(known) = self.known(start, strict) {
+            return known;
+        }
+        // The first key and its colon, read before a frame is opened: most candidates that
+        // fail, fail there. Not memoizing such a failure costs a re-read of one key, and a
+        // long key is memoized as a string.
+        let key_end = self.string_carrying(first, true)?;
+        let colon = self.skip_ws(key_end);
+        self.work.bytes += 1;
+        if bytes.get(colon) != Some(&b':') {
+            return Err((colon, self.token_failure(Expect::Colon, Some(key_end - 1))));
+        }
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push(Frame { start, object: true });
+        let outcome = self.read_open(&mut stack, colon + 1, Expect::Value, strict);
+        self.stack = stack;
+        outcome
     }
 
+    #[inline]
     fn skip_ws(&mut self, mut at: usize) -> usize {
+        // Most tokens follow the last with no whitespace between.
+        if self.bytes.get(at).is_none_or(|&b| b > b' ') {
+            return at;
+        }
         let from = at;
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(at) {
             at += 1;
@@ -189,140 +357,256 @@ impl<'a> Validator<'a> {
         at
     }
 
-    fn remember(&mut self, start: usize, outcome: Outcome) {
-        let reach = match outcome {
-            Ok(e) | Err(e) => e,
-        };
-        if reach.saturating_sub(start) >= MEMO_MIN {
-            self.containers.set(start, outcome);
-        }
-    }
-
     /// Validates the JSON value starting at `at`: `Ok(end)` or `Err(where it fails)`.
     pub fn value_at(&mut self, at: usize) -> Outcome {
-        self.value_knowing(at, None)
+        self.value_knowing(at, None).map_err(|(at, _)| at)
     }
 
-    /// [`Validator::value_at`], taking the strict reading's container successes where given,
+    /// [`Validator::value_at`], taking the strict reading's container outcomes where given,
     /// on the scratch stack kept between calls.
-    fn value_knowing(&mut self, at: usize, strict: Option<&Table>) -> Outcome {
+    fn value_knowing(&mut self, at: usize, strict: Option<&Table>) -> Carrying {
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         let outcome = self.value_in(&mut stack, at, strict);
         self.stack = stack;
+        self.settle(outcome)
+    }
+
+    /// Stores the successes learned while answering a question whose answer is `outcome`, if
+    /// it is a failure; forgets them if it is a success.
+    ///
+    /// A success is needed again only where the walk goes inside what it was learned in. Asked
+    /// about a container that reads, the walk jumps past it, so nothing inside it is asked
+    /// about again (the whole-reply reading may pass over it, once). Asked about one that
+    /// fails, the walk descends into it, and then the successes inside it are what keep the
+    /// descent linear: in `{"{"{"{"…{"a": S x` every candidate's wide reading reaches `S`
+    /// (the string from each inner quote ends where the outer one does), so without `S`'s
+    /// success each would re-read it.
+    #[inline]
+    fn settle(&mut self, outcome: Carrying) -> Carrying {
+        if !self.pending.is_empty() {
+            self.settle_pending(outcome.is_err());
+        }
         outcome
     }
 
-    fn value_in(&mut self, stack: &mut Vec<Frame>, at: usize, strict: Option<&Table>) -> Outcome {
-        let mut at = at;
-        loop {
-            // Here a value starts at `at`. Read it whole, or open a container.
-            let ended: Outcome = match self.bytes.get(at) {
-                Some(&open @ (b'{' | b'[')) => {
-                    let known = self.containers.get(at).or_else(|| strict?.get(at).filter(Result::is_ok));
-                    if let Some(outcome) = known {
-                        self.work.hits += 1;
-                        outcome
-                    } else {
-                        self.work.bytes += 1;
-                        let object = open == b'{';
-                        let expect = if object { Expect::KeyOrClose } else { Expect::ValueOrClose };
-                        stack.push(Frame { start: at, object, expect });
-                        at += 1;
-                        match self.after_open(stack, at) {
-                            Step::Value(p) => {
-                                at = p;
-                                continue;
-                            }
-                            Step::Done(outcome) => outcome,
-                        }
-                    }
-                }
-                Some(b'"') => {
-                    let key = stack.last().is_some_and(|f| matches!(f.expect, Expect::Key | Expect::KeyOrClose));
-                    self.string_at(at, key)
-                }
-                Some(_) => self.literal_at(at),
-                None => Err(at),
-            };
-            // A value ended (or failed). Unwind into the enclosing containers.
-            let mut outcome = ended;
-            loop {
-                let Some(frame) = stack.last_mut() else { return outcome };
-                let end = match outcome {
-                    Err(f) => {
-                        // Every open container fails where its content failed.
-                        self.fail_all(stack, f);
-                        return Err(f);
-                    }
-                    Ok(end) => end,
+    #[inline(never)]
+    fn settle_pending(&mut self, failed: bool) {
+        if failed {
+            let mut pending = std::mem::take(&mut self.pending);
+            for p in pending.drain(..) {
+                let table = match p.table {
+                    Which::Containers => &mut self.containers,
+                    Which::Strings => &mut self.strings,
+                    Which::Keys => &mut self.keys,
                 };
-                frame.expect = match frame.expect {
-                    Expect::Key | Expect::KeyOrClose => Expect::Colon,
-                    _ => Expect::CommaOrClose,
-                };
-                match self.after_open(stack, end) {
-                    Step::Value(p) => {
-                        at = p;
-                        break;
-                    }
-                    Step::Done(o) => outcome = o,
-                }
+                table.set(p.pos, Ok(p.end));
             }
+            self.pending = pending;
+        } else {
+            self.pending.clear();
         }
     }
 
-    /// Advances through punctuation in the innermost container from `at` until a value
-    /// starts (its position) or the container closes or fails (its outcome, frame popped).
-    fn after_open(&mut self, stack: &mut Vec<Frame>, mut at: usize) -> Step {
+    /// Which table holds strings like this one: in the narrow mode, keys apart.
+    fn string_table(&self, key: bool) -> Which {
+        if key && self.mode == Mode::Narrow { Which::Keys } else { Which::Strings }
+    }
+
+    /// The validator proper: one loop, one token per turn, the innermost container's
+    /// expectation in a local.
+    fn value_in(&mut self, stack: &mut Vec<Frame>, start: usize, strict: Option<&Table>) -> Carrying {
+        let bytes = self.bytes;
+        // A scalar is read whole; a container is opened and read by the loop.
+        let expect = match bytes.get(start) {
+            Some(b'{' | b'[') => match self.known(start, strict) {
+                Some(outcome) => return outcome,
+                None => self.open(stack, start),
+            },
+            Some(b'"') => return self.string_carrying(start, false),
+            Some(_) => return self.literal_at(start).map_err(|f| (f, Carries::Both)),
+            None => return Err((start, Carries::Both)),
+        };
+        self.read_open(stack, start + 1, expect, strict)
+    }
+
+    /// The loop: reads on from `at` inside the containers open on `stack`, the innermost
+    /// expecting `expect`, until the outermost closes or all fail.
+    fn read_open(&mut self, stack: &mut Vec<Frame>, at: usize, expect: Expect, strict: Option<&Table>) -> Carrying {
+        let bytes = self.bytes;
+        let (mut at, mut expect) = (at, expect);
+        // The closing quote of the value just read, when it was a string.
+        let mut quote: Option<usize> = None;
+        // Whether the innermost container is an object.
+        let mut object = stack.last().is_some_and(|f| f.object);
         loop {
             at = self.skip_ws(at);
-            let Some(frame) = stack.last_mut() else { return Step::Done(Err(at)) };
-            let b = self.bytes.get(at).copied();
             self.work.bytes += 1;
-            let close = if frame.object { b'}' } else { b']' };
-            match (frame.expect, b) {
-                (Expect::KeyOrClose | Expect::ValueOrClose | Expect::CommaOrClose, Some(c)) if c == close => {
-                    let start = frame.start;
-                    stack.pop();
-                    self.remember(start, Ok(at + 1));
-                    return Step::Done(Ok(at + 1));
-                }
-                (Expect::KeyOrClose | Expect::Key, Some(b'"')) => return Step::Value(at),
-                (Expect::Colon, Some(b':')) => {
-                    frame.expect = Expect::Value;
+            let b = bytes.get(at).copied();
+            let ended = match (expect, b) {
+                (Expect::Value | Expect::ValueOrClose, Some(b'{' | b'[')) => match self.known(at, strict) {
+                    Some(outcome) => outcome,
+                    None => {
+                        expect = self.open(stack, at);
+                        object = b == Some(b'{');
+                        at += 1;
+                        continue;
+                    }
+                },
+                (Expect::Value | Expect::ValueOrClose, Some(b'"')) => self.string_carrying(at, false),
+                (Expect::ValueOrClose, Some(b']'))
+                | (Expect::KeyOrClose, Some(b'}'))
+                | (Expect::CommaOrClose, Some(b'}' | b']')) => {
+                    let closer = if object { b'}' } else { b']' };
+                    if b != Some(closer) {
+                        let carries = self.token_failure(expect, quote);
+                        return Err(self.fail_all(stack, at, carries));
+                    }
                     at += 1;
+                    let Some(frame) = stack.pop() else { return Ok(at) };
+                    if stack.is_empty() {
+                        self.remember_asked(frame.start, at);
+                        return Ok(at);
+                    }
+                    self.remember(frame.start, at);
+                    object = stack.last().is_some_and(|f| f.object);
+                    // A container is a value of its parent.
+                    expect = Expect::CommaOrClose;
+                    quote = None;
+                    continue;
                 }
+                (Expect::Value | Expect::ValueOrClose, Some(_)) => self.literal_at(at).map_err(|f| (f, Carries::Both)),
+                (Expect::Key | Expect::KeyOrClose, Some(b'"')) => self.string_carrying(at, true),
                 (Expect::CommaOrClose, Some(b',')) => {
-                    frame.expect = if frame.object { Expect::Key } else { Expect::Value };
+                    expect = if object { Expect::Key } else { Expect::Value };
                     at += 1;
+                    continue;
                 }
-                (Expect::Value | Expect::ValueOrClose, Some(_)) => return Step::Value(at),
                 _ => {
-                    self.fail_all(stack, at);
-                    return Step::Done(Err(at));
+                    let carries = self.token_failure(expect, quote);
+                    return Err(self.fail_all(stack, at, carries));
                 }
+            };
+            // A value ended here (or failed, and with it every open container).
+            match ended {
+                // A key: its colon is all that may follow, so it is read here.
+                Ok(end) if matches!(expect, Expect::Key | Expect::KeyOrClose) => {
+                    let colon = self.skip_ws(end);
+                    self.work.bytes += 1;
+                    if bytes.get(colon) != Some(&b':') {
+                        let carries = self.token_failure(Expect::Colon, Some(end - 1));
+                        return Err(self.fail_all(stack, colon, carries));
+                    }
+                    expect = Expect::Value;
+                    at = colon + 1;
+                }
+                Ok(end) => {
+                    quote = (b == Some(b'"')).then(|| end - 1);
+                    expect = Expect::CommaOrClose;
+                    at = end;
+                }
+                Err((f, carries)) => return Err(self.fail_all(stack, f, carries)),
             }
         }
     }
 
-    /// Every open container fails at `at`; the stack is emptied.
-    fn fail_all(&mut self, stack: &mut Vec<Frame>, at: usize) {
-        for frame in stack.drain(..) {
-            if at - frame.start >= MEMO_MIN {
-                self.containers.set(frame.start, Err(at));
+    /// The memoized outcome of the container at `at`, this mode's own or the strict one's
+    /// where it holds for this mode too.
+    fn known(&mut self, at: usize, strict: Option<&Table>) -> Option<Carrying> {
+        let mode = self.mode;
+        let known = self.containers.get_carrying(at).or_else(|| {
+            strict?.get_carrying(at).filter(|o| match o {
+                Ok(_) => true,
+                Err((_, carries)) => carries.to(mode),
+            })
+        })?;
+        self.work.hits += 1;
+        Some(known)
+    }
+
+    /// Opens the container at `at`: what it expects first.
+    fn open(&mut self, stack: &mut Vec<Frame>, at: usize) -> Expect {
+        self.work.bytes += 1;
+        let object = self.bytes.get(at) == Some(&b'{');
+        stack.push(Frame { start: at, object });
+        if object { Expect::KeyOrClose } else { Expect::ValueOrClose }
+    }
+
+    /// What a failure at a token carries ([`Validator::object_at_carrying`]): the repair
+    /// departs only where that token follows a string whose closing quote it reads on past.
+    #[inline]
+    fn token_failure(&self, expect: Expect, quote: Option<usize>) -> Carries {
+        match (self.mode, expect, quote) {
+            (Mode::Strict, Expect::Colon | Expect::CommaOrClose, Some(q)) => {
+                let key = expect == Expect::Colon;
+                if quote_closes(self.text, q, key) {
+                    Carries::Both
+                } else if !key && quote_closes(self.text, q, true) {
+                    Carries::Wide
+                } else {
+                    Carries::Neither
+                }
+            }
+            (Mode::Strict, ..) => Carries::Both,
+            _ => Carries::Neither,
+        }
+    }
+
+    /// The string at `open`, a failure with what it carries: in the strict mode, whether the
+    /// repair reads on past where strict stopped (a backslash, or a raw LF, CR or tab).
+    fn string_carrying(&mut self, open: usize, key: bool) -> Carrying {
+        self.string_at(open, key).map_err(|f| {
+            let carries = match (self.mode, self.bytes.get(f)) {
+                (Mode::Strict, Some(b'\\' | b'\n' | b'\r' | b'\t')) => Carries::Neither,
+                (Mode::Strict, _) => Carries::Both,
+                _ => Carries::Neither,
+            };
+            (f, carries)
+        })
+    }
+
+    /// A container that closed at `end`, memoized when far enough from its start.
+    fn remember(&mut self, start: usize, end: usize) {
+        if end - start >= self.memo_min {
+            self.pending.push(Pending { table: Which::Containers, pos: start, end });
+        }
+    }
+
+    /// The container a caller asked about closed at `end`. The walk asks about candidates in
+    /// increasing order, so a repaired validator is never asked again about a container it
+    /// was asked about (only about containers nested in it, which start later), and the
+    /// whole-reply reading asks once. The strict validator's answers are asked for again: the
+    /// whole text's by the walk's first candidate, and all of them by the repaired readings.
+    fn remember_asked(&mut self, start: usize, end: usize) {
+        if self.mode == Mode::Strict && end - start >= self.memo_min {
+            self.containers.set(start, Ok(end));
+        }
+    }
+
+    /// Every open container fails at `at`, carrying `carries`; the stack is emptied. (The
+    /// one the caller asked about is memoized as [`Validator::remember_asked`] says.)
+    fn fail_all(&mut self, stack: &mut Vec<Frame>, at: usize, carries: Carries) -> (usize, Carries) {
+        let asked = usize::from(self.mode != Mode::Strict);
+        for frame in stack.drain(..).skip(asked) {
+            if at - frame.start >= self.memo_min {
+                self.containers.set_failure(frame.start, at, carries);
             }
         }
+        (at, carries)
     }
 
     /// `true`, `false`, `null` or a number at `at`.
     fn literal_at(&mut self, at: usize) -> Outcome {
-        let rest = &self.bytes[at..];
-        for word in [&b"true"[..], b"false", b"null"] {
-            if rest.first() == word.first() {
-                self.work.bytes += word.len() as u64;
-                return if rest.starts_with(word) { Ok(at + word.len()) } else { Err(at) };
-            }
+        let rest = self.bytes.get(at..).unwrap_or_default();
+        let word: &[u8] = match rest.first() {
+            Some(b't') => b"true",
+            Some(b'f') => b"false",
+            Some(b'n') => b"null",
+            _ => b"",
+        };
+        if !word.is_empty() {
+            self.work.bytes += word.len() as u64;
+            return if rest.starts_with(word) { Ok(at + word.len()) } else { Err(at) };
         }
         let mut i = at;
         let digits = |i: &mut usize, bytes: &[u8]| {
@@ -372,11 +656,34 @@ impl<'a> Validator<'a> {
             self.work.hits += 1;
             return outcome;
         }
-        let mut i = open + 1;
-        // Quotes the repair escaped inside this string: a string opened at one continues
-        // from the same state, so it shares this one's outcome. (A quote escaped by a
-        // backslash is never where a value starts, so only the repair's count.)
+        // Most strings close at the first byte that means anything in them: read those here.
+        let i = next_string_special(self.bytes, open + 1);
         let first_inner = self.inner.len();
+        if self.bytes.get(i) != Some(&b'"') {
+            return self.string_on(open, key, i, first_inner);
+        }
+        if self.mode == Mode::Strict || self.quote_closes(i, self.mode == Mode::Wide || key) {
+            self.work.bytes += (i - open) as u64;
+            if i + 1 - open >= self.memo_min {
+                let table = self.string_table(key);
+                self.pending.push(Pending { table, pos: open, end: i + 1 });
+            }
+            return Ok(i + 1);
+        }
+        // A quote the repair reads past: on from the byte after it.
+        if self.memo_min != usize::MAX {
+            self.inner.push(i);
+        }
+        self.string_on(open, key, i + 1, first_inner)
+    }
+
+    /// [`Validator::string_at`] from `i`, past the string's first special byte. The quotes
+    /// the repair escaped inside it are collected in `self.inner` from `first_inner`: a
+    /// string opened at one continues from the same state, so it shares this one's outcome.
+    /// (A quote escaped by a backslash is never where a value starts, so only the repair's
+    /// count.)
+    #[inline(never)]
+    fn string_on(&mut self, open: usize, key: bool, mut i: usize, first_inner: usize) -> Outcome {
         let outcome = loop {
             i = next_string_special(self.bytes, i);
             let Some(&c) = self.bytes.get(i) else { break Err(i) };
@@ -385,7 +692,10 @@ impl<'a> Validator<'a> {
                     if self.mode == Mode::Strict || self.quote_closes(i, self.mode == Mode::Wide || key) {
                         break Ok(i + 1);
                     }
-                    self.inner.push(i);
+                    // (A validator that stores nothing has no use for them.)
+                    if self.memo_min != usize::MAX {
+                        self.inner.push(i);
+                    }
                     i += 1;
                 }
                 b'\\' => {
@@ -406,13 +716,20 @@ impl<'a> Validator<'a> {
         let reach = match outcome {
             Ok(e) | Err(e) => e,
         };
-        if reach - open >= MEMO_MIN {
-            self.strings(key).set(open, outcome);
-            for k in first_inner..self.inner.len() {
-                let q = self.inner[k];
-                let table = self.strings(key);
-                if reach - q >= MEMO_MIN && table.get(q).is_none() {
-                    table.set(q, outcome);
+        if reach - open >= self.memo_min {
+            let table = self.string_table(key);
+            let inner = &self.inner[first_inner..];
+            let shared = std::iter::once(open).chain(inner.iter().copied()).filter(|&q| reach - q >= MEMO_MIN);
+            match outcome {
+                Ok(end) => self.pending.extend(shared.map(|pos| Pending { table, pos, end })),
+                Err(at) => {
+                    let table = match table {
+                        Which::Keys => &mut self.keys,
+                        _ => &mut self.strings,
+                    };
+                    for q in shared {
+                        table.set(q, Err(at));
+                    }
                 }
             }
         }
@@ -425,13 +742,6 @@ impl<'a> Validator<'a> {
         self.work.bytes += 1;
         quote_closes(self.text, i, colon_closes)
     }
-}
-
-enum Step {
-    /// A value starts here.
-    Value(usize),
-    /// The innermost container closed (or failed) with this outcome.
-    Done(Outcome),
 }
 
 /// The length of the JSON escape at `i` (a backslash), or `None` when JSON refuses it.
@@ -465,6 +775,16 @@ mod tests {
                 repaired_span(text, j, ColonRule::Narrow, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
             assert_eq!(narrow.object_at(j).ok(), seed_narrow, "narrow at {j} in {text:?}");
         }
+        // A strict failure that carries to a repaired reading is that reading's failure.
+        let mut carrying = Validator::new(text, Mode::Strict);
+        for (j, _) in text.match_indices('{') {
+            let Err((at, carries)) = carrying.object_at_carrying(j) else { continue };
+            for mode in [Mode::Wide, Mode::Narrow] {
+                if carries.to(mode) {
+                    assert_eq!(Validator::new(text, mode).object_at(j), Err(at), "{mode:?} at {j} in {text:?}");
+                }
+            }
+        }
         // Again, taking what the strict reading learned (all of it, in every order).
         let mut knowing = Validator::new(text, Mode::Wide);
         for (j, _) in text.match_indices('{').collect::<Vec<_>>().into_iter().rev() {
@@ -489,6 +809,10 @@ mod tests {
             r#"{"a":"\u00e9\ud800\u12G4"}"#,
             r#"{"notes": "read as { "faithful": true, "problems": [] }; no", "a": [{"b": "x": "y"}]}"#,
             r#"{"a": "x", "b" : "k": 1, "c": ["d": "e"]}"#,
+            "{\"a\": \"x\"\u{3000}, \"b\"\u{3000}: 1} {\"a\": \"x\"\u{b}} {\"a\"\u{c}: 1}",
+            r#"{"a": {"b": "x" y"}, "c": 1} {"a": "x": 1} {"a" "b"} {"a": ["x" y"]}"#,
+            "{\"a\": \"x\\'y\"} {\"a\": \"x\ny\"} {\"a\": \"x\u{1}y\"} {\"a\": \"x\\",
+            r#"{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":"x" y", "b": 1}}}}}}}}}} {"a":"#,
         ] {
             agree(t);
         }

@@ -113,15 +113,21 @@ enum Container {
 /// The repair's rule for the `"` at byte `i` inside a string: it closes the string when what
 /// follows, after JavaScript whitespace, continues the object (`,` `}` `]`, the end of the
 /// text, or `:` where `colon_closes`). Every reader of the repaired reading asks this.
+#[inline]
 pub fn quote_closes(text: &str, i: usize, colon_closes: bool) -> bool {
+    let bytes = text.as_bytes();
     let mut j = i + 1;
-    while let Some(n) = whitespace_len_at(text, j) {
-        j += n;
-    }
-    match text.as_bytes().get(j) {
-        None | Some(b',' | b'}' | b']') => true,
-        Some(b':') => colon_closes,
-        Some(_) => false,
+    loop {
+        match bytes.get(j) {
+            None | Some(b',' | b'}' | b']') => return true,
+            Some(b':') => return colon_closes,
+            // Most quotes are followed by the byte that decides, with no whitespace to skip.
+            Some(&b) if b.is_ascii() && !matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') => return false,
+            Some(_) => match whitespace_len_at(text, j) {
+                Some(n) => j += n,
+                None => return false,
+            },
+        }
     }
 }
 

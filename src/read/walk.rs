@@ -301,6 +301,10 @@ struct Walked {
 }
 
 fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Option<Budget>) -> Walked {
+    if budget.is_none() {
+        let last = walk_unrecorded(text, readers, opts);
+        return Walked { candidates: Vec::new(), last, kept: None, unrecorded: None };
+    }
     let record = budget.is_some();
     let mut candidates = Vec::new();
     // Candidates visited past the budget, and the number of the one read last.
@@ -376,6 +380,32 @@ fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Optio
     Walked { candidates, last, kept, unrecorded }
 }
 
+/// The walk with nothing recorded: where the candidate read last starts and ends, and by
+/// which reading. It is most of what reading a brace-laden reply costs, so nothing bigger
+/// than that crosses its loop.
+fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Option<(usize, usize, ReadingKind)> {
+    let mut last = None;
+    let mut next = find_brace(text, 0);
+    while let Some(start) = next {
+        next = match readers.read(start, opts.readings) {
+            // Past the object: everything inside it belongs to it.
+            Some((end, by)) => {
+                last = Some((start, end, by));
+                if opts.keep == Keep::First {
+                    break;
+                }
+                find_brace(text, end)
+            }
+            // Inside it: its closing brace may belong to something else.
+            None => match opts.on_failure {
+                OnFailure::Descend => find_brace(text, start + 1),
+                OnFailure::Resume => find_brace(text, readers.resume_point(start).unwrap_or(start + 1)),
+            },
+        };
+    }
+    last
+}
+
 /// The candidate readers of one reply: the memoized validators for the strict, wide and
 /// narrow readings (see [`super::memo`]), made when first needed.
 struct Readers<'a> {
@@ -398,29 +428,46 @@ impl<'a> Readers<'a> {
         self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict))
     }
 
-    fn narrow(&mut self) -> &mut Validator<'a> {
-        let text = self.text;
-        self.narrow.get_or_insert_with(|| Validator::new(text, Mode::Narrow))
-    }
-
     /// The first reading (in the variant's order) of the object at `start` that parses:
     /// its end and kind.
+    #[inline]
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
-        if !may_open_object(self.text.as_bytes(), start) {
-            return None;
+        let first = first_token(self.text.as_bytes(), start);
+        match self.text.as_bytes().get(first) {
+            Some(b'"') => self.read_object(start, readings),
+            // `{}` reads, the same in every reading: there is no string to repair.
+            Some(b'}') => Some((first + 1, ReadingKind::Strict)),
+            // An object's first token is a key or its `}`: most prose braces fail here, under
+            // every reading.
+            _ => None,
         }
-        readings.order().iter().find_map(|&kind| {
-            let end = match kind {
-                ReadingKind::Strict => self.strict().object_at(start).ok(),
-                ReadingKind::Wide => {
-                    let text = self.text;
-                    let wide = self.wide.get_or_insert_with(|| Validator::new(text, Mode::Wide));
-                    wide.object_at_knowing(start, self.strict.as_ref()).ok()
-                }
-                ReadingKind::Narrow => self.narrow().object_at(start).ok(),
+    }
+
+    /// [`Readers::read`] for an object whose first token is a string.
+    #[inline(never)]
+    fn read_object(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
+        let text = self.text;
+        let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
+        let carries = match strict.object_at_carrying(start) {
+            Ok(end) => return Some((end, ReadingKind::Strict)),
+            Err((_, carries)) => carries,
+        };
+        for &kind in &readings.order()[1..] {
+            let (slot, mode) = match kind {
+                ReadingKind::Strict => continue,
+                ReadingKind::Wide => (&mut self.wide, Mode::Wide),
+                ReadingKind::Narrow => (&mut self.narrow, Mode::Narrow),
             };
-            end.map(|e| (e, kind))
-        })
+            // A strict failure that carries to this reading is its failure too.
+            if carries.to(mode) {
+                continue;
+            }
+            let validator = slot.get_or_insert_with(|| Validator::new(text, mode));
+            if let Ok(end) = validator.object_at_knowing(start, self.strict.as_ref()) {
+                return Some((end, kind));
+            }
+        }
+        None
     }
 
     /// Where a candidate that could not be read ends, for [`OnFailure::Resume`]: its strict
@@ -456,20 +503,20 @@ fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<
 fn find_brace(text: &str, from: usize) -> Option<usize> {
     let rest = text.as_bytes().get(from..)?;
     // On brace-laden text the next brace is usually right here; a search call costs more.
-    if let Some(i) = rest.iter().take(4).position(|&b| b == b'{') {
+    if let Some(i) = rest.iter().take(8).position(|&b| b == b'{') {
         return Some(from + i);
     }
     memchr::memchr(b'{', rest).map(|i| i + from)
 }
 
-/// Whether the `{` at `start` can open an object at all: after JSON whitespace, an object's
-/// first token is a key or its `}`. Most prose braces fail here, under every reading.
-fn may_open_object(bytes: &[u8], start: usize) -> bool {
+/// Where the first token after the `{` at `start` is, past JSON whitespace.
+#[inline]
+fn first_token(bytes: &[u8], start: usize) -> usize {
     let mut i = start + 1;
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(i) {
+    while bytes.get(i).is_some_and(|&b| b <= b' ' && matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
         i += 1;
     }
-    matches!(bytes.get(i), Some(b'"' | b'}'))
+    i
 }
 
 /// Where a failed candidate ends, for [`OnFailure::Resume`].
@@ -591,7 +638,7 @@ fn whole_reply_unrecorded(
     if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
         return (WholeReply::NotTried { whole_text_parsed: false }, None);
     }
-    let why = match Validator::new(text, Mode::Narrow).object_at_knowing(span.start, strict) {
+    let why = match Validator::once(text, Mode::Narrow).object_at_knowing(span.start, strict) {
         Ok(end) if end == span.end => None,
         Ok(end) => Some(NoReading::ClosesShort { end, reply_end: span.end }),
         // The seed's reasons, in its order: where the span ends, then whether it parses.
