@@ -197,9 +197,6 @@ pub struct NarrowReading {
     /// rule kept no string open at a `"` followed by `:`, the one place the two rules differ,
     /// so the wide rule made every decision this reading made.
     pub wide_is_the_same: bool,
-    /// Whether the repair changed nothing: every string read as JSON reads it, so the object
-    /// is JSON as it stands and `JSON.parse` of its text gives this value.
-    pub unrepaired: bool,
 }
 
 /// [`parse_repaired_at`] under the narrow colon rule, saying whether the wide reading would
@@ -214,7 +211,7 @@ fn parse_repaired(text: &str, start: usize, rule: ColonRule) -> Result<NarrowRea
         return Err(parser.unexpected(start));
     }
     let value = parser.value()?;
-    Ok(NarrowReading { value, end: parser.at, wide_is_the_same: !parser.colon_kept_open, unrepaired: !parser.repaired })
+    Ok(NarrowReading { value, end: parser.at, wide_is_the_same: !parser.colon_kept_open })
 }
 
 /// Whether `JSON.parse(text)` would succeed, without building the value.
@@ -231,8 +228,6 @@ struct Parser<'a> {
     /// Under the narrow rule: a value string went on past a `"` followed by `:`, where the
     /// wide rule would have closed it.
     colon_kept_open: bool,
-    /// The repair read some byte as itself that JSON would not have.
-    repaired: bool,
 }
 
 /// What follows a quote inside a repaired string, as the repair's rule sees it.
@@ -329,7 +324,7 @@ impl Keys {
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str, at: usize, repair: Option<ColonRule>) -> Parser<'a> {
-        Parser { text, bytes: text.as_bytes(), at, repair, colon_kept_open: false, repaired: false }
+        Parser { text, bytes: text.as_bytes(), at, repair, colon_kept_open: false }
     }
 
     #[cold]
@@ -522,7 +517,7 @@ impl<'a> Parser<'a> {
     /// [`Self::repaired_here`] for the byte at `at`.
     fn repaired_at(&mut self, at: usize, key: bool) -> bool {
         let Some(rule) = self.repair else { return false };
-        let repaired = match self.bytes.get(at) {
+        match self.bytes.get(at) {
             Some(b'"') => match self.after_quote(at) {
                 AfterQuote::Closes => false,
                 AfterQuote::Colon if rule == ColonRule::Wide || key => false,
@@ -535,9 +530,7 @@ impl<'a> Parser<'a> {
             Some(b'\n' | b'\r' | b'\t') => true,
             Some(b'\\') => !is_escape(self.text, at),
             _ => false,
-        };
-        self.repaired |= repaired;
-        repaired
+        }
     }
 
     /// What follows the quote at `at`, for [`quote_closes`]: decided at once in the usual
@@ -677,7 +670,7 @@ fn closing_quote(bytes: &[u8], mut at: usize) -> usize {
 }
 
 /// The character a one-character JSON escape (`\\` and this byte) stands for.
-fn simple_escape(e: u8) -> Option<u8> {
+pub(crate) fn simple_escape(e: u8) -> Option<u8> {
     Some(match e {
         b'"' | b'\\' | b'/' => e,
         b'b' => 0x08,

@@ -34,7 +34,7 @@
 //! Values are built only for the answer (one span, parsed once at the end). The counters
 //! in [`Work`] exist so that a test can check linearity by counting, not by timing.
 
-use super::js::next_string_special;
+use super::js::{next_string_special, simple_escape};
 use super::repair::{is_escape, quote_closes};
 
 /// Which reading: the strict one, or the repaired one under the wide or the narrow colon
@@ -699,6 +699,17 @@ impl<'a> Validator<'a> {
                     i += 1;
                 }
                 b'\\' => {
+                    // A run of one-character escapes (a page's `\"` and `\n`), read without a
+                    // search per escape; they mean the same in every mode.
+                    let from = i;
+                    while self.bytes.get(i) == Some(&b'\\')
+                        && self.bytes.get(i + 1).is_some_and(|&e| simple_escape(e).is_some())
+                    {
+                        i += 2;
+                    }
+                    if i > from {
+                        continue;
+                    }
                     let escape = match self.mode {
                         Mode::Strict => strict_escape_len(self.bytes, i),
                         // The repair keeps an escape JSON allows and doubles any other

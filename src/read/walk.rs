@@ -220,22 +220,27 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
     let (trim_start, trim_end) = js::trim_range(text);
     let span = Span::new(trim_start, trim_end);
     let mut readers = Readers::new(text);
-    // A reply that is one object from first to last character is read narrowly first, and
-    // once. That reading is the whole text's where it repaired nothing (the text is JSON as
-    // it stands, and only then), the whole-reply attempt's, and very often the walk's answer
-    // too, which then needs no candidate walk at all.
+    // A reply that is one object from first to last character is read strictly first (the
+    // walk's first candidate, and the whole text), then narrowly, once, where that can read:
+    // that reading is the whole-reply attempt's, and very often the walk's answer too, which
+    // then needs no candidate walk at all.
     let one_object = text.as_bytes().get(span.start) == Some(&b'{')
         && span.end.checked_sub(1).and_then(|i| text.as_bytes().get(i)) == Some(&b'}');
-    let whole = one_object.then(|| js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end)).flatten();
-    match &whole {
-        Some(w) if w.unrepaired => return whole.map(|w| w.value),
-        // An object that needed the repair, or has no narrow reading, is not JSON.
-        _ if one_object => {}
-        _ => {
-            if let Ok((_, value)) = read_whole_text(text, &mut readers, false) {
-                return Some(value);
+    let mut whole = None;
+    if one_object {
+        match readers.strict().object_at_carrying(span.start) {
+            // The object is the whole reply: the reply is JSON.
+            Ok(end) if end == span.end => {
+                if let Ok(value) = js::parse(&text[span.start..span.end]) {
+                    return Some(value);
+                }
             }
+            // A strict failure that carries to the narrow reading leaves it none.
+            Err((_, carries)) if carries.to(Mode::Narrow) => {}
+            _ => whole = js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end),
         }
+    } else if let Ok((_, value)) = read_whole_text(text, &mut readers, false) {
+        return Some(value);
     }
     if let Some(w) = &whole {
         // The walk's first candidate is this object (only whitespace comes before it). When
