@@ -650,6 +650,13 @@ impl<'a> Validator<'a> {
         if key && self.mode == Mode::Narrow { &mut self.keys } else { &mut self.strings }
     }
 
+    /// Whether the string in key position whose quote is at `open` is already known not to
+    /// read in this mode (a lookup: `false` says nothing).
+    pub fn key_known_to_fail(&self, open: usize) -> bool {
+        let table = if self.mode == Mode::Narrow { &self.keys } else { &self.strings };
+        matches!(table.get(open), Some(Err(_)))
+    }
+
     /// The string whose opening quote is at `open`, in this mode.
     fn string_at(&mut self, open: usize, key: bool) -> Outcome {
         if let Some(outcome) = self.strings(key).get(open) {

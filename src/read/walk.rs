@@ -389,8 +389,14 @@ fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Optio
 /// which reading. It is most of what reading a brace-laden reply costs, so nothing bigger
 /// than that crosses its loop.
 fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Option<(usize, usize, ReadingKind)> {
+    // Descending, a brace that opens no object is passed over like any candidate that does
+    // not read, so it need not be visited at all.
+    let next_candidate = |from: usize| match opts.on_failure {
+        OnFailure::Descend => find_candidate(text, from),
+        OnFailure::Resume => find_brace(text, from),
+    };
     let mut last = None;
-    let mut next = find_brace(text, 0);
+    let mut next = next_candidate(0);
     while let Some(start) = next {
         next = match readers.read(start, opts.readings) {
             // Past the object: everything inside it belongs to it.
@@ -399,11 +405,11 @@ fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Opt
                 if opts.keep == Keep::First {
                     break;
                 }
-                find_brace(text, end)
+                next_candidate(end)
             }
             // Inside it: its closing brace may belong to something else.
             None => match opts.on_failure {
-                OnFailure::Descend => find_brace(text, start + 1),
+                OnFailure::Descend => next_candidate(start + 1),
                 OnFailure::Resume => find_brace(text, readers.resume_point(start).unwrap_or(start + 1)),
             },
         };
@@ -439,7 +445,7 @@ impl<'a> Readers<'a> {
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let first = first_token(self.text.as_bytes(), start);
         match self.text.as_bytes().get(first) {
-            Some(b'"') => self.read_object(start, readings),
+            Some(b'"') => self.read_object(start, first, readings),
             // `{}` reads, the same in every reading: there is no string to repair.
             Some(b'}') => Some((first + 1, ReadingKind::Strict)),
             // An object's first token is a key or its `}`: most prose braces fail here, under
@@ -450,8 +456,19 @@ impl<'a> Readers<'a> {
 
     /// [`Readers::read`] for an object whose first token is a string.
     #[inline(never)]
-    fn read_object(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
+    fn read_object(&mut self, start: usize, key: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let text = self.text;
+        // Where the one repaired reading is already known to fail at the first key (a string
+        // that never closes, read once for the brace before this one), the strict reading
+        // fails too: a container that reads strictly reads the same repaired.
+        let repaired = match readings.order() {
+            [ReadingKind::Strict, ReadingKind::Wide] => self.wide.as_ref(),
+            [ReadingKind::Strict, ReadingKind::Narrow] => self.narrow.as_ref(),
+            _ => None,
+        };
+        if repaired.is_some_and(|v| v.key_known_to_fail(key)) {
+            return None;
+        }
         let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
         let carries = match strict.object_at_carrying(start) {
             Ok(end) => return Some((end, ReadingKind::Strict)),
@@ -512,6 +529,24 @@ fn find_brace(text: &str, from: usize) -> Option<usize> {
         return Some(from + i);
     }
     memchr::memchr(b'{', rest).map(|i| i + from)
+}
+
+/// The first `{` at or after `from` that may open an object: one whose first token is a key
+/// or its `}`. Brace-laden text (`{{{`, `{[{[`) is stepped over here without a reader.
+fn find_candidate(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = find_brace(text, from)?;
+    loop {
+        match bytes.get(at + 1) {
+            Some(b'{') => at += 1,
+            Some(b'"' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
+                if matches!(bytes.get(first_token(bytes, at)), Some(b'"' | b'}')) =>
+            {
+                return Some(at);
+            }
+            _ => at = find_brace(text, at + 2)?,
+        }
+    }
 }
 
 /// Where the first token after the `{` at `start` is, past JSON whitespace.
