@@ -389,14 +389,8 @@ fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Optio
 /// which reading. It is most of what reading a brace-laden reply costs, so nothing bigger
 /// than that crosses its loop.
 fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Option<(usize, usize, ReadingKind)> {
-    // Descending, a brace that opens no object is passed over like any candidate that does
-    // not read, so it need not be visited at all.
-    let next_candidate = |from: usize| match opts.on_failure {
-        OnFailure::Descend => find_candidate(text, from),
-        OnFailure::Resume => find_brace(text, from),
-    };
     let mut last = None;
-    let mut next = next_candidate(0);
+    let mut next = find_brace(text, 0);
     while let Some(start) = next {
         next = match readers.read(start, opts.readings) {
             // Past the object: everything inside it belongs to it.
@@ -405,11 +399,12 @@ fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Opt
                 if opts.keep == Keep::First {
                     break;
                 }
-                next_candidate(end)
+                find_brace(text, end)
             }
-            // Inside it: its closing brace may belong to something else.
+            // Inside it: its closing brace may belong to something else. A brace there that
+            // opens no object would be passed over the same way, so it is not visited.
             None => match opts.on_failure {
-                OnFailure::Descend => next_candidate(start + 1),
+                OnFailure::Descend => find_candidate(text, start + 1),
                 OnFailure::Resume => find_brace(text, readers.resume_point(start).unwrap_or(start + 1)),
             },
         };
@@ -538,10 +533,9 @@ fn find_candidate(text: &str, from: usize) -> Option<usize> {
     let mut at = find_brace(text, from)?;
     loop {
         match bytes.get(at + 1) {
+            Some(b'"' | b'}') => return Some(at),
             Some(b'{') => at += 1,
-            Some(b'"' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
-                if matches!(bytes.get(first_token(bytes, at)), Some(b'"' | b'}')) =>
-            {
+            Some(b' ' | b'\t' | b'\n' | b'\r') if matches!(bytes.get(first_token(bytes, at)), Some(b'"' | b'}')) => {
                 return Some(at);
             }
             _ => at = find_brace(text, at + 2)?,
