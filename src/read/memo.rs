@@ -326,6 +326,18 @@ impl<'a> Validator<'a> {
         if let Some(known) = self.known(start, strict) {
             return known;
         }
+        // A small flat object is read without opening a frame.
+        match flat_object(bytes, start, self.mode) {
+            Flat::Reads(end) => {
+                self.work.bytes += (end - start) as u64;
+                return Ok(end);
+            }
+            Flat::Fails(at, expect, quote) => {
+                self.work.bytes += (at - start) as u64;
+                return Err((at, self.token_failure(expect, quote)));
+            }
+            Flat::Unknown => {}
+        }
         // The first key and its colon, read before a frame is opened: most candidates that
         // fail, fail there. Not memoizing such a failure costs a re-read of one key, and a
         // long key is memoized as a string.
@@ -597,52 +609,10 @@ impl<'a> Validator<'a> {
 
     /// `true`, `false`, `null` or a number at `at`.
     fn literal_at(&mut self, at: usize) -> Outcome {
-        let rest = self.bytes.get(at..).unwrap_or_default();
-        let word: &[u8] = match rest.first() {
-            Some(b't') => b"true",
-            Some(b'f') => b"false",
-            Some(b'n') => b"null",
-            _ => b"",
-        };
-        if !word.is_empty() {
-            self.work.bytes += word.len() as u64;
-            return if rest.starts_with(word) { Ok(at + word.len()) } else { Err(at) };
-        }
-        let mut i = at;
-        let digits = |i: &mut usize, bytes: &[u8]| {
-            let from = *i;
-            while bytes.get(*i).is_some_and(u8::is_ascii_digit) {
-                *i += 1;
-            }
-            *i - from
-        };
-        if self.bytes.get(i) == Some(&b'-') {
-            i += 1;
-        }
-        match self.bytes.get(i) {
-            Some(b'0') => i += 1,
-            Some(b'1'..=b'9') => {
-                digits(&mut i, self.bytes);
-            }
-            _ => return Err(i),
-        }
-        if self.bytes.get(i) == Some(&b'.') {
-            i += 1;
-            if digits(&mut i, self.bytes) == 0 {
-                return Err(i);
-            }
-        }
-        if let Some(b'e' | b'E') = self.bytes.get(i) {
-            i += 1;
-            if let Some(b'+' | b'-') = self.bytes.get(i) {
-                i += 1;
-            }
-            if digits(&mut i, self.bytes) == 0 {
-                return Err(i);
-            }
-        }
-        self.work.bytes += (i - at) as u64;
-        Ok(i)
+        let outcome = scalar_end(self.bytes, at);
+        let (Ok(reach) | Err(reach)) = outcome;
+        self.work.bytes += (reach - at) as u64;
+        outcome
     }
 
     /// Where the outcomes of strings like this one are kept.
@@ -762,6 +732,155 @@ impl<'a> Validator<'a> {
     }
 }
 
+/// `true`, `false`, `null` or a number at `at`: where it ends, or where it fails.
+fn scalar_end(bytes: &[u8], at: usize) -> Outcome {
+    let rest = bytes.get(at..).unwrap_or_default();
+    let word: &[u8] = match rest.first() {
+        Some(b't') => b"true",
+        Some(b'f') => b"false",
+        Some(b'n') => b"null",
+        _ => b"",
+    };
+    if !word.is_empty() {
+        return if rest.starts_with(word) { Ok(at + word.len()) } else { Err(at + word.len()) };
+    }
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while bytes.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - from
+    };
+    let mut i = at;
+    if bytes.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match bytes.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return Err(i),
+    }
+    if bytes.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return Err(i);
+        }
+    }
+    if let Some(b'e' | b'E') = bytes.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = bytes.get(i) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return Err(i);
+        }
+    }
+    Ok(i)
+}
+
+/// What the strict reading of a small flat object makes of it, read without a validator.
+enum Flat {
+    /// It reads, and ends here.
+    Reads(usize),
+    /// It fails at this token, which followed a key (`Expect::Colon`) or a value
+    /// (`Expect::CommaOrClose`), the string before it closing at this quote if it was one:
+    /// what the validator would say, and how it would say what the failure carries.
+    Fails(usize, Expect, Option<usize>),
+    /// Something else: the validator's to read.
+    Unknown,
+}
+
+/// This mode's reading of a small flat object at `start`: an object of at most [`FLAT_MAX`]
+/// bytes whose keys and values are strings, numbers or literals, which is what a page of
+/// small records is made of, and what most prose braces fail in. Such an object is short
+/// enough never to be memoized, so reading it here leaves no later question unanswered.
+fn flat_object(bytes: &[u8], start: usize, mode: Mode) -> Flat {
+    // Nothing past the limit is looked at: the cost is bounded whatever follows.
+    let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
+    let ws = |mut i: usize| {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = near.get(i) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = ws(start + 1);
+    if near.get(i) == Some(&b'}') {
+        return Flat::Reads(i + 1);
+    }
+    loop {
+        if near.get(i) != Some(&b'"') {
+            return Flat::Unknown;
+        }
+        let Some(key_end) = flat_string(near, i, mode, true) else { return Flat::Unknown };
+        i = ws(key_end);
+        match near.get(i) {
+            Some(b':') => {}
+            Some(_) => return Flat::Fails(i, Expect::Colon, Some(key_end - 1)),
+            None => return Flat::Unknown,
+        }
+        i = ws(i + 1);
+        let (end, quote) = match near.get(i) {
+            Some(b'"') => match flat_string(near, i, mode, false) {
+                Some(end) => (end, Some(end - 1)),
+                None => return Flat::Unknown,
+            },
+            Some(_) => match scalar_end(near, i) {
+                Ok(end) => (end, None),
+                Err(_) => return Flat::Unknown,
+            },
+            None => return Flat::Unknown,
+        };
+        i = ws(end);
+        match near.get(i) {
+            Some(b',') => i = ws(i + 1),
+            Some(b'}') => return Flat::Reads(i + 1),
+            Some(_) => return Flat::Fails(i, Expect::CommaOrClose, quote),
+            None => return Flat::Unknown,
+        }
+    }
+}
+
+/// Where the string at `open` ends in this mode, where that is decided within `near` by
+/// ASCII alone: `None` past `near`, at a control character the mode refuses, or where
+/// JavaScript whitespace beyond ASCII could decide a quote.
+fn flat_string(near: &[u8], open: usize, mode: Mode, key: bool) -> Option<usize> {
+    let mut j = open + 1;
+    loop {
+        j = next_string_special(near, j);
+        match (near.get(j)?, mode) {
+            (b'"', Mode::Strict) => return Some(j + 1),
+            (b'"', _) => {
+                let mut k = j + 1;
+                while let Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C) = near.get(k) {
+                    k += 1;
+                }
+                match near.get(k)? {
+                    b',' | b'}' | b']' => return Some(j + 1),
+                    b':' if mode == Mode::Wide || key => return Some(j + 1),
+                    b if b.is_ascii() => j += 1,
+                    _ => return None,
+                }
+            }
+            // The repair keeps an escape JSON allows and reads any other backslash as itself.
+            (b'\\', Mode::Wide | Mode::Narrow) => {
+                j += match near.get(j + 1)? {
+                    b'u' => 1 + usize::from(near.get(j + 2..j + 6)?.iter().all(u8::is_ascii_hexdigit)),
+                    &e if simple_escape(e).is_some() => 2,
+                    _ => 1,
+                }
+            }
+            (b'\n' | b'\r' | b'\t', Mode::Wide | Mode::Narrow) => j += 1,
+            _ => return None,
+        }
+    }
+}
+
+/// The longest object [`flat_object`] reads: below [`MEMO_MIN`], as the validator
+/// stores no shorter outcome.
+const FLAT_MAX: usize = MEMO_MIN - 1;
+
 /// The length of the JSON escape at `i` (a backslash), or `None` when JSON refuses it.
 fn strict_escape_len(bytes: &[u8], i: usize) -> Option<usize> {
     match bytes.get(i + 1)? {
@@ -809,6 +928,24 @@ mod tests {
             let seed_wide =
                 repaired_span(text, j, ColonRule::Wide, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
             assert_eq!(knowing.object_at_knowing(j, Some(&strict)).ok(), seed_wide, "wide knowing at {j} in {text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+        /// Short objects of every shape (what the flat reading takes, and what it leaves to
+        /// the validator) read as the seed reads them, in every mode.
+        #[test]
+        fn short_objects_agree_with_span_then_parse(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "{", "}", "\"", ":", ",", "a", "1", " ", "\\", "\n", "[", "]", "true", "\u{a0}", "-", ".5",
+                    "e", "\\u00e9", "\\\"", "{\"a\":", "\"b\"", "\u{1}",
+                ]),
+                0..24,
+            ),
+        ) {
+            agree(&parts.concat());
         }
     }
 
