@@ -848,7 +848,10 @@ fn flat_object(bytes: &[u8], start: usize, mode: Mode) -> Flat {
 fn flat_string(near: &[u8], open: usize, mode: Mode, key: bool) -> Option<usize> {
     let mut j = open + 1;
     loop {
-        j = next_string_special(near, j);
+        // A byte at a time: these strings are a few bytes long.
+        while near.get(j).is_some_and(|&b| b != b'"' && b != b'\\' && b >= 0x20) {
+            j += 1;
+        }
         match (near.get(j)?, mode) {
             (b'"', Mode::Strict) => return Some(j + 1),
             (b'"', _) => {
