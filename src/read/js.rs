@@ -126,6 +126,45 @@ fn swar_special(bytes: &[u8], from: usize, words: usize) -> usize {
     i
 }
 
+/// Where the JSON number at `at` ends (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`),
+/// or where it stops being one.
+pub(crate) fn number_end(bytes: &[u8], at: usize) -> Result<usize, usize> {
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while bytes.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - from
+    };
+    let mut i = at;
+    if bytes.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match bytes.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return Err(i),
+    }
+    if bytes.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return Err(i);
+        }
+    }
+    if let Some(b'e' | b'E') = bytes.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = bytes.get(i) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return Err(i);
+        }
+    }
+    Ok(i)
+}
+
 /// Why a text is not JSON, in the words `JSON.parse` would use, and where.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParseError {

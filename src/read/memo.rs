@@ -34,7 +34,7 @@
 //! Values are built only for the answer (one span, parsed once at the end). The counters
 //! in [`Work`] exist so that a test can check linearity by counting, not by timing.
 
-use super::js::{next_string_special, simple_escape};
+use super::js::{next_string_special, number_end, simple_escape};
 use super::repair::{is_escape, quote_closes};
 
 /// Which reading: the strict one, or the repaired one under the wide or the narrow colon
@@ -742,45 +742,12 @@ fn scalar_end(bytes: &[u8], at: usize) -> Outcome {
         _ => b"",
     };
     if !word.is_empty() {
-        return if rest.starts_with(word) { Ok(at + word.len()) } else { Err(at + word.len()) };
+        return if rest.starts_with(word) { Ok(at + word.len()) } else { Err(at) };
     }
-    let digits = |i: &mut usize| {
-        let from = *i;
-        while bytes.get(*i).is_some_and(u8::is_ascii_digit) {
-            *i += 1;
-        }
-        *i - from
-    };
-    let mut i = at;
-    if bytes.get(i) == Some(&b'-') {
-        i += 1;
-    }
-    match bytes.get(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            digits(&mut i);
-        }
-        _ => return Err(i),
-    }
-    if bytes.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return Err(i);
-        }
-    }
-    if let Some(b'e' | b'E') = bytes.get(i) {
-        i += 1;
-        if let Some(b'+' | b'-') = bytes.get(i) {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return Err(i);
-        }
-    }
-    Ok(i)
+    number_end(bytes, at)
 }
 
-/// What the strict reading of a small flat object makes of it, read without a validator.
+/// What a reading of a small flat object makes of it, read without a validator.
 enum Flat {
     /// It reads, and ends here.
     Reads(usize),
