@@ -227,8 +227,11 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
     let one_object = text.as_bytes().get(span.start) == Some(&b'{')
         && span.end.checked_sub(1).and_then(|i| text.as_bytes().get(i)) == Some(&b'}');
     let mut whole = None;
+    let mut first_fails_strictly = false;
     if one_object {
-        match readers.strict().object_at_carrying(span.start) {
+        let first = readers.strict().object_at_carrying(span.start);
+        first_fails_strictly = first.is_err();
+        match first {
             // The object is the whole reply: the reply is JSON.
             Ok(end) if end == span.end => {
                 if let Ok(value) = js::parse(&text[span.start..span.end]) {
@@ -253,7 +256,7 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
             Some(ReadingKind::Wide) => w.wide_is_the_same,
             _ => false,
         };
-        if same && readers.strict().object_at(span.start).is_err() {
+        if same && first_fails_strictly {
             return whole.map(|w| w.value);
         }
     }
