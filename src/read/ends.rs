@@ -14,9 +14,8 @@
 //! their stacks are zipped from the top, a level holding the braces that close together.
 //! Every level is made by one `{` and zipped away at most once, so the pass is linear.
 
-use super::js::whitespace_len_at;
 use super::memo::{Table, Work};
-use super::repair::{ColonRule, is_escape, repaired_span};
+use super::repair::{ColonRule, is_escape, quote_closes, repaired_span};
 use super::strict::strict_span;
 
 /// Which span.
@@ -150,20 +149,12 @@ impl<'a> SpanEnds<'a> {
             }
             (State::Outside, _) => State::Outside,
             (State::Escaped, _) => State::InString,
-            (State::InString, b'\\') if self.scan == Scan::Strict || is_escape(self.text, i) => State::Escaped,
-            (State::InString, b'"') if self.scan == Scan::Strict || self.quote_closes(i) => State::Outside,
+            (State::InString, b'\\') if self.scan == Scan::Strict || is_escape(self.text.as_bytes(), i) => {
+                State::Escaped
+            }
+            (State::InString, b'"') if self.scan == Scan::Strict || quote_closes(self.text, i, true) => State::Outside,
             (State::InString, _) => State::InString,
         };
-    }
-
-    /// The repair's rule under the wide colon rule: a quote closes its string when what
-    /// follows, after JavaScript whitespace, is `,` `}` `]` `:` or the end.
-    fn quote_closes(&self, i: usize) -> bool {
-        let mut j = i + 1;
-        while let Some(n) = whitespace_len_at(self.text, j) {
-            j += n;
-        }
-        matches!(self.text.as_bytes().get(j), None | Some(b',' | b'}' | b']' | b':'))
     }
 }
 

@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::repair::{ColonRule, is_escape, quote_closes};
+use super::repair::{AfterQuote, ColonRule, after_quote, is_escape};
 use super::value::{JsString, Object, Value, array_index};
 
 /// ECMAScript WhiteSpace ∪ LineTerminator: what `trim()` strips and `\s` matches.
@@ -267,16 +267,6 @@ struct Parser<'a> {
     /// Under the narrow rule: a value string went on past a `"` followed by `:`, where the
     /// wide rule would have closed it.
     colon_kept_open: bool,
-}
-
-/// What follows a quote inside a repaired string, as the repair's rule sees it.
-enum AfterQuote {
-    /// `,` `}` `]` or the end: the quote closes the string.
-    Closes,
-    /// `:`: the quote closes a key, and a value under the wide rule.
-    Colon,
-    /// Anything else: the quote is a character the model forgot to escape.
-    Continues,
 }
 
 /// A container being filled. Its items wait on the parser's scratch stacks (shared by every
@@ -557,7 +547,7 @@ impl<'a> Parser<'a> {
     fn repaired_at(&mut self, at: usize, key: bool) -> bool {
         let Some(rule) = self.repair else { return false };
         match self.bytes.get(at) {
-            Some(b'"') => match self.after_quote(at) {
+            Some(b'"') => match after_quote(self.text, at) {
                 AfterQuote::Closes => false,
                 AfterQuote::Colon if rule == ColonRule::Wide || key => false,
                 AfterQuote::Colon => {
@@ -567,26 +557,8 @@ impl<'a> Parser<'a> {
                 AfterQuote::Continues => true,
             },
             Some(b'\n' | b'\r' | b'\t') => true,
-            Some(b'\\') => !is_escape(self.text, at),
+            Some(b'\\') => !is_escape(self.bytes, at),
             _ => false,
-        }
-    }
-
-    /// What follows the quote at `at`, for [`quote_closes`]: decided at once in the usual
-    /// case, where after ASCII whitespace an ASCII byte decides (JavaScript whitespace
-    /// beyond ASCII is left to the rule itself).
-    fn after_quote(&self, at: usize) -> AfterQuote {
-        let mut j = at + 1;
-        while let Some(b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') = self.bytes.get(j) {
-            j += 1;
-        }
-        match self.bytes.get(j) {
-            None | Some(b',' | b'}' | b']') => AfterQuote::Closes,
-            Some(b':') => AfterQuote::Colon,
-            Some(b) if b.is_ascii() => AfterQuote::Continues,
-            Some(_) if quote_closes(self.text, at, false) => AfterQuote::Closes,
-            Some(_) if quote_closes(self.text, at, true) => AfterQuote::Colon,
-            Some(_) => AfterQuote::Continues,
         }
     }
 

@@ -35,7 +35,7 @@
 //! in [`Work`] exist so that a test can check linearity by counting, not by timing.
 
 use super::js::{next_string_special, number_end, simple_escape};
-use super::repair::{is_escape, quote_closes};
+use super::repair::{AfterQuote, after_quote, after_quote_ascii, is_escape, quote_closes};
 
 /// Which reading: the strict one, or the repaired one under the wide or the narrow colon
 /// rule. Under the narrow rule a quote followed by `:` ends only a key, which the validator
@@ -550,13 +550,12 @@ impl<'a> Validator<'a> {
     fn token_failure(&self, expect: Expect, quote: Option<usize>) -> Carries {
         match (self.mode, expect, quote) {
             (Mode::Strict, Expect::Colon | Expect::CommaOrClose, Some(q)) => {
-                let key = expect == Expect::Colon;
-                if quote_closes(self.text, q, key) {
-                    Carries::Both
-                } else if !key && quote_closes(self.text, q, true) {
-                    Carries::Wide
-                } else {
-                    Carries::Neither
+                // Where strict closed the string, the repair closes it too under the colon
+                // rules that close it there.
+                match (after_quote(self.text, q), expect) {
+                    (AfterQuote::Closes, _) | (AfterQuote::Colon, Expect::Colon) => Carries::Both,
+                    (AfterQuote::Colon, _) => Carries::Wide,
+                    (AfterQuote::Continues, _) => Carries::Neither,
                 }
             }
             (Mode::Strict, ..) => Carries::Both,
@@ -691,7 +690,7 @@ impl<'a> Validator<'a> {
                         Mode::Strict => strict_escape_len(self.bytes, i),
                         // The repair keeps an escape JSON allows and doubles any other
                         // backslash; either way the parser reads on.
-                        Mode::Wide | Mode::Narrow => Some(if is_escape(self.text, i) { 2 } else { 1 }),
+                        Mode::Wide | Mode::Narrow => Some(if is_escape(self.bytes, i) { 2 } else { 1 }),
                     };
                     let Some(len) = escape else { break Err(i) };
                     i += len;
@@ -822,24 +821,17 @@ fn flat_string(near: &[u8], open: usize, mode: Mode, key: bool) -> Option<usize>
         match (near.get(j)?, mode) {
             (b'"', Mode::Strict) => return Some(j + 1),
             (b'"', _) => {
-                let mut k = j + 1;
-                while let Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C) = near.get(k) {
-                    k += 1;
+                if after_quote_ascii(near, j)?.closes(mode == Mode::Wide || key) {
+                    return Some(j + 1);
                 }
-                match near.get(k)? {
-                    b',' | b'}' | b']' => return Some(j + 1),
-                    b':' if mode == Mode::Wide || key => return Some(j + 1),
-                    b if b.is_ascii() => j += 1,
-                    _ => return None,
-                }
+                j += 1;
             }
-            // The repair keeps an escape JSON allows and reads any other backslash as itself.
+            // The repair keeps an escape JSON allows and reads any other backslash as itself
+            // (either way the byte after the backslash means nothing, unless it is the quote
+            // of `\"`).
             (b'\\', Mode::Wide | Mode::Narrow) => {
-                j += match near.get(j + 1)? {
-                    b'u' => 1 + usize::from(near.get(j + 2..j + 6)?.iter().all(u8::is_ascii_hexdigit)),
-                    &e if simple_escape(e).is_some() => 2,
-                    _ => 1,
-                }
+                near.get(j + 1)?;
+                j += if is_escape(near, j) { 2 } else { 1 };
             }
             (b'\n' | b'\r' | b'\t', Mode::Wide | Mode::Narrow) => j += 1,
             _ => return None,
@@ -853,11 +845,7 @@ const FLAT_MAX: usize = MEMO_MIN - 1;
 
 /// The length of the JSON escape at `i` (a backslash), or `None` when JSON refuses it.
 fn strict_escape_len(bytes: &[u8], i: usize) -> Option<usize> {
-    match bytes.get(i + 1)? {
-        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(2),
-        b'u' => bytes.get(i + 2..i + 6).filter(|h| h.iter().all(u8::is_ascii_hexdigit)).map(|_| 6),
-        _ => None,
-    }
+    is_escape(bytes, i).then(|| if bytes.get(i + 1) == Some(&b'u') { 6 } else { 2 })
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 //! which is what lets an offset in the repaired text be mapped back to the reply
 //! ([`Repaired::source_offset`]).
 
-use super::js::{next_string_special, whitespace_len_at};
+use super::js::{next_string_special, simple_escape, whitespace_len_at};
 
 /// Where a `"` followed by `:` ends a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -95,12 +95,11 @@ impl Repaired {
 /// Is the backslash at byte `i` the start of one of JSON's escapes (`\"` `\\` `\/` `\b` `\f`
 /// `\n` `\r` `\t`, or `\u` with four hex digits)? Anything else is a backslash the model wrote
 /// as itself.
-pub fn is_escape(text: &str, i: usize) -> bool {
-    let bytes = text.as_bytes();
+pub fn is_escape(bytes: &[u8], i: usize) -> bool {
     match bytes.get(i + 1) {
         None => false,
         Some(b'u') => bytes.get(i + 2..i + 6).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)),
-        Some(next) => b"\"\\/bfnrt".contains(next),
+        Some(&next) => simple_escape(next).is_some(),
     }
 }
 
@@ -110,25 +109,69 @@ enum Container {
     Array,
 }
 
-/// The repair's rule for the `"` at byte `i` inside a string: it closes the string when what
-/// follows, after JavaScript whitespace, continues the object (`,` `}` `]`, the end of the
-/// text, or `:` where `colon_closes`). Every reader of the repaired reading asks this.
-#[inline]
-pub fn quote_closes(text: &str, i: usize, colon_closes: bool) -> bool {
-    let bytes = text.as_bytes();
-    let mut j = i + 1;
-    loop {
-        match bytes.get(j) {
-            None | Some(b',' | b'}' | b']') => return true,
-            Some(b':') => return colon_closes,
-            // Most quotes are followed by the byte that decides, with no whitespace to skip.
-            Some(&b) if b.is_ascii() && !matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') => return false,
-            Some(_) => match whitespace_len_at(text, j) {
-                Some(n) => j += n,
-                None => return false,
-            },
+/// What follows a `"` inside a repaired string, after JavaScript whitespace: the repair's
+/// rule for it. Every reader of the repaired reading asks this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterQuote {
+    /// `,` `}` `]` or the end of the text: the quote closes the string.
+    Closes,
+    /// `:`: the quote closes a key, and under the wide colon rule any string.
+    Colon,
+    /// Anything else: the quote is a character the model forgot to escape.
+    Continues,
+}
+
+impl AfterQuote {
+    /// Whether the quote closes its string, where a `:` closes it when `colon_closes`.
+    #[inline]
+    pub fn closes(self, colon_closes: bool) -> bool {
+        match self {
+            AfterQuote::Closes => true,
+            AfterQuote::Colon => colon_closes,
+            AfterQuote::Continues => false,
         }
     }
+}
+
+/// What follows the `"` at byte `i` ([`AfterQuote`]).
+#[inline]
+pub fn after_quote(text: &str, i: usize) -> AfterQuote {
+    if let Some(after) = after_quote_ascii(text.as_bytes(), i) {
+        return after;
+    }
+    let mut j = i + 1;
+    while let Some(n) = whitespace_len_at(text, j) {
+        j += n;
+    }
+    match text.as_bytes().get(j) {
+        None | Some(b',' | b'}' | b']') => AfterQuote::Closes,
+        Some(b':') => AfterQuote::Colon,
+        Some(_) => AfterQuote::Continues,
+    }
+}
+
+/// [`after_quote`] where ASCII decides it, as it nearly always does: `None` where `bytes`
+/// end, or a byte beyond ASCII follows the quote's ASCII whitespace (JavaScript whitespace
+/// may go on there). A reader of a window of the text asks this alone.
+#[inline]
+pub fn after_quote_ascii(bytes: &[u8], i: usize) -> Option<AfterQuote> {
+    let mut j = i + 1;
+    while let Some(b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') = bytes.get(j) {
+        j += 1;
+    }
+    match bytes.get(j)? {
+        b',' | b'}' | b']' => Some(AfterQuote::Closes),
+        b':' => Some(AfterQuote::Colon),
+        b if b.is_ascii() => Some(AfterQuote::Continues),
+        _ => None,
+    }
+}
+
+/// Whether the `"` at byte `i` closes its string under the repair's rule, where a `:` closes
+/// it when `colon_closes`.
+#[inline]
+pub fn quote_closes(text: &str, i: usize, colon_closes: bool) -> bool {
+    after_quote(text, i).closes(colon_closes)
 }
 
 /// The repaired span of the object opening at `start` under `rule`, or `None` when its
@@ -228,7 +271,7 @@ fn scan(
             b'\\' => {
                 // Where a literal backslash and an escape collide, the escape wins: `C:\new`
                 // reads as a newline, or every real `\n` in every reply would break.
-                if is_escape(text, i) {
+                if is_escape(text.as_bytes(), i) {
                     esc = true;
                 } else {
                     repair(&mut out, &mut run, i, RepairKind::BackslashDoubled);
@@ -298,11 +341,11 @@ mod tests {
 
     #[test]
     fn escapes_are_recognised_as_json_defines_them() {
-        assert!(is_escape(r"\u00aF", 0));
-        assert!(!is_escape(r"\u00a", 0));
-        assert!(!is_escape(r"\'", 0));
-        assert!(!is_escape("\\", 0));
-        assert!(is_escape(r"\/", 0));
+        assert!(is_escape(br"\u00aF", 0));
+        assert!(!is_escape(br"\u00a", 0));
+        assert!(!is_escape(br"\'", 0));
+        assert!(!is_escape(b"\\", 0));
+        assert!(is_escape(br"\/", 0));
     }
 
     #[test]
