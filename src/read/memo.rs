@@ -338,19 +338,10 @@ impl<'a> Validator<'a> {
             }
             Flat::Unknown => {}
         }
-        // The first key and its colon, read before a frame is opened: most candidates that
-        // fail, fail there. Not memoizing such a failure costs a re-read of one key, and a
-        // long key is memoized as a string.
-        let key_end = self.string_carrying(first, true)?;
-        let colon = self.skip_ws(key_end);
-        self.work.bytes += 1;
-        if bytes.get(colon) != Some(&b':') {
-            return Err((colon, self.token_failure(Expect::Colon, Some(key_end - 1))));
-        }
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         stack.push(Frame { start, object: true });
-        let outcome = self.read_open(&mut stack, colon + 1, Expect::Value, strict);
+        let outcome = self.read_open(&mut stack, first, Expect::KeyOrClose, strict);
         self.stack = stack;
         outcome
     }

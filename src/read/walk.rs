@@ -185,7 +185,15 @@ fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
         }
         Err(whole_text) => whole_text,
     };
-    let Walked { candidates, last, kept, unrecorded } = walk(text, &mut readers, opts, budget);
+    let Walked { candidates, last, kept, unrecorded } = match budget {
+        Some(budget) => walk_recorded(text, &mut readers, opts, budget),
+        None => Walked {
+            candidates: Vec::new(),
+            last: walk_unrecorded(text, &mut readers, opts),
+            kept: None,
+            unrecorded: None,
+        },
+    };
     let last_end = last.map(|(_, end, _)| end);
     let (whole_reply, taken) = if record {
         (whole_reply(text, &whole_text, last_end, &opts.whole_reply), None)
@@ -260,8 +268,8 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
             return whole.map(|w| w.value);
         }
     }
-    let walked = walk(text, &mut readers, opts, None);
-    let walk_end = walked.last.map(|(_, end, _)| end);
+    let last = walk_unrecorded(text, &mut readers, opts);
+    let walk_end = last.map(|(_, end, _)| end);
     // Every refusal leaves the walk's answer.
     let policy = &opts.whole_reply;
     if policy.enabled
@@ -271,7 +279,7 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
     {
         return Some(w.value);
     }
-    let (start, end, by) = walked.last?;
+    let (start, end, by) = last?;
     build_value(text, start, end, by)
 }
 
@@ -308,12 +316,9 @@ struct Walked {
     unrecorded: Option<Unrecorded>,
 }
 
-fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Option<Budget>) -> Walked {
-    if budget.is_none() {
-        let last = walk_unrecorded(text, readers, opts);
-        return Walked { candidates: Vec::new(), last, kept: None, unrecorded: None };
-    }
-    let record = budget.is_some();
+/// The walk as recorded: each candidate read from scratch as the seed reads it, while the
+/// budget lasts, and as [`walk_unrecorded`] reads it after.
+fn walk_recorded(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Budget) -> Walked {
     let mut candidates = Vec::new();
     // Candidates visited past the budget, and the number of the one read last.
     let mut unrecorded: Option<Unrecorded> = None;
@@ -324,16 +329,15 @@ fn walk(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Optio
 
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
-        let full = budget.as_mut().filter(|b| b.candidates > 0 && b.bytes > 0);
-        let (read, candidate) = if let Some(b) = full {
+        let (read, candidate) = if budget.candidates > 0 && budget.bytes > 0 {
             let c = record_candidate(text, start);
-            b.candidates -= 1;
-            b.bytes = b.bytes.saturating_sub(recorded_cost(text, &c));
+            budget.candidates -= 1;
+            budget.bytes = budget.bytes.saturating_sub(recorded_cost(text, &c));
             (recorded_read(&c, opts.readings), Some(c))
         } else {
             (readers.read(start, opts.readings), None)
         };
-        if record && candidate.is_none() {
+        if candidate.is_none() {
             let u = unrecorded.get_or_insert(Unrecorded { count: 0, read: 0, first: start, kept: None });
             u.count += 1;
             u.read += usize::from(read.is_some());
