@@ -227,8 +227,8 @@ pub fn parse_repaired_at(text: &str, start: usize, rule: ColonRule) -> Result<(V
     parse_repaired(text, start, rule).map(|r| (r.value, r.end))
 }
 
-/// A repaired reading parsed by [`parse_narrow_at`].
-pub struct NarrowReading {
+/// A repaired reading parsed straight from the reply ([`parse_narrow_at`]).
+pub struct RepairedReading {
     pub value: Value,
     /// Where the reading ends in the reply.
     pub end: usize,
@@ -240,17 +240,17 @@ pub struct NarrowReading {
 
 /// [`parse_repaired_at`] under the narrow colon rule, saying whether the wide reading would
 /// have read the same.
-pub fn parse_narrow_at(text: &str, start: usize) -> Result<NarrowReading, ParseError> {
+pub fn parse_narrow_at(text: &str, start: usize) -> Result<RepairedReading, ParseError> {
     parse_repaired(text, start, ColonRule::Narrow)
 }
 
-fn parse_repaired(text: &str, start: usize, rule: ColonRule) -> Result<NarrowReading, ParseError> {
+fn parse_repaired(text: &str, start: usize, rule: ColonRule) -> Result<RepairedReading, ParseError> {
     let mut parser = Parser::new(text, start, Some(rule));
     if parser.peek() != Some(b'{') {
         return Err(parser.unexpected(start));
     }
     let value = parser.value()?;
-    Ok(NarrowReading { value, end: parser.at, wide_is_the_same: !parser.colon_kept_open })
+    Ok(RepairedReading { value, end: parser.at, wide_is_the_same: !parser.colon_kept_open })
 }
 
 /// Whether `JSON.parse(text)` would succeed, without building the value.
