@@ -70,7 +70,7 @@ pub struct Validator<'a> {
     mode: Mode,
     /// Outcomes of containers, by start position. Only containers whose outcome lies far
     /// from their start are kept: a short one is cheaper to re-read than to store.
-    containers: Table,
+    containers: Containers,
     /// Outcomes of strings, by the position of the quote that opens them (shared by every
     /// quote the scan passed over inside them).
     strings: Table,
@@ -98,7 +98,7 @@ pub(crate) struct Table {
     pages: Vec<Option<Box<[u32; PAGE]>>>,
 }
 
-const PAGE: usize = 64;
+const PAGE: usize = 256;
 const ERR_BIT: u32 = 1 << 31;
 const CARRIES_SHIFT: u32 = 29;
 const ERR_DISTANCE: u32 = (1 << CARRIES_SHIFT) - 1;
@@ -183,6 +183,89 @@ impl Table {
     }
 }
 
+/// The outcomes of containers: a [`Table`], and the containers of the last reading that
+/// failed with many open, which fail together.
+///
+/// A reply nested deep that fails leaves every container open at the failure failing there
+/// (`{"a":{"a":{"a":` all fail where the text ends). Written one by one, their entries fill
+/// the table densely, four bytes a position; the walk then reads each back as it descends.
+/// Kept together instead, they are a bit a position beside one outcome, and the table takes
+/// them only when the next such group arrives.
+#[derive(Default)]
+pub(crate) struct Containers {
+    table: Table,
+    group: Option<FailedGroup>,
+}
+
+/// Containers that fail at one place: a bit for each position from `first`.
+struct FailedGroup {
+    first: usize,
+    bits: Vec<u64>,
+    at: usize,
+    carries: Carries,
+}
+
+impl FailedGroup {
+    fn holds(&self, pos: usize) -> bool {
+        let Some(i) = pos.checked_sub(self.first) else { return false };
+        self.bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+
+    fn positions(&self) -> impl Iterator<Item = usize> + '_ {
+        self.bits.iter().enumerate().flat_map(move |(k, &w)| {
+            let base = self.first + k * 64;
+            (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| base + b)
+        })
+    }
+}
+
+/// The fewest containers failing together that are kept as a group.
+const GROUP_MIN: usize = 64;
+
+impl Containers {
+    #[inline]
+    pub(crate) fn get_carrying(&self, pos: usize) -> Option<Carrying> {
+        if let Some(known) = self.table.get_carrying(pos) {
+            return Some(known);
+        }
+        let group = self.group.as_ref()?;
+        group.holds(pos).then_some(Err((group.at, group.carries)))
+    }
+
+    fn set(&mut self, pos: usize, outcome: Outcome) {
+        self.table.set(pos, outcome);
+    }
+
+    /// The containers at `starts` (in increasing order) fail at `at`, carrying `carries`.
+    fn fail_together(&mut self, starts: impl Iterator<Item = usize> + Clone, at: usize, carries: Carries) {
+        let mut count = starts.clone();
+        if count.nth(GROUP_MIN - 1).is_none() {
+            for pos in starts {
+                self.table.set_failure(pos, at, carries);
+            }
+            return;
+        }
+        let mut starts = starts.peekable();
+        let Some(&first) = starts.peek() else { return };
+        if let Some(old) = self.group.take() {
+            for pos in old.positions() {
+                self.table.set_failure(pos, old.at, old.carries);
+            }
+        }
+        let mut bits = Vec::new();
+        for pos in starts {
+            let i = pos - first;
+            if bits.len() <= i / 64 {
+                bits.resize(i / 64 + 1, 0);
+            }
+            if let Some(w) = bits.get_mut(i / 64) {
+                *w |= 1 << (i % 64);
+            }
+        }
+        self.group = Some(FailedGroup { first, bits, at, carries });
+    }
+}
+
 /// An entry's distance (plus one, so that 0 is no entry), if it fits in 32 bits.
 fn distance(pos: usize, reach: usize) -> Option<u32> {
     reach.checked_sub(pos).and_then(|d| u32::try_from(d + 1).ok())
@@ -190,6 +273,10 @@ fn distance(pos: usize, reach: usize) -> Option<u32> {
 
 /// Outcomes closer than this to their start are not stored.
 const MEMO_MIN: usize = 32;
+
+/// The longest string the validator's loop reads itself ([`Validator::string_in_loop`]):
+/// shorter than [`MEMO_MIN`], so never one the memo holds.
+const SHORT_STRING: usize = 16;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Expect {
@@ -210,9 +297,21 @@ enum Expect {
 /// An open container. What it expects next is kept only for the innermost one: a container
 /// opens where its parent expects a value, so when it closes its parent expects `,` or the
 /// closer, whatever it expected before.
-struct Frame {
-    start: usize,
-    object: bool,
+#[derive(Clone, Copy)]
+struct Frame(usize);
+
+impl Frame {
+    fn new(start: usize, object: bool) -> Frame {
+        Frame(start << 1 | usize::from(object))
+    }
+
+    fn start(self) -> usize {
+        self.0 >> 1
+    }
+
+    fn object(self) -> bool {
+        self.0 & 1 == 1
+    }
 }
 
 /// A success waiting on the answer to the question it was learned in.
@@ -240,7 +339,7 @@ impl<'a> Validator<'a> {
             text,
             bytes: text.as_bytes(),
             mode,
-            containers: Table::default(),
+            containers: Containers::default(),
             strings: Table::default(),
             keys: Table::default(),
             stack: Vec::new(),
@@ -261,6 +360,15 @@ impl<'a> Validator<'a> {
     /// (`end` is the reading's span end), `Err(at)` with where it fails when it does not.
     pub fn object_at(&mut self, start: usize) -> Outcome {
         self.object_at_knowing(start, None)
+    }
+
+    /// What the failure of the object at `start` carries, where it is memoized as failing (a
+    /// lookup: `None` says nothing).
+    #[inline]
+    pub fn known_failure(&mut self, start: usize) -> Option<Carries> {
+        let Some(Err((_, carries))) = self.containers.get_carrying(start) else { return None };
+        self.work.hits += 1;
+        Some(carries)
     }
 
     /// [`Validator::object_at`], in a repaired mode, taking what the strict validator of the
@@ -305,12 +413,12 @@ impl<'a> Validator<'a> {
         self.object_knowing(start, None)
     }
 
-    fn object_knowing(&mut self, start: usize, strict: Option<&Table>) -> Carrying {
+    fn object_knowing(&mut self, start: usize, strict: Option<&Containers>) -> Carrying {
         let outcome = self.object_asked(start, strict);
         self.settle(outcome)
     }
 
-    fn object_asked(&mut self, start: usize, strict: Option<&Table>) -> Carrying {
+    fn object_asked(&mut self, start: usize, strict: Option<&Containers>) -> Carrying {
         let bytes = self.bytes;
         if bytes.get(start) != Some(&b'{') {
             return Err((start, Carries::Both));
@@ -340,7 +448,7 @@ impl<'a> Validator<'a> {
         }
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
-        stack.push(Frame { start, object: true });
+        stack.push(Frame::new(start, true));
         let outcome = self.read_open(&mut stack, first, Expect::KeyOrClose, strict);
         self.stack = stack;
         outcome
@@ -367,7 +475,7 @@ impl<'a> Validator<'a> {
 
     /// [`Validator::value_at`], taking the strict reading's container outcomes where given,
     /// on the scratch stack kept between calls.
-    fn value_knowing(&mut self, at: usize, strict: Option<&Table>) -> Carrying {
+    fn value_knowing(&mut self, at: usize, strict: Option<&Containers>) -> Carrying {
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         let outcome = self.value_in(&mut stack, at, strict);
@@ -399,7 +507,7 @@ impl<'a> Validator<'a> {
             let mut pending = std::mem::take(&mut self.pending);
             for p in pending.drain(..) {
                 let table = match p.table {
-                    Which::Containers => &mut self.containers,
+                    Which::Containers => &mut self.containers.table,
                     Which::Strings => &mut self.strings,
                     Which::Keys => &mut self.keys,
                 };
@@ -418,7 +526,7 @@ impl<'a> Validator<'a> {
 
     /// The validator proper: one loop, one token per turn, the innermost container's
     /// expectation in a local.
-    fn value_in(&mut self, stack: &mut Vec<Frame>, start: usize, strict: Option<&Table>) -> Carrying {
+    fn value_in(&mut self, stack: &mut Vec<Frame>, start: usize, strict: Option<&Containers>) -> Carrying {
         let bytes = self.bytes;
         // A scalar is read whole; a container is opened and read by the loop.
         let expect = match bytes.get(start) {
@@ -435,13 +543,19 @@ impl<'a> Validator<'a> {
 
     /// The loop: reads on from `at` inside the containers open on `stack`, the innermost
     /// expecting `expect`, until the outermost closes or all fail.
-    fn read_open(&mut self, stack: &mut Vec<Frame>, at: usize, expect: Expect, strict: Option<&Table>) -> Carrying {
+    fn read_open(
+        &mut self,
+        stack: &mut Vec<Frame>,
+        at: usize,
+        expect: Expect,
+        strict: Option<&Containers>,
+    ) -> Carrying {
         let bytes = self.bytes;
         let (mut at, mut expect) = (at, expect);
         // The closing quote of the value just read, when it was a string.
         let mut quote: Option<usize> = None;
         // Whether the innermost container is an object.
-        let mut object = stack.last().is_some_and(|f| f.object);
+        let mut object = stack.last().is_some_and(|f| f.object());
         loop {
             at = self.skip_ws(at);
             self.work.bytes += 1;
@@ -468,18 +582,18 @@ impl<'a> Validator<'a> {
                     at += 1;
                     let Some(frame) = stack.pop() else { return Ok(at) };
                     if stack.is_empty() {
-                        self.remember_asked(frame.start, at);
+                        self.remember_asked(frame.start(), at);
                         return Ok(at);
                     }
-                    self.remember(frame.start, at);
-                    object = stack.last().is_some_and(|f| f.object);
+                    self.remember(frame.start(), at);
+                    object = stack.last().is_some_and(|f| f.object());
                     // A container is a value of its parent.
                     expect = Expect::CommaOrClose;
                     quote = None;
                     continue;
                 }
                 (Expect::Value | Expect::ValueOrClose, Some(_)) => self.literal_at(at).map_err(|f| (f, Carries::Both)),
-                (Expect::Key | Expect::KeyOrClose, Some(b'"')) => self.string_carrying(at, true),
+                (Expect::Key | Expect::KeyOrClose, Some(b'"')) => self.string_in_loop(at, true),
                 (Expect::CommaOrClose, Some(b',')) => {
                     expect = if object { Expect::Key } else { Expect::Value };
                     at += 1;
@@ -515,7 +629,7 @@ impl<'a> Validator<'a> {
 
     /// The memoized outcome of the container at `at`, this mode's own or the strict one's
     /// where it holds for this mode too.
-    fn known(&mut self, at: usize, strict: Option<&Table>) -> Option<Carrying> {
+    fn known(&mut self, at: usize, strict: Option<&Containers>) -> Option<Carrying> {
         let mode = self.mode;
         let known = self.containers.get_carrying(at).or_else(|| {
             strict?.get_carrying(at).filter(|o| match o {
@@ -531,7 +645,7 @@ impl<'a> Validator<'a> {
     fn open(&mut self, stack: &mut Vec<Frame>, at: usize) -> Expect {
         self.work.bytes += 1;
         let object = self.bytes.get(at) == Some(&b'{');
-        stack.push(Frame { start: at, object });
+        stack.push(Frame::new(at, object));
         if object { Expect::KeyOrClose } else { Expect::ValueOrClose }
     }
 
@@ -552,6 +666,33 @@ impl<'a> Validator<'a> {
             (Mode::Strict, ..) => Carries::Both,
             _ => Carries::Neither,
         }
+    }
+
+    /// [`Validator::string_carrying`], for the loop: a short string that ends at its first
+    /// quote (a key, a short value) is read here, byte by byte, without a lookup. It is too
+    /// short to have been memoized, and it ends where the full reading would end it.
+    #[inline(always)]
+    fn string_in_loop(&mut self, open: usize, key: bool) -> Carrying {
+        let bytes = self.bytes;
+        let mut j = open + 1;
+        let limit = bytes.len().min(open + SHORT_STRING);
+        while j < limit {
+            match bytes[j] {
+                b'"' => {
+                    if self.mode == Mode::Strict
+                        || after_quote_ascii(bytes, j).is_some_and(|a| a.closes(self.mode == Mode::Wide || key))
+                    {
+                        self.work.bytes += (j - open) as u64;
+                        return Ok(j + 1);
+                    }
+                    break;
+                }
+                b'\\' => break,
+                b if b < 0x20 => break,
+                _ => j += 1,
+            }
+        }
+        self.string_carrying(open, key)
     }
 
     /// The string at `open`, a failure with what it carries: in the strict mode, whether the
@@ -589,11 +730,10 @@ impl<'a> Validator<'a> {
     /// one the caller asked about is memoized as [`Validator::remember_asked`] says.)
     fn fail_all(&mut self, stack: &mut Vec<Frame>, at: usize, carries: Carries) -> (usize, Carries) {
         let asked = usize::from(self.mode != Mode::Strict);
-        for frame in stack.drain(..).skip(asked) {
-            if at - frame.start >= self.memo_min {
-                self.containers.set_failure(frame.start, at, carries);
-            }
-        }
+        // Frames open further in are nearer the failure: those far enough to keep come first.
+        let kept = stack.iter().skip(asked).take_while(|f| at - f.start() >= self.memo_min);
+        self.containers.fail_together(kept.map(|f| f.start()), at, carries);
+        stack.clear();
         (at, carries)
     }
 
@@ -919,6 +1059,23 @@ mod tests {
             r#"{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":"x" y", "b": 1}}}}}}}}}} {"a":"#,
         ] {
             agree(t);
+        }
+    }
+
+    #[test]
+    fn containers_failing_together_agree_with_span_then_parse() {
+        let deep = "{\"a\":".repeat(2 * GROUP_MIN);
+        let closers = "}".repeat(2 * GROUP_MIN);
+        for t in [
+            format!("{deep}x"),
+            format!("{deep}1{closers}"),
+            format!("{deep}\"s\\q\" {deep}x"),
+            format!("{deep}\"s\\q\"{closers} {deep}x"),
+            format!("{deep}[{deep}\"x\ny\"] {deep}"),
+            format!("\"{{\"{deep}\"{{\" {deep}}}{deep}\"a\": 1"),
+            format!("{deep}\"a\" \"b\" {closers} {{\"a\":[{deep}:"),
+        ] {
+            agree(&t);
         }
     }
 

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use super::ends::{Scan, SpanEnds};
 use super::js::{self, ParseError, ParseErrorKind};
-use super::memo::{Mode, Validator, Work};
+use super::memo::{Carries, Mode, Validator, Work};
 use super::repair::{ColonRule, repaired_end, repaired_span};
 use super::span::Span;
 use super::strict::strict_span;
@@ -41,6 +41,15 @@ pub enum Readings {
 }
 
 impl Readings {
+    /// What a strict failure must carry to be the failure of every reading after it.
+    fn carried(self) -> Carries {
+        match self {
+            Readings::StrictOnly => Carries::Neither,
+            Readings::StrictThenWide => Carries::Wide,
+            Readings::StrictThenNarrow | Readings::StrictThenWideThenNarrow => Carries::Both,
+        }
+    }
+
     fn order(self) -> &'static [ReadingKind] {
         use ReadingKind::*;
         match self {
@@ -447,7 +456,17 @@ impl<'a> Readers<'a> {
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let first = first_token(self.text.as_bytes(), start);
         match self.text.as_bytes().get(first) {
-            Some(b'"') => self.read_object(start, first, readings),
+            Some(b'"') => {
+                // A candidate inside one the strict reading failed through fails where that
+                // one fails; where that is every later reading's failure too, one lookup
+                // turns it away.
+                if let Some(carries) = self.strict.as_mut().and_then(|v| v.known_failure(start))
+                    && carries >= readings.carried()
+                {
+                    return None;
+                }
+                self.read_object(start, first, readings)
+            }
             // `{}` reads, the same in every reading: there is no string to repair.
             Some(b'}') => Some((first + 1, ReadingKind::Strict)),
             // An object's first token is a key or its `}`: most prose braces fail here, under
