@@ -817,6 +817,64 @@ mod tests {
         }
     }
 
+    /// Text made mostly of the bytes the repair decides on, so that quotes come in runs and
+    /// next to every kind of neighbour.
+    fn dense_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy;
+        let pieces =
+            ["\"", "\"", "\"", ":", ",", "}", "]", "{", " ", "\\", "n", "u00e9", "a", "\n", "\t", "é", "\u{3000}"];
+        proptest::collection::vec(proptest::sample::select(pieces.to_vec()), 0..60).prop_map(|p| p.concat())
+    }
+
+    /// Where the repair's run of escaped bytes from `at` ends, asking its rule of every
+    /// special byte in turn: what [`Parser::string`] finds with [`Parser::past_repaired`].
+    fn past_repaired_byte_by_byte(parser: &mut Parser, mut at: usize, key: bool) -> usize {
+        while parser.repaired_at(at, key) {
+            at = next_string_special(parser.bytes, at + 1);
+        }
+        at
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 2000, ..Default::default() })]
+
+        /// Passing over what the repair escapes a quote at a time, by the byte after each,
+        /// stops where asking the rule of every special byte stops, and notes the same
+        /// colons kept open.
+        #[test]
+        fn passing_repaired_bytes_agrees_with_the_rule(
+            text in dense_text(),
+            from in 0usize..1000,
+            narrow in proptest::bool::ANY,
+            key in proptest::bool::ANY,
+        ) {
+            let rule = if narrow { ColonRule::Narrow } else { ColonRule::Wide };
+            let at = next_string_special(text.as_bytes(), from % (text.len() + 1));
+            let mut fast = Parser::new(&text, 0, Some(rule));
+            let mut general = Parser::new(&text, 0, Some(rule));
+            let got = if fast.repaired_at(at, key) { fast.past_repaired(at, key) } else { at };
+            proptest::prop_assert_eq!(got, past_repaired_byte_by_byte(&mut general, at, key));
+            proptest::prop_assert_eq!(fast.colon_kept_open, general.colon_kept_open);
+        }
+
+        /// The repaired reading read straight from the reply is the parse of the repaired
+        /// text, for strings crowded with quotes.
+        #[test]
+        fn dense_repaired_readings_are_the_parse_of_the_repaired_text(body in dense_text(), other in dense_text()) {
+            use super::super::repair::repaired_span;
+            let text = format!(r#"{{"k": "{body}", "{other}": ["{body}", {{"{body}": "{other}"}}]}}"#);
+            for rule in [ColonRule::Wide, ColonRule::Narrow] {
+                let Some(fixed) = repaired_span(&text, 0, rule, None) else { continue };
+                let direct = parse_repaired_at(&text, 0, rule).map(|(v, end)| (v.to_json(), end));
+                let via_text = parse(&fixed.text).map(|v| (v.to_json(), fixed.end));
+                proptest::prop_assert_eq!(direct.is_ok(), via_text.is_ok());
+                if let (Ok(a), Ok(b)) = (direct, via_text) {
+                    proptest::prop_assert_eq!(a, b);
+                }
+            }
+        }
+    }
+
     fn json(s: &str) -> String {
         parse(s).map(|v| v.to_json()).unwrap_or_else(|e| format!("error: {e}"))
     }
