@@ -536,14 +536,57 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Whether the byte at the cursor, inside a string, is one the repair would have escaped
-    /// (so that it is read as itself): a quote that does not close, a raw line feed, carriage
-    /// return or tab, a backslash that begins no escape.
-    fn repaired_here(&mut self, key: bool) -> bool {
-        self.repaired_at(self.at, key)
+    /// The first special byte after `at` (one the repair escapes, inside a string) that the
+    /// repair does not escape. What the repair escapes is read as itself, so the string's text
+    /// runs on past every one of them. Kept out of [`Self::string`]: most strings hold no byte
+    /// the repair escapes, and ask [`Self::repaired_at`] only of their end.
+    ///
+    /// A quote followed at once by a byte that is not whitespace is decided by that byte
+    /// alone, and where the quote is escaped that byte also says where the next special one
+    /// is, with no search: a page of quotes in a row costs a few comparisons each. Every other
+    /// case is asked of the repair's rule in full.
+    #[inline(never)]
+    fn past_repaired(&mut self, at: usize, key: bool) -> usize {
+        let colon_closes = self.repair != Some(ColonRule::Narrow) || key;
+        let mut at = next_string_special(self.bytes, at + 1);
+        loop {
+            if self.bytes.get(at) == Some(&b'"') {
+                match self.bytes.get(at + 1) {
+                    None | Some(b',' | b'}' | b']') => return at,
+                    // Another quote: this one is escaped, and that one is next.
+                    Some(b'"') => {
+                        at += 1;
+                        continue;
+                    }
+                    Some(b':') if colon_closes => return at,
+                    Some(b':') => {
+                        self.colon_kept_open = true;
+                        at = match self.bytes.get(at + 2) {
+                            Some(b'"') => at + 2,
+                            _ => next_string_special(self.bytes, at + 2),
+                        };
+                        continue;
+                    }
+                    // Any other ASCII byte above the space (not `\`): escaped, and the byte
+                    // after it is not special.
+                    Some(&b) if b > b' ' && b < 0x80 && b != b'\\' => {
+                        at = next_string_special(self.bytes, at + 2);
+                        continue;
+                    }
+                    Some(_) => {}
+                }
+            }
+            if !self.repaired_at(at, key) {
+                return at;
+            }
+            at = next_string_special(self.bytes, at + 1);
+        }
     }
 
-    /// [`Self::repaired_here`] for the byte at `at`.
+    /// Whether the byte at `at`, inside a string, is one the repair would have escaped (so
+    /// that it is read as itself): a quote that does not close, a raw line feed, carriage
+    /// return or tab, a backslash that begins no escape.
+    #[inline(always)]
     fn repaired_at(&mut self, at: usize, key: bool) -> bool {
         let Some(rule) = self.repair else { return false };
         match self.bytes.get(at) {
@@ -571,10 +614,8 @@ impl<'a> Parser<'a> {
         // copied once into a string of exactly their size. What the repair escapes is read
         // as itself, so it stays in that text.
         let mut at = next_string_special(self.bytes, body);
-        if self.repair.is_some() {
-            while self.repaired_at(at, key) {
-                at = next_string_special(self.bytes, at + 1);
-            }
+        if self.repair.is_some() && self.repaired_at(at, key) {
+            at = self.past_repaired(at, key);
         }
         if self.bytes.get(at) == Some(&b'"') {
             self.at = at + 1;
@@ -600,8 +641,10 @@ impl<'a> Parser<'a> {
             }
             let run = self.at;
             self.at = next_string_special(self.bytes, self.at);
-            // What the repair escapes is read as itself: it stays in the run.
-            while self.repaired_here(key) {
+            // What the repair escapes is read as itself: it stays in the run. Asked a byte at a
+            // time here, not by `past_repaired`: a call from this loop slows the escapes of
+            // every strictly read string that has them.
+            while self.repaired_at(self.at, key) {
                 self.at = next_string_special(self.bytes, self.at + 1);
             }
             if self.at > run {
@@ -771,6 +814,64 @@ mod tests {
             let from = from.min(bytes.len());
             let naive = bytes[from..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map_or(bytes.len(), |k| from + k);
             proptest::prop_assert_eq!(next_string_special(&bytes, from), naive);
+        }
+    }
+
+    /// Text made mostly of the bytes the repair decides on, so that quotes come in runs and
+    /// next to every kind of neighbour.
+    fn dense_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy;
+        let pieces =
+            ["\"", "\"", "\"", ":", ",", "}", "]", "{", " ", "\\", "n", "u00e9", "a", "\n", "\t", "é", "\u{3000}"];
+        proptest::collection::vec(proptest::sample::select(pieces.to_vec()), 0..60).prop_map(|p| p.concat())
+    }
+
+    /// Where the repair's run of escaped bytes from `at` ends, asking its rule of every
+    /// special byte in turn: what [`Parser::string`] finds with [`Parser::past_repaired`].
+    fn past_repaired_byte_by_byte(parser: &mut Parser, mut at: usize, key: bool) -> usize {
+        while parser.repaired_at(at, key) {
+            at = next_string_special(parser.bytes, at + 1);
+        }
+        at
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 2000, ..Default::default() })]
+
+        /// Passing over what the repair escapes a quote at a time, by the byte after each,
+        /// stops where asking the rule of every special byte stops, and notes the same
+        /// colons kept open.
+        #[test]
+        fn passing_repaired_bytes_agrees_with_the_rule(
+            text in dense_text(),
+            from in 0usize..1000,
+            narrow in proptest::bool::ANY,
+            key in proptest::bool::ANY,
+        ) {
+            let rule = if narrow { ColonRule::Narrow } else { ColonRule::Wide };
+            let at = next_string_special(text.as_bytes(), from % (text.len() + 1));
+            let mut fast = Parser::new(&text, 0, Some(rule));
+            let mut general = Parser::new(&text, 0, Some(rule));
+            let got = if fast.repaired_at(at, key) { fast.past_repaired(at, key) } else { at };
+            proptest::prop_assert_eq!(got, past_repaired_byte_by_byte(&mut general, at, key));
+            proptest::prop_assert_eq!(fast.colon_kept_open, general.colon_kept_open);
+        }
+
+        /// The repaired reading read straight from the reply is the parse of the repaired
+        /// text, for strings crowded with quotes.
+        #[test]
+        fn dense_repaired_readings_are_the_parse_of_the_repaired_text(body in dense_text(), other in dense_text()) {
+            use super::super::repair::repaired_span;
+            let text = format!(r#"{{"k": "{body}", "{other}": ["{body}", {{"{body}": "{other}"}}]}}"#);
+            for rule in [ColonRule::Wide, ColonRule::Narrow] {
+                let Some(fixed) = repaired_span(&text, 0, rule, None) else { continue };
+                let direct = parse_repaired_at(&text, 0, rule).map(|(v, end)| (v.to_json(), end));
+                let via_text = parse(&fixed.text).map(|v| (v.to_json(), fixed.end));
+                proptest::prop_assert_eq!(direct.is_ok(), via_text.is_ok());
+                if let (Ok(a), Ok(b)) = (direct, via_text) {
+                    proptest::prop_assert_eq!(a, b);
+                }
+            }
         }
     }
 
