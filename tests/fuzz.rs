@@ -73,6 +73,20 @@ fn mutated_golden() -> impl Strategy<Value = String> {
         })
 }
 
+/// Replies nested deep (past the depth where the validator keeps the containers that fail
+/// together as a group), failing or closing in each way a reading can, with candidates inside.
+fn deep_text() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        (1usize..150).prop_map(|n| "{\"a\":".repeat(n)),
+        (1usize..150).prop_map(|n| "}".repeat(n)),
+        (1usize..40).prop_map(|n| "{\"a\":[".repeat(n)),
+        (1usize..40).prop_map(|n| "]}".repeat(n)),
+        prop::sample::select(vec!["\"x\"", "1", "\"s\\q\"", "x", "\"{\"", " ", ",", "]", "\"a\nb\"", "{}", "\"k\":"])
+            .prop_map(str::to_owned),
+    ];
+    prop::collection::vec(part, 1..10).prop_map(|v| v.concat())
+}
+
 fn json_text() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
         Just("null".to_owned()),
@@ -115,9 +129,15 @@ proptest! {
     }
 
     #[test]
+    fn readers_survive_deep_nesting(text in deep_text()) {
+        exercise(&text);
+    }
+
+    #[test]
     fn what_if_readers_agree_with_their_recorded_walks(text in prop_oneof![
         "[{}\\[\\]\":,\\\\ a\n]{0,200}",
         mutated_golden(),
+        deep_text(),
     ]) {
         exercise_variants(&text);
     }

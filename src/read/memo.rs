@@ -211,12 +211,70 @@ impl FailedGroup {
         self.bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
     }
 
+    /// The group's bits for the 64 positions from `pos` (at or after `first`).
+    fn window(&self, pos: usize) -> u64 {
+        let i = pos - self.first;
+        let (k, shift) = (i / 64, i % 64);
+        let low = self.bits.get(k).map_or(0, |w| w >> shift);
+        let high = match shift {
+            0 => 0,
+            _ => self.bits.get(k + 1).map_or(0, |w| w << (64 - shift)),
+        };
+        low | high
+    }
+
+    /// Whether `pos` lies between the group's first position and past its last bit.
+    fn spans(&self, pos: usize) -> bool {
+        pos >= self.first && pos - self.first < self.bits.len() * 64
+    }
+
+    /// The first position from `from` with a `{` not in the group (or where the group ends).
+    /// Each brace passed over counts as a memo hit in `work`.
+    #[inline(never)]
+    fn past_braces(&self, bytes: &[u8], from: usize, work: &mut Work) -> usize {
+        let end = bytes.len().min(self.first + self.bits.len() * 64);
+        let mut pos = from;
+        while let Some(block) = bytes.get(pos..end.min(pos + 64)).filter(|b| !b.is_empty()) {
+            let (open, known) = (brace_mask(block), self.window(pos));
+            let unknown = open & !known;
+            let passed = match unknown {
+                0 => open,
+                u => open & ((1 << u.trailing_zeros()) - 1),
+            };
+            work.hits += u64::from(passed.count_ones());
+            if unknown != 0 {
+                return pos + unknown.trailing_zeros() as usize;
+            }
+            pos += block.len();
+        }
+        pos
+    }
+
     fn positions(&self) -> impl Iterator<Item = usize> + '_ {
         self.bits.iter().enumerate().flat_map(move |(k, &w)| {
             let base = self.first + k * 64;
             (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| base + b)
         })
     }
+}
+
+/// A bit for each `{` in `block` (at most 64 bytes), eight bytes at a time.
+fn brace_mask(block: &[u8]) -> u64 {
+    const LO7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let words = block.chunks_exact(8);
+    let tail = words.remainder();
+    let mut mask = 0;
+    for (k, word) in words.enumerate() {
+        let y = <[u8; 8]>::try_from(word).map_or(0, u64::from_le_bytes) ^ u64::from_le_bytes([b'{'; 8]);
+        // 0x80 in exactly the bytes of `y` that are zero, then one bit per byte, in order.
+        let zero = !(((y & LO7) + LO7) | y | LO7);
+        mask |= ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    let base = block.len() - tail.len();
+    for (k, &b) in tail.iter().enumerate() {
+        mask |= u64::from(b == b'{') << (base + k);
+    }
+    mask
 }
 
 /// The fewest containers failing together that are kept as a group.
@@ -362,13 +420,27 @@ impl<'a> Validator<'a> {
         self.object_at_knowing(start, None)
     }
 
-    /// What the failure of the object at `start` carries, where it is memoized as failing (a
-    /// lookup: `None` says nothing).
+    /// What the failure of the object at `start` carries, where it is one of the group of
+    /// containers that failed together ([`Containers`]): a lookup, and `None` says nothing.
     #[inline]
-    pub fn known_failure(&mut self, start: usize) -> Option<Carries> {
-        let Some(Err((_, carries))) = self.containers.get_carrying(start) else { return None };
+    pub fn failed_together(&mut self, start: usize) -> Option<Carries> {
+        let group = self.containers.group.as_ref().filter(|g| g.holds(start))?;
         self.work.hits += 1;
-        Some(carries)
+        Some(group.carries)
+    }
+
+    /// The first position at or after `from` where a `{` is not already known to fail with a
+    /// failure carrying at least `carried`, as far as the group of containers that failed
+    /// together says ([`Containers`]): its braces are passed over 64 bytes at a time. (A
+    /// position returned may hold no brace, or one the table knows; the caller reads on.)
+    #[inline]
+    pub fn past_known_failures(&mut self, from: usize, carried: Carries) -> usize {
+        match self.containers.group.as_ref() {
+            Some(group) if group.carries >= carried && group.spans(from) => {
+                group.past_braces(self.bytes, from, &mut self.work)
+            }
+            _ => from,
+        }
     }
 
     /// [`Validator::object_at`], in a repaired mode, taking what the strict validator of the
@@ -431,10 +503,8 @@ impl<'a> Validator<'a> {
             Some(b'}') => return Ok(first + 1),
             _ => return Err((first, Carries::Both)),
         }
-        if let Some(known) = self.known(start, strict) {
-            return known;
-        }
-        // A small flat object is read without opening a frame.
+        // A small flat object is read without opening a frame (or a lookup: its outcome is too
+        // near its start to have been memoized).
         match flat_object(bytes, start, self.mode) {
             Flat::Reads(end) => {
                 self.work.bytes += (end - start) as u64;
@@ -445,6 +515,9 @@ impl<'a> Validator<'a> {
                 return Err((at, self.token_failure(expect, quote)));
             }
             Flat::Unknown => {}
+        }
+        if let Some(known) = self.known(start, strict) {
+            return known;
         }
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
@@ -1059,6 +1132,17 @@ mod tests {
             r#"{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":"x" y", "b": 1}}}}}}}}}} {"a":"#,
         ] {
             agree(t);
+        }
+    }
+
+    proptest::proptest! {
+        /// The brace mask has a bit exactly where the block has a `{`.
+        #[test]
+        fn the_brace_mask_marks_every_brace(block in proptest::collection::vec(
+            proptest::sample::select(vec![b'{', b'}', b'z', 0xfb, 0x7b ^ 0x80, 0x00, b'"']), 0..=64,
+        )) {
+            let naive = block.iter().enumerate().fold(0u64, |m, (k, &b)| m | u64::from(b == b'{') << k);
+            proptest::prop_assert_eq!(brace_mask(&block), naive);
         }
     }
 

@@ -420,7 +420,13 @@ fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Opt
             // Inside it: its closing brace may belong to something else. A brace there that
             // opens no object would be passed over the same way, so it is not visited.
             None => match opts.on_failure {
-                OnFailure::Descend => find_candidate(text, start + 1),
+                OnFailure::Descend => {
+                    let from = readers
+                        .strict
+                        .as_mut()
+                        .map_or(start + 1, |v| v.past_known_failures(start + 1, opts.readings.carried()));
+                    find_candidate(text, from)
+                }
                 OnFailure::Resume => find_brace(text, readers.resume_point(start).unwrap_or(start + 1)),
             },
         };
@@ -457,10 +463,10 @@ impl<'a> Readers<'a> {
         let first = first_token(self.text.as_bytes(), start);
         match self.text.as_bytes().get(first) {
             Some(b'"') => {
-                // A candidate inside one the strict reading failed through fails where that
-                // one fails; where that is every later reading's failure too, one lookup
-                // turns it away.
-                if let Some(carries) = self.strict.as_mut().and_then(|v| v.known_failure(start))
+                // A candidate among containers the strict reading failed through together
+                // fails where they fail; where that is every later reading's failure too, one
+                // lookup turns it away.
+                if let Some(carries) = self.strict.as_mut().and_then(|v| v.failed_together(start))
                     && carries >= readings.carried()
                 {
                     return None;

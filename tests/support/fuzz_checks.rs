@@ -24,6 +24,7 @@ pub fn exercise(text: &str) {
     assert_eq!(slow.value.as_ref().map(Value::to_json), fast.value.as_ref().map(Value::to_json));
     assert_eq!(slow.decided_by, fast.decided_by);
     assert_eq!(slow.whole_reply.name(), fast.whole_reply.name());
+    assert_eq!(walk::extract_json(text).as_ref().map(Value::to_json), fast.value.as_ref().map(Value::to_json));
     let _ = explain::render_text(text, &slow, &Style::plain());
     let json = explain::render_json(text, &slow);
     // Checked with our own parse: the trace nests as deep as the reply, past serde_json's limit.
@@ -53,6 +54,13 @@ pub fn exercise_variants(text: &str) {
                 );
                 assert_eq!(slow.decided_by, fast.decided_by, "{}", reader.name());
                 assert_eq!(slow.whole_reply.name(), fast.whole_reply.name(), "{}", reader.name());
+                let answer = walk::answer(text, &opts);
+                assert_eq!(
+                    answer.as_ref().map(Value::to_json),
+                    fast.value.as_ref().map(Value::to_json),
+                    "{}",
+                    reader.name()
+                );
             }
             None => {
                 let _ = reader.read(text);
