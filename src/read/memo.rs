@@ -294,28 +294,28 @@ impl Containers {
         self.table.set(pos, outcome);
     }
 
-    /// The containers at `starts` (in increasing order) fail at `at`, carrying `carries`.
-    fn fail_together(&mut self, starts: impl Iterator<Item = usize> + Clone, at: usize, carries: Carries) {
-        let mut count = starts.clone();
-        if count.nth(GROUP_MIN - 1).is_none() {
-            for pos in starts {
-                self.table.set_failure(pos, at, carries);
+    fn is_empty(&self) -> bool {
+        self.table.pages.is_empty() && self.group.is_none()
+    }
+
+    /// The containers of `frames` (in increasing order) fail at `at`, carrying `carries`.
+    fn fail_together(&mut self, frames: &[Frame], at: usize, carries: Carries) {
+        let (Some(first), Some(last)) = (frames.first(), frames.last()) else { return };
+        if frames.len() < GROUP_MIN {
+            for f in frames {
+                self.table.set_failure(f.start(), at, carries);
             }
             return;
         }
-        let mut starts = starts.peekable();
-        let Some(&first) = starts.peek() else { return };
         if let Some(old) = self.group.take() {
             for pos in old.positions() {
                 self.table.set_failure(pos, old.at, old.carries);
             }
         }
-        let mut bits = Vec::new();
-        for pos in starts {
-            let i = pos - first;
-            if bits.len() <= i / 64 {
-                bits.resize(i / 64 + 1, 0);
-            }
+        let first = first.start();
+        let mut bits = vec![0u64; (last.start() - first) / 64 + 1];
+        for f in frames {
+            let i = f.start() - first;
             if let Some(w) = bits.get_mut(i / 64) {
                 *w |= 1 << (i % 64);
             }
@@ -702,7 +702,17 @@ impl<'a> Validator<'a> {
 
     /// The memoized outcome of the container at `at`, this mode's own or the strict one's
     /// where it holds for this mode too.
+    #[inline]
     fn known(&mut self, at: usize, strict: Option<&Containers>) -> Option<Carrying> {
+        // A first reading of the reply has nothing to look up.
+        if self.containers.is_empty() && strict.is_none_or(Containers::is_empty) {
+            return None;
+        }
+        self.known_in_tables(at, strict)
+    }
+
+    #[inline(never)]
+    fn known_in_tables(&mut self, at: usize, strict: Option<&Containers>) -> Option<Carrying> {
         let mode = self.mode;
         let known = self.containers.get_carrying(at).or_else(|| {
             strict?.get_carrying(at).filter(|o| match o {
@@ -804,8 +814,9 @@ impl<'a> Validator<'a> {
     fn fail_all(&mut self, stack: &mut Vec<Frame>, at: usize, carries: Carries) -> (usize, Carries) {
         let asked = usize::from(self.mode != Mode::Strict);
         // Frames open further in are nearer the failure: those far enough to keep come first.
-        let kept = stack.iter().skip(asked).take_while(|f| at - f.start() >= self.memo_min);
-        self.containers.fail_together(kept.map(|f| f.start()), at, carries);
+        let frames = stack.get(asked..).unwrap_or_default();
+        let kept = frames.partition_point(|f| at - f.start() >= self.memo_min);
+        self.containers.fail_together(&frames[..kept], at, carries);
         stack.clear();
         (at, carries)
     }
