@@ -420,15 +420,6 @@ impl<'a> Validator<'a> {
         self.object_at_knowing(start, None)
     }
 
-    /// What the failure of the object at `start` carries, where it is one of the group of
-    /// containers that failed together ([`Containers`]): a lookup, and `None` says nothing.
-    #[inline]
-    pub fn failed_together(&mut self, start: usize) -> Option<Carries> {
-        let group = self.containers.group.as_ref().filter(|g| g.holds(start))?;
-        self.work.hits += 1;
-        Some(group.carries)
-    }
-
     /// The first position at or after `from` where a `{` is not already known to fail with a
     /// failure carrying at least `carried`, as far as the group of containers that failed
     /// together says ([`Containers`]): its braces are passed over 64 bytes at a time. (A
@@ -503,8 +494,10 @@ impl<'a> Validator<'a> {
             Some(b'}') => return Ok(first + 1),
             _ => return Err((first, Carries::Both)),
         }
-        // A small flat object is read without opening a frame (or a lookup: its outcome is too
-        // near its start to have been memoized).
+        if let Some(known) = self.known(start, strict) {
+            return known;
+        }
+        // A small flat object is read without opening a frame.
         match flat_object(bytes, start, self.mode) {
             Flat::Reads(end) => {
                 self.work.bytes += (end - start) as u64;
@@ -515,9 +508,6 @@ impl<'a> Validator<'a> {
                 return Err((at, self.token_failure(expect, quote)));
             }
             Flat::Unknown => {}
-        }
-        if let Some(known) = self.known(start, strict) {
-            return known;
         }
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();

@@ -462,17 +462,7 @@ impl<'a> Readers<'a> {
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let first = first_token(self.text.as_bytes(), start);
         match self.text.as_bytes().get(first) {
-            Some(b'"') => {
-                // A candidate among containers the strict reading failed through together
-                // fails where they fail; where that is every later reading's failure too, one
-                // lookup turns it away.
-                if let Some(carries) = self.strict.as_mut().and_then(|v| v.failed_together(start))
-                    && carries >= readings.carried()
-                {
-                    return None;
-                }
-                self.read_object(start, first, readings)
-            }
+            Some(b'"') => self.read_object(start, first, readings),
             // `{}` reads, the same in every reading: there is no string to repair.
             Some(b'}') => Some((first + 1, ReadingKind::Strict)),
             // An object's first token is a key or its `}`: most prose braces fail here, under
