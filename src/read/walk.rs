@@ -545,11 +545,23 @@ fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<
 
 fn find_brace(text: &str, from: usize) -> Option<usize> {
     let rest = text.as_bytes().get(from..)?;
-    // On brace-laden text the next brace is usually right here; a search call costs more.
-    if let Some(i) = rest.iter().take(8).position(|&b| b == b'{') {
-        return Some(from + i);
+    // On brace-laden text the next brace is usually right here, or within a word; a search
+    // call costs more.
+    if rest.first() == Some(&b'{') {
+        return Some(from);
     }
-    memchr::memchr(b'{', rest).map(|i| i + from)
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    if let Some(&word) = rest.first_chunk::<8>() {
+        let x = u64::from_le_bytes(word) ^ (LO * u64::from(b'{'));
+        // The lowest flagged byte is exact; higher ones may be false alarms.
+        let found = x.wrapping_sub(LO) & !x & HI;
+        if found != 0 {
+            return Some(from + (found.trailing_zeros() / 8) as usize);
+        }
+        return memchr::memchr(b'{', rest.get(8..)?).map(|i| i + from + 8);
+    }
+    rest.iter().position(|&b| b == b'{').map(|i| i + from)
 }
 
 /// The first `{` at or after `from` that may open an object: one whose first token is a key
