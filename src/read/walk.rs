@@ -13,6 +13,7 @@
 //! the walk, resuming after a failed candidate, first-wins, the gates removed) is a different
 //! value of the same options, not a copy of the walk.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use super::ends::{Scan, SpanEnds};
@@ -420,7 +421,7 @@ fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Opt
             // Inside it: its closing brace may belong to something else. A brace there that
             // opens no object would be passed over the same way, so it is not visited.
             None => match opts.on_failure {
-                OnFailure::Descend => find_candidate(text, start + 1),
+                OnFailure::Descend => next_candidate(text, start + 1, &readers.failing_keys),
                 OnFailure::Resume => find_brace(text, readers.resume_point(start).unwrap_or(start + 1)),
             },
         };
@@ -438,11 +439,15 @@ struct Readers<'a> {
     /// Span ends, for the what-if that resumes after a candidate it cannot read.
     strict_ends: Option<SpanEnds<'a>>,
     wide_ends: Option<SpanEnds<'a>>,
+    /// Quotes at which the walk's one repaired reading (where it has one) is known to fail
+    /// at a key ([`Validator::failing_keys`], as of its last reading: what it was known to
+    /// fail at stays known).
+    failing_keys: Range<usize>,
 }
 
 impl<'a> Readers<'a> {
     fn new(text: &'a str) -> Self {
-        Readers { text, strict: None, wide: None, narrow: None, strict_ends: None, wide_ends: None }
+        Readers { text, strict: None, wide: None, narrow: None, strict_ends: None, wide_ends: None, failing_keys: 0..0 }
     }
 
     fn strict(&mut self) -> &mut Validator<'a> {
@@ -490,6 +495,7 @@ impl<'a> Readers<'a> {
         if repaired.is_some_and(|v| v.key_known_to_fail(key)) {
             return None;
         }
+        let one_repaired = readings.order().len() == 2;
         let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
         let carries = match strict.object_at_carrying(start) {
             Ok(end) => return Some((end, ReadingKind::Strict)),
@@ -506,7 +512,11 @@ impl<'a> Readers<'a> {
                 continue;
             }
             let validator = slot.get_or_insert_with(|| Validator::new(text, mode));
-            if let Ok(end) = validator.object_at_knowing(start, self.strict.as_ref()) {
+            let read = validator.object_at_knowing(start, self.strict.as_ref());
+            if one_repaired {
+                self.failing_keys = validator.failing_keys();
+            }
+            if let Ok(end) = read {
                 return Some((end, kind));
             }
         }
@@ -577,6 +587,42 @@ fn find_candidate(text: &str, from: usize) -> Option<usize> {
                 return Some(at);
             }
             _ => at = find_brace(text, at + 2)?,
+        }
+    }
+}
+
+/// The first candidate at or after `from` not known to fail: [`find_candidate`]'s, past
+/// every `{` whose first key lies in `failing` ([`Readers::failing_keys`]). Such a candidate
+/// fails under every reading ([`Readers::read_object`] turns it away), so the walk would
+/// only descend past it: on `"{"{"{`… that is every brace after the first.
+#[inline]
+fn next_candidate(text: &str, from: usize, failing: &Range<usize>) -> Option<usize> {
+    let at = find_candidate(text, from)?;
+    // (A key lies after its brace: none of a brace at or past the end is in the range.)
+    if at < failing.end {
+        return past_failing_keys(text.as_bytes(), at, failing.clone());
+    }
+    Some(at)
+}
+
+/// [`next_candidate`] from the candidate at `at`, before the end of `failing`.
+#[inline(never)]
+fn past_failing_keys(bytes: &[u8], mut at: usize, failing: Range<usize>) -> Option<usize> {
+    loop {
+        let first = first_token(bytes, at);
+        match bytes.get(first) {
+            Some(b'"') if failing.contains(&first) => {}
+            Some(b'"' | b'}') => return Some(at),
+            _ => {}
+        }
+        // The next brace: close by on brace-laden text, where a search call costs more.
+        at += 1;
+        let near = bytes.len().min(at + 8);
+        while at < near && bytes.get(at) != Some(&b'{') {
+            at += 1;
+        }
+        if bytes.get(at) != Some(&b'{') {
+            at += memchr::memchr(b'{', bytes.get(at..)?)?;
         }
     }
 }
