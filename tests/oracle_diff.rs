@@ -181,6 +181,28 @@ mod fast_path {
         Ok(())
     }
 
+    /// A repaired key that never closes (`"{"{"{`…) is read once, and the candidates whose
+    /// first key lies inside it are passed by the walk without a reading: every one of them
+    /// fails, and every other is still read (`{}`, `{ }`, a key after the string fails).
+    #[test]
+    fn candidates_inside_a_failing_key_are_passed_as_the_recorded_walk_reads_them() {
+        let run = "\"{".repeat(40);
+        for text in [
+            run.clone(),
+            format!("{run}{{}}{run}{{ }}{run}"),
+            format!("{run}{{ \"a\": 1}}{run}"),
+            format!("{run}\u{1}{{\"a\": 1}} {{\"b\": {run}"),
+            format!("{run}\u{1}{run}\u{1}{{\"a\": 1}}"),
+            format!("{{\"k\": \"v\"}} {run}{{\\\"{run}}}"),
+            format!("{{\"a\":\"{}\"}}", "{\"a\":\"".repeat(20)),
+            format!("x {{\"a\": \"{}\": 1 {run}", "\"{".repeat(20)),
+        ] {
+            if let Err(e) = same(&text) {
+                panic!("{e}");
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
         #[test]

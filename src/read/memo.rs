@@ -35,7 +35,7 @@
 //! in [`Work`] exist so that a test can check linearity by counting, not by timing.
 
 use super::js::{next_string_special, number_end, simple_escape};
-use super::repair::{AfterQuote, after_quote, after_quote_ascii, is_escape, quote_closes};
+use super::repair::{AfterQuote, after_quote, after_quote_ascii, escaped_before_plain, is_escape, quote_closes};
 
 /// Which reading: the strict one, or the repaired one under the wide or the narrow colon
 /// rule. Under the narrow rule a quote followed by `:` ends only a key, which the validator
@@ -73,13 +73,12 @@ pub struct Validator<'a> {
     containers: Containers,
     /// Outcomes of strings, by the position of the quote that opens them (shared by every
     /// quote the scan passed over inside them).
-    strings: Table,
+    strings: Strings,
     /// In the narrow mode, the outcomes of strings in key position (`strings` holds the
     /// others).
-    keys: Table,
-    /// Scratch space reused across calls: the open containers, a string's inner quotes.
+    keys: Strings,
+    /// Scratch space reused across calls: the open containers.
     stack: Vec<Frame>,
-    inner: Vec<usize>,
     /// Successes learned while answering the current question, stored only if its answer
     /// is a failure ([`Validator::settle`]).
     pending: Vec<Pending>,
@@ -324,6 +323,85 @@ impl Containers {
     }
 }
 
+/// The outcomes of strings: a [`Table`], and the last long scan that failed, kept whole as
+/// a [`Run`].
+///
+/// A repaired string that never closes (`"{"{"{`… to the end of the text) passes every
+/// quote after its own, and a string opened at any of them fails where it does. Written one
+/// by one, their entries cost a store a quote; kept as a run, the scan's own bounds answer
+/// for all of them, and the table takes them only when the next failing scan arrives.
+#[derive(Default)]
+pub(crate) struct Strings {
+    table: Table,
+    run: Run,
+}
+
+/// A string scan that failed: it opened at `open` and failed at `limit`, passing every quote
+/// between without closing. (Empty when `limit` is not past `open`.)
+///
+/// A quote inside the run that is not preceded by a backslash is one the scan passed as a
+/// character the repair escapes: the scan looked at it (only an escape's second byte is
+/// stepped over unseen, and a quote is that only after a backslash), and did not close
+/// there. A string opened at it reads on from the same state, so it fails at `limit` too.
+#[derive(Default, Clone, Copy)]
+struct Run {
+    open: usize,
+    limit: usize,
+}
+
+impl Run {
+    /// Whether `pos` lies in the run.
+    #[inline]
+    fn contains(self, pos: usize) -> bool {
+        pos.wrapping_sub(self.open) < self.limit.wrapping_sub(self.open)
+    }
+
+    /// Whether a string opened at `pos` is one this run answers.
+    #[inline]
+    fn holds(self, bytes: &[u8], pos: usize) -> bool {
+        self.contains(pos) && (pos == self.open || bytes.get(pos.wrapping_sub(1)) != Some(&b'\\'))
+    }
+}
+
+impl Strings {
+    /// The outcome of the string opened at `pos`, where it is known.
+    #[inline]
+    fn get(&self, bytes: &[u8], pos: usize) -> Option<Outcome> {
+        if self.run.holds(bytes, pos) {
+            return Some(Err(self.run.limit));
+        }
+        self.table.get(pos)
+    }
+
+    /// A scan from `open` failed at `limit`, passing every quote between. The run it makes
+    /// replaces the current one: where it contains that one (it passed its opening quote, so
+    /// it fails where that one fails), outright; where not, once the table holds what that one
+    /// answered.
+    fn fail_run(&mut self, bytes: &[u8], open: usize, limit: usize) {
+        let old = self.run;
+        if !(open < old.open && old.open < limit) {
+            self.flush(bytes);
+        }
+        self.run = Run { open, limit };
+    }
+
+    /// Writes the current run into the table: an entry at each quote a string may open at,
+    /// where the failure lies far enough from it to be kept.
+    #[cold]
+    fn flush(&mut self, bytes: &[u8]) {
+        let Run { open, limit } = std::mem::take(&mut self.run);
+        let Some(last) = limit.checked_sub(MEMO_MIN) else { return };
+        let mut q = open;
+        while q <= last {
+            if q == open || bytes.get(q.wrapping_sub(1)) != Some(&b'\\') {
+                self.table.set_failure(q, limit, Carries::Neither);
+            }
+            let Some(k) = bytes.get(q + 1..=last).and_then(|rest| memchr::memchr(b'"', rest)) else { break };
+            q += 1 + k;
+        }
+    }
+}
+
 /// An entry's distance (plus one, so that 0 is no entry), if it fits in 32 bits.
 fn distance(pos: usize, reach: usize) -> Option<u32> {
     reach.checked_sub(pos).and_then(|d| u32::try_from(d + 1).ok())
@@ -398,10 +476,9 @@ impl<'a> Validator<'a> {
             bytes: text.as_bytes(),
             mode,
             containers: Containers::default(),
-            strings: Table::default(),
-            keys: Table::default(),
+            strings: Strings::default(),
+            keys: Strings::default(),
             stack: Vec::new(),
-            inner: Vec::new(),
             pending: Vec::new(),
             memo_min: MEMO_MIN,
             work: Work::default(),
@@ -571,8 +648,8 @@ impl<'a> Validator<'a> {
             for p in pending.drain(..) {
                 let table = match p.table {
                     Which::Containers => &mut self.containers.table,
-                    Which::Strings => &mut self.strings,
-                    Which::Keys => &mut self.keys,
+                    Which::Strings => &mut self.strings.table,
+                    Which::Keys => &mut self.keys.table,
                 };
                 table.set(p.pos, Ok(p.end));
             }
@@ -820,28 +897,40 @@ impl<'a> Validator<'a> {
     }
 
     /// Where the outcomes of strings like this one are kept.
-    fn strings(&mut self, key: bool) -> &mut Table {
+    fn strings(&mut self, key: bool) -> &mut Strings {
         if key && self.mode == Mode::Narrow { &mut self.keys } else { &mut self.strings }
     }
 
-    /// Whether the string in key position whose quote is at `open` is already known not to
-    /// read in this mode (a lookup: `false` says nothing).
+    /// Whether the string in key position whose quote is at `open`, the first token after
+    /// a `{`, is already known not to read in this mode (a lookup: `false` says nothing).
+    #[inline]
     pub fn key_known_to_fail(&self, open: usize) -> bool {
-        let table = if self.mode == Mode::Narrow { &self.keys } else { &self.strings };
-        matches!(table.get(open), Some(Err(_)))
+        let strings = if self.mode == Mode::Narrow { &self.keys } else { &self.strings };
+        // The quote follows `{` or whitespace, not a backslash: the run holds it if it lies
+        // inside.
+        strings.run.contains(open) || matches!(strings.table.get(open), Some(Err(_)))
+    }
+
+    /// Quotes at which a string in key position is known not to read in this mode: a key
+    /// whose quote lies in this range (after a `{` or whitespace, so not escaped by a
+    /// backslash) fails. (The failing run of key strings kept whole; often empty.)
+    #[inline]
+    pub fn failing_keys(&self) -> std::ops::Range<usize> {
+        let strings = if self.mode == Mode::Narrow { &self.keys } else { &self.strings };
+        strings.run.open..strings.run.limit
     }
 
     /// The string whose opening quote is at `open`, in this mode.
     fn string_at(&mut self, open: usize, key: bool) -> Outcome {
-        if let Some(outcome) = self.strings(key).get(open) {
+        let bytes = self.bytes;
+        if let Some(outcome) = self.strings(key).get(bytes, open) {
             self.work.hits += 1;
             return outcome;
         }
         // Most strings close at the first byte that means anything in them: read those here.
         let i = next_string_special(self.bytes, open + 1);
-        let first_inner = self.inner.len();
         if self.bytes.get(i) != Some(&b'"') {
-            return self.string_on(open, key, i, first_inner);
+            return self.string_on(open, key, i, usize::MAX);
         }
         if self.mode == Mode::Strict || self.quote_closes(i, self.mode == Mode::Wide || key) {
             self.work.bytes += (i - open) as u64;
@@ -851,40 +940,66 @@ impl<'a> Validator<'a> {
             }
             return Ok(i + 1);
         }
-        // A quote the repair reads past: on from the byte after it.
-        if self.memo_min != usize::MAX {
-            self.inner.push(i);
-        }
-        self.string_on(open, key, i + 1, first_inner)
+        // A quote the repair reads past: on from there (where a later string's run may open).
+        self.string_on(open, key, i, usize::MAX)
     }
 
-    /// [`Validator::string_at`] from `i`, past the string's first special byte. The quotes
-    /// the repair escaped inside it are collected in `self.inner` from `first_inner`: a
-    /// string opened at one continues from the same state, so it shares this one's outcome.
-    /// (A quote escaped by a backslash is never where a value starts, so only the repair's
-    /// count.)
+    /// [`Validator::string_at`] from `i`, at or past the string's first special byte, where
+    /// `first_inner` is the first quote the repair escaped inside it (`usize::MAX` if none
+    /// yet). Every quote the repair escapes inside it shares its outcome: a string opened at
+    /// one continues from the same state. (A quote escaped by a backslash is never where a
+    /// value starts, so only the repair's count.)
     #[inline(never)]
-    fn string_on(&mut self, open: usize, key: bool, mut i: usize, first_inner: usize) -> Outcome {
-        let outcome = loop {
-            i = next_string_special(self.bytes, i);
-            let Some(&c) = self.bytes.get(i) else { break Err(i) };
+    fn string_on(&mut self, open: usize, key: bool, mut i: usize, mut first_inner: usize) -> Outcome {
+        let bytes = self.bytes;
+        let colon_closes = self.mode == Mode::Wide || key;
+        // A later string's failing run, where this scan may pass its opening quote: from
+        // there on this scan is that one, and fails where it does.
+        let run = self.strings(key).run;
+        let join = if run.open > open && run.limit > run.open { run.open } else { usize::MAX };
+        let outcome = 'scan: loop {
+            i = next_string_special(bytes, i);
+            let Some(&c) = bytes.get(i) else { break Err(i) };
             match c {
-                b'"' => {
-                    if self.mode == Mode::Strict || self.quote_closes(i, self.mode == Mode::Wide || key) {
-                        break Ok(i + 1);
+                b'"' if self.mode == Mode::Strict => break Ok(i + 1),
+                b'"' => loop {
+                    // Quotes close together (`"{"{"{`), each followed at once by a plain byte
+                    // that leaves it escaped, are passed two bytes a step, without a search.
+                    while let Some(&b) = bytes.get(i + 1)
+                        && escaped_before_plain(b)
+                    {
+                        if i == join {
+                            break 'scan Err(run.limit);
+                        }
+                        first_inner = first_inner.min(i);
+                        i += 2;
+                        if bytes.get(i) != Some(&b'"') {
+                            continue 'scan;
+                        }
                     }
-                    // (A validator that stores nothing has no use for them.)
-                    if self.memo_min != usize::MAX {
-                        self.inner.push(i);
+                    let closes = match bytes.get(i + 1) {
+                        None | Some(b',' | b'}' | b']') => true,
+                        Some(b':') => colon_closes,
+                        Some(b'"' | b'\\') => false,
+                        Some(_) => self.quote_closes(i, colon_closes),
+                    };
+                    if closes {
+                        break 'scan Ok(i + 1);
                     }
+                    if i == join {
+                        break 'scan Err(run.limit);
+                    }
+                    first_inner = first_inner.min(i);
                     i += 1;
-                }
+                    if bytes.get(i) != Some(&b'"') {
+                        continue 'scan;
+                    }
+                },
                 b'\\' => {
                     // A run of one-character escapes (a page's `\"` and `\n`), read without a
                     // search per escape; they mean the same in every mode.
                     let from = i;
-                    while self.bytes.get(i) == Some(&b'\\')
-                        && self.bytes.get(i + 1).is_some_and(|&e| simple_escape(e).is_some())
+                    while bytes.get(i) == Some(&b'\\') && bytes.get(i + 1).is_some_and(|&e| simple_escape(e).is_some())
                     {
                         i += 2;
                     }
@@ -892,10 +1007,10 @@ impl<'a> Validator<'a> {
                         continue;
                     }
                     let escape = match self.mode {
-                        Mode::Strict => strict_escape_len(self.bytes, i),
+                        Mode::Strict => strict_escape_len(bytes, i),
                         // The repair keeps an escape JSON allows and doubles any other
                         // backslash; either way the parser reads on.
-                        Mode::Wide | Mode::Narrow => Some(if is_escape(self.bytes, i) { 2 } else { 1 }),
+                        Mode::Wide | Mode::Narrow => Some(if is_escape(bytes, i) { 2 } else { 1 }),
                     };
                     let Some(len) = escape else { break Err(i) };
                     i += len;
@@ -905,27 +1020,32 @@ impl<'a> Validator<'a> {
             }
         };
         self.work.bytes += (i - open) as u64;
-        let reach = match outcome {
-            Ok(e) | Err(e) => e,
-        };
+        let (Ok(reach) | Err(reach)) = outcome;
         if reach - open >= self.memo_min {
-            let table = self.string_table(key);
-            let inner = &self.inner[first_inner..];
-            let shared = std::iter::once(open).chain(inner.iter().copied()).filter(|&q| reach - q >= MEMO_MIN);
             match outcome {
-                Ok(end) => self.pending.extend(shared.map(|pos| Pending { table, pos, end })),
-                Err(at) => {
-                    let table = match table {
-                        Which::Keys => &mut self.keys,
-                        _ => &mut self.strings,
-                    };
-                    for q in shared {
-                        table.set(q, Err(at));
+                Ok(end) => {
+                    // Successes wait on the question's answer ([`Validator::settle`]), at the
+                    // opening quote and every quote inside not escaped by a backslash.
+                    let table = self.string_table(key);
+                    self.pending.push(Pending { table, pos: open, end });
+                    let last = end.saturating_sub(MEMO_MIN);
+                    let mut q = first_inner;
+                    while q <= last {
+                        if bytes.get(q.wrapping_sub(1)) != Some(&b'\\') {
+                            self.pending.push(Pending { table, pos: q, end });
+                        }
+                        let Some(k) = bytes.get(q + 1..=last).and_then(|rest| memchr::memchr(b'"', rest)) else {
+                            break;
+                        };
+                        q += 1 + k;
                     }
+                }
+                Err(at) => {
+                    let strings = self.strings(key);
+                    strings.fail_run(bytes, open, at);
                 }
             }
         }
-        self.inner.truncate(first_inner);
         outcome
     }
 
@@ -1091,6 +1211,91 @@ mod tests {
             let seed_wide =
                 repaired_span(text, j, ColonRule::Wide, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
             assert_eq!(knowing.object_at_knowing(j, Some(&strict)).ok(), seed_wide, "wide knowing at {j} in {text:?}");
+        }
+    }
+
+    /// Each mode's validator, asked about the candidates of `text` in `order` (indices into its
+    /// braces), answers as the seed does whatever it was asked before: what one question
+    /// learned (a failing string kept as a run, flushed into the table by the next, joined by
+    /// an earlier one) answers a later one exactly.
+    fn agree_in_order(text: &str, order: &[usize]) {
+        let braces: Vec<usize> = text.match_indices('{').map(|(j, _)| j).collect();
+        for (mode, rule) in
+            [(Mode::Strict, None), (Mode::Wide, Some(ColonRule::Wide)), (Mode::Narrow, Some(ColonRule::Narrow))]
+        {
+            let mut validator = Validator::new(text, mode);
+            for &k in order {
+                let Some(&j) = braces.get(k) else { continue };
+                let seed = match rule {
+                    None => strict_span(text, j).filter(|&e| js::is_json(&text[j..e])),
+                    Some(rule) => repaired_span(text, j, rule, None).filter(|r| js::is_json(&r.text)).map(|r| r.end),
+                };
+                let outcome = validator.object_at(j);
+                assert_eq!(outcome.ok(), seed, "{mode:?} at {j} in {text:?} asked in {order:?}");
+                // Where it fails too: as a reading from scratch, which stores nothing.
+                let fresh = Validator::once(text, mode).object_at(j);
+                assert_eq!(outcome, fresh, "{mode:?} at {j} in {text:?} asked in {order:?}");
+            }
+        }
+    }
+
+    /// Forward, backward, and shuffled by `seed`.
+    fn agree_in_orders(text: &str, seed: u64) {
+        let n = text.matches('{').count();
+        let forward: Vec<usize> = (0..n).collect();
+        agree_in_order(text, &forward);
+        agree_in_order(text, &forward.iter().rev().copied().collect::<Vec<_>>());
+        let mut shuffled = forward;
+        let mut state = seed | 1;
+        for i in (1..shuffled.len()).rev() {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            shuffled.swap(i, (state >> 33) as usize % (i + 1));
+        }
+        agree_in_order(text, &shuffled);
+    }
+
+    #[test]
+    fn failing_runs_agree_with_span_then_parse() {
+        let run = "\"{".repeat(24);
+        for (k, t) in [
+            // One run to the end of the text; candidates inside it, before it, after it.
+            run.clone(),
+            format!("{{\"a\": {run}"),
+            format!("{run}{{}}{run}{{ }}{run}"),
+            // Runs ended by a control character: each new one flushes the last into the table.
+            format!("{run}\u{1}{run}\u{1}{run}"),
+            format!("{run}\u{1}{{\"a\": 1}} {{\"b\": {run}\u{1} {{\"c\":{run}"),
+            // Quotes escaped by a backslash inside a run: never where a string opens.
+            format!("{}\u{1}{run}", "\"{\\\"{\\\\\"{".repeat(12)),
+            // A key's colon closes only keys under the narrow rule: runs of values, of keys.
+            format!("{}\u{1}{}", "{\"a\":\"{\":".repeat(12), "{\"a\":\"".repeat(12)),
+            format!("{{\"a\": \"{}\": 1 {run}\u{1}", "\"{".repeat(20)),
+            // Long strings that close: successes, kept only where a question fails.
+            format!("{{\"a\": \"{}\"}} {{\"b\": \"{}\" x", "\"{".repeat(20), "{\"".repeat(20)),
+        ]
+        .iter()
+        .enumerate()
+        {
+            agree_in_orders(t, k as u64);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+        /// Texts long enough for strings to be kept (runs, successes, flushes), asked about in
+        /// every order.
+        #[test]
+        fn long_strings_agree_with_span_then_parse_in_any_order(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "\"{\"{\"{\"{\"{\"{\"{\"{\"{\"{\"{\"{\"{\"{\"{\"{", "\"{", "{", "}", "\"", ":", ",", "\\\"", " ", "\u{1}",
+                    "{\"a\":\"", "a", "\\", "\n", "[", "]",
+                ]),
+                0..24,
+            ),
+            seed in proptest::prelude::any::<u64>(),
+        ) {
+            agree_in_orders(&parts.concat(), seed);
         }
     }
 

@@ -174,6 +174,26 @@ pub fn quote_closes(text: &str, i: usize, colon_closes: bool) -> bool {
     after_quote(text, i).closes(colon_closes)
 }
 
+/// Whether a `"` inside a repaired string that is followed at once by `b` is escaped, under
+/// either colon rule, with `b` itself plain text of the string (no quote, backslash or
+/// control character for a reader to stop at): a printable ASCII byte other than `,` `}` `]`
+/// `:` `"` `\`. A reader of quotes close together (`"{"{"{`) passes each such quote and the
+/// byte after it without asking more.
+#[inline(always)]
+pub fn escaped_before_plain(b: u8) -> bool {
+    ESCAPED_BEFORE_PLAIN[usize::from(b)]
+}
+
+static ESCAPED_BEFORE_PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0x21;
+    while b < 0x80 {
+        table[b] = !matches!(b as u8, b',' | b'}' | b']' | b':' | b'"' | b'\\');
+        b += 1;
+    }
+    table
+};
+
 /// The repaired span of the object opening at `start` under `rule`, or `None` when its
 /// braces never balance. With `repairs`, every repair made is recorded there in order.
 pub fn repaired_span(text: &str, start: usize, rule: ColonRule, repairs: Option<&mut Vec<Repair>>) -> Option<Repaired> {

@@ -13,6 +13,7 @@
 //! the walk, resuming after a failed candidate, first-wins, the gates removed) is a different
 //! value of the same options, not a copy of the walk.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use super::ends::{Scan, SpanEnds};
@@ -425,7 +426,7 @@ fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Opt
                         .strict
                         .as_mut()
                         .map_or(start + 1, |v| v.past_known_failures(start + 1, opts.readings.carried()));
-                    find_candidate(text, from)
+                    next_candidate(text, from, &readers.failing_keys)
                 }
                 OnFailure::Resume => find_brace(text, readers.resume_point(start).unwrap_or(start + 1)),
             },
@@ -444,11 +445,15 @@ struct Readers<'a> {
     /// Span ends, for the what-if that resumes after a candidate it cannot read.
     strict_ends: Option<SpanEnds<'a>>,
     wide_ends: Option<SpanEnds<'a>>,
+    /// Quotes at which the walk's one repaired reading (where it has one) is known to fail
+    /// at a key ([`Validator::failing_keys`], as of its last reading: what it was known to
+    /// fail at stays known).
+    failing_keys: Range<usize>,
 }
 
 impl<'a> Readers<'a> {
     fn new(text: &'a str) -> Self {
-        Readers { text, strict: None, wide: None, narrow: None, strict_ends: None, wide_ends: None }
+        Readers { text, strict: None, wide: None, narrow: None, strict_ends: None, wide_ends: None, failing_keys: 0..0 }
     }
 
     fn strict(&mut self) -> &mut Validator<'a> {
@@ -486,6 +491,7 @@ impl<'a> Readers<'a> {
         if repaired.is_some_and(|v| v.key_known_to_fail(key)) {
             return None;
         }
+        let one_repaired = readings.order().len() == 2;
         let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
         let carries = match strict.object_at_carrying(start) {
             Ok(end) => return Some((end, ReadingKind::Strict)),
@@ -502,7 +508,11 @@ impl<'a> Readers<'a> {
                 continue;
             }
             let validator = slot.get_or_insert_with(|| Validator::new(text, mode));
-            if let Ok(end) = validator.object_at_knowing(start, self.strict.as_ref()) {
+            let read = validator.object_at_knowing(start, self.strict.as_ref());
+            if one_repaired {
+                self.failing_keys = validator.failing_keys();
+            }
+            if let Ok(end) = read {
                 return Some((end, kind));
             }
         }
@@ -541,11 +551,23 @@ fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<
 
 fn find_brace(text: &str, from: usize) -> Option<usize> {
     let rest = text.as_bytes().get(from..)?;
-    // On brace-laden text the next brace is usually right here; a search call costs more.
-    if let Some(i) = rest.iter().take(8).position(|&b| b == b'{') {
-        return Some(from + i);
+    // On brace-laden text the next brace is usually right here, or within a word; a search
+    // call costs more.
+    if rest.first() == Some(&b'{') {
+        return Some(from);
     }
-    memchr::memchr(b'{', rest).map(|i| i + from)
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    if let Some(&word) = rest.first_chunk::<8>() {
+        let x = u64::from_le_bytes(word) ^ (LO * u64::from(b'{'));
+        // The lowest flagged byte is exact; higher ones may be false alarms.
+        let found = x.wrapping_sub(LO) & !x & HI;
+        if found != 0 {
+            return Some(from + (found.trailing_zeros() / 8) as usize);
+        }
+        return memchr::memchr(b'{', rest.get(8..)?).map(|i| i + from + 8);
+    }
+    rest.iter().position(|&b| b == b'{').map(|i| i + from)
 }
 
 /// The first `{` at or after `from` that may open an object: one whose first token is a key
@@ -561,6 +583,42 @@ fn find_candidate(text: &str, from: usize) -> Option<usize> {
                 return Some(at);
             }
             _ => at = find_brace(text, at + 2)?,
+        }
+    }
+}
+
+/// The first candidate at or after `from` not known to fail: [`find_candidate`]'s, past
+/// every `{` whose first key lies in `failing` ([`Readers::failing_keys`]). Such a candidate
+/// fails under every reading ([`Readers::read_object`] turns it away), so the walk would
+/// only descend past it: on `"{"{"{`… that is every brace after the first.
+#[inline]
+fn next_candidate(text: &str, from: usize, failing: &Range<usize>) -> Option<usize> {
+    let at = find_candidate(text, from)?;
+    // (A key lies after its brace: none of a brace at or past the end is in the range.)
+    if at < failing.end {
+        return past_failing_keys(text.as_bytes(), at, failing.clone());
+    }
+    Some(at)
+}
+
+/// [`next_candidate`] from the candidate at `at`, before the end of `failing`.
+#[inline(never)]
+fn past_failing_keys(bytes: &[u8], mut at: usize, failing: Range<usize>) -> Option<usize> {
+    loop {
+        let first = first_token(bytes, at);
+        match bytes.get(first) {
+            Some(b'"') if failing.contains(&first) => {}
+            Some(b'"' | b'}') => return Some(at),
+            _ => {}
+        }
+        // The next brace: close by on brace-laden text, where a search call costs more.
+        at += 1;
+        let near = bytes.len().min(at + 8);
+        while at < near && bytes.get(at) != Some(&b'{') {
+            at += 1;
+        }
+        if bytes.get(at) != Some(&b'{') {
+            at += memchr::memchr(b'{', bytes.get(at..)?)?;
         }
     }
 }
