@@ -1059,10 +1059,12 @@ impl<'a> Validator<'a> {
 /// `true`, `false`, `null` or a number at `at`: where it ends, or where it fails.
 fn scalar_end(bytes: &[u8], at: usize) -> Outcome {
     let rest = bytes.get(at..).unwrap_or_default();
-    let word: &[u8] = match rest.first() {
-        Some(b't') => b"true",
-        Some(b'f') => b"false",
-        Some(b'n') => b"null",
+    let word: &[u8] = match rest {
+        // A one-digit number, the commonest in small records, ends at once.
+        [b'0'..=b'9', next, ..] if !matches!(next, b'0'..=b'9' | b'.' | b'e' | b'E') => return Ok(at + 1),
+        [b't', ..] => b"true",
+        [b'f', ..] => b"false",
+        [b'n', ..] => b"null",
         _ => b"",
     };
     if !word.is_empty() {
