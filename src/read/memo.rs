@@ -497,6 +497,11 @@ impl<'a> Validator<'a> {
         self.object_at_knowing(start, None)
     }
 
+    /// Whether the memo holds the outcome of the container at `start`.
+    pub fn knows(&self, start: usize) -> bool {
+        !self.containers.is_empty() && self.containers.get_carrying(start).is_some()
+    }
+
     /// The first position at or after `from` where a `{` is not already known to fail with a
     /// failure carrying at least `carried`, as far as the group of containers that failed
     /// together says ([`Containers`]): its braces are passed over 64 bytes at a time. (A
@@ -1092,31 +1097,67 @@ enum Flat {
 fn flat_object(bytes: &[u8], start: usize, mode: Mode) -> Flat {
     // Nothing past the limit is looked at: the cost is bounded whatever follows.
     let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
-    let ws = |mut i: usize| {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = near.get(i) {
-            i += 1;
-        }
-        i
-    };
-    let mut i = ws(start + 1);
+    let i = flat_ws(near, start + 1);
     if near.get(i) == Some(&b'}') {
         return Flat::Reads(i + 1);
     }
+    flat_members(near, i, mode, Slot::Key, None)
+}
+
+/// Where a flat reading goes on from: a key, or a member's value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Key,
+    Value,
+}
+
+fn flat_ws(near: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = near.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// [`flat_object`] on from the string or value at `i`, in `slot`. With `departs`, a strict
+/// reading notes there the first string whose closing quote the wide repair would read past
+/// (or may: where ASCII does not decide it): up to that string the wide reading makes the
+/// same tokens.
+fn flat_members(
+    near: &[u8],
+    mut i: usize,
+    mode: Mode,
+    mut slot: Slot,
+    mut departs: Option<&mut Option<(usize, Slot)>>,
+) -> Flat {
+    let mut note = |open: usize, end: usize, slot: Slot| {
+        if let Some(d) = departs.as_deref_mut()
+            && d.is_none()
+            && !after_quote_ascii(near, end - 1).is_some_and(|a| a.closes(true))
+        {
+            *d = Some((open, slot));
+        }
+    };
     loop {
-        if near.get(i) != Some(&b'"') {
-            return Flat::Unknown;
+        if slot == Slot::Key {
+            if near.get(i) != Some(&b'"') {
+                return Flat::Unknown;
+            }
+            let Some(key_end) = flat_string(near, i, mode, true) else { return Flat::Unknown };
+            note(i, key_end, Slot::Key);
+            i = flat_ws(near, key_end);
+            match near.get(i) {
+                Some(b':') => {}
+                Some(_) => return Flat::Fails(i, Expect::Colon, Some(key_end - 1)),
+                None => return Flat::Unknown,
+            }
+            i = flat_ws(near, i + 1);
         }
-        let Some(key_end) = flat_string(near, i, mode, true) else { return Flat::Unknown };
-        i = ws(key_end);
-        match near.get(i) {
-            Some(b':') => {}
-            Some(_) => return Flat::Fails(i, Expect::Colon, Some(key_end - 1)),
-            None => return Flat::Unknown,
-        }
-        i = ws(i + 1);
         let (end, quote) = match near.get(i) {
             Some(b'"') => match flat_string(near, i, mode, false) {
-                Some(end) => (end, Some(end - 1)),
+                Some(end) => {
+                    note(i, end, Slot::Value);
+                    (end, Some(end - 1))
+                }
                 None => return Flat::Unknown,
             },
             Some(_) => match scalar_end(near, i) {
@@ -1125,13 +1166,41 @@ fn flat_object(bytes: &[u8], start: usize, mode: Mode) -> Flat {
             },
             None => return Flat::Unknown,
         };
-        i = ws(end);
+        i = flat_ws(near, end);
         match near.get(i) {
-            Some(b',') => i = ws(i + 1),
+            Some(b',') => i = flat_ws(near, i + 1),
             Some(b'}') => return Flat::Reads(i + 1),
             Some(_) => return Flat::Fails(i, Expect::CommaOrClose, quote),
             None => return Flat::Unknown,
         }
+        slot = Slot::Key;
+    }
+}
+
+/// The strict reading of a small flat object at `start` and, where it fails, the wide one,
+/// read together: the wide reading makes the strict one's tokens up to the first string whose
+/// quote the repair reads past, so it is read on from there, and where there is no such
+/// string before the strict failure it fails at the same place. `Some(Some((end, wide)))`
+/// when one reads, `Some(None)` when neither does, `None` when this is not a flat object
+/// (as [`flat_object`] says).
+pub fn flat_strict_then_wide(bytes: &[u8], start: usize) -> Option<Option<(usize, bool)>> {
+    let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
+    let i = flat_ws(near, start + 1);
+    if near.get(i) == Some(&b'}') {
+        return Some(Some((i + 1, false)));
+    }
+    let mut departs = None;
+    match flat_members(near, i, Mode::Strict, Slot::Key, Some(&mut departs)) {
+        Flat::Reads(end) => Some(Some((end, false))),
+        Flat::Unknown => None,
+        Flat::Fails(..) => match departs {
+            None => Some(None),
+            Some((open, slot)) => match flat_members(near, open, Mode::Wide, slot, None) {
+                Flat::Reads(end) => Some(Some((end, true))),
+                Flat::Fails(..) => Some(None),
+                Flat::Unknown => None,
+            },
+        },
     }
 }
 
@@ -1196,6 +1265,11 @@ mod tests {
             let seed_narrow =
                 repaired_span(text, j, ColonRule::Narrow, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
             assert_eq!(narrow.object_at(j).ok(), seed_narrow, "narrow at {j} in {text:?}");
+            // The two readings of a flat object made together are the seed's two, in order.
+            if let Some(read) = flat_strict_then_wide(text.as_bytes(), j) {
+                let seed = seed_strict.map(|e| (e, false)).or(seed_wide.map(|e| (e, true)));
+                assert_eq!(read, seed, "strict then wide at {j} in {text:?}");
+            }
         }
         // A strict failure that carries to a repaired reading is that reading's failure.
         let mut carrying = Validator::new(text, Mode::Strict);

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use super::ends::{Scan, SpanEnds};
 use super::js::{self, ParseError, ParseErrorKind};
-use super::memo::{Carries, Mode, Validator, Work};
+use super::memo::{Carries, Mode, Validator, Work, flat_strict_then_wide};
 use super::repair::{ColonRule, repaired_end, repaired_span};
 use super::span::Span;
 use super::strict::strict_span;
@@ -493,6 +493,14 @@ impl<'a> Readers<'a> {
         }
         let one_repaired = readings.order().len() == 2;
         let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
+        // The seed's two readings of a small flat object are made together, without the
+        // validators (whose memo holds nothing so near its start).
+        if readings == Readings::StrictThenWide
+            && !strict.knows(start)
+            && let Some(read) = flat_strict_then_wide(text.as_bytes(), start)
+        {
+            return read.map(|(end, wide)| (end, if wide { ReadingKind::Wide } else { ReadingKind::Strict }));
+        }
         let carries = match strict.object_at_carrying(start) {
             Ok(end) => return Some((end, ReadingKind::Strict)),
             Err((_, carries)) => carries,
