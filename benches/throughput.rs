@@ -8,7 +8,9 @@
 //!
 //! Inputs are generated deterministically (`tests/support/corpus.rs`). Prints MB/s for the
 //! typical mix, for each adversarial family at 64 KiB, 256 KiB and 1 MiB with its per-byte
-//! time relative to the typical mix, and the ratio to a plain serde_json parse. When node
+//! time relative to the typical mix (a sample of it, timed in alternation with the family, so
+//! that a machine whose speed shifts during the run shifts both), and the ratio to a plain
+//! serde_json parse. When node
 //! and the reference oracle are present (`BRACEWALK_ORACLE`, default `../shared/oracle`), the
 //! seed's own throughput on the same corpus is measured in the same run and the ratio shown.
 
@@ -34,6 +36,18 @@ fn best(passes: usize, mut f: impl FnMut()) -> f64 {
             t.elapsed().as_secs_f64()
         })
         .fold(f64::INFINITY, f64::min)
+}
+
+/// Best timings of `a` and `b`, taken in alternation over `passes` rounds, so that both are
+/// timed under whatever the machine is doing at the time: on a shared machine whose speed
+/// shifts during a run, a ratio of times taken minutes apart measures the shift.
+fn best_beside(passes: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64) {
+    let (mut best_a, mut best_b) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..passes {
+        best_a = best_a.min(best(1, &mut a));
+        best_b = best_b.min(best(1, &mut b));
+    }
+    (best_a, best_b)
 }
 
 fn mb(bytes: usize) -> f64 {
@@ -110,16 +124,32 @@ fn main() {
         }
     }
 
-    println!("\nadversarial families (per-byte time relative to the typical mix; growth = time ratio per 4x size)");
+    // Every 25th reply of the mix (about 2 MB), timed beside each family.
+    let sample: Vec<&String> = typical.iter().step_by(25).collect();
+    let sample_bytes: usize = sample.iter().map(|r| r.len()).sum();
+    println!(
+        "\nadversarial families (per-byte time relative to {:.1} MB of the typical mix timed in alternation \
+         with each; growth = time ratio per 4x size)",
+        mb(sample_bytes)
+    );
     println!("{:<20} {:>9} {:>10} {:>9} {:>7}", "family", "size", "MB/s", "vs typ", "growth");
     for family in corpus::ADVERSARIAL_FAMILIES.iter().filter(|f| only.is_none_or(|o| o == **f)) {
         let mut previous: Option<f64> = None;
         for size in [64 << 10, 256 << 10, 1 << 20] {
             let text = corpus::adversarial(family, size);
-            let t = best(if quick { 2 } else { 3 }, || {
-                black_box(extract_json(black_box(&text)));
-            });
+            let (t, t_sample) = best_beside(
+                if quick { 3 } else { 7 },
+                || {
+                    black_box(extract_json(black_box(&text)));
+                },
+                || {
+                    for r in &sample {
+                        black_box(extract_json(black_box(r)));
+                    }
+                },
+            );
             let per_byte = t / text.len() as f64;
+            let per_byte_typical = t_sample / sample_bytes as f64;
             let growth = previous.map_or(String::from("-"), |p| format!("{:.2}", t / p));
             println!(
                 "{family:<20} {:>9} {:>10.1} {:>8.2}x {growth:>7}",
