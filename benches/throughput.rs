@@ -129,7 +129,7 @@ fn main() {
     let sample_bytes: usize = sample.iter().map(|r| r.len()).sum();
     println!(
         "\nadversarial families (per-byte time relative to {:.1} MB of the typical mix timed in alternation \
-         with each; growth = time ratio per 4x size)",
+         with each; growth = time ratio per 4x size, in units of the sample's time)",
         mb(sample_bytes)
     );
     println!("{:<20} {:>9} {:>10} {:>9} {:>7}", "family", "size", "MB/s", "vs typ", "growth");
@@ -150,14 +150,17 @@ fn main() {
             );
             let per_byte = t / text.len() as f64;
             let per_byte_typical = t_sample / sample_bytes as f64;
-            let growth = previous.map_or(String::from("-"), |p| format!("{:.2}", t / p));
+            // In units of the sample's time, so that a shift in the machine's speed between
+            // sizes does not show as growth.
+            let relative = t / t_sample;
+            let growth = previous.map_or(String::from("-"), |p| format!("{:.2}", relative / p));
             println!(
                 "{family:<20} {:>9} {:>10.1} {:>8.2}x {growth:>7}",
                 text.len(),
                 mb(text.len()) / t,
                 per_byte / per_byte_typical
             );
-            previous = Some(t);
+            previous = Some(relative);
         }
     }
 }
