@@ -1183,7 +1183,7 @@ fn flat_members(
 /// string before the strict failure it fails at the same place. `Some(Some((end, wide)))`
 /// when one reads, `Some(None)` when neither does, `None` when this is not a flat object
 /// (as [`flat_object`] says).
-pub fn flat_strict_then_wide(bytes: &[u8], start: usize) -> Option<Option<(usize, bool)>> {
+pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize) -> Option<Option<(usize, bool)>> {
     let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
     let i = flat_ws(near, start + 1);
     if near.get(i) == Some(&b'}') {
