@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::repair::{AfterQuote, ColonRule, after_quote, is_escape};
+use super::repair::{AfterQuote, ColonRule, after_quote, escaped_before_plain, is_escape};
 use super::value::{JsString, Object, Value, array_index};
 
 /// ECMAScript WhiteSpace ∪ LineTerminator: what `trim()` strips and `\s` matches.
@@ -567,9 +567,9 @@ impl<'a> Parser<'a> {
                         };
                         continue;
                     }
-                    // Any other ASCII byte above the space (not `\`): escaped, and the byte
-                    // after it is not special.
-                    Some(&b) if b > b' ' && b < 0x80 && b != b'\\' => {
+                    // Any other printable ASCII byte but `\`: escaped, and the byte after it
+                    // is not special.
+                    Some(&b) if escaped_before_plain(b) => {
                         at = next_string_special(self.bytes, at + 2);
                         continue;
                     }
