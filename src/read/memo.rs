@@ -585,9 +585,9 @@ impl<'a> Validator<'a> {
                 self.work.bytes += (end - start) as u64;
                 return Ok(end);
             }
-            Flat::Fails(at, expect, quote) => {
+            Flat::Fails(at, expect, string) => {
                 self.work.bytes += (at - start) as u64;
-                return Err((at, self.token_failure(expect, quote)));
+                return Err((at, self.token_failure(expect, string.map(|s| s.close))));
             }
             Flat::Unknown => {}
         }
@@ -1083,11 +1083,18 @@ enum Flat {
     /// It reads, and ends here.
     Reads(usize),
     /// It fails at this token, which followed a key (`Expect::Colon`) or a value
-    /// (`Expect::CommaOrClose`), the string before it closing at this quote if it was one:
+    /// (`Expect::CommaOrClose`), that key or value a string here if it was one:
     /// what the validator would say, and how it would say what the failure carries.
-    Fails(usize, Expect, Option<usize>),
+    Fails(usize, Expect, Option<FlatString>),
     /// Something else: the validator's to read.
     Unknown,
+}
+
+/// A string a flat reading read: where it opens, and the quote that closed it.
+#[derive(Clone, Copy)]
+struct FlatString {
+    open: usize,
+    close: usize,
 }
 
 /// This mode's reading of a small flat object at `start`: an object of at most [`FLAT_MAX`]
@@ -1101,7 +1108,7 @@ fn flat_object(bytes: &[u8], start: usize, mode: Mode) -> Flat {
     if near.get(i) == Some(&b'}') {
         return Flat::Reads(i + 1);
     }
-    flat_members(near, i, mode, Slot::Key, None)
+    flat_members(near, i, mode, Slot::Key)
 }
 
 /// Where a flat reading goes on from: a key, or a member's value.
@@ -1111,6 +1118,7 @@ enum Slot {
     Value,
 }
 
+#[inline(always)]
 fn flat_ws(near: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = near.get(i) {
         i += 1;
@@ -1118,46 +1126,27 @@ fn flat_ws(near: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// [`flat_object`] on from the string or value at `i`, in `slot`. With `departs`, a strict
-/// reading notes there the first string whose closing quote the wide repair would read past
-/// (or may: where ASCII does not decide it): up to that string the wide reading makes the
-/// same tokens.
-fn flat_members(
-    near: &[u8],
-    mut i: usize,
-    mode: Mode,
-    mut slot: Slot,
-    mut departs: Option<&mut Option<(usize, Slot)>>,
-) -> Flat {
-    let mut note = |open: usize, end: usize, slot: Slot| {
-        if let Some(d) = departs.as_deref_mut()
-            && d.is_none()
-            && !after_quote_ascii(near, end - 1).is_some_and(|a| a.closes(true))
-        {
-            *d = Some((open, slot));
-        }
-    };
+/// [`flat_object`] on from the string or value at `i`, in `slot`.
+#[inline(always)]
+fn flat_members(near: &[u8], mut i: usize, mode: Mode, mut slot: Slot) -> Flat {
     loop {
         if slot == Slot::Key {
             if near.get(i) != Some(&b'"') {
                 return Flat::Unknown;
             }
             let Some(key_end) = flat_string(near, i, mode, true) else { return Flat::Unknown };
-            note(i, key_end, Slot::Key);
+            let key = FlatString { open: i, close: key_end - 1 };
             i = flat_ws(near, key_end);
             match near.get(i) {
                 Some(b':') => {}
-                Some(_) => return Flat::Fails(i, Expect::Colon, Some(key_end - 1)),
+                Some(_) => return Flat::Fails(i, Expect::Colon, Some(key)),
                 None => return Flat::Unknown,
             }
             i = flat_ws(near, i + 1);
         }
-        let (end, quote) = match near.get(i) {
+        let (end, string) = match near.get(i) {
             Some(b'"') => match flat_string(near, i, mode, false) {
-                Some(end) => {
-                    note(i, end, Slot::Value);
-                    (end, Some(end - 1))
-                }
+                Some(end) => (end, Some(FlatString { open: i, close: end - 1 })),
                 None => return Flat::Unknown,
             },
             Some(_) => match scalar_end(near, i) {
@@ -1170,7 +1159,7 @@ fn flat_members(
         match near.get(i) {
             Some(b',') => i = flat_ws(near, i + 1),
             Some(b'}') => return Flat::Reads(i + 1),
-            Some(_) => return Flat::Fails(i, Expect::CommaOrClose, quote),
+            Some(_) => return Flat::Fails(i, Expect::CommaOrClose, string),
             None => return Flat::Unknown,
         }
         slot = Slot::Key;
@@ -1178,35 +1167,41 @@ fn flat_members(
 }
 
 /// The strict reading of a small flat object at `start` and, where it fails, the wide one,
-/// read together: the wide reading makes the strict one's tokens up to the first string whose
-/// quote the repair reads past, so it is read on from there, and where there is no such
-/// string before the strict failure it fails at the same place. `Some(Some((end, wide)))`
-/// when one reads, `Some(None)` when neither does, `None` when this is not a flat object
-/// (as [`flat_object`] says).
+/// read together. `Some(Some((end, wide)))` when one reads, `Some(None)` when neither does,
+/// `None` when this is not a flat object (as [`flat_object`] says).
+///
+/// The wide reading makes the strict one's tokens up to the first string whose closing quote
+/// the repair reads past (or may: where ASCII does not decide it). A string the strict reading
+/// reads on after is followed by a `:`, `,` or `}`, which the repair closes it at; so the only
+/// string the repair can read past is the one right before the strict failure, and the wide
+/// reading is read on from there, or fails where the strict one does.
 pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize) -> Option<Option<(usize, bool)>> {
     let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
     let i = flat_ws(near, start + 1);
     if near.get(i) == Some(&b'}') {
         return Some(Some((i + 1, false)));
     }
-    let mut departs = None;
-    match flat_members(near, i, Mode::Strict, Slot::Key, Some(&mut departs)) {
+    match flat_members(near, i, Mode::Strict, Slot::Key) {
         Flat::Reads(end) => Some(Some((end, false))),
         Flat::Unknown => None,
-        Flat::Fails(..) => match departs {
-            None => Some(None),
-            Some((open, slot)) => match flat_members(near, open, Mode::Wide, slot, None) {
+        Flat::Fails(_, expect, Some(string))
+            if !after_quote_ascii(near, string.close).is_some_and(|a| a.closes(true)) =>
+        {
+            let slot = if expect == Expect::Colon { Slot::Key } else { Slot::Value };
+            match flat_members(near, string.open, Mode::Wide, slot) {
                 Flat::Reads(end) => Some(Some((end, true))),
                 Flat::Fails(..) => Some(None),
                 Flat::Unknown => None,
-            },
-        },
+            }
+        }
+        Flat::Fails(..) => Some(None),
     }
 }
 
 /// Where the string at `open` ends in this mode, where that is decided within `near` by
 /// ASCII alone: `None` past `near`, at a control character the mode refuses, or where
 /// JavaScript whitespace beyond ASCII could decide a quote.
+#[inline(always)]
 fn flat_string(near: &[u8], open: usize, mode: Mode, key: bool) -> Option<usize> {
     let mut j = open + 1;
     loop {
