@@ -498,6 +498,7 @@ impl<'a> Validator<'a> {
     }
 
     /// Whether the memo holds the outcome of the container at `start`.
+    #[inline]
     pub fn knows(&self, start: usize) -> bool {
         !self.containers.is_empty() && self.containers.get_carrying(start).is_some()
     }
@@ -1134,18 +1135,14 @@ fn flat_members(near: &[u8], mut i: usize, mode: Mode, mut slot: Slot) -> Flat {
             if near.get(i) != Some(&b'"') {
                 return Flat::Unknown;
             }
-            let Some(key_end) = flat_string(near, i, mode, true) else { return Flat::Unknown };
-            let key = FlatString { open: i, close: key_end - 1 };
-            i = flat_ws(near, key_end);
-            match near.get(i) {
-                Some(b':') => {}
-                Some(_) => return Flat::Fails(i, Expect::Colon, Some(key)),
-                None => return Flat::Unknown,
-            }
-            i = flat_ws(near, i + 1);
+            let Some(key_end) = flat_string(near, i + 1, mode, true) else { return Flat::Unknown };
+            i = match flat_colon(near, key_end, FlatString { open: i, close: key_end - 1 }) {
+                Ok(value) => value,
+                Err(flat) => return flat,
+            };
         }
         let (end, string) = match near.get(i) {
-            Some(b'"') => match flat_string(near, i, mode, false) {
+            Some(b'"') => match flat_string(near, i + 1, mode, false) {
                 Some(end) => (end, Some(FlatString { open: i, close: end - 1 })),
                 None => return Flat::Unknown,
             },
@@ -1155,14 +1152,35 @@ fn flat_members(near: &[u8], mut i: usize, mode: Mode, mut slot: Slot) -> Flat {
             },
             None => return Flat::Unknown,
         };
-        i = flat_ws(near, end);
-        match near.get(i) {
-            Some(b',') => i = flat_ws(near, i + 1),
-            Some(b'}') => return Flat::Reads(i + 1),
-            Some(_) => return Flat::Fails(i, Expect::CommaOrClose, string),
-            None => return Flat::Unknown,
-        }
+        i = match flat_comma(near, end, string) {
+            Ok(key) => key,
+            Err(flat) => return flat,
+        };
         slot = Slot::Key;
+    }
+}
+
+/// After the key ending at `end`: `Ok` where its value starts, past the colon.
+#[inline(always)]
+fn flat_colon(near: &[u8], end: usize, key: FlatString) -> Result<usize, Flat> {
+    let i = flat_ws(near, end);
+    match near.get(i) {
+        Some(b':') => Ok(flat_ws(near, i + 1)),
+        Some(_) => Err(Flat::Fails(i, Expect::Colon, Some(key))),
+        None => Err(Flat::Unknown),
+    }
+}
+
+/// After the value ending at `end` (this string, if it was one): `Ok` where the next key
+/// starts, past the comma, or `Err` with the reading's end.
+#[inline(always)]
+fn flat_comma(near: &[u8], end: usize, string: Option<FlatString>) -> Result<usize, Flat> {
+    let i = flat_ws(near, end);
+    match near.get(i) {
+        Some(b',') => Ok(flat_ws(near, i + 1)),
+        Some(b'}') => Err(Flat::Reads(i + 1)),
+        Some(_) => Err(Flat::Fails(i, Expect::CommaOrClose, string)),
+        None => Err(Flat::Unknown),
     }
 }
 
@@ -1173,37 +1191,45 @@ fn flat_members(near: &[u8], mut i: usize, mode: Mode, mut slot: Slot) -> Flat {
 /// The wide reading makes the strict one's tokens up to the first string whose closing quote
 /// the repair reads past (or may: where ASCII does not decide it). A string the strict reading
 /// reads on after is followed by a `:`, `,` or `}`, which the repair closes it at; so the only
-/// string the repair can read past is the one right before the strict failure, and the wide
-/// reading is read on from there, or fails where the strict one does.
+/// string the repair can read past is the one right before the strict failure. The wide
+/// reading reads on from that quote, or fails where the strict one does.
 pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize) -> Option<Option<(usize, bool)>> {
     let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
     let i = flat_ws(near, start + 1);
     if near.get(i) == Some(&b'}') {
         return Some(Some((i + 1, false)));
     }
-    match flat_members(near, i, Mode::Strict, Slot::Key) {
-        Flat::Reads(end) => Some(Some((end, false))),
-        Flat::Unknown => None,
-        Flat::Fails(_, expect, Some(string))
-            if !after_quote_ascii(near, string.close).is_some_and(|a| a.closes(true)) =>
-        {
-            let slot = if expect == Expect::Colon { Slot::Key } else { Slot::Value };
-            match flat_members(near, string.open, Mode::Wide, slot) {
-                Flat::Reads(end) => Some(Some((end, true))),
-                Flat::Fails(..) => Some(None),
-                Flat::Unknown => None,
-            }
-        }
+    let (expect, string) = match flat_members(near, i, Mode::Strict, Slot::Key) {
+        Flat::Reads(end) => return Some(Some((end, false))),
+        Flat::Unknown => return None,
+        Flat::Fails(_, _, None) => return Some(None),
+        Flat::Fails(_, expect, Some(string)) => (expect, string),
+    };
+    if after_quote_ascii(near, string.close)?.closes(true) {
+        return Some(None);
+    }
+    // Up to that quote the string holds JSON's escapes alone, which the repair reads alike.
+    let key = expect == Expect::Colon;
+    let end = flat_string(near, string.close + 1, Mode::Wide, key)?;
+    let string = FlatString { open: string.open, close: end - 1 };
+    let on = if key {
+        flat_colon(near, end, string).map(|value| flat_members(near, value, Mode::Wide, Slot::Value))
+    } else {
+        flat_comma(near, end, Some(string)).map(|key| flat_members(near, key, Mode::Wide, Slot::Key))
+    };
+    match on.unwrap_or_else(|flat| flat) {
+        Flat::Reads(end) => Some(Some((end, true))),
         Flat::Fails(..) => Some(None),
+        Flat::Unknown => None,
     }
 }
 
-/// Where the string at `open` ends in this mode, where that is decided within `near` by
-/// ASCII alone: `None` past `near`, at a control character the mode refuses, or where
-/// JavaScript whitespace beyond ASCII could decide a quote.
+/// Where the string read on from `j` (past its opening quote, or past a quote the mode reads
+/// as a character) ends in this mode, where that is decided within `near` by ASCII alone:
+/// `None` past `near`, at a control character the mode refuses, or where JavaScript
+/// whitespace beyond ASCII could decide a quote.
 #[inline(always)]
-fn flat_string(near: &[u8], open: usize, mode: Mode, key: bool) -> Option<usize> {
-    let mut j = open + 1;
+fn flat_string(near: &[u8], mut j: usize, mode: Mode, key: bool) -> Option<usize> {
     loop {
         // A byte at a time: these strings are a few bytes long.
         while near.get(j).is_some_and(|&b| b != b'"' && b != b'\\' && b >= 0x20) {

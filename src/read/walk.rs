@@ -463,10 +463,25 @@ impl<'a> Readers<'a> {
 
     /// The first reading (in the variant's order) of the object at `start` that parses:
     /// its end and kind.
-    #[inline]
+    #[inline(always)]
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let first = first_token(self.text.as_bytes(), start);
         match self.text.as_bytes().get(first) {
+            // The seed's two readings of a small flat object are made together, without the
+            // validators (whose memo holds nothing so near its start): most candidates in a
+            // page of small records, or in prose, are read here.
+            Some(b'"')
+                if readings == Readings::StrictThenWide
+                    && !self.wide.as_ref().is_some_and(|v| v.key_known_to_fail(first))
+                    && !self.strict.as_ref().is_some_and(|v| v.knows(start)) =>
+            {
+                match flat_strict_then_wide(self.text.as_bytes(), start) {
+                    Some(read) => {
+                        read.map(|(end, wide)| (end, if wide { ReadingKind::Wide } else { ReadingKind::Strict }))
+                    }
+                    None => self.read_object(start, first, readings),
+                }
+            }
             Some(b'"') => self.read_object(start, first, readings),
             // `{}` reads, the same in every reading: there is no string to repair.
             Some(b'}') => Some((first + 1, ReadingKind::Strict)),
@@ -476,7 +491,7 @@ impl<'a> Readers<'a> {
         }
     }
 
-    /// [`Readers::read`] for an object whose first token is a string.
+    /// [`Readers::read`] for an object whose first token is a string, by the validators.
     #[inline(never)]
     fn read_object(&mut self, start: usize, key: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let text = self.text;
@@ -493,14 +508,6 @@ impl<'a> Readers<'a> {
         }
         let one_repaired = readings.order().len() == 2;
         let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
-        // The seed's two readings of a small flat object are made together, without the
-        // validators (whose memo holds nothing so near its start).
-        if readings == Readings::StrictThenWide
-            && !strict.knows(start)
-            && let Some(read) = flat_strict_then_wide(text.as_bytes(), start)
-        {
-            return read.map(|(end, wide)| (end, if wide { ReadingKind::Wide } else { ReadingKind::Strict }));
-        }
         let carries = match strict.object_at_carrying(start) {
             Ok(end) => return Some((end, ReadingKind::Strict)),
             Err((_, carries)) => carries,
