@@ -1193,6 +1193,7 @@ fn flat_comma(near: &[u8], end: usize, string: Option<FlatString>) -> Result<usi
 /// reads on after is followed by a `:`, `,` or `}`, which the repair closes it at; so the only
 /// string the repair can read past is the one right before the strict failure. The wide
 /// reading reads on from that quote, or fails where the strict one does.
+#[inline(always)]
 pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize) -> Option<Option<(usize, bool)>> {
     let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
     let i = flat_ws(near, start + 1);
