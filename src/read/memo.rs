@@ -1184,9 +1184,10 @@ fn flat_comma(near: &[u8], end: usize, string: Option<FlatString>) -> Result<usi
     }
 }
 
-/// The strict reading of a small flat object at `start` and, where it fails, the wide one,
-/// read together. `Some(Some((end, wide)))` when one reads, `Some(None)` when neither does,
-/// `None` when this is not a flat object (as [`flat_object`] says).
+/// The strict reading of a small flat object at `start`, whose first key opens at `key`,
+/// and, where it fails, the wide one, read together. `Some(Some((end, wide)))` when one
+/// reads, `Some(None)` when neither does, `None` when this is not a flat object (as
+/// [`flat_object`] says).
 ///
 /// The wide reading makes the strict one's tokens up to the first string whose closing quote
 /// the repair reads past (or may: where ASCII does not decide it). A string the strict reading
@@ -1194,13 +1195,9 @@ fn flat_comma(near: &[u8], end: usize, string: Option<FlatString>) -> Result<usi
 /// string the repair can read past is the one right before the strict failure. The wide
 /// reading reads on from that quote, or fails where the strict one does.
 #[inline(always)]
-pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize) -> Option<Option<(usize, bool)>> {
+pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize, key: usize) -> Option<Option<(usize, bool)>> {
     let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
-    let i = flat_ws(near, start + 1);
-    if near.get(i) == Some(&b'}') {
-        return Some(Some((i + 1, false)));
-    }
-    let (expect, string) = match flat_members(near, i, Mode::Strict, Slot::Key) {
+    let (expect, string) = match flat_members(near, key, Mode::Strict, Slot::Key) {
         Flat::Reads(end) => return Some(Some((end, false))),
         Flat::Unknown => return None,
         Flat::Fails(_, _, None) => return Some(None),
@@ -1288,7 +1285,10 @@ mod tests {
                 repaired_span(text, j, ColonRule::Narrow, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
             assert_eq!(narrow.object_at(j).ok(), seed_narrow, "narrow at {j} in {text:?}");
             // The two readings of a flat object made together are the seed's two, in order.
-            if let Some(read) = flat_strict_then_wide(text.as_bytes(), j) {
+            let key = flat_ws(text.as_bytes(), j + 1);
+            if text.as_bytes().get(key) == Some(&b'"')
+                && let Some(read) = flat_strict_then_wide(text.as_bytes(), j, key)
+            {
                 let seed = seed_strict.map(|e| (e, false)).or(seed_wide.map(|e| (e, true)));
                 assert_eq!(read, seed, "strict then wide at {j} in {text:?}");
             }

@@ -475,7 +475,7 @@ impl<'a> Readers<'a> {
                     && !self.wide.as_ref().is_some_and(|v| v.key_known_to_fail(first))
                     && !self.strict.as_ref().is_some_and(|v| v.knows(start)) =>
             {
-                match flat_strict_then_wide(self.text.as_bytes(), start) {
+                match flat_strict_then_wide(self.text.as_bytes(), start, first) {
                     Some(read) => {
                         read.map(|(end, wide)| (end, if wide { ReadingKind::Wide } else { ReadingKind::Strict }))
                     }
