@@ -1211,11 +1211,15 @@ pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize, key: usize) -> O
     let end = flat_string(near, string.close + 1, Mode::Wide, key)?;
     let string = FlatString { open: string.open, close: end - 1 };
     let on = if key {
-        flat_colon(near, end, string).map(|value| flat_members(near, value, Mode::Wide, Slot::Value))
+        flat_colon(near, end, string).map(|value| (value, Slot::Value))
     } else {
-        flat_comma(near, end, Some(string)).map(|key| flat_members(near, key, Mode::Wide, Slot::Key))
+        flat_comma(near, end, Some(string)).map(|key| (key, Slot::Key))
     };
-    match on.unwrap_or_else(|flat| flat) {
+    let wide = match on {
+        Ok((i, slot)) => flat_members(near, i, Mode::Wide, slot),
+        Err(flat) => flat,
+    };
+    match wide {
         Flat::Reads(end) => Some(Some((end, true))),
         Flat::Fails(..) => Some(None),
         Flat::Unknown => None,
