@@ -1438,6 +1438,9 @@ mod tests {
             r#"{"a": {"b": "x" y"}, "c": 1} {"a": "x": 1} {"a" "b"} {"a": ["x" y"]}"#,
             "{\"a\": \"x\\'y\"} {\"a\": \"x\ny\"} {\"a\": \"x\u{1}y\"} {\"a\": \"x\\",
             r#"{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":"x" y", "b": 1}}}}}}}}}} {"a":"#,
+            // Small flat objects the repair reads on past a key's or a value's quote, and on
+            // into the members after it.
+            r#"{"a"x":"b"} {"a"x":1, "c":"d"} {"a"x"y":"b","c":1} {"a":"x"y", "b":"c"} {"a":"x"y":1}"#,
         ] {
             agree(t);
         }
