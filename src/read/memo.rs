@@ -586,9 +586,9 @@ impl<'a> Validator<'a> {
                 self.work.bytes += (end - start) as u64;
                 return Ok(end);
             }
-            Flat::Fails(at, expect, string) => {
+            Flat::Fails(at, expect, quote) => {
                 self.work.bytes += (at - start) as u64;
-                return Err((at, self.token_failure(expect, string.map(|s| s.close))));
+                return Err((at, self.token_failure(expect, quote)));
             }
             Flat::Unknown => {}
         }
@@ -1084,18 +1084,11 @@ enum Flat {
     /// It reads, and ends here.
     Reads(usize),
     /// It fails at this token, which followed a key (`Expect::Colon`) or a value
-    /// (`Expect::CommaOrClose`), that key or value a string here if it was one:
+    /// (`Expect::CommaOrClose`), the string before it closing at this quote if it was one:
     /// what the validator would say, and how it would say what the failure carries.
-    Fails(usize, Expect, Option<FlatString>),
+    Fails(usize, Expect, Option<usize>),
     /// Something else: the validator's to read.
     Unknown,
-}
-
-/// A string a flat reading read: where it opens, and the quote that closed it.
-#[derive(Clone, Copy)]
-struct FlatString {
-    open: usize,
-    close: usize,
 }
 
 /// This mode's reading of a small flat object at `start`: an object of at most [`FLAT_MAX`]
@@ -1136,14 +1129,14 @@ fn flat_members(near: &[u8], mut i: usize, mode: Mode, mut slot: Slot) -> Flat {
                 return Flat::Unknown;
             }
             let Some(key_end) = flat_string(near, i + 1, mode, true) else { return Flat::Unknown };
-            i = match flat_colon(near, key_end, FlatString { open: i, close: key_end - 1 }) {
+            i = match flat_colon(near, key_end) {
                 Ok(value) => value,
                 Err(flat) => return flat,
             };
         }
-        let (end, string) = match near.get(i) {
+        let (end, quote) = match near.get(i) {
             Some(b'"') => match flat_string(near, i + 1, mode, false) {
-                Some(end) => (end, Some(FlatString { open: i, close: end - 1 })),
+                Some(end) => (end, Some(end - 1)),
                 None => return Flat::Unknown,
             },
             Some(_) => match scalar_end(near, i) {
@@ -1152,7 +1145,7 @@ fn flat_members(near: &[u8], mut i: usize, mode: Mode, mut slot: Slot) -> Flat {
             },
             None => return Flat::Unknown,
         };
-        i = match flat_comma(near, end, string) {
+        i = match flat_comma(near, end, quote) {
             Ok(key) => key,
             Err(flat) => return flat,
         };
@@ -1162,24 +1155,24 @@ fn flat_members(near: &[u8], mut i: usize, mode: Mode, mut slot: Slot) -> Flat {
 
 /// After the key ending at `end`: `Ok` where its value starts, past the colon.
 #[inline(always)]
-fn flat_colon(near: &[u8], end: usize, key: FlatString) -> Result<usize, Flat> {
+fn flat_colon(near: &[u8], end: usize) -> Result<usize, Flat> {
     let i = flat_ws(near, end);
     match near.get(i) {
         Some(b':') => Ok(flat_ws(near, i + 1)),
-        Some(_) => Err(Flat::Fails(i, Expect::Colon, Some(key))),
+        Some(_) => Err(Flat::Fails(i, Expect::Colon, Some(end - 1))),
         None => Err(Flat::Unknown),
     }
 }
 
-/// After the value ending at `end` (this string, if it was one): `Ok` where the next key
-/// starts, past the comma, or `Err` with the reading's end.
+/// After the value ending at `end` (a string closing at `quote`, if it was one): `Ok` where
+/// the next key starts, past the comma, or `Err` with the reading's end.
 #[inline(always)]
-fn flat_comma(near: &[u8], end: usize, string: Option<FlatString>) -> Result<usize, Flat> {
+fn flat_comma(near: &[u8], end: usize, quote: Option<usize>) -> Result<usize, Flat> {
     let i = flat_ws(near, end);
     match near.get(i) {
         Some(b',') => Ok(flat_ws(near, i + 1)),
         Some(b'}') => Err(Flat::Reads(i + 1)),
-        Some(_) => Err(Flat::Fails(i, Expect::CommaOrClose, string)),
+        Some(_) => Err(Flat::Fails(i, Expect::CommaOrClose, quote)),
         None => Err(Flat::Unknown),
     }
 }
@@ -1197,23 +1190,22 @@ fn flat_comma(near: &[u8], end: usize, string: Option<FlatString>) -> Result<usi
 #[inline(always)]
 pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize, key: usize) -> Option<Option<(usize, bool)>> {
     let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
-    let (expect, string) = match flat_members(near, key, Mode::Strict, Slot::Key) {
+    let (expect, quote) = match flat_members(near, key, Mode::Strict, Slot::Key) {
         Flat::Reads(end) => return Some(Some((end, false))),
         Flat::Unknown => return None,
         Flat::Fails(_, _, None) => return Some(None),
-        Flat::Fails(_, expect, Some(string)) => (expect, string),
+        Flat::Fails(_, expect, Some(quote)) => (expect, quote),
     };
-    if after_quote_ascii(near, string.close)?.closes(true) {
+    if after_quote_ascii(near, quote)?.closes(true) {
         return Some(None);
     }
     // Up to that quote the string holds JSON's escapes alone, which the repair reads alike.
     let key = expect == Expect::Colon;
-    let end = flat_string(near, string.close + 1, Mode::Wide, key)?;
-    let string = FlatString { open: string.open, close: end - 1 };
+    let end = flat_string(near, quote + 1, Mode::Wide, key)?;
     let on = if key {
-        flat_colon(near, end, string).map(|value| (value, Slot::Value))
+        flat_colon(near, end).map(|value| (value, Slot::Value))
     } else {
-        flat_comma(near, end, Some(string)).map(|key| (key, Slot::Key))
+        flat_comma(near, end, Some(end - 1)).map(|key| (key, Slot::Key))
     };
     let wide = match on {
         Ok((i, slot)) => flat_members(near, i, Mode::Wide, slot),

@@ -492,6 +492,9 @@ impl<'a> Readers<'a> {
     }
 
     /// [`Readers::read`] for an object whose first token is a string, by the validators.
+    /// Cold: most candidates are flat or fail at their first token, and the walk's loop keeps
+    /// its registers for them.
+    #[cold]
     #[inline(never)]
     fn read_object(&mut self, start: usize, key: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let text = self.text;
