@@ -596,13 +596,33 @@ fn find_candidate(text: &str, from: usize) -> Option<usize> {
     loop {
         match bytes.get(at + 1) {
             Some(b'"' | b'}') => return Some(at),
-            Some(b'{') => at += 1,
+            // A brace before a brace opens no object: on to the last of the run.
+            Some(b'{') => at = last_of_brace_run(bytes, at + 1),
             Some(b' ' | b'\t' | b'\n' | b'\r') if matches!(bytes.get(first_token(bytes, at)), Some(b'"' | b'}')) => {
                 return Some(at);
             }
             _ => at = find_brace(text, at + 2)?,
         }
     }
+}
+
+/// The last `{` of the run of them that starts with the one at `at`, a word at a time.
+fn last_of_brace_run(bytes: &[u8], mut at: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    while let Some(&word) = bytes.get(at + 1..).and_then(|rest| rest.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(word) ^ (LO * u64::from(b'{'));
+        // The high bit of every byte that is not a brace: exact, as no sum crosses a byte.
+        let other = ((x & !HI).wrapping_add(!HI) | x) & HI;
+        if other != 0 {
+            return at + (other.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while bytes.get(at + 1) == Some(&b'{') {
+        at += 1;
+    }
+    at
 }
 
 /// The first candidate at or after `from` not known to fail: [`find_candidate`]'s, past
@@ -992,6 +1012,19 @@ mod tests {
 
     fn extract(t: &str) -> String {
         extract_json(t).map_or("null".into(), |v| v.to_json())
+    }
+
+    proptest::proptest! {
+        /// A run of braces ends at its last brace, whatever the bytes around it.
+        #[test]
+        fn a_brace_run_ends_at_its_last_brace(bytes in proptest::collection::vec(
+            proptest::sample::select(vec![b'{', b'{', b'{', b'z', 0xfb, 0x7b ^ 0x80, 0x00, b'"']), 0..=40,
+        )) {
+            for at in (0..bytes.len()).filter(|&i| bytes[i] == b'{') {
+                let last = at + bytes[at..].iter().take_while(|&&b| b == b'{').count() - 1;
+                proptest::prop_assert_eq!(last_of_brace_run(&bytes, at), last);
+            }
+        }
     }
 
     #[test]
