@@ -1190,13 +1190,16 @@ fn flat_comma(near: &[u8], end: usize, quote: Option<usize>) -> Result<usize, Fl
 #[inline(always)]
 pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize, key: usize) -> Option<Option<(usize, bool)>> {
     let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
-    let (expect, quote) = match flat_members(near, key, Mode::Strict, Slot::Key) {
+    let (at, expect, quote) = match flat_members(near, key, Mode::Strict, Slot::Key) {
         Flat::Reads(end) => return Some(Some((end, false))),
         Flat::Unknown => return None,
         Flat::Fails(_, _, None) => return Some(None),
-        Flat::Fails(_, expect, Some(quote)) => (expect, quote),
+        Flat::Fails(at, expect, Some(quote)) => (at, expect, quote),
     };
-    if after_quote_ascii(near, quote)?.closes(true) {
+    // The token the strict reading failed at, where it follows the quote at once, mostly says
+    // that the repair reads on past it.
+    let passed = at == quote + 1 && near.get(at).is_some_and(|&b| escaped_before_plain(b));
+    if !passed && after_quote_ascii(near, quote)?.closes(true) {
         return Some(None);
     }
     // Up to that quote the string holds JSON's escapes alone, which the repair reads alike.
