@@ -133,7 +133,7 @@ fn main() {
         for size in [64 << 10, 256 << 10, 1 << 20] {
             let text = corpus::adversarial(family, size);
             let (t, t_sample) = best_beside(
-                if quick { 3 } else { 7 },
+                if quick { 5 } else { 21 },
                 || {
                     black_box(extract_json(black_box(&text)));
                 },
