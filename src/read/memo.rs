@@ -1202,10 +1202,11 @@ pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize, key: usize) -> O
     if !passed && after_quote_ascii(near, quote)?.closes(true) {
         return Some(None);
     }
-    // Up to that quote the string holds JSON's escapes alone, which the repair reads alike.
-    let key = expect == Expect::Colon;
-    let end = flat_string(near, quote + 1, Mode::Wide, key)?;
-    let on = if key {
+    // Up to that quote the string holds no backslash and no control character (the strict
+    // flat reading leaves those to the validator), so the repair reads it alike.
+    let in_key = expect == Expect::Colon;
+    let end = flat_string(near, quote + 1, Mode::Wide, in_key)?;
+    let on = if in_key {
         flat_colon(near, end).map(|value| (value, Slot::Value))
     } else {
         flat_comma(near, end, Some(end - 1)).map(|key| (key, Slot::Key))

@@ -467,9 +467,9 @@ impl<'a> Readers<'a> {
     fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
         let first = first_token(self.text.as_bytes(), start);
         match self.text.as_bytes().get(first) {
-            // The seed's two readings of a small flat object are made together, without the
-            // validators (whose memo holds nothing so near its start): most candidates in a
-            // page of small records, or in prose, are read here.
+            // The seed's two readings of a small flat object, read here in the walk's loop
+            // without the validators (whose memo holds nothing so near its start): most
+            // candidates in a page of small records, or in prose, are such objects.
             Some(b'"')
                 if readings == Readings::StrictThenWide
                     && !self.wide.as_ref().is_some_and(|v| v.key_known_to_fail(first))
