@@ -34,6 +34,7 @@
 //! Values are built only for the answer (one span, parsed once at the end). The counters
 //! in [`Work`] exist so that a test can check linearity by counting, not by timing.
 
+use super::flat::{self, Flat, Slot};
 use super::js::{next_string_special, number_end, simple_escape};
 use super::repair::{AfterQuote, after_quote, after_quote_ascii, escaped_before_plain, is_escape, quote_closes};
 
@@ -408,7 +409,7 @@ fn distance(pos: usize, reach: usize) -> Option<u32> {
 }
 
 /// Outcomes closer than this to their start are not stored.
-const MEMO_MIN: usize = 32;
+pub(super) const MEMO_MIN: usize = 32;
 
 /// The longest string the validator's loop reads itself ([`Validator::string_in_loop`]):
 /// shorter than [`MEMO_MIN`], so never one the memo holds.
@@ -581,13 +582,17 @@ impl<'a> Validator<'a> {
             return known;
         }
         // A small flat object is read without opening a frame.
-        match flat_object(bytes, start, self.mode) {
+        match flat::object(bytes, start, self.mode) {
             Flat::Reads(end) => {
                 self.work.bytes += (end - start) as u64;
                 return Ok(end);
             }
-            Flat::Fails(at, expect, quote) => {
+            Flat::Fails(at, after, quote) => {
                 self.work.bytes += (at - start) as u64;
+                let expect = match after {
+                    Slot::Key => Expect::Colon,
+                    Slot::Value => Expect::CommaOrClose,
+                };
                 return Err((at, self.token_failure(expect, quote)));
             }
             Flat::Unknown => {}
@@ -1063,7 +1068,7 @@ impl<'a> Validator<'a> {
 }
 
 /// `true`, `false`, `null` or a number at `at`: where it ends, or where it fails.
-fn scalar_end(bytes: &[u8], at: usize) -> Outcome {
+pub(super) fn scalar_end(bytes: &[u8], at: usize) -> Outcome {
     let rest = bytes.get(at..).unwrap_or_default();
     let word: &[u8] = match rest {
         // A one-digit number, the commonest in small records, ends at once.
@@ -1078,185 +1083,6 @@ fn scalar_end(bytes: &[u8], at: usize) -> Outcome {
     }
     number_end(bytes, at)
 }
-
-/// What a reading of a small flat object makes of it, read without a validator.
-enum Flat {
-    /// It reads, and ends here.
-    Reads(usize),
-    /// It fails at this token, which followed a key (`Expect::Colon`) or a value
-    /// (`Expect::CommaOrClose`), the string before it closing at this quote if it was one:
-    /// what the validator would say, and how it would say what the failure carries.
-    Fails(usize, Expect, Option<usize>),
-    /// Something else: the validator's to read.
-    Unknown,
-}
-
-/// This mode's reading of a small flat object at `start`: an object of at most [`FLAT_MAX`]
-/// bytes whose keys and values are strings, numbers or literals, which is what a page of
-/// small records is made of, and what most prose braces fail in. Such an object is short
-/// enough never to be memoized, so reading it here leaves no later question unanswered.
-fn flat_object(bytes: &[u8], start: usize, mode: Mode) -> Flat {
-    // Nothing past the limit is looked at: the cost is bounded whatever follows.
-    let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
-    let i = flat_ws(near, start + 1);
-    if near.get(i) == Some(&b'}') {
-        return Flat::Reads(i + 1);
-    }
-    flat_members(near, i, mode, Slot::Key)
-}
-
-/// Where a flat reading goes on from: a key, or a member's value.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Slot {
-    Key,
-    Value,
-}
-
-#[inline(always)]
-fn flat_ws(near: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = near.get(i) {
-        i += 1;
-    }
-    i
-}
-
-/// [`flat_object`] on from the string or value at `i`, in `slot`.
-#[inline(always)]
-fn flat_members(near: &[u8], mut i: usize, mode: Mode, mut slot: Slot) -> Flat {
-    loop {
-        if slot == Slot::Key {
-            if near.get(i) != Some(&b'"') {
-                return Flat::Unknown;
-            }
-            let Some(key_end) = flat_string(near, i + 1, mode, true) else { return Flat::Unknown };
-            i = match flat_colon(near, key_end) {
-                Ok(value) => value,
-                Err(flat) => return flat,
-            };
-        }
-        let (end, quote) = match near.get(i) {
-            Some(b'"') => match flat_string(near, i + 1, mode, false) {
-                Some(end) => (end, Some(end - 1)),
-                None => return Flat::Unknown,
-            },
-            Some(_) => match scalar_end(near, i) {
-                Ok(end) => (end, None),
-                Err(_) => return Flat::Unknown,
-            },
-            None => return Flat::Unknown,
-        };
-        i = match flat_comma(near, end, quote) {
-            Ok(key) => key,
-            Err(flat) => return flat,
-        };
-        slot = Slot::Key;
-    }
-}
-
-/// After the key ending at `end`: `Ok` where its value starts, past the colon.
-#[inline(always)]
-fn flat_colon(near: &[u8], end: usize) -> Result<usize, Flat> {
-    let i = flat_ws(near, end);
-    match near.get(i) {
-        Some(b':') => Ok(flat_ws(near, i + 1)),
-        Some(_) => Err(Flat::Fails(i, Expect::Colon, Some(end - 1))),
-        None => Err(Flat::Unknown),
-    }
-}
-
-/// After the value ending at `end` (a string closing at `quote`, if it was one): `Ok` where
-/// the next key starts, past the comma, or `Err` with the reading's end.
-#[inline(always)]
-fn flat_comma(near: &[u8], end: usize, quote: Option<usize>) -> Result<usize, Flat> {
-    let i = flat_ws(near, end);
-    match near.get(i) {
-        Some(b',') => Ok(flat_ws(near, i + 1)),
-        Some(b'}') => Err(Flat::Reads(i + 1)),
-        Some(_) => Err(Flat::Fails(i, Expect::CommaOrClose, quote)),
-        None => Err(Flat::Unknown),
-    }
-}
-
-/// The strict reading of a small flat object at `start`, whose first key opens at `key`,
-/// and, where it fails, the wide one, read together. `Some(Some((end, wide)))` when one
-/// reads, `Some(None)` when neither does, `None` when this is not a flat object (as
-/// [`flat_object`] says).
-///
-/// The wide reading makes the strict one's tokens up to the first string whose closing quote
-/// the repair reads past (or may: where ASCII does not decide it). A string the strict reading
-/// reads on after is followed by a `:`, `,` or `}`, which the repair closes it at; so the only
-/// string the repair can read past is the one right before the strict failure. The wide
-/// reading reads on from that quote, or fails where the strict one does.
-#[inline(always)]
-pub(crate) fn flat_strict_then_wide(bytes: &[u8], start: usize, key: usize) -> Option<Option<(usize, bool)>> {
-    let near = &bytes[..start.saturating_add(FLAT_MAX).min(bytes.len())];
-    let (at, expect, quote) = match flat_members(near, key, Mode::Strict, Slot::Key) {
-        Flat::Reads(end) => return Some(Some((end, false))),
-        Flat::Unknown => return None,
-        Flat::Fails(_, _, None) => return Some(None),
-        Flat::Fails(at, expect, Some(quote)) => (at, expect, quote),
-    };
-    // The token the strict reading failed at, where it follows the quote at once, mostly says
-    // that the repair reads on past it.
-    let passed = at == quote + 1 && near.get(at).is_some_and(|&b| escaped_before_plain(b));
-    if !passed && after_quote_ascii(near, quote)?.closes(true) {
-        return Some(None);
-    }
-    // Up to that quote the string holds no backslash and no control character (the strict
-    // flat reading leaves those to the validator), so the repair reads it alike.
-    let in_key = expect == Expect::Colon;
-    let end = flat_string(near, quote + 1, Mode::Wide, in_key)?;
-    let on = if in_key {
-        flat_colon(near, end).map(|value| (value, Slot::Value))
-    } else {
-        flat_comma(near, end, Some(end - 1)).map(|key| (key, Slot::Key))
-    };
-    let wide = match on {
-        Ok((i, slot)) => flat_members(near, i, Mode::Wide, slot),
-        Err(flat) => flat,
-    };
-    match wide {
-        Flat::Reads(end) => Some(Some((end, true))),
-        Flat::Fails(..) => Some(None),
-        Flat::Unknown => None,
-    }
-}
-
-/// Where the string read on from `j` (past its opening quote, or past a quote the mode reads
-/// as a character) ends in this mode, where that is decided within `near` by ASCII alone:
-/// `None` past `near`, at a control character the mode refuses, or where JavaScript
-/// whitespace beyond ASCII could decide a quote.
-#[inline(always)]
-fn flat_string(near: &[u8], mut j: usize, mode: Mode, key: bool) -> Option<usize> {
-    loop {
-        // A byte at a time: these strings are a few bytes long.
-        while near.get(j).is_some_and(|&b| b != b'"' && b != b'\\' && b >= 0x20) {
-            j += 1;
-        }
-        match (near.get(j)?, mode) {
-            (b'"', Mode::Strict) => return Some(j + 1),
-            (b'"', _) => {
-                if after_quote_ascii(near, j)?.closes(mode == Mode::Wide || key) {
-                    return Some(j + 1);
-                }
-                j += 1;
-            }
-            // The repair keeps an escape JSON allows and reads any other backslash as itself
-            // (either way the byte after the backslash means nothing, unless it is the quote
-            // of `\"`).
-            (b'\\', Mode::Wide | Mode::Narrow) => {
-                near.get(j + 1)?;
-                j += if is_escape(near, j) { 2 } else { 1 };
-            }
-            (b'\n' | b'\r' | b'\t', Mode::Wide | Mode::Narrow) => j += 1,
-            _ => return None,
-        }
-    }
-}
-
-/// The longest object [`flat_object`] reads: below [`MEMO_MIN`], as the validator
-/// stores no shorter outcome.
-const FLAT_MAX: usize = MEMO_MIN - 1;
 
 /// The length of the JSON escape at `i` (a backslash), or `None` when JSON refuses it.
 fn strict_escape_len(bytes: &[u8], i: usize) -> Option<usize> {
@@ -1285,9 +1111,9 @@ mod tests {
                 repaired_span(text, j, ColonRule::Narrow, None).filter(|r| js::is_json(&r.text)).map(|r| r.end);
             assert_eq!(narrow.object_at(j).ok(), seed_narrow, "narrow at {j} in {text:?}");
             // The two readings of a flat object made together are the seed's two, in order.
-            let key = flat_ws(text.as_bytes(), j + 1);
+            let key = j + 1 + text[j + 1..].bytes().take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')).count();
             if text.as_bytes().get(key) == Some(&b'"')
-                && let Some(read) = flat_strict_then_wide(text.as_bytes(), j, key)
+                && let Some(read) = flat::strict_then_wide(text.as_bytes(), j, key)
             {
                 let seed = seed_strict.map(|e| (e, false)).or(seed_wide.map(|e| (e, true)));
                 assert_eq!(read, seed, "strict then wide at {j} in {text:?}");

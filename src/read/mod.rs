@@ -7,11 +7,13 @@
 //! * [`served`]: leading JSON values and JSON cut short (seed 002);
 //! * [`js`], [`value`]: the JavaScript semantics all three rely on;
 //! * [`strict`], [`repair`]: the two span readings a candidate gets; [`memo`] and [`ends`]:
-//!   what the candidates have in common, computed once per reply;
+//!   what the candidates have in common, computed once per reply, and `flat`: the small
+//!   objects most candidates are, read straight;
 //! * [`span`], [`trace`]: positions and the decision record.
 
 pub mod ends;
 pub mod first;
+mod flat;
 pub mod js;
 pub mod memo;
 pub mod repair;

@@ -17,8 +17,9 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::ends::{Scan, SpanEnds};
+use super::flat;
 use super::js::{self, ParseError, ParseErrorKind};
-use super::memo::{Carries, Mode, Validator, Work, flat_strict_then_wide};
+use super::memo::{Carries, Mode, Validator, Work};
 use super::repair::{ColonRule, repaired_end, repaired_span};
 use super::span::Span;
 use super::strict::strict_span;
@@ -475,7 +476,7 @@ impl<'a> Readers<'a> {
                     && !self.wide.as_ref().is_some_and(|v| v.key_known_to_fail(first))
                     && !self.strict.as_ref().is_some_and(|v| v.knows(start)) =>
             {
-                match flat_strict_then_wide(self.text.as_bytes(), start, first) {
+                match flat::strict_then_wide(self.text.as_bytes(), start, first) {
                     Some(read) => {
                         read.map(|(end, wide)| (end, if wide { ReadingKind::Wide } else { ReadingKind::Strict }))
                     }
