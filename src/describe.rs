@@ -76,7 +76,7 @@ impl<'a> Locator<'a> {
         Locator { text, utf16: Utf16Index::new(text), chars: CharIndex::new(text), lines }
     }
 
-    /// 1-based line and column (in characters) of `byte`, as [`line_col`] counts them.
+    /// 1-based line and column (in characters) of `byte`, as [`crate::read::span::line_col`] counts them.
     pub fn line_col(&self, byte: usize) -> (usize, usize) {
         let byte = floor_boundary(self.text, byte);
         let line = self.lines.partition_point(|&start| start <= byte).max(1);

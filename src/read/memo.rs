@@ -506,7 +506,7 @@ impl<'a> Validator<'a> {
 
     /// The first position at or after `from` where a `{` is not already known to fail with a
     /// failure carrying at least `carried`, as far as the group of containers that failed
-    /// together says ([`Containers`]): its braces are passed over 64 bytes at a time. (A
+    /// together says (the memo's group): its braces are passed over 64 bytes at a time. (A
     /// position returned may hold no brace, or one the table knows; the caller reads on.)
     #[inline]
     pub fn past_known_failures(&mut self, from: usize, carried: Carries) -> usize {

@@ -9,7 +9,7 @@
 //! * [`strict`], [`repair`]: the two span readings a candidate gets; [`memo`] and [`ends`]:
 //!   what the candidates have in common, computed once per reply, and `flat`: the small
 //!   objects most candidates are, read straight;
-//! * [`span`], [`trace`]: positions and the decision record.
+//! * [`span`], [`trace`](mod@trace): positions and the decision record.
 
 pub mod ends;
 pub mod first;

@@ -14,11 +14,11 @@
 //!   becomes a [`Diagnostic`] with its path and line or byte, and loading goes on;
 //! * **memory is bounded by the largest reply.** JSONL is streamed a line at a time, and
 //!   the context a run log logs after a reply is gathered by a light first pass (see
-//!   [`pipeline`](self::pipeline)), so a 1 GB log opens in the memory of its longest line;
+//!   `pipeline`), so a 1 GB log opens in the memory of its longest line;
 //! * **results are pushed, not collected.** [`Loader::load`] pushes each [`Item`] to a
 //!   caller's sink in path-then-line order, as ripgrep's searcher pushes to a sink: the CLI
 //!   prints as it goes, the TUI shows progress, the corpus scan fans files out to threads
-//!   ([`discover`], then [`Loader::load_file`] per file). A [`Tail`] follows one file as it
+//!   ([`discover()`], then [`Loader::load_file`] per file). A [`Tail`] follows one file as it
 //!   grows and returns only what is new.
 //!
 //! Facts a record does not carry are absent, never guessed. The few this module infers

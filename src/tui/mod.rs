@@ -2,7 +2,7 @@
 //! side by side, the deciding gate marked, the logs watched live.
 //!
 //! It is built the way the ratatui applications worth copying are built. [`State`] holds
-//! everything shown; [`update`] is the only thing that changes it, one [`Msg`] at a time,
+//! everything shown; [`update()`] is the only thing that changes it, one [`Msg`] at a time,
 //! and hands back [`Effect`]s for the loop to carry out; [`view::render`] draws a frame from
 //! the state and nothing else. Loading, reading and watching run on threads ([`worker`],
 //! [`watch`]) that report through one channel; the loop drains it after the keys waiting,
