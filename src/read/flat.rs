@@ -16,6 +16,7 @@ use super::memo::{MEMO_MIN, Mode, scalar_end};
 use super::repair::{after_quote_ascii, escaped_before_plain, is_escape};
 
 /// What a reading of a small flat object makes of it, read without a validator.
+#[derive(Debug, PartialEq, Eq)]
 pub(super) enum Flat {
     /// It reads, and ends here.
     Reads(usize),
@@ -41,7 +42,7 @@ pub(super) fn object(bytes: &[u8], start: usize, mode: Mode) -> Flat {
 
 /// Where a flat reading goes on from, or what its failing token followed: a key, or a
 /// member's value.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Slot {
     Key,
     Value,
@@ -192,3 +193,34 @@ fn string(near: &[u8], mut j: usize, mode: Mode, key: bool) -> Option<usize> {
 /// The longest object [`object`] reads: below [`MEMO_MIN`], as the validator stores no
 /// shorter outcome.
 const MAX: usize = MEMO_MIN - 1;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// A flat reading looks at nothing past its window, so a walk's flat readings cost
+        /// at most [`MAX`] bytes a brace, whatever follows: the same text cut at the window's
+        /// end reads the same.
+        #[test]
+        fn a_flat_reading_looks_nothing_past_its_window(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec!["{", "}", "\"", ":", ",", "a", "1", " ", "\\", "x\"y", "\"b\""]),
+                0..40,
+            ),
+        ) {
+            let text = parts.concat();
+            let bytes = text.as_bytes();
+            for start in (0..bytes.len()).filter(|&j| bytes[j] == b'{') {
+                let cut = &bytes[..bytes.len().min(start + MAX)];
+                let key = ws(bytes, start + 1);
+                if bytes.get(key) == Some(&b'"') {
+                    proptest::prop_assert_eq!(strict_then_wide(bytes, start, key), strict_then_wide(cut, start, key));
+                }
+                for mode in [Mode::Strict, Mode::Wide, Mode::Narrow] {
+                    proptest::prop_assert_eq!(object(bytes, start, mode), object(cut, start, mode));
+                }
+            }
+        }
+    }
+}
