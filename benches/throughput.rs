@@ -75,17 +75,10 @@ fn seed_beside_mix(replies: &[String], rounds: usize, mut time_mix: impl FnMut()
         .collect();
     std::fs::write(&path, corpus::to_jsonl(&records)).ok()?;
     let bytes: usize = replies.iter().map(String::len).sum();
-    let (mut node, mut mix) = (0.0f64, 0.0f64);
-    for _ in 0..rounds {
-        let Some(rate) = node_rate(&bench, &path) else {
-            node = 0.0;
-            break;
-        };
-        node = node.max(rate);
-        mix = mix.max(mb(bytes) / time_mix());
-    }
+    let rates: Option<Vec<(f64, f64)>> =
+        (0..rounds).map(|_| Some((node_rate(&bench, &path)?, mb(bytes) / time_mix()))).collect();
     let _ = std::fs::remove_file(&path);
-    (node > 0.0).then_some((node, mix))
+    rates?.into_iter().reduce(|(n, m), (node, mix)| (n.max(node), m.max(mix)))
 }
 
 fn node_rate(bench: &Path, corpus: &Path) -> Option<f64> {

@@ -31,8 +31,7 @@ pub(super) enum Flat {
 /// This mode's reading of a small flat object at `start`: an object of at most [`MAX`]
 /// bytes whose keys and values are strings, numbers or literals.
 pub(super) fn object(bytes: &[u8], start: usize, mode: Mode) -> Flat {
-    // Nothing past the limit is looked at: the cost is bounded whatever follows.
-    let near = &bytes[..start.saturating_add(MAX).min(bytes.len())];
+    let near = window(bytes, start);
     let i = ws(near, start + 1);
     if near.get(i) == Some(&b'}') {
         return Flat::Reads(i + 1);
@@ -125,7 +124,7 @@ fn comma(near: &[u8], end: usize, quote: Option<usize>) -> Result<usize, Flat> {
 /// reading reads on from that quote, or fails where the strict one does.
 #[inline(always)]
 pub(crate) fn strict_then_wide(bytes: &[u8], start: usize, key: usize) -> Option<Option<(usize, bool)>> {
-    let near = &bytes[..start.saturating_add(MAX).min(bytes.len())];
+    let near = window(bytes, start);
     let (at, after, quote) = match members(near, key, Mode::Strict, Slot::Key) {
         Flat::Reads(end) => return Some(Some((end, false))),
         Flat::Unknown => return None,
@@ -194,6 +193,13 @@ fn string(near: &[u8], mut j: usize, mode: Mode, key: bool) -> Option<usize> {
 /// shorter outcome.
 const MAX: usize = MEMO_MIN - 1;
 
+/// The bytes a flat reading of the object at `start` may look at: nothing past them is looked
+/// at, so its cost is bounded whatever follows.
+#[inline(always)]
+fn window(bytes: &[u8], start: usize) -> &[u8] {
+    &bytes[..start.saturating_add(MAX).min(bytes.len())]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +218,7 @@ mod tests {
             let text = parts.concat();
             let bytes = text.as_bytes();
             for start in (0..bytes.len()).filter(|&j| bytes[j] == b'{') {
+                // Cut here, not by `window`: it is the window that is checked.
                 let cut = &bytes[..bytes.len().min(start + MAX)];
                 let key = ws(bytes, start + 1);
                 if bytes.get(key) == Some(&b'"') {
