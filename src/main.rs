@@ -399,7 +399,7 @@ fn extract_jsonl(args: &ExtractArgs) -> Result<ExitCode> {
     for (n, line) in reader.split(b'\n').enumerate() {
         let line = line.with_context(|| format!("reading {} line {}", args.input, n + 1))?;
         let line = String::from_utf8_lossy(&line);
-        if js::trim(&line).is_empty() {
+        if bracewalk::read::lex::trim(&line).is_empty() {
             continue;
         }
         let printed = match Input::parse(&line) {

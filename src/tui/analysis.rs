@@ -77,7 +77,7 @@ pub fn summarize(text: &str, cut: bool) -> Summary {
 pub fn first_value(text: &str, first: &FirstWins) -> Option<Value> {
     match &first.outcome {
         FirstOutcome::Found(s) => text.get(s.start..s.end).and_then(|t| js::parse(t).ok()),
-        _ => js::parse(js::trim(text)).ok(),
+        _ => js::parse(crate::read::lex::trim(text)).ok(),
     }
 }
 
