@@ -16,9 +16,11 @@
 //! a second SIGINT or SIGTERM ends the process at once, should the loop be stuck.
 
 pub mod analysis;
+pub mod badges;
 mod index;
 pub mod keymap;
 pub mod layout;
+pub mod look;
 pub mod marks;
 mod order;
 pub mod state;
@@ -185,7 +187,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<Ended> {
     timings.note("first-frame", started);
 
     let (tx, rx) = mpsc::channel::<Msg>();
-    let worker = worker::Worker::start(paths, opts.load, opts.watch, tx)?;
+    let worker = worker::Worker::start(paths, opts.load, opts.watch, state.config.clone(), tx)?;
     let mut loaded_noted = false;
     let debug_panic = std::env::var("BRACEWALK_DEBUG_PANIC").ok();
     let debug_hang = std::env::var_os("BRACEWALK_DEBUG_HANG").is_some();
@@ -242,9 +244,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<Ended> {
             loaded_noted = true;
             timings.note("loaded", started);
         }
-        if loaded_noted
-            && timings.pending_summaries
-            && state.entries.iter().all(|e| !e.is_reply() || e.summary.is_some())
+        if loaded_noted && timings.pending_summaries && state.entries.iter().all(|e| !e.is_reply() || e.facts.is_some())
         {
             timings.pending_summaries = false;
             timings.note("summarized", started);

@@ -12,18 +12,20 @@ use regex::RegexBuilder;
 use crate::read::span::line_col;
 use crate::read::trace::{DecidedBy, Step};
 use crate::read::value::Value;
-use crate::scan::Facts;
+use crate::scan::report::{Row, plural};
 
-use super::analysis::{Detail, Summary};
+use super::analysis::Detail;
+use super::badges::{self, Badge};
 use super::keymap::{self, Action, Key};
 use super::layout::{self, Panes};
 use super::marks::{self, Mark};
 use super::order::{self, Kept};
 use super::state::{
-    Badge, Body, Choice, EntryKey, Incoming, Mode, Pane, Progress, PromptKind, ReplyView, Search, State, TreeView,
-    ValueSource, WatchState, Wrap,
+    Body, EntryKey, Incoming, Mode, Pane, Progress, PromptKind, ReplyView, Search, State, TreeView, ValueSource,
+    WatchState, Wrap,
 };
-use super::summary::{self, Corpus, ScanRow, Section};
+use super::summary::{self, Corpus, ScreenSection};
+use super::worker::Read;
 use super::{tree, view, wrap};
 
 /// How many full records are kept.
@@ -41,10 +43,9 @@ pub enum Msg {
         initial: bool,
     },
     Progress(Progress),
-    Summaries(Vec<(EntryKey, Summary)>),
-    /// What the scan's readers make of replies (for the summary screen and the what-if
-    /// column).
-    Facts(Vec<(EntryKey, Facts)>),
+    /// What the scan's readers make of replies: early facts (the badges), then complete
+    /// ones (the summary screen, the what-if column).
+    Facts(Vec<Read>),
     Detail(EntryKey, Arc<Detail>),
     Watch(WatchState),
     /// The outcome of an effect, for the status line.
@@ -90,22 +91,16 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::Progress(p) => state.progress = p,
-        Msg::Summaries(list) => {
-            let mut kept = Kept::begin(state);
-            for (k, s) in list {
-                if let Some(&i) = state.by_key.get(&k) {
-                    kept.touch(state, i);
-                    state.entries[i].summary = Some(s);
-                }
-            }
-            kept.finish(state);
-        }
         Msg::Facts(list) => {
             let mut kept = Kept::begin(state);
-            for (k, f) in list {
-                if let Some(&i) = state.by_key.get(&k) {
+            for read in list {
+                if let Some(&i) = state.by_key.get(&read.key) {
                     kept.touch(state, i);
-                    state.entries[i].facts = Some(Box::new(f));
+                    let e = &mut state.entries[i];
+                    e.set_facts(read.facts);
+                    if read.sketch.is_some() {
+                        e.sketch = read.sketch;
+                    }
                 }
             }
             kept.finish(state);
@@ -319,8 +314,8 @@ fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
 
 // ---- the summary screen ----------------------------------------------------------------
 
-fn summary_sections(state: &State) -> Vec<Section> {
-    state.corpus.as_ref().map(|c| summary::sections(&c.scan)).unwrap_or_default()
+fn summary_sections(state: &State) -> Vec<ScreenSection> {
+    state.corpus.as_ref().map(|c| summary::blocks(&c.scan)).unwrap_or_default()
 }
 
 fn summary_key(state: &mut State, ev: &KeyEvent) {
@@ -356,7 +351,7 @@ fn summary_key(state: &mut State, ev: &KeyEvent) {
 }
 
 /// Filters the list to the replies behind the selected row, and selects the first.
-fn choose(state: &mut State, sections: &[Section]) {
+fn choose(state: &mut State, sections: &[ScreenSection]) {
     let Some(row) = summary::row_at(sections, state.summary.cursor) else { return };
     let label = crate::visible::visible(row.label.trim(), false);
     if row.count == 0 {
@@ -365,31 +360,34 @@ fn choose(state: &mut State, sections: &[Section]) {
     }
     let target = row.target.clone();
     // A comparison's replies are best read beside the what-if's answer.
-    if let ScanRow::Differs(r) = target {
-        state.what_if = Some(r);
+    if let Some(p) = target.pair(&state.config).filter(|p| p.against_seed()) {
+        state.what_if = Some(p.from);
     }
     state.filter.on.clear();
-    state.filter.on.insert(Choice::Scan(target));
+    state.filter.on.insert(Badge::Report(target));
     state.mode = Mode::Normal;
     state.focus = Pane::List;
     order::rebuild(state);
     state.cursor = 0;
     state.list_top = 0;
-    state.flash = Some(format!(
-        "{}: {label} (f then c clears the filter)",
-        summary::plural(state.view.len(), "reply", "replies")
-    ));
+    state.flash =
+        Some(format!("{}: {label} (f then c clears the filter)", plural(state.view.len(), "reply", "replies")));
 }
 
 /// Shows the next what-if's column in the list, or none after the last.
 fn cycle_what_if(state: &mut State) {
-    let all: Vec<_> = summary::what_ifs().collect();
+    let config = &state.config;
+    let all: Vec<_> = config.pairs.iter().filter(|p| p.against_seed()).map(|p| p.from).collect();
     state.what_if = match state.what_if {
         None => all.first().copied(),
         Some(r) => all.iter().position(|&x| x == r).and_then(|i| all.get(i + 1)).copied(),
     };
     state.flash = Some(match state.what_if {
-        Some(r) => format!("what-if column: {} against last-wins ({})", r.name(), r.description()),
+        Some(r) => format!(
+            "what-if column: {} against last-wins ({})",
+            config.catalogue.name(r),
+            config.catalogue.description(r)
+        ),
         None => "what-if column off".to_owned(),
     });
 }
@@ -400,7 +398,7 @@ fn settle_summary(state: &mut State) {
         return;
     }
     if state.corpus_dirty || state.corpus.is_none() {
-        state.corpus = Some(Corpus::of(&state.entries));
+        state.corpus = Some(Corpus::of(&state.entries, &state.config));
         state.corpus_dirty = false;
     }
     let sections = summary_sections(state);
@@ -657,7 +655,7 @@ fn mark(state: &mut State, note: String, fx: &mut Vec<Effect>) {
     state.marks.insert(mark.id.clone(), mark);
     fx.push(Effect::SaveMarks(state.marks.values().cloned().collect()));
     state.flash = Some(format!("marked ({} marks)", state.marks.len()));
-    if state.filter.on.iter().any(|c| *c == Choice::Badge(Badge::Marked)) {
+    if state.filter.on.contains(&Badge::Marked) {
         state.view_dirty = true;
     }
 }
@@ -695,48 +693,24 @@ fn open(state: &mut State, fx: &mut Vec<Effect>) {
     fx.push(Effect::Open { path: e.source.clone(), line });
 }
 
-/// What the filter menu offers: every badge, then the agents, rounds and formats seen.
-fn choices(state: &State) -> Vec<Choice> {
+/// What the filter menu offers: a row chosen on the summary screen, every badge of the
+/// table, then the agents, rounds and formats seen.
+fn choices(state: &State) -> Vec<Badge> {
+    let table = badges::table(&state.config, state.compared);
     // A summary row chosen with Enter, so it can be seen and turned off here.
-    let mut out: Vec<Choice> = state.filter.on.iter().filter(|c| matches!(c, Choice::Scan(_))).cloned().collect();
-    out.extend(DecidedBy::ALL.iter().map(|&d| Choice::Badge(Badge::Decided(d))));
-    out.extend(
-        crate::read::trace::WholeReply::NAMES
-            .iter()
-            .filter(|&&n| n != "not-tried")
-            .map(|&n| Choice::Badge(Badge::Verdict(n))),
-    );
-    out.extend(
-        [
-            Badge::StrictUnreadable,
-            Badge::Repaired,
-            Badge::Truncated,
-            Badge::Disagree,
-            Badge::New,
-            Badge::Gone,
-            Badge::Marked,
-            Badge::NoReply,
-            Badge::Diagnostic,
-        ]
-        .map(Choice::Badge),
-    );
-    let mut agents = std::collections::BTreeSet::new();
-    let mut rounds = std::collections::BTreeSet::new();
-    let mut formats = std::collections::BTreeSet::new();
+    let mut out: Vec<Badge> =
+        state.filter.on.iter().filter(|c| !table.iter().any(|l| l.badge == **c)).cloned().collect();
+    out.extend(table.into_iter().map(|l| l.badge));
+    let mut groups = std::collections::BTreeSet::new();
     for e in &state.entries {
-        if let Some(m) = e.meta() {
-            if let Some(a) = &m.agent {
-                agents.insert(a.clone());
-            }
-            if let Some(r) = &m.round {
-                rounds.insert(r.clone());
-            }
-            formats.insert(m.format.name());
+        // The groups a reply names (the summary screen has the replies that name none).
+        if let (Some(m), true) = (e.meta(), e.is_reply()) {
+            groups.extend(m.agent.clone().map(Row::Agent));
+            groups.extend(m.round.clone().map(Row::Round));
+            groups.insert(Row::Format(m.format.name().to_owned()));
         }
     }
-    out.extend(agents.into_iter().map(Choice::Agent));
-    out.extend(rounds.into_iter().map(Choice::Round));
-    out.extend(formats.into_iter().map(Choice::Format));
+    out.extend(groups.into_iter().map(Badge::Report).filter(|b| !state.filter.on.contains(b)));
     out
 }
 
@@ -852,9 +826,14 @@ fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
                     && let Some(&i) = state.by_key.get(&k)
                 {
                     kept.touch(state, i);
-                    match &mut state.entries[i].body {
+                    let e = &mut state.entries[i];
+                    match &mut e.body {
                         Body::Reply { meta: m, .. } | Body::Event { meta: m, .. } => *m = meta,
                         Body::Diagnostic(_) => {}
+                    }
+                    // The facts are named after the reply's metadata, as last amended.
+                    if let Some(f) = e.facts.take() {
+                        e.set_facts(*f);
                     }
                 }
             }
