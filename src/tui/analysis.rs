@@ -6,7 +6,7 @@
 
 use crate::read::Value;
 use crate::read::first::{FirstWins, first_wins};
-use crate::read::trace::{Fate, NoReading, Trace, WholeReply};
+use crate::read::trace::{Fate, NoReading, Step, Trace, WholeReply};
 use crate::read::walk::{self, ArrayPrefix};
 use crate::readers::{ReaderId, held};
 use crate::scan::Config;
@@ -156,6 +156,15 @@ fn array_fields(text: &str, max: usize) -> Vec<String> {
 }
 
 impl Detail {
+    /// A candidate's value: the reading the walk took, else the first reading that parses.
+    pub fn candidate_value(&self, index: usize) -> Option<&Value> {
+        let c = self.trace.candidates.get(index)?;
+        match c.step {
+            Step::Took { by, .. } => c.reading(by).value(),
+            _ => [&c.strict, &c.wide, &c.narrow].into_iter().find_map(|r| r.value()),
+        }
+    }
+
     /// What a caller of the seed holds: its answer, JavaScript's `null` being nothing.
     pub fn seed_value(&self) -> Option<Value> {
         held(self.trace.value.clone())

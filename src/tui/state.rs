@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use regex::Regex;
 
+use crate::read::value::Value;
 use crate::readers::ReaderId;
 use crate::runlog::{Diagnostic, EventKind, Item, Meta, StopReason};
 use crate::scan::{Config, Facts};
@@ -548,6 +549,20 @@ impl State {
 
     pub fn is_marked(&self, e: &Entry) -> bool {
         self.marks.contains_key(&e.id)
+    }
+
+    /// The value the value pane shows: the answer, or the selected candidate's. `Err` says
+    /// why there is none yet.
+    pub fn shown_value(&self) -> Result<Option<&Value>, String> {
+        let e = self.selected().ok_or_else(|| "nothing selected".to_owned())?;
+        if !e.is_reply() {
+            return Err("not a reply".to_owned());
+        }
+        let d = self.detail().ok_or_else(|| "still reading this reply".to_owned())?;
+        Ok(match self.reply.tree.source {
+            ValueSource::Answer => d.trace.value.as_ref(),
+            ValueSource::Candidate => d.candidate_value(self.reply.candidate),
+        })
     }
 
     /// How many replies (not events or diagnostics) are loaded.
