@@ -61,9 +61,14 @@ pub struct Extract<'a> {
 /// Prints what the reader holds for the reply at `input`; the exit status is 0 when it read
 /// a value, 1 when it read nothing.
 pub fn extract(input: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
+    how.catalogue.find(how.reader).map_err(anyhow::Error::msg)?;
+    extract_text(&read_reply(input)?, how, out)
+}
+
+/// [`extract`] of a reply's text.
+pub fn extract_text(text: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
     let reader = how.catalogue.find(how.reader).map_err(anyhow::Error::msg)?;
-    let text = read_reply(input)?;
-    let Some(value) = how.catalogue.read(reader, &text) else { return Ok(1) };
+    let Some(value) = how.catalogue.read(reader, text) else { return Ok(1) };
     let json = if how.pretty { value.to_json_pretty(2) } else { value.to_json() };
     writeln!(out, "{json}").context("writing the value")?;
     Ok(0)
