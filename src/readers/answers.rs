@@ -19,14 +19,21 @@ pub struct Answers<'a> {
 
 impl<'a> Answers<'a> {
     /// The answers of `text`, the seed's taken from its walk (`seed`, run by the caller for
-    /// the decision it also records).
-    pub fn with_seed(catalogue: &'a Catalogue, text: &'a str, seed: &Trace) -> Answers<'a> {
+    /// the decision it also records; its value is moved here, not copied: it may be as large
+    /// as the reply).
+    pub fn with_seed(catalogue: &'a Catalogue, text: &'a str, seed: &mut Trace) -> Answers<'a> {
         Answers {
             catalogue,
             text,
             whole_text: seed.decided_by == DecidedBy::WholeText,
-            known: vec![(ReaderId::LAST_WINS, held(seed.value.clone()))],
+            known: vec![(ReaderId::LAST_WINS, held(seed.value.take()))],
         }
+    }
+
+    /// Takes `id`'s answer, if it was read, out of the answers.
+    pub fn take(&mut self, id: ReaderId) -> Option<Value> {
+        let id = self.slot(id);
+        self.known.iter_mut().find(|(k, _)| *k == id).and_then(|(_, v)| v.take())
     }
 
     /// Whether `id`'s answer is the seed's without reading it.

@@ -3,9 +3,10 @@
 //! memory of its counts).
 //!
 //! The facts come in two parts, so that a front end can show the first soon: [`Facts::early`]
-//! reads the seed's decision, the repair, the truncation, and the comparisons of the
-//! config's early readers (the inspector's `≠` badge); [`Facts::complete`] makes the other
-//! comparisons. [`Facts::of`] does both at once, sharing every answer.
+//! reads the seed's decision, the repair, whether the reply was cut off, and the comparisons
+//! of the config's early readers (the inspector's badges); [`Facts::complete`] makes the
+//! other comparisons and looks for cut-off array fields. [`Facts::of`] does both at once,
+//! sharing every answer.
 
 use crate::read::trace::{DecidedBy, NoReading, Verdict, WholeReply};
 use crate::read::value::Value;
@@ -41,7 +42,7 @@ pub struct Facts {
     /// never closes.
     pub cut_off: bool,
     /// For each of the config's array fields (by index) whose `]` never came: the entries
-    /// `readArrayPrefix` recovers.
+    /// `readArrayPrefix` recovers. Read with the complete facts.
     pub cut: Vec<(usize, usize)>,
     /// For each of the config's pairs (by index, ascending) whose readers disagree: the
     /// account.
@@ -63,6 +64,7 @@ impl Facts {
     pub fn of_text(text: &str, stopped: bool, config: &Config) -> Facts {
         let (mut facts, mut answers) = Facts::first_part(text, stopped, config);
         facts.compare(&mut answers, config, |_| true);
+        facts.truncation(text, config);
         facts.complete = true;
         facts
     }
@@ -72,8 +74,7 @@ impl Facts {
     pub fn early(text: &str, stopped: bool, config: &Config) -> (Facts, Option<Value>) {
         let (mut facts, mut answers) = Facts::first_part(text, stopped, config);
         facts.compare(&mut answers, config, |p| config.is_early(p));
-        facts.complete = (0..config.pairs.len()).all(|p| config.is_early(p));
-        (facts, answers.get(ReaderId::LAST_WINS).cloned())
+        (facts, answers.take(ReaderId::LAST_WINS))
     }
 
     /// Makes the comparisons [`Facts::early`] left. The seed is read again: its answer, as
@@ -82,11 +83,26 @@ impl Facts {
         if self.complete {
             return;
         }
-        let seed = walk::run(text, &WalkOptions::SEED, false);
-        let mut answers = Answers::with_seed(&config.catalogue, text, &seed);
+        let mut seed = walk::run(text, &WalkOptions::SEED, false);
+        let mut answers = Answers::with_seed(&config.catalogue, text, &mut seed);
         self.compare(&mut answers, config, |p| !config.is_early(p));
         self.differences.sort_by_key(|(p, _)| *p);
+        self.truncation(text, config);
         self.complete = true;
+    }
+
+    /// Each of the config's array fields whose `]` never came, with the entries
+    /// `readArrayPrefix` recovers.
+    fn truncation(&mut self, text: &str, config: &Config) {
+        self.cut = config
+            .fields
+            .iter()
+            .enumerate()
+            .filter_map(|(i, field)| {
+                let prefix = walk::read_array_prefix(text, field)?;
+                (!prefix.closed).then_some((i, prefix.entries.len()))
+            })
+            .collect();
     }
 
     /// These facts with `reply`'s name and metadata.
@@ -107,10 +123,10 @@ impl Facts {
         self.differences.iter().find(|(q, _)| *q == p).map(|(_, a)| a.as_str())
     }
 
-    /// The seed's decision, the repair and the truncation; no comparison yet.
+    /// The seed's decision, the repair and whether it was cut off; no comparison yet.
     fn first_part<'c>(text: &'c str, stopped: bool, config: &'c Config) -> (Facts, Answers<'c>) {
-        let seed = walk::run(text, &WalkOptions::SEED, false);
-        let mut answers = Answers::with_seed(&config.catalogue, text, &seed);
+        let mut seed = walk::run(text, &WalkOptions::SEED, false);
+        let mut answers = Answers::with_seed(&config.catalogue, text, &mut seed);
         let reads = answers.get(ReaderId::LAST_WINS).is_some();
         let strict_reads = answers.get(ReaderId::STRICT_ONLY).is_some();
         let repair_changed = strict_reads && {
@@ -118,15 +134,6 @@ impl Facts {
             strict != last
         };
         let never_closes = matches!(seed.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
-        let cut = config
-            .fields
-            .iter()
-            .enumerate()
-            .filter_map(|(i, field)| {
-                let prefix = walk::read_array_prefix(text, field)?;
-                (!prefix.closed).then_some((i, prefix.entries.len()))
-            })
-            .collect();
         let facts = Facts {
             reference: None,
             id: String::new(),
@@ -140,9 +147,9 @@ impl Facts {
             strict_reads,
             repair_changed,
             cut_off: stopped || never_closes,
-            cut,
+            cut: Vec::new(),
             differences: Vec::new(),
-            complete: false,
+            complete: (0..config.pairs.len()).all(|p| config.is_early(p)) && config.fields.is_empty(),
         };
         (facts, answers)
     }
@@ -183,7 +190,7 @@ mod tests {
         ] {
             let whole = Facts::of_text(t, false, &config);
             let (mut early, _) = Facts::early(t, false, &config);
-            assert!(!early.complete || whole.differences.iter().all(|(p, _)| config.is_early(*p)), "{t}");
+            assert!(!early.complete, "{t}");
             early.complete(t, &config);
             assert_eq!(early, whole, "{t}");
         }
