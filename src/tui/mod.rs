@@ -18,6 +18,7 @@
 pub mod analysis;
 pub mod badges;
 mod debug;
+pub mod entry;
 mod index;
 pub mod keymap;
 pub mod layout;

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use crate::runlog::{Change, Item, LoadOptions, Sink, Watching, follow};
 
-use super::state::{Entry, EntryKey, Incoming, Progress, WatchState};
+use super::entry::{Entry, EntryKey};
+use super::state::{Incoming, Progress, WatchState};
 use super::update::Msg;
 
 pub use crate::runlog::WatchMode;

@@ -24,7 +24,7 @@ use crate::runlog::LoadOptions;
 use crate::scan::{Config, Facts};
 
 use super::analysis;
-use super::state::EntryKey;
+use super::entry::EntryKey;
 use super::update::Msg;
 use super::watch::{self, Intake, SummaryJob, WatchMode};
 

@@ -14,7 +14,8 @@ use ratatui::layout::Rect;
 
 use bracewalk::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason};
 use bracewalk::tui::analysis;
-use bracewalk::tui::state::{Entry, Incoming, Pane, Progress};
+use bracewalk::tui::entry::Entry;
+use bracewalk::tui::state::{Incoming, Pane, Progress};
 use bracewalk::tui::worker::Read;
 use bracewalk::tui::{Effect, Msg, State, update, view};
 

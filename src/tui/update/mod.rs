@@ -22,10 +22,11 @@ use std::sync::Arc;
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::analysis::Detail;
+use super::entry::EntryKey;
 use super::layout;
 use super::marks::Mark;
 use super::order::{self, Kept};
-use super::state::{EntryKey, Incoming, Progress, ReplyView, State, WatchState, Wrap};
+use super::state::{Incoming, Progress, ReplyView, State, WatchState, Wrap};
 use super::worker::Read;
 use super::wrap;
 

@@ -3,8 +3,9 @@
 use crate::read::span::line_col;
 
 use super::super::badges::Badge;
+use super::super::entry::Body;
 use super::super::marks::{self, Mark};
-use super::super::state::{Body, Pane, State};
+use super::super::state::{Pane, State};
 use super::*;
 
 pub(super) fn mark(state: &mut State, note: String, fx: &mut Vec<Effect>) {

@@ -13,8 +13,9 @@ use crate::read::span::utf16_len;
 use crate::visible::{stand_in, visible};
 
 use super::super::analysis::{Detail, Paint};
+use super::super::entry::{Body, Entry};
 use super::super::layout;
-use super::super::state::{Body, Entry, Pane, State};
+use super::super::state::{Pane, State};
 use super::super::wrap;
 use super::{accent, bad, block, dim, paint_glyph, paint_style, paint_word, para, warn};
 
