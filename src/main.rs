@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use bracewalk::cli::explain;
 use bracewalk::cli::list;
@@ -90,6 +90,13 @@ enum Command {
     /// Print the replies marked for triage in the inspector (`m`), as a Markdown
     /// checklist for a bug report, or as JSONL.
     Marks(MarksArgs),
+    /// Print a shell completion script (`bracewalk completions bash > ~/.local/share/bash-completion/completions/bracewalk`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page, in roff (`bracewalk man > ~/.local/share/man/man1/bracewalk.1`).
+    Man,
 }
 
 #[derive(clap::Args)]
@@ -242,6 +249,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::List(args)) => list(&args),
         Some(Command::Scan(args)) => scan(&args),
         Some(Command::Marks(args)) => marks(&args),
+        Some(Command::Completions { shell }) => {
+            printed(bracewalk::cli::shell::completions(shell, Cli::command(), &mut std::io::stdout().lock()))
+        }
+        Some(Command::Man) => printed(bracewalk::cli::shell::man(Cli::command(), &mut std::io::stdout().lock())),
+    }
+}
+
+/// A write to standard output, a reader that went away (`| head`) being no error.
+fn printed(written: std::io::Result<()>) -> Result<ExitCode> {
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("writing to standard output"),
+        _ => Ok(ExitCode::SUCCESS),
     }
 }
 

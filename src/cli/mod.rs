@@ -5,4 +5,5 @@ pub mod explain;
 pub mod list;
 pub mod record;
 pub mod scan;
+pub mod shell;
 pub mod style;
