@@ -83,10 +83,10 @@ pub(crate) enum Start {
 
 enum Plan {
     Text,
-    /// A JSON document (one value, several, an array of records), read as a stream. `later`
-    /// is the shape of a record on a later line, should it turn out not to be one.
+    /// A JSON document (one value, several, an array of records), read as a stream. Should
+    /// it turn out not to be one, `look_on` says to look for a record on a later line.
     Document {
-        later: Option<Shape>,
+        look_on: bool,
     },
     Jsonl(Option<Shape>),
     /// A stream saved to a file, of this format.
@@ -212,7 +212,7 @@ impl Loader {
                 self.read_stream(path, &file, format, emit);
                 Start::Whole
             }
-            Plan::Document { later } => match self.read_document(path, &file, emit) {
+            Plan::Document { look_on } => match self.read_document(path, &file, emit) {
                 Doc::Done => Start::Whole,
                 Doc::Text => {
                     self.read_text(path, &mut file, len, emit);
@@ -220,7 +220,7 @@ impl Loader {
                 }
                 // A first line cut short, then records: JSONL whose first write was torn (or,
                 // named as JSONL, lines each of which will say what is wrong with it).
-                Doc::NotJson if later.is_some_and(|s| s != Shape::Unknown) || is_line_named(path) => {
+                Doc::NotJson if is_line_named(path) || (look_on && self.later_record(&mut file)) => {
                     if let Err(e) = file.seek(SeekFrom::Start(0)) {
                         let d = Diagnostic::new(path, Problem::from_io(&e, true));
                         emit(FileOut::Item(Item::Diagnostic(d)));
@@ -272,13 +272,18 @@ impl Loader {
         if forced.is_none() && !json_ext && !matches!(opens, Some(b'{' | b'[')) {
             return Ok(Plan::Text);
         }
-        let first = first_record(file, self.opts.max_line)?;
+        let first = first_record(file, self.opts.max_line, false)?;
         file.seek(SeekFrom::Start(0))?;
-        let later = first.shape.filter(|_| !first.on_first_line);
         // A first line that is JSON cut short is the start of a document spread over lines
         // (pretty-printed): read as one, whatever a later line happens to be on its own.
         if first.opens_a_value {
-            return Ok(Plan::Document { later });
+            return Ok(Plan::Document { look_on: true });
+        }
+        // An array, or an eval log, on one line is still a document of many records: read a
+        // record at a time, not as one line held whole.
+        let many = matches!(first.shape, Some(Shape::InspectLog | Shape::Promptfoo));
+        if first.on_first_line && (first.opens_array || many) {
+            return Ok(Plan::Document { look_on: false });
         }
         // A later line that is a record of a known shape makes a file JSONL whose first line
         // is broken; an unknown shape there proves nothing.
@@ -293,8 +298,14 @@ impl Loader {
                 if reads_as_text { Plan::Text } else { Plan::Jsonl(Some(shape)) }
             }
             None if line_ext || len > self.opts.max_whole => Plan::Jsonl(None),
-            None => Plan::Document { later: None },
+            None => Plan::Document { look_on: false },
         })
+    }
+
+    /// Whether a line after the first is a record of a known shape.
+    fn later_record(&self, file: &mut File) -> bool {
+        let first = first_record(file, self.opts.max_line, true);
+        first.is_ok_and(|f| !f.on_first_line && f.shape.is_some_and(|s| s != Shape::Unknown))
     }
 
     /// A stream saved to a file, reassembled; each reply at the line its stream began.
@@ -839,30 +850,43 @@ struct First {
     on_first_line: bool,
     /// The first non-blank line is JSON cut short: a value goes on past it.
     opens_a_value: bool,
+    /// The first non-blank line opens an array.
+    opens_array: bool,
 }
 
-fn first_record(file: &mut File, max_line: usize) -> io::Result<First> {
+/// `past_first`: look on past a first line that opens a value, for a record on a later one.
+fn first_record(file: &mut File, max_line: usize, past_first: bool) -> io::Result<First> {
     file.seek(SeekFrom::Start(0))?;
     let mut lines = Lines::new(BufReader::with_capacity(1 << 16, &*file), 0, 0, max_line);
     let mut buf = Vec::new();
     let mut tried = 0;
     let mut opens_a_value = false;
+    let mut opens_array = false;
     while let Some(at) = lines.next_line(&mut buf)? {
         if at.too_long || buf.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
+        if tried == 0 {
+            let line = buf.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&buf);
+            opens_array = line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+        }
         if let Some(shape) = shape_of(&buf, &at) {
-            return Ok(First { shape: Some(shape), on_first_line: tried == 0, opens_a_value });
+            return Ok(First { shape: Some(shape), on_first_line: tried == 0, opens_a_value, opens_array });
         }
         if tried == 0 {
             opens_a_value = cut_short(buf.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&buf));
+            // A document spread over lines is read as one; its later lines (one may be most
+            // of the file) are looked at only if it turns out not to be one.
+            if opens_a_value && !past_first {
+                break;
+            }
         }
         tried += 1;
         if tried == 16 {
             break;
         }
     }
-    Ok(First { shape: None, on_first_line: false, opens_a_value })
+    Ok(First { shape: None, on_first_line: false, opens_a_value, opens_array })
 }
 
 /// Values longer than this are not read to learn a record's shape.
