@@ -104,6 +104,9 @@ fn responses_with_no_text_are_calls_without_a_reply_not_diagnostics() {
             // Bedrock Converse: a toolUse block.
             json!({"output": {"message": {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t", "name": "calc", "input": {}}}]}},
                    "stopReason": "tool_use", "usage": {"inputTokens": 1, "outputTokens": 1}}),
+            // Anthropic: a server tool paused the turn before any text.
+            json!({"id": "msg_s", "type": "message", "role": "assistant", "stop_reason": "pause_turn",
+                   "content": [{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "q"}}]}),
             // An empty text.
             json!({"id": "chatcmpl-e", "object": "chat.completion",
                    "choices": [{"index": 0, "message": {"role": "assistant", "content": ""}, "finish_reason": "stop"}]}),
@@ -124,6 +127,7 @@ fn responses_with_no_text_are_calls_without_a_reply_not_diagnostics() {
             (EventKind::Blocked, "blocked: PROHIBITED_CONTENT"),
             (EventKind::ToolCall, "tool call: turn_on"),
             (EventKind::ToolCall, "tool call: calc"),
+            (EventKind::ToolCall, "tool call: web_search"),
             (EventKind::Empty, "no text (stop)"),
         ]
     );

@@ -310,7 +310,11 @@ pub(crate) fn anthropic(mut record: Value, format: Format) -> Record {
     let id = string(&record, "id");
     let (text, blocks) = join_text(record.get_mut("content"), &["text"], "text");
     if blocks == 0 || text.is_empty() {
-        let tools = block_names(record.get("content"), "tool_use", |b| string(b, "name"));
+        // Client tools, and the server's (web search, code execution, MCP), which pause a turn.
+        let tools = ["tool_use", "server_tool_use", "mcp_tool_use"]
+            .iter()
+            .flat_map(|kind| block_names(record.get("content"), kind, |b| string(b, "name")))
+            .collect();
         return NoText { tools, ..NoText::default() }.into_record(id, meta);
     }
     Record::Reply { id, text, meta }
