@@ -113,8 +113,9 @@ pub(crate) fn is_eval_archive(file: &File) -> bool {
 fn member<R: Read + Seek>(archive: &mut zip::ZipArchive<R>, index: usize) -> Result<(String, Value), Problem> {
     let entry = archive.by_index(index).map_err(|e| Problem::BadRecord(format!("member {index}: {e}")))?;
     let name = entry.name().to_owned();
-    let value = serde_json::from_reader(nan::Tolerant::new(BufReader::with_capacity(1 << 16, entry)))
-        .map_err(|e| Problem::MalformedJson(format!("{name}: {}", json_error(&e))))?;
+    let input = BufReader::with_capacity(1 << 16, nan::Tolerant::new(BufReader::with_capacity(1 << 16, entry)));
+    let value =
+        serde_json::from_reader(input).map_err(|e| Problem::MalformedJson(format!("{name}: {}", json_error(&e))))?;
     Ok((name, value))
 }
 

@@ -352,7 +352,10 @@ impl Loader {
         let base = path.display().to_string();
         let mut state = JsonlState::new(false);
         let mut values = 0usize;
-        let outcome = document::read(nan::Tolerant::new(input), &mut |item| {
+        // Buffered again after the rewrite: serde_json reads a byte at a time, and std reads a
+        // byte from a `BufReader` without a call per byte.
+        let input = BufReader::with_capacity(1 << 16, nan::Tolerant::new(input));
+        let outcome = document::read(input, &mut |item| {
             match item {
                 document::Item::Value { value, index } => {
                     if values == 0 && text_like && classify(&value) == Shape::Unknown {
