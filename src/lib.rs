@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod describe;
 pub mod read;
+pub mod readers;
 pub mod runlog;
 pub mod scan;
 pub mod tui;

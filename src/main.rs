@@ -5,21 +5,19 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand};
 
-use bracewalk::cli::explain;
-use bracewalk::cli::list;
-use bracewalk::cli::record::{self, Input, Offsets};
+use bracewalk::cli::record::Offsets;
 use bracewalk::cli::scan as cli_scan;
 use bracewalk::cli::style::Style;
-use bracewalk::read::value::{JsString, Value};
-use bracewalk::read::{first, js, served, walk};
-use bracewalk::runlog::{self, Format, LoadOptions};
+use bracewalk::cli::{self, extract, list};
+use bracewalk::readers::Catalogue;
+use bracewalk::runlog::{Format, LoadOptions};
+use bracewalk::scan::Pair;
 use bracewalk::tui;
 
 #[derive(Parser)]
@@ -115,8 +113,8 @@ struct ScanArgs {
     list: bool,
     /// Only this comparison: `A,B`, or one reader's name for `NAME,last-wins`. Repeat for
     /// several.
-    #[arg(long, value_name = "A,B", value_parser = bracewalk::scan::Pair::parse)]
-    compare: Vec<bracewalk::scan::Pair>,
+    #[arg(long, value_name = "A,B")]
+    compare: Vec<String>,
     /// An array field to look for cut-off entries in (`readArrayPrefix`). Repeat for
     /// several.
     #[arg(long = "field", value_name = "NAME", default_value = "edits")]
@@ -184,9 +182,12 @@ struct ExtractArgs {
     /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input.
     #[arg(default_value = "-")]
     input: String,
-    /// Which reader to run.
-    #[arg(long, value_enum, default_value_t = Reader::LastWins)]
-    reader: Reader,
+    /// Which reader to run: any name `scan --compare` takes (last-wins, first-wins,
+    /// strict-only, the other what-ifs), or leading (seed 002's leading JSON values), cut
+    /// (the leaves of JSON cut short), array-prefix (the complete entries of a cut-off array
+    /// field).
+    #[arg(long, default_value = "last-wins", value_name = "NAME")]
+    reader: String,
     /// The array field for `--reader array-prefix`.
     #[arg(long, default_value = "edits")]
     field: String,
@@ -203,20 +204,6 @@ struct ExtractArgs {
     /// Only these keys of each `--jsonl` record (comma-separated).
     #[arg(long, value_delimiter = ',')]
     keys: Option<Vec<String>>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Reader {
-    /// The last readable candidate, or the whole reply (seed 000 extractJson).
-    LastWins,
-    /// The first candidate that parses, bounded (seed 001 extractJsonObject).
-    FirstWins,
-    /// The complete JSON values the reply opens with (seed 002 leadingJsonValues).
-    Leading,
-    /// The leaves of JSON cut short (seed 002 jsonPrefixOf).
-    Cut,
-    /// The complete entries of a cut-off array field (seed 000 readArrayPrefix).
-    ArrayPrefix,
 }
 
 #[derive(clap::Args)]
@@ -243,24 +230,19 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         None => inspect(cli.inspect),
-        Some(Command::Extract(args)) if args.jsonl => extract_jsonl(&args),
         Some(Command::Extract(args)) => extract(&args),
         Some(Command::Explain(args)) => explain(&args),
         Some(Command::List(args)) => list(&args),
         Some(Command::Scan(args)) => scan(&args),
         Some(Command::Marks(args)) => marks(&args),
-        Some(Command::Completions { shell }) => {
-            printed(bracewalk::cli::shell::completions(shell, Cli::command(), &mut std::io::stdout().lock()))
-        }
-        Some(Command::Man) => printed(bracewalk::cli::shell::man(Cli::command(), &mut std::io::stdout().lock())),
-    }
-}
-
-/// A write to standard output, a reader that went away (`| head`) being no error.
-fn printed(written: std::io::Result<()>) -> Result<ExitCode> {
-    match written {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("writing to standard output"),
-        _ => Ok(ExitCode::SUCCESS),
+        Some(Command::Completions { shell }) => cli::to_stdout(|out| {
+            cli::shell::completions(shell, Cli::command(), out).context("writing the completions")?;
+            Ok(0)
+        }),
+        Some(Command::Man) => cli::to_stdout(|out| {
+            cli::shell::man(Cli::command(), out).context("writing the man page")?;
+            Ok(0)
+        }),
     }
 }
 
@@ -286,171 +268,49 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
     }
     let marks: Vec<_> = marks.into_values().collect();
     let printed = if args.json { tui::marks::to_jsonl(&marks) } else { tui::marks::to_markdown(&marks) };
-    let mut out = std::io::stdout().lock();
-    if out.write_all(printed.as_bytes()).and_then(|()| out.flush()).is_err() {
-        return Ok(ExitCode::SUCCESS);
-    }
-    Ok(ExitCode::SUCCESS)
+    cli::to_stdout(|out| {
+        out.write_all(printed.as_bytes()).context("writing the marks")?;
+        Ok(0)
+    })
 }
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
     let mut config = bracewalk::scan::Config { fields: args.fields.clone(), ..Default::default() };
     if !args.compare.is_empty() {
-        config.pairs = args.compare.clone();
+        config.pairs = args
+            .compare
+            .iter()
+            .map(|p| Pair::parse(&config.catalogue, p).map_err(|e| anyhow::anyhow!("--compare {p:?}: {e}")))
+            .collect::<Result<_>>()?;
     }
     let output = match (args.json, args.markdown) {
         (true, _) => cli_scan::Output::Json,
         (_, true) => cli_scan::Output::Markdown,
         _ => cli_scan::Output::Table,
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    match cli_scan::run(&args.paths, &load, config, output, args.list, &mut out).and_then(|c| out.flush().map(|()| c)) {
-        Ok(code) => Ok(ExitCode::from(code)),
-        // The reader went away (e.g. `| head`): stop quietly, as grep does.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(e).context("writing the scan"),
-    }
+    cli::to_stdout(|out| cli_scan::run(&args.paths, &load, config, output, args.list, out).context("writing the scan"))
 }
 
 fn list(args: &ListArgs) -> Result<ExitCode> {
     let opts = args.load.options()?;
     let style = if args.json { Style::plain() } else { Style::for_stdout() };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    match list::list(&args.paths, &opts, args.json, &style, &mut out).and_then(|t| out.flush().map(|()| t)) {
-        Ok(tally) => Ok(ExitCode::from(tally.exit_code())),
-        // The reader went away (e.g. `| head`): stop quietly, as grep does.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(e).context("writing the list"),
-    }
-}
-
-/// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. Invalid UTF-8 is
-/// decoded lossily, and said so.
-fn read_reply(input: &str) -> Result<String> {
-    let bytes = if input == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading standard input")?;
-        buf
-    } else if !Path::new(input).is_file() || !is_plain_text(Path::new(input)) {
-        let found = runlog::resolve(input, &LoadOptions::default())?;
-        for d in &found.diagnostics {
-            eprintln!("bracewalk: {d}");
-        }
-        return Ok(found.reply.text);
-    } else {
-        let path = Path::new(input);
-        std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
-    };
-    match String::from_utf8(bytes) {
-        Ok(s) => Ok(s),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            eprintln!("bracewalk: {input}: invalid UTF-8 at byte {at}; read with U+FFFD in place of bad bytes");
-            Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
-        }
-    }
-}
-
-/// A file that is surely one reply as it stands: nothing in it could be a record format.
-fn is_plain_text(path: &Path) -> bool {
-    let mut head = [0u8; 512];
-    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
-    !head[..n].iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b == b'{' || b == b'[')
-}
-
-fn print_value(out: &mut impl Write, value: &Value, pretty: bool) -> std::io::Result<()> {
-    let json = if pretty { value.to_json_pretty(2) } else { value.to_json() };
-    writeln!(out, "{json}")?;
-    out.flush()
+    cli::to_stdout(|out| {
+        let tally = list::list(&args.paths, &opts, args.json, &style, out).context("writing the list")?;
+        Ok(tally.exit_code())
+    })
 }
 
 fn extract(args: &ExtractArgs) -> Result<ExitCode> {
-    let text = read_reply(&args.input)?;
-    let value: Option<Value> = match args.reader {
-        Reader::LastWins => walk::extract_json(&text).filter(|v| !matches!(v, Value::Null)),
-        Reader::FirstWins => match first::first_wins(&text).outcome {
-            first::FirstOutcome::Found(s) => js::parse(&text[s.start..s.end]).ok(),
-            _ => None,
-        },
-        Reader::Leading => {
-            let l = served::leading_json_values(&text);
-            (!l.values.is_empty()).then(|| {
-                let rest = Value::String(JsString::from(l.rest));
-                object([("values", Value::Array(l.values)), ("rest", rest)])
-            })
-        }
-        Reader::Cut => served::json_prefix_of(&text).map(|p| {
-            let leaves = Value::Array(p.leaves.into_iter().map(Value::String).collect());
-            match p.words {
-                Some(w) => object([("leaves", leaves), ("words", Value::String(w))]),
-                None => object([("leaves", leaves)]),
-            }
-        }),
-        Reader::ArrayPrefix => walk::read_array_prefix(&text, &args.field)
-            .map(|p| object([("entries", Value::Array(p.entries)), ("closed", Value::Bool(p.closed))])),
-    };
-    match value {
-        Some(v) => match print_value(&mut std::io::stdout().lock(), &v, args.pretty) {
-            // The reader went away (e.g. `| head`): stop quietly, as grep does.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-            Err(e) => Err(e).context("writing the value"),
-            Ok(()) => Ok(ExitCode::SUCCESS),
-        },
-        None => Ok(ExitCode::from(1)),
+    if args.jsonl {
+        return cli::to_stdout(|out| extract::extract_jsonl(&args.input, args.offsets, args.keys.as_deref(), out));
     }
-}
-
-fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    Value::Object(fields.into_iter().map(|(k, v)| (JsString::from(k), v)).collect())
-}
-
-fn extract_jsonl(args: &ExtractArgs) -> Result<ExitCode> {
-    let reader: Box<dyn BufRead> = if args.input == "-" {
-        Box::new(BufReader::new(std::io::stdin()))
-    } else {
-        let path = PathBuf::from(&args.input);
-        Box::new(BufReader::new(std::fs::File::open(&path).with_context(|| format!("opening {}", path.display()))?))
-    };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut errors = 0usize;
-    for (n, line) in reader.split(b'\n').enumerate() {
-        let line = line.with_context(|| format!("reading {} line {}", args.input, n + 1))?;
-        let line = String::from_utf8_lossy(&line);
-        if js::trim(&line).is_empty() {
-            continue;
-        }
-        let printed = match Input::parse(&line) {
-            Ok(input) => record::render(&input, args.offsets, args.keys.as_deref()),
-            Err(message) => {
-                errors += 1;
-                record::error_line(n + 1, &message)
-            }
-        };
-        if writeln!(out, "{printed}").is_err() {
-            // The reader went away (e.g. `| head`): stop quietly, as grep does.
-            return Ok(ExitCode::SUCCESS);
-        }
-    }
-    out.flush().ok();
-    Ok(if errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    let mut catalogue = Catalogue::builtin();
+    catalogue.set_array_field(&args.field);
+    let how = extract::Extract { catalogue: &catalogue, reader: &args.reader, pretty: args.pretty };
+    cli::to_stdout(|out| extract::extract(&args.input, &how, out))
 }
 
 fn explain(args: &ExplainArgs) -> Result<ExitCode> {
-    let text = read_reply(&args.input)?;
-    let trace = walk::trace(&text);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let written = if args.json {
-        // Written as it is made: the trace of a 200 MB reply is not held a second time as text.
-        explain::write_json(&text, &trace, &mut out).and_then(|()| writeln!(out))
-    } else {
-        writeln!(out, "{}", explain::render_text(&text, &trace, &Style::for_stdout()))
-    };
-    match written.and_then(|()| out.flush()) {
-        // The reader went away (e.g. `| head`): stop quietly, as grep does.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(e).context("writing the trace"),
-        Ok(()) => Ok(ExitCode::SUCCESS),
-    }
+    cli::to_stdout(|out| extract::explain(&args.input, args.json, out))
 }

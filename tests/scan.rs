@@ -11,10 +11,12 @@ use std::path::PathBuf;
 
 use bracewalk::read::first::{FirstOutcome, first_wins};
 use bracewalk::read::js;
+use bracewalk::read::trace::Verdict;
 use bracewalk::read::value::Value;
 use bracewalk::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
+use bracewalk::readers::Catalogue;
 use bracewalk::runlog::{self, Format, Item, LoadOptions, Meta, Reply};
-use bracewalk::scan::{Config, Pair, Reader, Scan, Scanner, scan_paths};
+use bracewalk::scan::{Config, Pair, Scan, Scanner, scan_paths};
 
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs");
 
@@ -159,8 +161,9 @@ fn every_number_over_sample_logs_matches_a_count_made_here() {
             assert_eq!(g.decided_by[i], by_agent_decided.get(&(agent.clone(), d.name())).copied().unwrap_or(0));
         }
     }
-    for name in bracewalk::read::trace::WholeReply::NAMES {
-        assert_eq!(ids(&scan, scan.verdict(name)), verdicts.get(name).cloned().unwrap_or_default(), "{name}");
+    for v in Verdict::ALL {
+        let name = v.name();
+        assert_eq!(ids(&scan, scan.verdict(v)), verdicts.get(name).cloned().unwrap_or_default(), "{name}");
     }
     // The sample logs hold every decision and every verdict (the README says where).
     assert_eq!(decided.len(), 4, "{decided:?}");
@@ -270,7 +273,12 @@ fn differences(replies: &[Reply]) -> BTreeMap<String, Vec<(String, String)>> {
     let scan = s.finish();
     scan.comparisons
         .iter()
-        .map(|c| (c.pair.key(), c.differ.iter().map(|d| (scan.id(d.reply).to_owned(), d.account.clone())).collect()))
+        .map(|c| {
+            (
+                scan.config.key(&c.pair),
+                c.differ.iter().map(|d| (scan.id(d.reply).to_owned(), d.account.clone())).collect(),
+            )
+        })
         .collect()
 }
 
@@ -403,9 +411,14 @@ fn a_reply_that_is_its_json_differs_nowhere_and_null_is_nothing_read() {
 #[test]
 fn one_pair_or_any_two_readers() {
     let text = format!("Each page comes back as {{\"html\":\" and the rest of it.\n{}", five_issues());
+    let c = Catalogue::builtin();
     let config = Config {
-        pairs: vec![Pair::parse("resume-after-fail").unwrap(), Pair::parse("last-wins,resume-after-fail").unwrap()],
+        pairs: vec![
+            Pair::parse(&c, "resume-after-fail").unwrap(),
+            Pair::parse(&c, "last-wins,resume-after-fail").unwrap(),
+        ],
         fields: vec![],
+        ..Config::default()
     };
     let mut s = Scanner::new(config);
     s.add_reply(&reply("hidden", &text));
@@ -414,5 +427,4 @@ fn one_pair_or_any_two_readers() {
     assert_eq!(scan.comparison("resume-after-fail").unwrap().differ[0].account, "null → value {issues}");
     assert_eq!(scan.comparison("last-wins,resume-after-fail").unwrap().differ[0].account, "value {issues} → null");
     assert!(scan.truncation.is_empty());
-    assert_eq!(Reader::from_name("no-self-contained-gate"), Some(Reader::NoSelfContainedGate));
 }

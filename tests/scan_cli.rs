@@ -52,6 +52,7 @@ fn json_has_the_documented_keys_and_the_oracles_names() {
             "bytes_per_second",
             "calls_without_reply",
             "comparisons",
+            "cut_off",
             "decided_by",
             "diagnostics",
             "elapsed_seconds",
@@ -109,6 +110,7 @@ fn list_adds_the_ids_behind_every_count() {
     for (k, count) in v["repair"].as_object().unwrap() {
         assert_eq!(ids["repair"][k].as_array().unwrap().len() as u64, count.as_u64().unwrap(), "{k}");
     }
+    assert_eq!(ids["cut_off"].as_array().unwrap().len(), n("cut_off"));
     assert_eq!(
         ids["truncation"]["edits"].as_array().unwrap().len() as u64,
         v["truncation"]["edits"]["replies"].as_u64().unwrap()

@@ -9,11 +9,15 @@ use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
-use bracewalk::read::trace::{DecidedBy, WholeReply};
+use bracewalk::read::trace::{DecidedBy, Verdict};
+use bracewalk::readers::ReaderId;
 use bracewalk::runlog::Item;
-use bracewalk::scan::{Config, Facts, Reader, Scan, Scanner};
-use bracewalk::tui::state::{Badge, Choice, Entry, Incoming, Mode, Pane, SortKey, ValueSource};
-use bracewalk::tui::summary::{self, ScanRow};
+use bracewalk::scan::report::Row;
+use bracewalk::scan::{Config, Scan, Scanner};
+use bracewalk::tui::badges::Badge;
+use bracewalk::tui::state::{Entry, Incoming, Mode, Pane, SortKey, ValueSource};
+use bracewalk::tui::summary;
+use bracewalk::tui::worker::Read;
 use bracewalk::tui::{Effect, Msg, State};
 use fixture::{bad_file, cut_reply, drive, key, pane, reply, screen, state, typed};
 
@@ -118,7 +122,7 @@ fn the_filter_combines_choices_and_says_so() {
     let mut s = state(items, 100, 30);
     assert_eq!(s.view.len(), 4);
     typed(&mut s, "f");
-    let none = s.choices.iter().position(|c| *c == Choice::Badge(Badge::Decided(bracewalk::read::DecidedBy::None)));
+    let none = s.choices.iter().position(|c| *c == Badge::Report(Row::Decided(bracewalk::read::DecidedBy::None)));
     let none = none.expect("decided by none is offered");
     for _ in 0..none {
         typed(&mut s, "j");
@@ -126,7 +130,7 @@ fn the_filter_combines_choices_and_says_so() {
     typed(&mut s, " ");
     assert_eq!(s.view.len(), 1);
     assert_eq!(selected_line(&s), Some(20));
-    let problem = s.choices.iter().position(|c| *c == Choice::Badge(Badge::Diagnostic)).unwrap();
+    let problem = s.choices.iter().position(|c| *c == Badge::Diagnostic).unwrap();
     if let Mode::Filter { cursor } = s.mode {
         let keys = if problem > cursor { "j".repeat(problem - cursor) } else { "k".repeat(cursor - problem) };
         typed(&mut s, &keys);
@@ -377,15 +381,33 @@ fn corpus() -> Vec<Item> {
     ]
 }
 
-/// Reads every reply not yet read for the scan, as the worker does after the badges.
+/// Reads every reply not yet read for the scan, as the worker does: the early facts, then
+/// the rest.
 fn scanned(s: &mut State) {
-    let facts: Vec<_> = s
+    let config = s.config.clone();
+    let read: Vec<Read> = s
         .entries
         .iter()
-        .filter(|e| e.facts.is_none())
-        .filter_map(|e| e.text().map(|t| (e.key, Facts::of_text(t, summary::config()))))
+        .filter(|e| !e.complete())
+        .filter_map(|e| {
+            let text = e.text()?;
+            let facts = match e.facts.as_deref() {
+                Some(f) => f.clone(),
+                None => Read::early(e.key, text, e.cut(), &config).facts,
+            };
+            Some(Read::complete(e.key, text, facts, &config))
+        })
         .collect();
-    drive(s, Msg::Facts(facts));
+    drive(s, Msg::Facts(read));
+}
+
+/// The row of the comparison of the reader named `name` with the seed.
+fn differs(s: &State, name: &str) -> Row {
+    Row::Differs(s.config.pair_with_seed(reader(s, name)).unwrap())
+}
+
+fn reader(s: &State, name: &str) -> ReaderId {
+    s.config.catalogue.find(name).unwrap()
 }
 
 fn scanned_state(w: u16, h: u16) -> State {
@@ -402,9 +424,9 @@ fn scan_directly(items: &[Item]) -> Scan {
 }
 
 /// The row the cursor must be on for `target`, counted through the sections.
-fn row_index(s: &State, target: &ScanRow) -> usize {
-    let sections = summary::sections(&s.corpus.as_ref().unwrap().scan);
-    sections.iter().flat_map(|x| x.rows.iter()).position(|r| r.target == *target).unwrap()
+fn row_index(s: &State, target: &Row) -> usize {
+    let sections = summary::blocks(&s.corpus.as_ref().unwrap().scan);
+    sections.iter().flat_map(|x| x.lines.iter()).position(|r| r.target == *target).unwrap()
 }
 
 fn shown_ids(s: &State) -> Vec<String> {
@@ -425,7 +447,7 @@ fn shift_s_opens_the_summary_j_k_move_and_esc_s_q_come_back() {
     typed(&mut s, "\t");
     assert_eq!(s.summary.cursor, 4, "Tab: the whole-reply section's first row");
     typed(&mut s, "G");
-    let rows = summary::row_count(&summary::sections(&s.corpus.as_ref().unwrap().scan));
+    let rows = summary::row_count(&summary::blocks(&s.corpus.as_ref().unwrap().scan));
     assert_eq!(s.summary.cursor, rows - 1);
     typed(&mut s, "j");
     assert_eq!(s.summary.cursor, rows - 1, "the last row holds");
@@ -448,7 +470,7 @@ fn shift_s_opens_the_summary_j_k_move_and_esc_s_q_come_back() {
 fn enter_on_a_comparison_row_lists_exactly_its_replies_and_selects_the_first() {
     let mut s = scanned_state(100, 30);
     typed(&mut s, "j");
-    let target = ScanRow::Differs(Reader::NarrowEverywhere);
+    let target = differs(&s, "narrow-everywhere");
     typed(&mut s, "S");
     let row = row_index(&s, &target);
     typed(&mut s, &"j".repeat(row));
@@ -456,7 +478,7 @@ fn enter_on_a_comparison_row_lists_exactly_its_replies_and_selects_the_first() {
     typed(&mut s, "\n");
     assert_eq!(s.mode, Mode::Normal);
     assert_eq!(s.focus, Pane::List);
-    assert_eq!(s.filter.on.iter().collect::<Vec<_>>(), vec![&Choice::Scan(target)]);
+    assert_eq!(s.filter.on.iter().collect::<Vec<_>>(), vec![&Badge::Report(target.clone())]);
     // Independently: the replies `bracewalk::scan` finds narrow-everywhere reads differently.
     let direct = scan_directly(&corpus());
     let expected: Vec<String> =
@@ -465,16 +487,16 @@ fn enter_on_a_comparison_row_lists_exactly_its_replies_and_selects_the_first() {
     assert_eq!(shown_ids(&s), expected);
     assert_eq!(s.cursor, 0);
     assert_eq!(s.selected().unwrap().id, expected[0], "the first of them is selected");
-    assert_eq!(s.what_if, Some(Reader::NarrowEverywhere), "the column shows the what-if's verdict");
+    assert_eq!(s.what_if, Some(reader(&s, "narrow-everywhere")), "the column shows the what-if's verdict");
     let drawn = screen(&s);
-    assert!(drawn.contains("filter: scan: narrow-everywhere differs"), "{drawn}");
+    assert!(drawn.contains("filter: narrow-everywhere differs"), "{drawn}");
     assert!(drawn.contains("what-if: narrow-everywhere"), "{drawn}");
     // The readers pane gives the scan's account for the selected reply.
     let readers = pane(&s, Pane::Compare, 100, 12);
     assert!(readers.contains("what-if narrow-everywhere → last-wins: differs: html: 53 chars → 34 chars"), "{readers}");
     // The filter menu shows the row, and c clears it.
     typed(&mut s, "f");
-    assert_eq!(s.choices.first(), Some(&Choice::Scan(ScanRow::Differs(Reader::NarrowEverywhere))));
+    assert_eq!(s.choices.first(), Some(&Badge::Report(target)));
     typed(&mut s, "c\x1b");
     assert!(s.filter.is_empty());
     assert_eq!(s.view.len(), corpus().len());
@@ -485,12 +507,12 @@ fn every_row_filters_to_the_replies_the_scan_puts_behind_it() {
     let mut s = scanned_state(100, 30);
     typed(&mut s, "S");
     let corpus = s.corpus.clone().unwrap();
-    let sections = summary::sections(&corpus.scan);
-    for (i, row) in sections.iter().flat_map(|x| x.rows.iter()).enumerate() {
+    let sections = summary::blocks(&corpus.scan);
+    for (i, row) in sections.iter().flat_map(|x| x.lines.iter()).enumerate() {
         s.summary.cursor = i;
         typed(&mut s, "\n");
         let expected: Vec<String> =
-            row.target.behind(&corpus.scan).iter().map(|(r, _)| corpus.scan.id(*r).to_owned()).collect();
+            row.target.replies(&corpus.scan).iter().map(|(r, _)| corpus.scan.id(*r).to_owned()).collect();
         assert_eq!(expected.len(), row.count, "{:?}", row.target);
         if row.count == 0 {
             assert_eq!(s.mode, Mode::Summary, "nothing behind {:?}: the screen stays", row.target);
@@ -507,7 +529,7 @@ fn w_cycles_the_what_if_and_the_list_shows_its_column() {
     let mut s = scanned_state(120, 40);
     assert!(!screen(&s).contains("last-wins  flags"));
     typed(&mut s, "w");
-    assert_eq!(s.what_if, Some(Reader::FirstWins));
+    assert_eq!(s.what_if, Some(ReaderId::FIRST_WINS));
     let drawn = screen(&s);
     assert!(drawn.contains("first-wins → last-wins"), "the column's header:\n{drawn}");
     assert!(drawn.contains("what-if: first-wins"), "the status line names it:\n{drawn}");
@@ -517,10 +539,10 @@ fn w_cycles_the_what_if_and_the_list_shows_its_column() {
     let line = drawn.lines().find(|l| l.contains("run-1:19 ")).unwrap();
     assert!(line.contains("whole-text  same"), "{line}");
     typed(&mut s, "w");
-    assert_eq!(s.what_if, Some(Reader::StrictOnly));
+    assert_eq!(s.what_if, Some(ReaderId::STRICT_ONLY));
     assert!(screen(&s).contains("strict-only → last-wins"));
     typed(&mut s, "wwwwwww");
-    assert_eq!(s.what_if, Some(Reader::NoSelfContainedGate));
+    assert_eq!(s.what_if, Some(reader(&s, "no-self-contained-gate")));
     typed(&mut s, "w");
     assert_eq!(s.what_if, None);
     let drawn = screen(&s);
@@ -559,8 +581,8 @@ fn the_summary_shows_the_numbers_bracewalk_scan_counts() {
     for d in DecidedBy::ALL {
         assert_eq!(count(d.name()), direct.decided(d).len(), "{}", d.name());
     }
-    for v in WholeReply::NAMES {
-        assert_eq!(count(v), direct.verdict(v).len(), "{v}");
+    for v in Verdict::ALL {
+        assert_eq!(count(v.name()), direct.verdict(v).len(), "{}", v.name());
     }
     for (name, g) in direct.by_agent.iter().chain(direct.by_round.iter()) {
         assert_eq!(count(name), g.replies.len(), "{name}");
@@ -569,8 +591,10 @@ fn the_summary_shows_the_numbers_bracewalk_scan_counts() {
     assert_eq!(count("of which the repair reads"), direct.repair.rescued.len());
     assert_eq!(count("repair changes a strict reading"), direct.repair.changed.len());
     assert_eq!(count("\"edits\": [ never closed"), direct.truncation[0].replies.len());
+    let names = &direct.config.catalogue;
     for c in &direct.comparisons {
-        assert_eq!(count(c.pair.from.name()), c.differ.len(), "{}", c.pair.key());
+        let label = format!("{} → {}", names.name(c.pair.from), names.name(c.pair.to));
+        assert_eq!(count(&label), c.differ.len(), "{label}");
     }
 }
 
@@ -589,7 +613,7 @@ fn the_summary_follows_replies_as_they_arrive_and_go() {
     assert_eq!(corpus.scan.replies.len(), before + 1);
     assert_eq!(corpus.scan.by_round["round-6"].replies.len(), 1);
     // A filter chosen on the screen takes in what arrives after.
-    let row = row_index(&s, &ScanRow::Differs(Reader::FirstWins));
+    let row = row_index(&s, &differs(&s, "first-wins"));
     s.summary.cursor = row;
     typed(&mut s, "\n");
     let n = s.view.len();

@@ -8,16 +8,13 @@
 mod fixture;
 
 use bracewalk::runlog::{EventKind, Item};
-use bracewalk::scan::Facts;
+use bracewalk::tui::State;
 use bracewalk::tui::state::Pane;
-use bracewalk::tui::{Msg, State, summary};
-use fixture::{bad_file, cut_reply, drive, pane, reply, screen, state, typed};
+use fixture::{bad_file, cut_reply, pane, reply, screen, state, typed};
 
 /// Reads every reply for the scan, as the worker does after the badges.
 fn scanned(s: &mut State) {
-    let facts =
-        s.entries.iter().filter_map(|e| e.text().map(|t| (e.key, Facts::of_text(t, summary::config())))).collect();
-    drive(s, Msg::Facts(facts));
+    fixture::complete(s);
 }
 
 fn in_round(item: Item, round: &str) -> Item {
@@ -157,7 +154,7 @@ fn the_summary_screen_at_80x24_and_120x40() {
     typed(&mut s, "S");
     insta::assert_snapshot!("summary_120x40", screen(&s));
     // The comparisons, further down, with the replies behind the selected one.
-    typed(&mut s, "\t\t\t\t\t\tj");
+    typed(&mut s, "\t\t\t\t\t\t\tj");
     insta::assert_snapshot!("summary_120x40_comparison", screen(&s));
     let mut s = state(corpus(), 80, 24);
     scanned(&mut s);

@@ -6,10 +6,11 @@ use std::fmt::Write;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
 use crate::read::js::ParseError;
 use crate::read::span::utf16_len;
-use crate::read::trace::{Candidate, DecidedBy, Fate, NoReading, Reading, Step, Trace, WholeReply};
+use crate::read::trace::{Candidate, Fate, NoReading, Reading, Step, Trace, WholeReply};
 use crate::read::value::Value;
 
 use super::style::Style;
@@ -34,7 +35,7 @@ pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
             let _ = writeln!(out, "{} the trimmed reply is JSON: read whole, no walk", style.good("whole text"));
         }
         Err(e) => {
-            let _ = writeln!(out, "{} does not parse: {}", style.bold("whole text"), error(&loc, e));
+            let _ = writeln!(out, "{} does not parse: {}", style.bold("whole text"), words::error(&loc, e));
         }
     }
 
@@ -58,7 +59,7 @@ pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
     whole_reply(&mut out, &loc, trace, style);
 
     let _ = writeln!(out);
-    let _ = writeln!(out, "{} {}", style.bold("decided by"), decided(&loc, trace, style));
+    let _ = writeln!(out, "{} {}", style.bold("decided by"), style.phrase(&words::decided(&loc, trace)));
     match &trace.value {
         Some(v) => {
             let _ = writeln!(out, "{} {}", style.bold("value"), sketch(v));
@@ -68,31 +69,6 @@ pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
         }
     }
     out
-}
-
-/// Which rule produced the answer, and what that rule is.
-pub fn decided(loc: &Locator, trace: &Trace, style: &Style) -> String {
-    match trace.decided_by {
-        DecidedBy::WholeText => style.good("whole-text").to_string() + ": the trimmed reply parsed as JSON",
-        DecidedBy::LastWins => {
-            let which = trace
-                .kept
-                .and_then(|k| trace.candidates.get(k))
-                .map(|c| format!(" (candidate #{} at {})", trace.number(trace.kept.unwrap_or(0)) + 1, loc.at(c.start)));
-            style.good("last-wins").to_string() + ": the walk's last readable candidate" + &which.unwrap_or_default()
-        }
-        DecidedBy::WholeReply => {
-            style.good("whole-reply").to_string() + ": the narrow-colon reading of the whole reply, both gates passed"
-        }
-        DecidedBy::None => style.bad("none").to_string() + ": nothing in the reply reads; the reader returns null",
-    }
-}
-
-/// A parse error: what, where, and the text around it.
-pub fn error(loc: &Locator, e: &ParseError) -> String {
-    let kind = e.to_string();
-    let kind = kind.rsplit_once(" at byte").map_or(kind.as_str(), |(k, _)| k);
-    format!("{kind} at {}  {}", loc.at(e.offset), loc.context(e.offset, 12, 20))
 }
 
 /// The candidates a bounded trace walked past, in a sentence.
@@ -115,17 +91,13 @@ fn unrecorded(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
 }
 
 fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candidate, nested: bool, style: &Style) {
-    let fate = match trace.fate(i) {
-        Some(Fate::Kept) => style.good("kept").to_string(),
-        Some(Fate::Superseded) => style.warn("read, superseded").to_string(),
-        _ => style.bad("unreadable").to_string(),
-    };
+    let fate = style.phrase(&words::fate(trace, i));
     let nested = if nested { ", inside an unreadable candidate" } else { "" };
     let number = format!("#{}", trace.number(i) + 1);
     let _ = writeln!(out, " {} {}  {fate}{nested}", style.bold(&number), loc.at(c.start));
     let _ = writeln!(out, "    {}", style.dim(&loc.context(c.start, 16, 56)));
     for (name, r) in [("strict  ", &c.strict), ("repaired", &c.wide), ("narrow  ", &c.narrow)] {
-        let _ = writeln!(out, "    {name} {}", reading(loc, r, style));
+        let _ = writeln!(out, "    {name} {}", style.phrase(&words::reading(loc, r)));
         for rep in r.repairs().iter().take(8) {
             let _ = writeln!(
                 out,
@@ -139,90 +111,13 @@ fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candi
             let _ = writeln!(out, "               … {} more repairs", r.repairs().len() - 8);
         }
     }
-    let _ = writeln!(out, "    → {}", step(loc, c.step));
-}
-
-/// What the walk did after a candidate.
-pub fn step(loc: &Locator, step: Step) -> String {
-    match step {
-        Step::Took { by, end } => format!("took it ({} reading), resumed after {}", by.name(), loc.at(end)),
-        Step::Descended => "could not read it: descended to the next `{` inside it".to_owned(),
-        Step::Resumed { after } => format!("could not read it: resumed after {}", loc.at(after)),
-    }
-}
-
-/// One reading of a candidate: its span, and whether it parses (or where it fails).
-pub fn reading(loc: &Locator, r: &Reading, style: &Style) -> String {
-    match r {
-        Reading::Unbalanced => style.dim("never balances (cut off, or a `{` in prose)").to_string(),
-        Reading::Balanced { span, repairs, outcome } => {
-            let size =
-                format!("span {}..{} ({} bytes", thousands(span.start), thousands(span.end), thousands(span.len()));
-            let reps = match repairs.len() {
-                0 => String::new(),
-                1 => ", 1 repair".to_owned(),
-                n => format!(", {n} repairs"),
-            };
-            match outcome {
-                Ok(v) => format!("{size}{reps})  {}  {}", style.good("parses"), style.dim(&sketch(v))),
-                Err(e) => format!("{size}{reps})  {} {}", style.bad("fails:"), error(loc, e)),
-            }
-        }
-    }
+    let _ = writeln!(out, "    → {}", words::step(loc, c.step));
 }
 
 fn whole_reply(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
-    let _ = writeln!(out, "{} {}", style.bold("whole reply"), whole_reply_verdict(loc, trace, style));
+    let _ = writeln!(out, "{} {}", style.bold("whole reply"), style.phrase(&words::verdict(loc, trace)));
     if let Some(r) = trace.whole_reply.reading() {
-        let _ = writeln!(out, "    narrow   {}", reading(loc, r, style));
-    }
-}
-
-/// The whole-reply attempt's verdict and its reason, in a sentence.
-pub fn whole_reply_verdict(loc: &Locator, trace: &Trace, style: &Style) -> String {
-    match &trace.whole_reply {
-        WholeReply::NotTried { whole_text_parsed: true } => "not tried: the whole text parsed".to_owned(),
-        WholeReply::NotTried { whole_text_parsed: false } => {
-            "not tried: the trimmed reply does not open with `{`, so it is not one object".to_owned()
-        }
-        WholeReply::NoReading { why, .. } => {
-            let why = match why {
-                NoReading::NeverCloses => "the narrow-colon span never closes".to_owned(),
-                NoReading::ClosesShort { end, reply_end } => format!(
-                    "the narrow-colon span closes at {}, short of the reply's end at {}",
-                    loc.at(*end),
-                    loc.at(*reply_end)
-                ),
-                NoReading::DoesNotParse(e) => format!("the narrow-colon reading does not parse: {}", error(loc, e)),
-            };
-            format!("{}: {why}", style.dim("no reading"))
-        }
-        WholeReply::RefusedWalkClosed { walk_end, reply_end, .. } => format!(
-            "{} by the walk-closed gate: the walk's answer ends at {}, the reply's last non-space character ends at {}; \
-             the walk already read the reply's own envelope",
-            style.warn("refused"),
-            loc.at(*walk_end),
-            loc.at(*reply_end)
-        ),
-        WholeReply::RefusedNotSelfContained { fault, .. } => format!(
-            "{} by the self-contained gate: in `{}`, the `{}` at character {} {}; a string that leaves a brace \
-             unbalanced is an abandoned draft, not a quotation",
-            style.warn("refused"),
-            fault.path,
-            fault.brace,
-            thousands(fault.at_char),
-            if fault.brace == '{' { "is never closed" } else { "closes nothing" }
-        ),
-        WholeReply::Taken { .. } => format!(
-            "{}: the reply is one object under the narrow colon rule, the walk's answer {} ({}), and every \
-             string is self-contained",
-            style.good("taken"),
-            match trace.walk_end {
-                Some(e) => format!("stops short at {}", loc.at(e)),
-                None => "is empty".to_owned(),
-            },
-            "walk-closed gate passed"
-        ),
+        let _ = writeln!(out, "    narrow   {}", style.phrase(&words::reading(loc, r)));
     }
 }
 

@@ -1,5 +1,6 @@
 //! `bracewalk scan`: the corpus's counts as a table, a Markdown report or JSON, with a
-//! progress bar on a terminal. The counting is [`crate::scan`]'s; this only prints.
+//! progress bar on a terminal. The counting is [`crate::scan`]'s, and the sections, their rows
+//! and labels are its [`report`]'s; this only lays them out.
 
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
@@ -10,8 +11,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Map, Value as Json, json};
 
 use crate::describe::thousands;
-use crate::read::trace::{DecidedBy, WholeReply};
+use crate::read::trace::DecidedBy;
 use crate::runlog::LoadOptions;
+use crate::scan::report::{self, Kind, Row, headline, plural};
 use crate::scan::{Comparison, Config, Group, Progress, Scan, scan_paths};
 use crate::visible::visible;
 
@@ -80,14 +82,6 @@ pub fn exit_code(scan: &Scan) -> u8 {
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{} {many}", thousands(n)) }
-}
-
-fn percent(n: usize, of: usize) -> String {
-    if of == 0 { String::new() } else { format!("{:.1}%", n as f64 * 100.0 / of as f64) }
-}
-
 /// `1.2 MB`, `456 kB`, `12 B`.
 fn size(bytes: f64) -> String {
     if bytes >= 1e9 {
@@ -106,20 +100,6 @@ fn per_second(n: f64, elapsed: Duration) -> f64 {
     if s > 0.0 { n / s } else { 0.0 }
 }
 
-/// The opening line: what was read.
-fn headline(scan: &Scan) -> String {
-    let mut s = format!(
-        "{}, {} bytes",
-        plural(scan.replies.len(), "reply", "replies"),
-        thousands(usize::try_from(scan.bytes).unwrap_or(usize::MAX))
-    );
-    if !scan.calls_without_reply.is_empty() {
-        let _ = write!(s, ", {} with no reply", plural(scan.calls_without_reply.len(), "call", "calls"));
-    }
-    let _ = write!(s, ", {}", plural(scan.diagnostics.len(), "diagnostic", "diagnostics"));
-    s
-}
-
 /// The closing line: how long it took.
 fn timing(scan: &Scan) -> Option<String> {
     let e = scan.elapsed?;
@@ -131,66 +111,29 @@ fn timing(scan: &Scan) -> Option<String> {
     ))
 }
 
-/// A row of the table: a label, a count, and the replies behind it.
-struct Row<'a> {
-    label: String,
-    count: usize,
-    note: String,
-    replies: Vec<&'a str>,
-}
-
-/// The sections of counts, in the order they are shown: (title, rows).
-fn sections(scan: &Scan) -> Vec<(&'static str, Vec<Row<'_>>)> {
-    let n = scan.replies.len();
-    let ids = |v: &[usize]| v.iter().map(|&i| scan.id(i)).collect::<Vec<_>>();
-    let row =
-        |label: &str, v: &[usize], note: String| Row { label: label.to_owned(), count: v.len(), note, replies: ids(v) };
-    let decided =
-        DecidedBy::ALL.iter().map(|&d| row(d.name(), scan.decided(d), percent(scan.decided(d).len(), n))).collect();
-    let verdicts = WholeReply::NAMES
-        .iter()
-        .map(|&name| row(name, scan.verdict(name), percent(scan.verdict(name).len(), n)))
-        .collect();
-    let r = &scan.repair;
-    let repair = vec![
-        row("strict-only reads nothing", &r.strict_unreadable, percent(r.strict_unreadable.len(), n)),
-        row("  of which the repair reads", &r.rescued, percent(r.rescued.len(), r.strict_unreadable.len())),
-        row("repair changes a strict reading", &r.changed, percent(r.changed.len(), n)),
-    ];
-    let truncation = scan
-        .truncation
-        .iter()
-        .map(|t| Row {
-            label: format!("\"{}\": [ never closed", visible(&t.field, false)),
-            count: t.replies.len(),
-            note: format!("{} recovered", plural(t.entries, "entry", "entries")),
-            replies: t.replies.iter().map(|&(i, _)| scan.id(i)).collect(),
-        })
-        .collect();
-    vec![
-        ("how last-wins decided", decided),
-        ("the whole-reply attempt", verdicts),
-        ("repair", repair),
-        ("truncation", truncation),
-    ]
-}
-
-/// The groups: (title, groups).
-fn groupings(scan: &Scan) -> [(&'static str, &std::collections::BTreeMap<String, Group>); 3] {
-    [("by agent", &scan.by_agent), ("by round", &scan.by_round), ("by format", &scan.by_format)]
+fn bytes(g: &Group) -> String {
+    thousands(usize::try_from(g.bytes).unwrap_or(usize::MAX))
 }
 
 /// The readable table.
 pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
+    let config = &scan.config;
     let mut o = String::new();
     let _ = writeln!(o, "{}", style.bold(&headline(scan)));
     let count_style = |n: usize, s: &str| if n == 0 { style.dim(s) } else { s.to_owned() };
+    let ids = |o: &mut String, row: &Row, indent: &str| {
+        for (i, _) in row.replies(scan) {
+            let _ = writeln!(o, "{indent}{}", visible(scan.id(i), false));
+        }
+    };
+    let sections = report::sections(scan);
 
-    // The groups, with how the seed decided in each.
-    let width = groupings(scan)
+    // The groups, in one table, with how the seed decided in each.
+    let groups: Vec<_> = sections.iter().filter(|s| s.kind == Kind::Groups).collect();
+    let width = groups
         .iter()
-        .flat_map(|(_, g)| g.keys())
-        .map(|k| visible(k, false).chars().count() + 2)
+        .flat_map(|s| &s.rows)
+        .map(|r| r.label(config).chars().count() + 2)
         .chain([20])
         .max()
         .unwrap_or(20)
@@ -201,14 +144,15 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
         let _ = write!(header, " {:>11}", d.name());
     }
     let _ = writeln!(o, "{}", style.dim(&header));
-    for (title, groups) in groupings(scan) {
-        let _ = writeln!(o, "{}", style.bold(title));
-        for (name, g) in groups {
+    for section in &groups {
+        let _ = writeln!(o, "{}", style.bold(section.title));
+        for row in &section.rows {
+            let Some(g) = row.group(scan) else { continue };
             let mut line = format!(
                 "  {:<w$} {:>8} {:>12}",
-                visible(name, false),
+                row.label(config),
                 thousands(g.replies.len()),
-                thousands(usize::try_from(g.bytes).unwrap_or(usize::MAX)),
+                bytes(g),
                 w = width - 2
             );
             for n in g.decided_by {
@@ -216,50 +160,43 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
             }
             let _ = writeln!(o, "{line}");
             if list {
-                for &i in &g.replies {
-                    let _ = writeln!(o, "      {}", visible(scan.id(i), false));
-                }
+                ids(&mut o, row, "      ");
             }
         }
     }
 
-    for (title, rows) in sections(scan) {
+    for section in sections.iter().filter(|s| s.kind == Kind::Counts) {
         let _ = writeln!(o);
-        let _ = writeln!(o, "{}", style.bold(title));
-        if rows.is_empty() {
-            let _ = writeln!(o, "  {}", style.dim("(no fields asked about)"));
-        }
-        for r in rows {
-            let count = count_style(r.count, &format!("{:>8}", thousands(r.count)));
-            let _ = writeln!(o, "  {:<34} {count}  {}", r.label, style.dim(&r.note));
+        let _ = writeln!(o, "{}", style.bold(section.title));
+        for row in &section.rows {
+            let n = row.count(scan);
+            let count = count_style(n, &format!("{:>8}", thousands(n)));
+            let _ = writeln!(o, "  {:<34} {count}  {}", row.label(config), style.dim(&row.note(scan)));
             if list {
-                for id in r.replies {
-                    let _ = writeln!(o, "      {}", visible(id, false));
-                }
+                ids(&mut o, row, "      ");
             }
         }
     }
 
-    let _ = writeln!(o);
-    let _ = writeln!(
-        o,
-        "{}",
-        style.bold("reader comparison (an account reads from the first reader's answer to the second's)")
-    );
-    for c in &scan.comparisons {
-        let n = c.differ.len();
-        let label = format!("{} → {}", c.pair.from.name(), c.pair.to.name());
-        let count = if n == 0 { style.dim(&format!("{:>8}", 0)) } else { style.warn(&format!("{:>8}", thousands(n))) };
-        let _ = writeln!(o, "  {label:<44} {count} differ  {}", style.dim(c.pair.from.description()));
-        let shown = if list { n } else { n.min(SHOWN) };
-        let id_width =
-            c.differ.iter().take(shown).map(|d| visible(scan.id(d.reply), false).chars().count()).max().unwrap_or(0);
-        for d in c.differ.iter().take(shown) {
-            let _ = writeln!(o, "    {:<id_width$}  {}", visible(scan.id(d.reply), false), visible(&d.account, false));
-        }
-        if shown < n {
-            let _ =
-                writeln!(o, "    {}", style.dim(&format!("… and {} more (--list shows all)", thousands(n - shown))));
+    for section in sections.iter().filter(|s| s.kind == Kind::Comparisons) {
+        let _ = writeln!(o);
+        let _ = writeln!(o, "{}", style.bold(section.title));
+        for row in &section.rows {
+            let differ = row.replies(scan);
+            let n = differ.len();
+            let count =
+                if n == 0 { style.dim(&format!("{:>8}", 0)) } else { style.warn(&format!("{:>8}", thousands(n))) };
+            let _ = writeln!(o, "  {:<44} {count} differ  {}", row.label(config), style.dim(&row.note(scan)));
+            let shown = if list { n } else { n.min(SHOWN) };
+            let id_width =
+                differ.iter().take(shown).map(|(i, _)| visible(scan.id(*i), false).chars().count()).max().unwrap_or(0);
+            for (i, account) in differ.iter().take(shown) {
+                let _ = writeln!(o, "    {:<id_width$}  {}", visible(scan.id(*i), false), visible(account, false));
+            }
+            if shown < n {
+                let more = format!("… and {} more (--list shows all)", thousands(n - shown));
+                let _ = writeln!(o, "    {}", style.dim(&more));
+            }
         }
     }
 
@@ -297,6 +234,7 @@ fn code(s: &str) -> String {
 
 /// A report in Markdown.
 pub fn render_markdown(scan: &Scan, list: bool) -> String {
+    let config = &scan.config;
     let mut o = String::new();
     let _ = writeln!(o, "# bracewalk scan\n\n{}.", headline(scan));
     if let Some(t) = timing(scan) {
@@ -308,31 +246,34 @@ pub fn render_markdown(scan: &Scan, list: bool) -> String {
         let _ = write!(header, " {} |", d.name());
         rule.push_str(" ---: |");
     }
-    for (title, groups) in groupings(scan) {
-        let _ = writeln!(o, "\n## Replies {title}\n\n{header}\n{rule}");
-        for (name, g) in groups {
-            let mut line = format!(
-                "| {} | {} | {} |",
-                cell(name),
-                thousands(g.replies.len()),
-                thousands(usize::try_from(g.bytes).unwrap_or(usize::MAX))
-            );
+    let sections = report::sections(scan);
+    for section in sections.iter().filter(|s| s.kind == Kind::Groups) {
+        let _ = writeln!(o, "\n## Replies {}\n\n{header}\n{rule}", section.title);
+        for row in &section.rows {
+            let Some(g) = row.group(scan) else { continue };
+            let mut line = format!("| {} | {} | {} |", cell(&row.label(config)), thousands(g.replies.len()), bytes(g));
             for n in g.decided_by {
                 let _ = write!(line, " {} |", thousands(n));
             }
             let _ = writeln!(o, "{line}");
         }
     }
-    for (title, rows) in sections(scan) {
-        let _ = writeln!(o, "\n## {}\n\n| | replies | |\n| --- | ---: | --- |", upper_first(title));
-        for r in &rows {
-            let _ = writeln!(o, "| {} | {} | {} |", cell(r.label.trim()), thousands(r.count), cell(&r.note));
+    for section in sections.iter().filter(|s| s.kind == Kind::Counts) {
+        let _ = writeln!(o, "\n## {}\n\n| | replies | |\n| --- | ---: | --- |", upper_first(section.title));
+        for row in &section.rows {
+            let label = row.label(config);
+            let _ =
+                writeln!(o, "| {} | {} | {} |", cell(label.trim()), thousands(row.count(scan)), cell(&row.note(scan)));
         }
         if list {
-            for r in rows.iter().filter(|r| !r.replies.is_empty()) {
-                let _ = writeln!(o, "\n{}:\n", cell(r.label.trim()));
-                for id in &r.replies {
-                    let _ = writeln!(o, "- {}", code(id));
+            for row in &section.rows {
+                let replies = row.replies(scan);
+                if replies.is_empty() {
+                    continue;
+                }
+                let _ = writeln!(o, "\n{}:\n", cell(row.label(config).trim()));
+                for (i, _) in replies {
+                    let _ = writeln!(o, "- {}", code(scan.id(i)));
                 }
             }
         }
@@ -343,10 +284,10 @@ pub fn render_markdown(scan: &Scan, list: bool) -> String {
         let _ = writeln!(
             o,
             "| `{}` | `{}` | {} | {} |",
-            c.pair.from.name(),
-            c.pair.to.name(),
+            config.catalogue.name(c.pair.from),
+            config.catalogue.name(c.pair.to),
             thousands(c.differ.len()),
-            cell(c.pair.from.description())
+            cell(config.catalogue.description(c.pair.from))
         );
     }
     for c in scan.comparisons.iter().filter(|c| !c.differ.is_empty()) {
@@ -360,8 +301,8 @@ fn markdown_comparison(o: &mut String, scan: &Scan, c: &Comparison, list: bool) 
     let _ = writeln!(
         o,
         "\n### `{}` → `{}`: {}\n\n| reply | difference |\n| --- | --- |",
-        c.pair.from.name(),
-        c.pair.to.name(),
+        scan.config.catalogue.name(c.pair.from),
+        scan.config.catalogue.name(c.pair.to),
         plural(n, "reply differs", "replies differ")
     );
     let shown = if list { n } else { n.min(SHOWN) };
@@ -378,107 +319,97 @@ fn upper_first(s: &str) -> String {
     c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
-/// The whole result as JSON; the keys are documented in [`crate::scan`].
+/// Puts `value` at the row's place in `out`: `out[top]` for a row of its own, else
+/// `out[top][key]`.
+fn place(out: &mut Map<String, Json>, (top, key): (&'static str, Option<String>), value: Json) {
+    match key {
+        None => {
+            out.insert(top.to_owned(), value);
+        }
+        Some(key) => {
+            let section = out.entry(top.to_owned()).or_insert_with(|| Json::Object(Map::new()));
+            if let Some(m) = section.as_object_mut() {
+                m.insert(key, value);
+            }
+        }
+    }
+}
+
+/// The whole result as JSON; the keys are documented in [`crate::scan`]. Every count is a
+/// row of the report, at its [`Row::json_key`].
 pub fn render_json(scan: &Scan, list: bool) -> Json {
+    let config = &scan.config;
     let decided_counts = |counts: [usize; 4]| -> Map<String, Json> {
         DecidedBy::ALL.iter().zip(counts).map(|(d, n)| (d.name().to_owned(), json!(n))).collect()
     };
-    let groups = |g: &std::collections::BTreeMap<String, Group>| -> Map<String, Json> {
-        g.iter()
-            .map(|(k, g)| {
-                (
-                    k.clone(),
-                    json!({"replies": g.replies.len(), "bytes": g.bytes, "decided_by": decided_counts(g.decided_by)}),
-                )
-            })
-            .collect()
-    };
-    let comparisons: Map<String, Json> = scan
-        .comparisons
-        .iter()
-        .map(|c| {
-            let replies: Vec<Json> = c
-                .differ
-                .iter()
-                .map(|d| match scan.replies.get(d.reply).and_then(|r| r.reference.as_ref()) {
-                    Some(r) => json!({"id": scan.id(d.reply), "reference": r, "account": d.account}),
-                    None => json!({"id": scan.id(d.reply), "account": d.account}),
-                })
-                .collect();
-            (
-                c.pair.key(),
-                json!({"from": c.pair.from.name(), "to": c.pair.to.name(), "differ": c.differ.len(), "replies": replies}),
-            )
-        })
-        .collect();
-    let truncation: Map<String, Json> = scan
-        .truncation
-        .iter()
-        .map(|t| (t.field.clone(), json!({"replies": t.replies.len(), "entries": t.entries})))
-        .collect();
-    let decided: Map<String, Json> =
-        DecidedBy::ALL.iter().map(|&d| (d.name().to_owned(), json!(scan.decided(d).len()))).collect();
-    let verdicts: Map<String, Json> =
-        WholeReply::NAMES.iter().map(|&v| (v.to_owned(), json!(scan.verdict(v).len()))).collect();
     let elapsed = scan.elapsed.unwrap_or_default();
-    let mut out = json!({
-        "replies": scan.replies.len(),
-        "bytes": scan.bytes,
-        "calls_without_reply": scan.calls_without_reply.len(),
-        "diagnostics": scan.diagnostics.len(),
-        "by_agent": groups(&scan.by_agent),
-        "by_round": groups(&scan.by_round),
-        "by_format": groups(&scan.by_format),
-        "decided_by": decided,
-        "whole_reply": verdicts,
-        "repair": {
-            "strict_unreadable": scan.repair.strict_unreadable.len(),
-            "rescued": scan.repair.rescued.len(),
-            "changed": scan.repair.changed.len(),
-        },
-        "truncation": truncation,
-        "comparisons": comparisons,
-        "elapsed_seconds": elapsed.as_secs_f64(),
-        "replies_per_second": per_second(scan.replies.len() as f64, elapsed),
-        "bytes_per_second": per_second(scan.bytes as f64, elapsed),
-    });
-    if list && let Some(o) = out.as_object_mut() {
-        o.insert("ids".to_owned(), json_ids(scan));
+    let mut out = Map::new();
+    out.insert("replies".to_owned(), json!(scan.replies.len()));
+    out.insert("bytes".to_owned(), json!(scan.bytes));
+    out.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply.len()));
+    out.insert("diagnostics".to_owned(), json!(scan.diagnostics.len()));
+    // Sections with no rows are still there, empty.
+    for top in ["by_agent", "by_round", "by_format", "truncation", "comparisons"] {
+        out.insert(top.to_owned(), Json::Object(Map::new()));
     }
-    out
-}
-
-/// The ids behind every count, under the count's own key.
-fn json_ids(scan: &Scan) -> Json {
-    let ids = |v: &[usize]| Json::from(v.iter().map(|&i| scan.id(i)).collect::<Vec<_>>());
-    let groups = |g: &std::collections::BTreeMap<String, Group>| -> Map<String, Json> {
-        g.iter().map(|(k, g)| (k.clone(), ids(&g.replies))).collect()
-    };
-    let decided: Map<String, Json> =
-        DecidedBy::ALL.iter().map(|&d| (d.name().to_owned(), ids(scan.decided(d)))).collect();
-    let verdicts: Map<String, Json> = WholeReply::NAMES.iter().map(|&v| (v.to_owned(), ids(scan.verdict(v)))).collect();
-    let truncation: Map<String, Json> = scan
-        .truncation
-        .iter()
-        .map(|t| {
-            let replies: Vec<Json> = t.replies.iter().map(|&(i, n)| json!({"id": scan.id(i), "entries": n})).collect();
-            (t.field.clone(), Json::from(replies))
-        })
-        .collect();
-    json!({
-        "replies": ids(&(0..scan.replies.len()).collect::<Vec<_>>()),
-        "calls_without_reply": scan.calls_without_reply,
-        "diagnostics": scan.diagnostics,
-        "by_agent": groups(&scan.by_agent),
-        "by_round": groups(&scan.by_round),
-        "by_format": groups(&scan.by_format),
-        "decided_by": decided,
-        "whole_reply": verdicts,
-        "repair": {
-            "strict_unreadable": ids(&scan.repair.strict_unreadable),
-            "rescued": ids(&scan.repair.rescued),
-            "changed": ids(&scan.repair.changed),
-        },
-        "truncation": truncation,
-    })
+    let mut ids = Map::new();
+    for section in report::sections(scan) {
+        for row in &section.rows {
+            let key = row.json_key(config);
+            let value = match (section.kind, row) {
+                (Kind::Groups, _) => match row.group(scan) {
+                    Some(g) => {
+                        json!({"replies": g.replies.len(), "bytes": g.bytes, "decided_by": decided_counts(g.decided_by)})
+                    }
+                    None => continue,
+                },
+                (Kind::Comparisons, _) => {
+                    let Some(pair) = row.pair(config) else { continue };
+                    let replies: Vec<Json> = row
+                        .replies(scan)
+                        .into_iter()
+                        .map(|(i, account)| match scan.replies.get(i).and_then(|r| r.reference.as_ref()) {
+                            Some(r) => json!({"id": scan.id(i), "reference": r, "account": account}),
+                            None => json!({"id": scan.id(i), "account": account}),
+                        })
+                        .collect();
+                    json!({
+                        "from": config.catalogue.name(pair.from),
+                        "to": config.catalogue.name(pair.to),
+                        "differ": replies.len(),
+                        "replies": replies,
+                    })
+                }
+                (_, Row::Truncated(i)) => {
+                    json!({"replies": row.count(scan), "entries": scan.truncation.get(*i).map_or(0, |t| t.entries)})
+                }
+                _ => json!(row.count(scan)),
+            };
+            place(&mut out, key.clone(), value);
+            if list && section.kind != Kind::Comparisons {
+                let listed: Vec<Json> = match row {
+                    Row::Truncated(t) => scan
+                        .truncation
+                        .get(*t)
+                        .map(|t| t.replies.iter().map(|&(i, n)| json!({"id": scan.id(i), "entries": n})).collect())
+                        .unwrap_or_default(),
+                    _ => row.replies(scan).into_iter().map(|(i, _)| json!(scan.id(i))).collect(),
+                };
+                place(&mut ids, key, Json::from(listed));
+            }
+        }
+    }
+    out.insert("elapsed_seconds".to_owned(), json!(elapsed.as_secs_f64()));
+    out.insert("replies_per_second".to_owned(), json!(per_second(scan.replies.len() as f64, elapsed)));
+    out.insert("bytes_per_second".to_owned(), json!(per_second(scan.bytes as f64, elapsed)));
+    if list {
+        ids.insert("replies".to_owned(), json!((0..scan.replies.len()).map(|i| scan.id(i)).collect::<Vec<_>>()));
+        ids.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply));
+        ids.insert("diagnostics".to_owned(), json!(scan.diagnostics));
+        for top in ["by_agent", "by_round", "by_format", "truncation"] {
+            ids.entry(top.to_owned()).or_insert_with(|| Json::Object(Map::new()));
+        }
+        out.insert("ids".to_owned(), Json::Object(ids));
+    }
+    Json::Object(out)
 }

@@ -2,6 +2,8 @@
 
 use std::io::IsTerminal;
 
+use crate::describe::trace::{Class, Phrase};
+
 #[derive(Debug, Clone, Copy)]
 pub struct Style {
     color: bool,
@@ -36,5 +38,19 @@ impl Style {
     }
     pub fn bad(&self, s: &str) -> String {
         self.paint("31", s)
+    }
+
+    /// A phrase of the trace's words, each part in its class's colour.
+    pub fn phrase(&self, p: &Phrase) -> String {
+        p.parts
+            .iter()
+            .map(|(text, class)| match class {
+                Class::Plain => text.clone(),
+                Class::Good => self.good(text),
+                Class::Warn => self.warn(text),
+                Class::Bad => self.bad(text),
+                Class::Dim => self.dim(text),
+            })
+            .collect()
     }
 }

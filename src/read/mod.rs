@@ -5,16 +5,16 @@
 //!   array prefix of a cut reply;
 //! * [`first`]: the first-wins bounded reader (seed 001);
 //! * [`served`]: leading JSON values and JSON cut short (seed 002);
-//! * [`js`], [`value`]: the JavaScript semantics all three rely on;
+//! * [`lex`], [`js`], [`value`]: the JavaScript semantics all three rely on: whitespace and
+//!   the tokens' ends, `JSON.parse`, and the values it builds;
 //! * [`strict`], [`repair`]: the two span readings a candidate gets; [`memo`] and [`ends`]:
-//!   what the candidates have in common, computed once per reply, and `flat`: the small
-//!   objects most candidates are, read straight;
+//!   what the candidates have in common, computed once per reply;
 //! * [`span`], [`trace`](mod@trace): positions and the decision record.
 
 pub mod ends;
 pub mod first;
-mod flat;
 pub mod js;
+pub mod lex;
 pub mod memo;
 pub mod repair;
 pub mod served;

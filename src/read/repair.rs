@@ -16,7 +16,7 @@
 //! which is what lets an offset in the repaired text be mapped back to the reply
 //! ([`Repaired::source_offset`]).
 
-use super::js::{next_string_special, simple_escape, whitespace_len_at};
+use super::lex::{next_string_special, simple_escape, whitespace_len_at};
 
 /// Where a `"` followed by `:` ends a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

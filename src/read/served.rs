@@ -5,8 +5,8 @@
 //! token, as far as it goes. Both count brackets of either kind together and skip strings by
 //! their escapes, as the seed does, and treat only space, tab, LF and CR as whitespace.
 
-use super::js;
 use super::value::{JsString, Value, js_number_to_string};
+use super::{js, lex};
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
@@ -162,7 +162,7 @@ fn whole_words_of(body: &str) -> Option<JsString> {
     let last_space = body.rfind(' ')?;
     let JsonString(words) = parse_string(&format!("\"{}\"", &body[..last_space]))?;
     let blank = match &words {
-        JsString::Utf8(s) => js::trim(s).is_empty(),
+        JsString::Utf8(s) => lex::trim(s).is_empty(),
         // Lone surrogates are not whitespace, so such a string is never blank.
         JsString::Utf16(_) => false,
     };
@@ -171,7 +171,7 @@ fn whole_words_of(body: &str) -> Option<JsString> {
 
 /// `/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/`
 fn is_json_number(s: &str) -> bool {
-    super::js::number_end(s.as_bytes(), 0) == Ok(s.len())
+    super::lex::number_end(s.as_bytes(), 0) == Ok(s.len())
 }
 
 /// `/^-?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d*)?)?$/`: the beginning of a number.

@@ -215,13 +215,7 @@ pub enum WholeReply {
 impl WholeReply {
     /// The oracle's name for this verdict.
     pub fn name(&self) -> &'static str {
-        match self {
-            WholeReply::NotTried { .. } => "not-tried",
-            WholeReply::NoReading { .. } => "no-reading",
-            WholeReply::RefusedWalkClosed { .. } => "refused-walk-closed",
-            WholeReply::RefusedNotSelfContained { .. } => "refused-not-self-contained",
-            WholeReply::Taken { .. } => "taken",
-        }
+        self.verdict().name()
     }
 
     pub fn reading(&self) -> Option<&Reading> {
@@ -234,8 +228,52 @@ impl WholeReply {
         }
     }
 
-    pub const NAMES: [&'static str; 5] =
-        ["not-tried", "no-reading", "refused-walk-closed", "refused-not-self-contained", "taken"];
+    /// The verdict alone, without what it judged.
+    pub fn verdict(&self) -> Verdict {
+        match self {
+            WholeReply::NotTried { .. } => Verdict::NotTried,
+            WholeReply::NoReading { .. } => Verdict::NoReading,
+            WholeReply::RefusedWalkClosed { .. } => Verdict::RefusedWalkClosed,
+            WholeReply::RefusedNotSelfContained { .. } => Verdict::RefusedNotSelfContained,
+            WholeReply::Taken { .. } => Verdict::Taken,
+        }
+    }
+}
+
+/// The whole-reply attempt's verdict, as the oracle names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Verdict {
+    NotTried,
+    NoReading,
+    RefusedWalkClosed,
+    RefusedNotSelfContained,
+    Taken,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 5] = [
+        Verdict::NotTried,
+        Verdict::NoReading,
+        Verdict::RefusedWalkClosed,
+        Verdict::RefusedNotSelfContained,
+        Verdict::Taken,
+    ];
+
+    /// The oracle's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::NotTried => "not-tried",
+            Verdict::NoReading => "no-reading",
+            Verdict::RefusedWalkClosed => "refused-walk-closed",
+            Verdict::RefusedNotSelfContained => "refused-not-self-contained",
+            Verdict::Taken => "taken",
+        }
+    }
+
+    /// Its place in [`Verdict::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// Which rule produced the answer.
@@ -262,6 +300,11 @@ impl DecidedBy {
     }
 
     pub const ALL: [DecidedBy; 4] = [DecidedBy::WholeText, DecidedBy::LastWins, DecidedBy::WholeReply, DecidedBy::None];
+
+    /// Its place in [`DecidedBy::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// Everything the last-wins reader decided about one reply.

@@ -370,7 +370,7 @@ pub fn write_json_string(out: &mut String, s: &JsString) {
             }
             let mut run = 0;
             loop {
-                let i = super::js::next_string_special(bytes, run);
+                let i = super::lex::next_string_special(bytes, run);
                 out.push_str(&s[run..i]);
                 let Some(&b) = bytes.get(i) else { break };
                 push_escape(out, u32::from(b));
@@ -398,7 +398,7 @@ fn escaped_len(bytes: &[u8]) -> usize {
     let mut len = bytes.len();
     let mut at = 0;
     loop {
-        at = super::js::next_string_special(bytes, at);
+        at = super::lex::next_string_special(bytes, at);
         let Some(&b) = bytes.get(at) else { return len };
         // `\"` and the short escapes take two bytes, other controls six (`\u001b`).
         len += if matches!(b, b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t') { 1 } else { 5 };

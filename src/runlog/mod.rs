@@ -24,7 +24,8 @@
 //!   caller's sink in path-then-line order, as ripgrep's searcher pushes to a sink: the CLI
 //!   prints as it goes, the TUI shows progress, the corpus scan fans files out to threads
 //!   ([`discover()`], then [`Loader::load_file`] per file). A [`Tail`] follows one file as it
-//!   grows and returns only what is new.
+//!   grows and returns only what is new; [`follow()`] follows every path opened (native
+//!   events, or polling), pushing each change to a [`Sink`].
 //!
 //! Facts a record does not carry are absent, never guessed. The few this module infers
 //! (which `model_call` a run-log reply came from, its review round, its page's
@@ -36,6 +37,7 @@ mod cohere;
 mod diagnostic;
 mod discover;
 mod document;
+mod follow;
 mod formats;
 mod gemini;
 mod inspect;
@@ -56,13 +58,13 @@ use std::path::PathBuf;
 
 pub use diagnostic::{Diagnostic, Problem};
 pub use discover::{Found, discover, is_passed_over};
+pub use follow::{Sink, WatchMode, Watching, follow};
 pub use loader::{LoadOptions, Loader};
 pub use reference::{ReferenceError, Resolved, parse_reference, resolve};
 pub use reply::{Event, EventKind, Format, Item, Meta, Reply, StopReason, Tokens};
 pub use tail::{Change, Restart, Tail};
 
 pub(crate) use formats::clip;
-pub(crate) use tail::{FileId, file_id};
 
 /// Every reply, event and diagnostic in `paths`, pushed to `sink` in path-then-line order.
 pub fn load(paths: &[PathBuf], opts: &LoadOptions, sink: &mut dyn FnMut(Item)) {

@@ -17,13 +17,24 @@ const MAX_KEY: usize = 40;
 /// How `to` differs from `from`, in one line, the most telling difference first; `None`
 /// when they are equal. `None` stands for JavaScript's `null`: nothing read.
 pub fn account(from: Option<&Value>, to: Option<&Value>) -> Option<String> {
+    let parts = parts(from, to);
+    if parts.len() <= MAX_PARTS {
+        return (!parts.is_empty()).then(|| parts.join("; "));
+    }
+    let more = parts.len() - MAX_PARTS;
+    Some(format!("{}; +{} more", parts[..MAX_PARTS].join("; "), thousands(more)))
+}
+
+/// Every difference [`account`] names or counts, most telling first: one for values that
+/// are not two objects, one per differing field for two objects (none when equal).
+pub fn parts(from: Option<&Value>, to: Option<&Value>) -> Vec<String> {
     match (from, to) {
-        (None, None) => None,
-        (None, Some(v)) => Some(format!("null → value {}", shape(v))),
-        (Some(v), None) => Some(format!("value {} → null", shape(v))),
-        (Some(a), Some(b)) if a == b => None,
-        (Some(Value::Object(a)), Some(Value::Object(b))) => Some(objects(a, b)),
-        (Some(a), Some(b)) => Some(change(a, b).text),
+        (None, None) => Vec::new(),
+        (None, Some(v)) => vec![format!("null → value {}", shape(v))],
+        (Some(v), None) => vec![format!("value {} → null", shape(v))],
+        (Some(a), Some(b)) if a == b => Vec::new(),
+        (Some(Value::Object(a)), Some(Value::Object(b))) => objects(a, b),
+        (Some(a), Some(b)) => vec![change(a, b).text],
     }
 }
 
@@ -120,13 +131,13 @@ fn fields(n: usize) -> String {
 }
 
 /// Two objects that differ: the fields that do, most telling first.
-fn objects(a: &Object, b: &Object) -> String {
+fn objects(a: &Object, b: &Object) -> Vec<String> {
     // By key, not by searching: an answer can have as many fields as the reply has bytes.
     let in_a: HashMap<&JsString, &Value> = a.iter().collect();
     let in_b: HashMap<&JsString, &Value> = b.iter().collect();
     if !a.iter().any(|(k, _)| in_b.contains_key(k)) {
         // Not one field in common: another object altogether, said by its fields.
-        return format!("{} → {}", shape_of(a), shape_of(b));
+        return vec![format!("{} → {}", shape_of(a), shape_of(b))];
     }
     let mut parts: Vec<Change> = Vec::new();
     for (k, va) in a.iter() {
@@ -149,16 +160,11 @@ fn objects(a: &Object, b: &Object) -> String {
     }
     if parts.is_empty() {
         // Equal field by field, unequal as values: only the order of the keys differs.
-        return "the same fields in another order".to_owned();
+        return vec!["the same fields in another order".to_owned()];
     }
     // Stable: equally telling differences stay in the order of the fields.
     parts.sort_by_key(|c| c.weight);
-    let more = parts.len().saturating_sub(MAX_PARTS);
-    let mut line = parts.iter().take(MAX_PARTS).map(|c| c.text.as_str()).collect::<Vec<_>>().join("; ");
-    if more > 0 {
-        line.push_str(&format!("; +{} more", thousands(more)));
-    }
-    line
+    parts.into_iter().map(|c| c.text).collect()
 }
 
 #[cfg(test)]
@@ -221,7 +227,9 @@ mod tests {
 
     #[test]
     fn many_differences_are_counted_not_listed() {
-        let line = acc(r#"{"a":1,"b":2,"c":3,"d":4,"e":5}"#, r#"{"a":2,"b":3,"c":4,"d":5,"e":6}"#).unwrap();
-        assert_eq!(line, "a: 1 → 2; b: 2 → 3; c: 3 → 4; +2 more");
+        let (a, b) = (r#"{"a":1,"b":2,"c":3,"d":4,"e":5}"#, r#"{"a":2,"b":3,"c":4,"d":5,"e":6}"#);
+        assert_eq!(acc(a, b).unwrap(), "a: 1 → 2; b: 2 → 3; c: 3 → 4; +2 more");
+        let (a, b) = (parse(a).unwrap(), parse(b).unwrap());
+        assert_eq!(parts(Some(&a), Some(&b)).len(), 5);
     }
 }

@@ -1,15 +1,20 @@
 //! What a scan learns from one reply: a pure function of its text and metadata, run in
 //! parallel, keeping no text and no value (a corpus of 100,000 replies must fit in the
 //! memory of its counts).
+//!
+//! The facts come in two parts, so that a front end can show the first soon: [`Facts::early`]
+//! reads the seed's decision, the repair, the truncation, and the comparisons of the
+//! config's early readers (the inspector's `≠` badge); [`Facts::complete`] makes the other
+//! comparisons. [`Facts::of`] does both at once, sharing every answer.
 
-use crate::read::trace::{DecidedBy, WholeReply};
+use crate::read::trace::{DecidedBy, NoReading, Verdict, WholeReply};
 use crate::read::value::Value;
 use crate::read::walk::{self, WalkOptions};
-use crate::runlog::{Format, Reply};
+use crate::readers::{Answers, ReaderId};
+use crate::runlog::{Format, Reply, StopReason};
 
 use super::Config;
 use super::difference::account;
-use super::reader::Reader;
 
 /// One reply, as the scan counts it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,24 +29,68 @@ pub struct Facts {
     pub format: Format,
     /// How the seed decided.
     pub decided_by: DecidedBy,
-    /// The seed's whole-reply verdict, an index into [`WholeReply::NAMES`].
-    pub whole_reply: usize,
+    /// The seed's whole-reply verdict.
+    pub verdict: Verdict,
     /// The seed reads a value.
     pub reads: bool,
     /// A walk with no repair reads a value.
     pub strict_reads: bool,
     /// A walk with no repair reads a value, and the seed reads another.
     pub repair_changed: bool,
+    /// Cut off: its record says the output ceiling stopped it, or it opens an object that
+    /// never closes.
+    pub cut_off: bool,
     /// For each of the config's array fields (by index) whose `]` never came: the entries
     /// `readArrayPrefix` recovers.
     pub cut: Vec<(usize, usize)>,
-    /// For each of the config's pairs (by index) whose readers disagree: the account.
+    /// For each of the config's pairs (by index, ascending) whose readers disagree: the
+    /// account.
     pub differences: Vec<(usize, String)>,
+    /// Every pair of the config has been compared ([`Facts::complete`]).
+    pub complete: bool,
 }
 
 impl Facts {
     /// Reads `reply` with every reader `config` needs, and keeps what the scan counts.
     pub fn of(reply: &Reply, config: &Config) -> Facts {
+        Facts::of_text(&reply.text, reply.meta.stop == StopReason::Truncated, config).named(reply)
+    }
+
+    /// What the readers make of a text alone (`stopped` says its record reports it cut
+    /// off): [`Facts::of`] for a caller that names its replies and keeps their metadata
+    /// itself. The id is empty, there is no agent or round, and the format is
+    /// [`Format::Text`]; [`Facts::named`] puts a reply's in.
+    pub fn of_text(text: &str, stopped: bool, config: &Config) -> Facts {
+        let (mut facts, mut answers) = Facts::first_part(text, stopped, config);
+        facts.compare(&mut answers, config, |_| true);
+        facts.complete = true;
+        facts
+    }
+
+    /// The first part ([`Facts::of_text`] short of the comparisons of readers that are not
+    /// early), with the seed's answer for a caller that shows it.
+    pub fn early(text: &str, stopped: bool, config: &Config) -> (Facts, Option<Value>) {
+        let (mut facts, mut answers) = Facts::first_part(text, stopped, config);
+        facts.compare(&mut answers, config, |p| config.is_early(p));
+        facts.complete = (0..config.pairs.len()).all(|p| config.is_early(p));
+        (facts, answers.get(ReaderId::LAST_WINS).cloned())
+    }
+
+    /// Makes the comparisons [`Facts::early`] left. The seed is read again: its answer, as
+    /// large as the reply, is not kept between the two.
+    pub fn complete(&mut self, text: &str, config: &Config) {
+        if self.complete {
+            return;
+        }
+        let seed = walk::run(text, &WalkOptions::SEED, false);
+        let mut answers = Answers::with_seed(&config.catalogue, text, &seed);
+        self.compare(&mut answers, config, |p| !config.is_early(p));
+        self.differences.sort_by_key(|(p, _)| *p);
+        self.complete = true;
+    }
+
+    /// These facts with `reply`'s name and metadata.
+    pub fn named(self, reply: &Reply) -> Facts {
         let reference = reply.reference();
         Facts {
             reference: (reference != reply.id).then_some(reference),
@@ -49,46 +98,26 @@ impl Facts {
             agent: reply.meta.agent.clone(),
             round: reply.meta.round.clone(),
             format: reply.meta.format,
-            ..Facts::of_text(&reply.text, config)
+            ..self
         }
     }
 
-    /// What the readers make of a text alone: [`Facts::of`] for a caller that names its
-    /// replies and keeps their metadata itself (the inspector, whose metadata can be amended
-    /// after the text has been read). The id is empty, there is no agent or round, and the
-    /// format is [`Format::Text`]; the caller puts its own in before folding the facts in.
-    pub fn of_text(text: &str, config: &Config) -> Facts {
+    /// Whether the config's pair `p` reads this reply differently, and how.
+    pub fn difference(&self, p: usize) -> Option<&str> {
+        self.differences.iter().find(|(q, _)| *q == p).map(|(_, a)| a.as_str())
+    }
+
+    /// The seed's decision, the repair and the truncation; no comparison yet.
+    fn first_part<'c>(text: &'c str, stopped: bool, config: &'c Config) -> (Facts, Answers<'c>) {
         let seed = walk::run(text, &WalkOptions::SEED, false);
-        // What the caller holds: JavaScript's `null` is nothing read.
-        let seed_value = seed.value.filter(|v| !matches!(v, Value::Null));
-        let mut answers = Answers {
-            text,
-            whole_text: seed.decided_by == DecidedBy::WholeText,
-            known: vec![(Reader::LastWins, seed_value)],
+        let mut answers = Answers::with_seed(&config.catalogue, text, &seed);
+        let reads = answers.get(ReaderId::LAST_WINS).is_some();
+        let strict_reads = answers.get(ReaderId::STRICT_ONLY).is_some();
+        let repair_changed = strict_reads && {
+            let (strict, last) = answers.pair(ReaderId::STRICT_ONLY, ReaderId::LAST_WINS);
+            strict != last
         };
-
-        answers.need(Reader::StrictOnly);
-        let strict = answers.get(Reader::StrictOnly).is_some();
-        let reads = answers.get(Reader::LastWins).is_some();
-        let repair_changed = strict
-            && !answers.is_seed(Reader::StrictOnly)
-            && answers.get(Reader::StrictOnly) != answers.get(Reader::LastWins);
-
-        let mut differences = Vec::new();
-        for (i, pair) in config.pairs.iter().enumerate() {
-            if answers.is_seed(pair.from) && answers.is_seed(pair.to) {
-                continue;
-            }
-            answers.need(pair.from);
-            answers.need(pair.to);
-            if let Some(line) = account(answers.get(pair.from), answers.get(pair.to)) {
-                differences.push((i, line));
-            }
-            // An answer is held only while a comparison still needs it: each may be as large as
-            // the reply, and there are ten readers.
-            let later = &config.pairs[i + 1..];
-            answers.known.retain(|(r, _)| *r == Reader::LastWins || later.iter().any(|p| p.from == *r || p.to == *r));
-        }
+        let never_closes = matches!(seed.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
         let cut = config
             .fields
             .iter()
@@ -98,8 +127,7 @@ impl Facts {
                 (!prefix.closed).then_some((i, prefix.entries.len()))
             })
             .collect();
-
-        Facts {
+        let facts = Facts {
             reference: None,
             id: String::new(),
             bytes: text.len(),
@@ -107,43 +135,69 @@ impl Facts {
             round: None,
             format: Format::Text,
             decided_by: seed.decided_by,
-            whole_reply: WholeReply::NAMES.iter().position(|&n| n == seed.whole_reply.name()).unwrap_or(0),
+            verdict: seed.whole_reply.verdict(),
             reads,
-            strict_reads: strict,
+            strict_reads,
             repair_changed,
+            cut_off: stopped || never_closes,
             cut,
-            differences,
+            differences: Vec::new(),
+            complete: false,
+        };
+        (facts, answers)
+    }
+
+    /// Compares the pairs `which` names, in the config's order.
+    fn compare(&mut self, answers: &mut Answers, config: &Config, which: impl Fn(usize) -> bool) {
+        let chosen: Vec<usize> = (0..config.pairs.len()).filter(|&p| which(p)).collect();
+        for (k, &i) in chosen.iter().enumerate() {
+            let pair = config.pairs[i];
+            if answers.is_seed(pair.from) && answers.is_seed(pair.to) {
+                continue;
+            }
+            let (from, to) = answers.pair(pair.from, pair.to);
+            if let Some(line) = account(from, to) {
+                self.differences.push((i, line));
+            }
+            // An answer is held only while a comparison still needs it: each may be as large as
+            // the reply, and there are ten readers.
+            let later = &chosen[k + 1..];
+            answers.keep_only(|r| later.iter().any(|&j| config.pairs[j].from == r || config.pairs[j].to == r));
         }
     }
 }
 
-/// Each reader's answer for one reply, computed once, when first asked for.
-struct Answers<'a> {
-    text: &'a str,
-    /// The trimmed reply parsed whole. Every walk, whatever its options, tries that before
-    /// anything else (`walk::run`), so every walk's answer is then the seed's, and is not
-    /// read again: on a corpus of well-behaved replies that is most of the work.
-    whole_text: bool,
-    /// The seed's answer first.
-    known: Vec<(Reader, Option<Value>)>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl Answers<'_> {
-    /// Whether `r`'s answer is the seed's without reading it.
-    fn is_seed(&self, r: Reader) -> bool {
-        r == Reader::LastWins || (self.whole_text && r.options().is_some())
-    }
-
-    fn need(&mut self, r: Reader) {
-        if !self.is_seed(r) && !self.known.iter().any(|(k, _)| *k == r) {
-            let value = r.read(self.text);
-            self.known.push((r, value));
+    #[test]
+    fn early_then_complete_is_all_at_once() {
+        let config = Config::default();
+        for t in [
+            "Template:\n{ \"html\": \"...\" }\nAnswer:\n{\"html\": \"<p>real</p>\"}",
+            r#"{"faithful": false, "notes": "I first read it as { "faithful": true }; no."}"#,
+            r#"{"edits":[{"a":1},{"b":2},{"c":"#,
+            " null ",
+            "\u{feff}[1,2]",
+        ] {
+            let whole = Facts::of_text(t, false, &config);
+            let (mut early, _) = Facts::early(t, false, &config);
+            assert!(!early.complete || whole.differences.iter().all(|(p, _)| config.is_early(*p)), "{t}");
+            early.complete(t, &config);
+            assert_eq!(early, whole, "{t}");
         }
     }
 
-    /// The answer of `r`, `None` also when it was not [`Answers::need`]ed.
-    fn get(&self, r: Reader) -> Option<&Value> {
-        let r = if self.is_seed(r) { Reader::LastWins } else { r };
-        self.known.iter().find(|(k, _)| *k == r).and_then(|(_, v)| v.as_ref())
+    #[test]
+    fn a_bom_before_an_array_is_read_by_the_seed_alone() {
+        let config = Config::default();
+        let f = Facts::of_text("\u{feff}[1,2]", false, &config);
+        assert!(f.reads);
+        let first_wins = config.pairs.iter().position(|p| p.from == ReaderId::FIRST_WINS).unwrap();
+        assert_eq!(f.difference(first_wins), Some("null → value [2 items]"));
+        let null = Facts::of_text("null", false, &config);
+        assert!(!null.reads && !null.strict_reads && null.differences.is_empty());
+        assert_eq!(null.decided_by, DecidedBy::WholeText);
     }
 }

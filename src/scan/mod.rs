@@ -5,15 +5,15 @@
 //! strict reading cannot read at all", "changes 14 of the 4,100 replies … and worsens all
 //! 14"). A scan makes those counts again over any set of replies, keeps the replies behind
 //! every number, and compares the seed with the readers its comments measured it against:
-//! seed 001's first-wins reader, and each what-if, which is a
-//! [`WalkOptions`](crate::read::walk::WalkOptions) value of the
-//! one engine ([`Reader::options`]), never a copy of the walk.
+//! seed 001's first-wins reader, and each what-if, all of them readers of the
+//! [catalogue](crate::readers), which says what each is and what its caller holds.
 //!
 //! [`Facts::of`] reads one reply with every reader a [`Config`] needs and keeps counts and
 //! one-line accounts, never text or values; a [`Scanner`] folds facts into a [`Scan`] in the
 //! order the replies were given (one at a time, or a batch read in parallel), and
-//! [`scan_paths`] drives it over files with the loader on its own thread. The CLI prints a
-//! `Scan` (`bracewalk scan`); the TUI can feed a `Scanner` from its worker.
+//! [`scan_paths`] drives it over files with the loader on its own thread. The [`report`] is
+//! how a scan is shown: its sections, rows, labels and predicates, once, for `bracewalk
+//! scan`'s table, Markdown and JSON and for the inspector's summary screen and filters.
 //!
 //! # The readers (`--compare` and `comparisons` keys)
 //!
@@ -51,37 +51,73 @@
 //! | `repair.strict_unreadable` | replies a `strict-only` walk reads nothing from |
 //! | `repair.rescued` | of those, the replies the seed reads |
 //! | `repair.changed` | replies `strict-only` reads, where the seed reads something else |
+//! | `cut_off` | replies cut off: the record's stop reason says the output ceiling stopped it, or the reply opens an object that never closes |
 //! | `truncation` | `{FIELD: {replies, entries}}`: replies whose last `"FIELD": [` array never reaches its `]` (cut mid-entry, or holding something other than objects), and the complete entries `readArrayPrefix` recovers from them; `--field` names the fields, `edits` by default |
 //! | `comparisons` | `{KEY: {from, to, differ, replies: [{id, reference?, account}]}}` for each pair; `reference` (`PATH:LINE`) where the id is the record's own |
 //! | `elapsed_seconds`, `replies_per_second`, `bytes_per_second` | how long the scan took |
-//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count, and `diagnostics` as printed |
+//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `cut_off`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count, and `diagnostics` as printed |
 //!
 //! Keys of maps (`by_agent`, `comparisons`, …) are in sorted order; lists of replies are in
 //! load order (path, then line), whatever the number of threads.
 
 mod difference;
 mod facts;
+mod pair;
 mod paths;
-mod reader;
+pub mod report;
 mod scanner;
 
-pub use difference::account;
+pub use difference::{account, parts};
 pub use facts::Facts;
+pub use pair::Pair;
 pub use paths::{Progress, scan_paths};
-pub use reader::{Pair, Reader};
 pub use scanner::{Comparison, Difference, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};
+
+use crate::readers::{Catalogue, ReaderId};
 
 /// What a scan compares and looks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
+    /// The readers there are.
+    pub catalogue: Catalogue,
     /// The reader comparisons, in the order they are shown.
     pub pairs: Vec<Pair>,
     /// The array fields looked at for truncation (`readArrayPrefix`).
     pub fields: Vec<String>,
+    /// Readers whose comparisons with the seed are made in the early part of the facts
+    /// ([`Facts::early`]): what the inspector shows before the rest (its `≠` badge).
+    pub early: Vec<ReaderId>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { pairs: Pair::defaults(), fields: vec!["edits".to_owned()] }
+        Config::new(Catalogue::builtin())
+    }
+}
+
+impl Config {
+    /// Every what-if of `catalogue` against the seed; the `edits` field for truncation.
+    pub fn new(catalogue: Catalogue) -> Config {
+        Config {
+            pairs: Pair::defaults(&catalogue),
+            catalogue,
+            fields: vec!["edits".to_owned()],
+            early: vec![ReaderId::FIRST_WINS],
+        }
+    }
+
+    /// Whether pair `p` is compared in the early part of the facts.
+    pub fn is_early(&self, p: usize) -> bool {
+        self.pairs.get(p).is_some_and(|pair| pair.against_seed() && self.early.contains(&pair.from))
+    }
+
+    /// The index of the pair reading `reader` against the seed, if the config makes it.
+    pub fn pair_with_seed(&self, reader: ReaderId) -> Option<usize> {
+        self.pairs.iter().position(|p| p.from == reader && p.against_seed())
+    }
+
+    /// The pair's key (`first-wins`, `A,B`).
+    pub fn key(&self, p: &Pair) -> String {
+        p.key(&self.catalogue)
     }
 }

@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use crate::read::trace::{DecidedBy, WholeReply};
+use crate::read::trace::{DecidedBy, Verdict};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
 
 use super::Config;
 use super::facts::Facts;
-use super::reader::Pair;
+use super::pair::Pair;
 
 /// The group key of a reply whose record does not say (no agent, no round).
 pub const NONE_KEY: &str = "(none)";
@@ -88,9 +88,12 @@ pub struct Scan {
     pub by_format: BTreeMap<String, Group>,
     /// How the seed decided, in [`DecidedBy::ALL`] order.
     pub decided_by: [Vec<usize>; 4],
-    /// The seed's whole-reply verdicts, in [`WholeReply::NAMES`] order.
+    /// The seed's whole-reply verdicts, in [`Verdict::ALL`] order.
     pub whole_reply: [Vec<usize>; 5],
     pub repair: Repair,
+    /// Replies cut off: their record says the output ceiling stopped them, or they open an
+    /// object that never closes.
+    pub cut_off: Vec<usize>,
     /// One per configured array field, in the config's order.
     pub truncation: Vec<Truncation>,
     /// One per configured pair, in the config's order.
@@ -119,6 +122,7 @@ impl Scan {
             decided_by: Default::default(),
             whole_reply: Default::default(),
             repair: Repair::default(),
+            cut_off: Vec::new(),
             elapsed: None,
         }
     }
@@ -130,23 +134,22 @@ impl Scan {
 
     /// The replies the seed decided this way.
     pub fn decided(&self, by: DecidedBy) -> &[usize] {
-        let i = DecidedBy::ALL.iter().position(|&d| d == by).unwrap_or(0);
-        &self.decided_by[i]
+        self.decided_by.get(by.index()).map_or(&[], Vec::as_slice)
     }
 
-    /// The replies with this whole-reply verdict (a [`WholeReply::name`]).
-    pub fn verdict(&self, name: &str) -> &[usize] {
-        WholeReply::NAMES.iter().position(|&n| n == name).map_or(&[], |i| &self.whole_reply[i])
+    /// The replies with this whole-reply verdict.
+    pub fn verdict(&self, v: Verdict) -> &[usize] {
+        self.whole_reply.get(v.index()).map_or(&[], Vec::as_slice)
     }
 
     /// The comparison of this pair, if the scan made it.
     pub fn comparison(&self, key: &str) -> Option<&Comparison> {
-        self.comparisons.iter().find(|c| c.pair.key() == key)
+        self.comparisons.iter().find(|c| self.config.key(&c.pair) == key)
     }
 
     fn add(&mut self, f: Facts) {
         let index = self.replies.len();
-        let decided = DecidedBy::ALL.iter().position(|&d| d == f.decided_by).unwrap_or(0);
+        let decided = f.decided_by.index();
         let agent = f.agent.unwrap_or_else(|| NONE_KEY.to_owned());
         let round = f.round.unwrap_or_else(|| NONE_KEY.to_owned());
         for (groups, key) in [
@@ -161,8 +164,9 @@ impl Scan {
         }
         self.bytes += f.bytes as u64;
         self.decided_by[decided].push(index);
-        if let Some(v) = self.whole_reply.get_mut(f.whole_reply) {
-            v.push(index);
+        self.whole_reply[f.verdict.index()].push(index);
+        if f.cut_off {
+            self.cut_off.push(index);
         }
         if !f.strict_reads {
             self.repair.strict_unreadable.push(index);
@@ -206,7 +210,7 @@ impl Scanner {
     }
 
     /// Folds in one reply's facts (made by [`Facts::of`] with this scanner's config, on any
-    /// thread). Facts made under another config are counted under the wrong pairs.
+    /// thread; complete). Facts made under another config are counted under the wrong pairs.
     pub fn add_facts(&mut self, facts: Facts) {
         self.scan.add(facts);
     }

@@ -13,21 +13,42 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::read::trace::DecidedBy;
+use crate::readers::ReaderId;
+use crate::scan::Config;
 
 use super::state::{Body, Entry, EntryKey, SortKey, State};
 
 /// How `a` and `b` (positions in `entries`) are ordered under `sort`. A total order: every
 /// sort ends on a key or a position, so only an entry is equal to itself, and an entry's
 /// place in the view is found by a binary search.
-pub fn compare(entries: &[Entry], sort: SortKey, a: usize, b: usize) -> Ordering {
+pub fn compare(entries: &[Entry], sort: &Sort, a: usize, b: usize) -> Ordering {
     let (x, y) = (&entries[a], &entries[b]);
-    match sort {
+    match sort.key {
         SortKey::Source => x.source.cmp(&y.source).then(x.line.cmp(&y.line)).then(x.key.cmp(&y.key)),
         SortKey::Size => y.size().cmp(&x.size()).then(a.cmp(&b)),
-        SortKey::Outcome => (outcome_rank(x), a).cmp(&(outcome_rank(y), b)),
+        SortKey::Outcome => (sort.rank(x), a).cmp(&(sort.rank(y), b)),
         SortKey::Time => ts(x).cmp(&ts(y)).then(x.key.cmp(&y.key)),
+    }
+}
+
+/// A sort, with what the outcome sort reads an entry's badges by.
+#[derive(Clone)]
+pub struct Sort {
+    pub key: SortKey,
+    pub config: Arc<Config>,
+    pub compared: ReaderId,
+}
+
+impl Sort {
+    pub fn of(state: &State) -> Sort {
+        Sort { key: state.sort, config: state.config.clone(), compared: state.compared }
+    }
+
+    fn rank(&self, e: &Entry) -> (u8, u8) {
+        outcome_rank(e, &self.config, self.compared)
     }
 }
 
@@ -35,20 +56,22 @@ fn ts(e: &Entry) -> Option<&str> {
     e.meta().and_then(|m| m.ts.as_deref())
 }
 
-/// The most telling outcomes first.
-pub fn outcome_rank(e: &Entry) -> (u8, u8) {
-    match (&e.body, &e.summary) {
+/// The most telling outcomes first: nothing read, the whole-reply reading, then by the
+/// badges (the readers disagree, the repair changed the answer, cut off).
+pub fn outcome_rank(e: &Entry, config: &Config, compared: ReaderId) -> (u8, u8) {
+    match (&e.body, e.facts.as_deref()) {
         (Body::Diagnostic(_), _) => (0, 0),
         (Body::Event { .. }, _) => (1, 0),
         (Body::Reply { .. }, None) => (9, 0),
-        (Body::Reply { .. }, Some(s)) => {
-            let d = match s.decided_by {
+        (Body::Reply { .. }, Some(f)) => {
+            let d = match f.decided_by {
                 DecidedBy::None => 2,
                 DecidedBy::WholeReply => 3,
                 DecidedBy::LastWins => 4,
                 DecidedBy::WholeText => 5,
             };
-            let flags = u8::from(!s.disagree) * 4 + u8::from(!s.repaired) * 2 + u8::from(!s.truncated);
+            let disagree = matches!(e.against_seed(config, compared), Some(Some(_)));
+            let flags = u8::from(!disagree) * 4 + u8::from(!f.repair_changed) * 2 + u8::from(!f.cut_off);
             (d, flags)
         }
     }
@@ -60,14 +83,14 @@ pub fn rebuild(state: &mut State) {
     state.view_dirty = false;
     let selected = state.select.take().or_else(|| state.selected().map(|e| e.key));
     let entries = &state.entries;
-    let sort = state.sort;
+    let sort = Sort::of(state);
     let mut work = entries.len() as u64;
     let mut view: Vec<usize> = (0..entries.len())
-        .filter(|&i| state.filter.admits(&entries[i], state.marks.contains_key(&entries[i].id)))
+        .filter(|&i| state.filter.admits(&entries[i], state.marks.contains_key(&entries[i].id), &state.config))
         .collect();
     view.sort_by(|&a, &b| {
         work += 1;
-        compare(entries, sort, a, b)
+        compare(entries, &sort, a, b)
     });
     state.view = view;
     state.work += work;
@@ -84,11 +107,11 @@ pub fn rebuild(state: &mut State) {
 /// Where the entry with key `k` is in the view, if it is there.
 pub fn position(state: &mut State, k: EntryKey) -> Option<usize> {
     let &i = state.by_key.get(&k)?;
-    let (entries, sort) = (&state.entries, state.sort);
+    let (entries, sort) = (&state.entries, Sort::of(state));
     let mut work = 0;
     let found = state.view.binary_search_by(|&v| {
         work += 1;
-        compare(entries, sort, v, i)
+        compare(entries, &sort, v, i)
     });
     state.work += work;
     found.ok()
@@ -113,8 +136,8 @@ struct Standing {
 fn standing(state: &State, i: usize) -> Standing {
     let e = &state.entries[i];
     Standing {
-        admitted: state.filter.admits(e, state.is_marked(e)),
-        rank: (state.sort == SortKey::Outcome).then(|| outcome_rank(e)),
+        admitted: state.filter.admits(e, state.is_marked(e), &state.config),
+        rank: (state.sort == SortKey::Outcome).then(|| outcome_rank(e, &state.config, state.compared)),
         ts: if state.sort == SortKey::Time { ts(e).map(str::to_owned) } else { None },
     }
 }
@@ -190,7 +213,7 @@ impl Kept {
         for i in arrived..state.entries.len() {
             state.work += 1;
             let e = &state.entries[i];
-            if state.filter.admits(e, state.is_marked(e)) {
+            if state.filter.admits(e, state.is_marked(e), &state.config) {
                 add.push(i);
             }
         }
@@ -263,11 +286,11 @@ fn merge(state: &mut State, mut add: Vec<usize>) {
     if add.is_empty() {
         return;
     }
-    let (entries, sort) = (&state.entries, state.sort);
+    let (entries, sort) = (&state.entries, Sort::of(state));
     let mut work = 0;
     let mut cmp = |a: usize, b: usize| {
         work += 1;
-        compare(entries, sort, a, b)
+        compare(entries, &sort, a, b)
     };
     add.sort_by(|&a, &b| cmp(a, b));
     let view = &mut state.view;
@@ -293,10 +316,14 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::super::state::{Badge, Choice, Incoming};
+    use super::super::badges::Badge;
+    use super::super::state::Incoming;
     use super::super::update::{Msg, update};
+    use super::super::worker::Read;
     use super::*;
     use crate::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply};
+    use crate::scan::Facts;
+    use crate::scan::report::Row;
 
     fn reply(key: EntryKey, source: &str, line: usize, id: Option<&str>, text: &str, ts: Option<&str>) -> Entry {
         let mut meta = Meta::new(Format::RunLog);
@@ -397,8 +424,8 @@ mod tests {
     #[derive(Debug, Clone)]
     enum Step {
         Batch(Vec<Change>),
-        /// Summaries of the entries at these positions (modulo the list's length).
-        Summaries(Vec<usize>),
+        /// Facts of the entries at these positions (modulo the list's length).
+        Facts(Vec<usize>),
         Key(char),
     }
 
@@ -419,18 +446,18 @@ mod tests {
     fn step() -> impl Strategy<Value = Step> {
         prop_oneof![
             6 => proptest::collection::vec(change(), 1..8).prop_map(Step::Batch),
-            2 => proptest::collection::vec(0..64usize, 1..6).prop_map(Step::Summaries),
+            2 => proptest::collection::vec(0..64usize, 1..6).prop_map(Step::Facts),
             2 => proptest::sample::select(vec!['j', 'k', 'G', 'g', 'F', 'p']).prop_map(Step::Key),
         ]
     }
 
-    fn filter() -> impl Strategy<Value = Option<Choice>> {
+    fn filter() -> impl Strategy<Value = Option<Badge>> {
         proptest::option::of(proptest::sample::select(vec![
-            Choice::Badge(Badge::Gone),
-            Choice::Badge(Badge::New),
-            Choice::Badge(Badge::Decided(DecidedBy::None)),
-            Choice::Badge(Badge::Decided(DecidedBy::WholeText)),
-            Choice::Agent("page".to_owned()),
+            Badge::Gone,
+            Badge::New,
+            Badge::Report(Row::Decided(DecidedBy::None)),
+            Badge::Report(Row::Decided(DecidedBy::WholeText)),
+            Badge::Report(Row::Agent("page".to_owned())),
         ]))
     }
 
@@ -546,12 +573,14 @@ mod tests {
 
     /// The view as a full filter and sort makes it.
     fn sorted_in_full(s: &State) -> Vec<usize> {
-        let mut view: Vec<usize> = (0..s.entries.len()).filter(|&i| s.filter.admits(&s.entries[i], false)).collect();
-        view.sort_by(|&a, &b| compare(&s.entries, s.sort, a, b));
+        let mut view: Vec<usize> =
+            (0..s.entries.len()).filter(|&i| s.filter.admits(&s.entries[i], false, &s.config)).collect();
+        let sort = Sort::of(s);
+        view.sort_by(|&a, &b| compare(&s.entries, &sort, a, b));
         view
     }
 
-    fn check(steps: Vec<Step>, filter: Option<Choice>, sort: SortKey) -> Result<(), TestCaseError> {
+    fn check(steps: Vec<Step>, filter: Option<Badge>, sort: SortKey) -> Result<(), TestCaseError> {
         let mut s = state();
         s.sort = sort;
         s.filter.on.extend(filter);
@@ -573,13 +602,17 @@ mod tests {
                     update(&mut s, Msg::Incoming { batch, initial });
                     initial = false;
                 }
-                Step::Summaries(at) => {
+                Step::Facts(at) => {
+                    let config = s.config.clone();
                     let list: Vec<_> = at
                         .iter()
                         .filter_map(|&p| s.entries.get(p % s.entries.len().max(1)))
-                        .filter_map(|e| e.text().map(|t| (e.key, super::super::analysis::summarize(t, false))))
+                        .filter_map(|e| {
+                            let (facts, _) = Facts::early(e.text()?, false, &config);
+                            Some(Read { key: e.key, facts, sketch: None })
+                        })
                         .collect();
-                    update(&mut s, Msg::Summaries(list));
+                    update(&mut s, Msg::Facts(list));
                 }
                 Step::Key(c) => {
                     if c == 'p' && s.paused {

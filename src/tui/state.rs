@@ -7,14 +7,16 @@ use std::sync::Arc;
 
 use regex::Regex;
 
-use crate::read::trace::DecidedBy;
+use crate::read::value::Value;
+use crate::readers::ReaderId;
 use crate::runlog::{Diagnostic, EventKind, Item, Meta, StopReason};
-use crate::scan::{Facts, Reader};
+use crate::scan::{Config, Facts};
 
-use super::analysis::{Detail, Summary};
+use super::analysis::Detail;
+use super::badges::{Badge, Kind};
 use super::index::FileIndex;
 use super::marks::Mark;
-use super::summary::{Corpus, ScanRow};
+use super::summary::Corpus;
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
 pub type EntryKey = u64;
@@ -44,10 +46,11 @@ pub struct Entry {
     pub source: PathBuf,
     pub line: Option<usize>,
     pub body: Body,
-    pub summary: Option<Summary>,
-    /// What the corpus scan's readers make of the reply (for the summary screen and the
-    /// what-if column); it comes after the summary.
+    /// What the scan's readers make of the reply: its badges, the what-if column, the
+    /// summary screen. The early part comes first ([`Facts::early`]), then the rest.
     pub facts: Option<Box<Facts>>,
+    /// A one-line sketch of the seed's answer (`{html: 3 chars, log: …}`), or `null`.
+    pub sketch: Option<String>,
     /// Arrived after the first load finished.
     pub new: bool,
     /// Its file was deleted.
@@ -63,8 +66,8 @@ impl Entry {
                 source: r.source,
                 line: r.line,
                 body: Body::Reply { text: Arc::from(r.text), meta: Box::new(r.meta) },
-                summary: None,
                 facts: None,
+                sketch: None,
                 new: false,
                 gone: false,
             },
@@ -74,8 +77,8 @@ impl Entry {
                 source: e.source,
                 line: e.line,
                 body: Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) },
-                summary: None,
                 facts: None,
+                sketch: None,
                 new: false,
                 gone: false,
             },
@@ -85,8 +88,8 @@ impl Entry {
                 source: d.source.clone(),
                 line: d.line,
                 body: Body::Diagnostic(d),
-                summary: None,
                 facts: None,
+                sketch: None,
                 new: false,
                 gone: false,
             },
@@ -109,6 +112,34 @@ impl Entry {
 
     pub fn is_reply(&self) -> bool {
         matches!(self.body, Body::Reply { .. })
+    }
+
+    /// Takes facts read from this reply's text, and names them after it (its id, where it
+    /// is, its metadata as last amended), as the scan names a reply's facts.
+    pub fn set_facts(&mut self, mut facts: Facts) {
+        let reference = self.reference();
+        facts.reference = (reference != self.id).then_some(reference);
+        facts.id.clone_from(&self.id);
+        if let Some(meta) = self.meta() {
+            facts.agent.clone_from(&meta.agent);
+            facts.round.clone_from(&meta.round);
+            facts.format = meta.format;
+        }
+        self.facts = Some(Box::new(facts));
+    }
+
+    /// Whether the reply's facts are all read, every comparison made.
+    pub fn complete(&self) -> bool {
+        self.facts.as_deref().is_some_and(|f| f.complete)
+    }
+
+    /// What `reader` makes of the reply against the seed: `None` while that is still being
+    /// read (or is not compared), `Some(None)` for the same answer, `Some(Some(account))` for
+    /// another one, as the scan accounts for it.
+    pub fn against_seed<'a>(&'a self, config: &Config, reader: ReaderId) -> Option<Option<&'a str>> {
+        let f = self.facts.as_deref()?;
+        let p = config.pair_with_seed(reader)?;
+        (f.complete || config.is_early(p)).then(|| f.difference(p))
     }
 
     /// Bytes of reply text (0 for the rest).
@@ -219,78 +250,11 @@ pub enum Mode {
     Summary,
 }
 
-/// A badge a reply can carry; what the outcome filter picks from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Badge {
-    Decided(DecidedBy),
-    Verdict(&'static str),
-    StrictUnreadable,
-    Repaired,
-    Truncated,
-    Disagree,
-    New,
-    Gone,
-    Marked,
-    NoReply,
-    Diagnostic,
-}
-
-impl Badge {
-    /// The badge as the filter menu and status line name it.
-    pub fn name(self) -> String {
-        match self {
-            Badge::Decided(d) => format!("decided by {}", d.name()),
-            Badge::Verdict(v) => format!("whole reply {v}"),
-            Badge::StrictUnreadable => "strict-unreadable".to_owned(),
-            Badge::Repaired => "repaired".to_owned(),
-            Badge::Truncated => "truncated".to_owned(),
-            Badge::Disagree => "readers disagree".to_owned(),
-            Badge::New => "new".to_owned(),
-            Badge::Gone => "gone".to_owned(),
-            Badge::Marked => "marked".to_owned(),
-            Badge::NoReply => "no reply (failed call)".to_owned(),
-            Badge::Diagnostic => "load problem".to_owned(),
-        }
-    }
-
-    /// Badges of one kind are alternatives (decided by A, or B, or a load problem: what
-    /// became of the entry); flags are all required.
-    fn group(self) -> u8 {
-        match self {
-            Badge::Decided(_) | Badge::NoReply | Badge::Diagnostic => 0,
-            Badge::Verdict(_) => 1,
-            _ => 3,
-        }
-    }
-}
-
-/// One thing the filter menu offers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Choice {
-    Badge(Badge),
-    Agent(String),
-    Round(String),
-    Format(&'static str),
-    /// The replies behind a number on the summary screen.
-    Scan(ScanRow),
-}
-
-impl Choice {
-    pub fn name(&self) -> String {
-        match self {
-            Choice::Badge(b) => b.name(),
-            Choice::Agent(a) => format!("agent {a}"),
-            Choice::Round(r) => format!("round {r}"),
-            Choice::Format(f) => format!("format {f}"),
-            Choice::Scan(row) => row.name(),
-        }
-    }
-}
-
-/// The filter: alternatives within a kind, every kind required.
+/// The filter: badges (rows of the scan's report, or the inspector's states) chosen in the
+/// filter menu or on the summary screen; alternatives within a kind, every kind required.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filter {
-    pub on: BTreeSet<Choice>,
+    pub on: BTreeSet<Badge>,
 }
 
 impl Filter {
@@ -299,99 +263,22 @@ impl Filter {
     }
 
     /// Whether `e` passes, given whether it is marked.
-    pub fn admits(&self, e: &Entry, marked: bool) -> bool {
-        if self.on.is_empty() {
-            return true;
+    pub fn admits(&self, e: &Entry, marked: bool, config: &Config) -> bool {
+        let mut kinds: BTreeMap<Kind, bool> = BTreeMap::new();
+        for badge in &self.on {
+            *kinds.entry(badge.alternatives()).or_insert(false) |= badge.admits(e, marked, config);
         }
-        let badges = badges(e, marked);
-        let meta = e.meta();
-        let mut groups: BTreeMap<u8, bool> = BTreeMap::new();
-        for choice in &self.on {
-            let (group, hit) = match choice {
-                Choice::Badge(b) if b.group() == 3 => {
-                    // Flags are all required: each is its own group.
-                    (10 + flag_index(*b), badges.contains(b))
-                }
-                Choice::Badge(b) => (b.group(), badges.contains(b)),
-                Choice::Agent(a) => (4, meta.and_then(|m| m.agent.as_deref()) == Some(a.as_str())),
-                Choice::Round(r) => (5, meta.and_then(|m| m.round.as_deref()) == Some(r.as_str())),
-                Choice::Format(f) => (6, meta.map(|m| m.format.name()) == Some(*f)),
-                Choice::Scan(row) => (7, row.holds(e)),
-            };
-            *groups.entry(group).or_insert(false) |= hit;
-        }
-        groups.values().all(|&hit| hit)
+        kinds.values().all(|&hit| hit)
     }
 
     /// `decided by last-wins|whole-reply · agent page`, for the status line.
-    pub fn describe(&self) -> String {
-        let mut parts: BTreeMap<u8, Vec<String>> = BTreeMap::new();
-        for c in &self.on {
-            let (g, name) = match c {
-                Choice::Badge(b @ Badge::Decided(d)) => (b.group(), format!("decided by {}", d.name())),
-                Choice::Badge(b @ Badge::Verdict(v)) => (b.group(), format!("whole reply {v}")),
-                Choice::Badge(b) => (10 + flag_index(*b), b.name()),
-                Choice::Agent(a) => (4, format!("agent {a}")),
-                Choice::Round(r) => (5, format!("round {r}")),
-                Choice::Format(f) => (6, (*f).to_owned()),
-                Choice::Scan(row) => (7, row.name()),
-            };
-            parts.entry(g).or_default().push(name);
+    pub fn describe(&self, config: &Config) -> String {
+        let mut kinds: BTreeMap<Kind, Vec<String>> = BTreeMap::new();
+        for b in &self.on {
+            kinds.entry(b.alternatives()).or_default().push(b.name(config));
         }
-        parts.values().map(|v| v.join("|")).collect::<Vec<_>>().join(" · ")
+        kinds.values().map(|v| v.join("|")).collect::<Vec<_>>().join(" · ")
     }
-}
-
-fn flag_index(b: Badge) -> u8 {
-    match b {
-        Badge::StrictUnreadable => 0,
-        Badge::Repaired => 1,
-        Badge::Truncated => 2,
-        Badge::Disagree => 3,
-        Badge::New => 4,
-        Badge::Gone => 5,
-        Badge::Marked => 6,
-        _ => 7,
-    }
-}
-
-/// Every badge `e` carries.
-pub fn badges(e: &Entry, marked: bool) -> Vec<Badge> {
-    let mut out = Vec::new();
-    match &e.body {
-        Body::Diagnostic(_) => out.push(Badge::Diagnostic),
-        Body::Event { .. } => out.push(Badge::NoReply),
-        Body::Reply { .. } => {
-            if let Some(s) = &e.summary {
-                out.push(Badge::Decided(s.decided_by));
-                if s.tried() {
-                    out.push(Badge::Verdict(s.verdict));
-                }
-                if s.strict_unreadable {
-                    out.push(Badge::StrictUnreadable);
-                }
-                if s.repaired {
-                    out.push(Badge::Repaired);
-                }
-                if s.disagree {
-                    out.push(Badge::Disagree);
-                }
-            }
-        }
-    }
-    if e.cut() || e.summary.as_ref().is_some_and(|s| s.truncated) {
-        out.push(Badge::Truncated);
-    }
-    if e.new {
-        out.push(Badge::New);
-    }
-    if e.gone {
-        out.push(Badge::Gone);
-    }
-    if marked {
-        out.push(Badge::Marked);
-    }
-    out
 }
 
 /// The list's order.
@@ -552,7 +439,7 @@ pub struct State {
     pub mode: Mode,
     pub filter: Filter,
     /// What the filter menu offers, gathered when it opens.
-    pub choices: Vec<Choice>,
+    pub choices: Vec<Badge>,
     pub sort: SortKey,
     /// Full records of recently viewed replies, most recent last.
     pub details: Vec<(EntryKey, Arc<Detail>)>,
@@ -567,8 +454,12 @@ pub struct State {
     /// entries' facts while the screen is open, `None` until it first opens.
     pub corpus: Option<Corpus>,
     pub summary: SummaryView,
+    /// What the inspector reads and compares: the scan's config, its readers included.
+    pub config: Arc<Config>,
+    /// The reader the `≠` badge and the readers pane set beside the seed.
+    pub compared: ReaderId,
     /// The what-if whose answer the list shows beside the seed's.
-    pub what_if: Option<Reader>,
+    pub what_if: Option<ReaderId>,
     pub marks: BTreeMap<String, Mark>,
     pub progress: Progress,
     pub watch: WatchState,
@@ -619,6 +510,8 @@ impl State {
             search: None,
             corpus: None,
             summary: SummaryView::default(),
+            config: Arc::new(Config::default()),
+            compared: ReaderId::FIRST_WINS,
             what_if: None,
             marks,
             progress: Progress::default(),
@@ -656,6 +549,20 @@ impl State {
 
     pub fn is_marked(&self, e: &Entry) -> bool {
         self.marks.contains_key(&e.id)
+    }
+
+    /// The value the value pane shows: the answer, or the selected candidate's. `Err` says
+    /// why there is none yet.
+    pub fn shown_value(&self) -> Result<Option<&Value>, String> {
+        let e = self.selected().ok_or_else(|| "nothing selected".to_owned())?;
+        if !e.is_reply() {
+            return Err("not a reply".to_owned());
+        }
+        let d = self.detail().ok_or_else(|| "still reading this reply".to_owned())?;
+        Ok(match self.reply.tree.source {
+            ValueSource::Answer => d.trace.value.as_ref(),
+            ValueSource::Candidate => d.candidate_value(self.reply.candidate),
+        })
     }
 
     /// How many replies (not events or diagnostics) are loaded.

@@ -2,9 +2,10 @@
 //! loop's one channel:
 //!
 //! * **files**: the first load, then watching ([`watch::run`]); pushes entries in batches;
-//! * **readings**: the cheap, linear reading of every reply, for the list's badges; then,
-//!   whenever no badge is waiting, the corpus scan's reading of each (every what-if, for
-//!   the summary screen and the what-if column), so the scan never holds a badge back;
+//! * **readings**: the scan's facts of every reply, as `bracewalk scan` reads them: first
+//!   their early part, for the list's badges; then, whenever no badge is waiting, the rest
+//!   (every what-if, for the summary screen and the what-if column), so the scan never holds
+//!   a badge back;
 //! * **details**: the full record of the reply being looked at. Only the latest request
 //!   matters (a person holding `j` passes replies by), so requests that were overtaken
 //!   before they started are dropped.
@@ -18,17 +19,46 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
+use crate::describe::sketch;
 use crate::runlog::LoadOptions;
-use crate::scan::Facts;
+use crate::scan::{Config, Facts};
 
 use super::analysis;
 use super::state::EntryKey;
-use super::summary;
 use super::update::Msg;
 use super::watch::{self, Intake, SummaryJob, WatchMode};
 
 /// A request for a reply's full record.
 type DetailJob = (EntryKey, Arc<str>, bool);
+
+/// The longest sketch of a reply's answer kept, in characters.
+const SKETCH_MAX: usize = 160;
+
+/// A reply's facts as the readings thread sends them: the early part (with a sketch of the
+/// seed's answer), then the complete facts.
+#[derive(Debug)]
+pub struct Read {
+    pub key: EntryKey,
+    pub facts: Facts,
+    pub sketch: Option<String>,
+}
+
+impl Read {
+    /// The early facts of a reply (`stopped`: its record says it was cut off), with a sketch
+    /// of the seed's answer: the first thing the readings thread reads of it.
+    pub fn early(key: EntryKey, text: &str, stopped: bool, config: &Config) -> Read {
+        let (facts, seed) = Facts::early(text, stopped, config);
+        let sketch = seed.as_ref().map_or_else(|| "null".to_owned(), sketch);
+        Read { key, facts, sketch: Some(crate::runlog::clip(&sketch, SKETCH_MAX)) }
+    }
+
+    /// The facts of [`Read::early`], completed: what the readings thread reads of a reply
+    /// once no early reading is waiting.
+    pub fn complete(key: EntryKey, text: &str, mut facts: Facts, config: &Config) -> Read {
+        facts.complete(text, config);
+        Read { key, facts, sketch: None }
+    }
+}
 
 /// The handle the event loop keeps.
 pub struct Worker {
@@ -36,14 +66,24 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Starts loading `paths` and the threads that read what is loaded.
-    pub fn start(paths: Vec<PathBuf>, opts: LoadOptions, mode: WatchMode, ui: Sender<Msg>) -> io::Result<Worker> {
+    /// Starts loading `paths` and the threads that read what is loaded, with `config`'s
+    /// readers.
+    pub fn start(
+        paths: Vec<PathBuf>,
+        opts: LoadOptions,
+        mode: WatchMode,
+        config: Arc<Config>,
+        ui: Sender<Msg>,
+    ) -> io::Result<Worker> {
         let (sum_tx, sum_rx) = mpsc::channel::<SummaryJob>();
         let (det_tx, det_rx) = mpsc::channel::<DetailJob>();
         let to_ui = ui.clone();
-        std::thread::Builder::new().name("bracewalk-readings".into()).spawn(move || readings(&sum_rx, &to_ui))?;
+        let cfg = config.clone();
+        std::thread::Builder::new().name("bracewalk-readings".into()).spawn(move || readings(&sum_rx, &to_ui, &cfg))?;
         let to_ui = ui.clone();
-        std::thread::Builder::new().name("bracewalk-details".into()).spawn(move || details(&det_rx, &to_ui))?;
+        std::thread::Builder::new()
+            .name("bracewalk-details".into())
+            .spawn(move || details(&det_rx, &to_ui, &config))?;
         let intake = Intake::new(ui, sum_tx);
         std::thread::Builder::new()
             .name("bracewalk-files".into())
@@ -59,8 +99,7 @@ impl Worker {
 
 /// Results gathered before they are sent, and when they last were.
 struct Outbox {
-    summaries: Vec<(EntryKey, analysis::Summary)>,
-    facts: Vec<(EntryKey, Facts)>,
+    read: Vec<Read>,
     since: Instant,
 }
 
@@ -68,26 +107,23 @@ impl Outbox {
     /// Sends what has gathered; false when the event loop is gone.
     fn send(&mut self, ui: &Sender<Msg>) -> bool {
         self.since = Instant::now();
-        if !self.summaries.is_empty() && ui.send(Msg::Summaries(std::mem::take(&mut self.summaries))).is_err() {
-            return false;
-        }
-        self.facts.is_empty() || ui.send(Msg::Facts(std::mem::take(&mut self.facts))).is_ok()
+        self.read.is_empty() || ui.send(Msg::Facts(std::mem::take(&mut self.read))).is_ok()
     }
 
     fn full(&self) -> bool {
-        self.summaries.len() >= 500 || self.facts.len() >= 500 || self.since.elapsed() >= Duration::from_millis(100)
+        self.read.len() >= 500 || self.since.elapsed() >= Duration::from_millis(100)
     }
 }
 
-/// Summarizes every reply sent, then reads each for the scan when no summary is waiting;
-/// reports in batches.
-fn readings(rx: &Receiver<SummaryJob>, ui: &Sender<Msg>) {
-    let config = summary::config();
-    let mut out = Outbox { summaries: Vec::new(), facts: Vec::new(), since: Instant::now() };
-    let mut scan: VecDeque<SummaryJob> = VecDeque::new();
+/// Reads the early facts of every reply sent, then completes each when no early reading is
+/// waiting; reports in batches.
+fn readings(rx: &Receiver<SummaryJob>, ui: &Sender<Msg>, config: &Config) {
+    let mut out = Outbox { read: Vec::new(), since: Instant::now() };
+    let mut later: VecDeque<(EntryKey, Arc<str>, Facts)> = VecDeque::new();
+    let mut early_sent = true;
     let mut open = true;
     loop {
-        let idle = out.summaries.is_empty() && out.facts.is_empty() && scan.is_empty();
+        let idle = out.read.is_empty() && later.is_empty();
         let job = if !open {
             None
         } else if idle {
@@ -109,17 +145,24 @@ fn readings(rx: &Receiver<SummaryJob>, ui: &Sender<Msg>) {
             }
         };
         match job {
-            Some((key, text, cut)) => {
-                out.summaries.push((key, analysis::summarize(&text, cut)));
-                scan.push_back((key, text, cut));
+            Some((key, text, stopped)) => {
+                let read = Read::early(key, &text, stopped, config);
+                if !read.facts.complete {
+                    later.push_back((key, text, read.facts.clone()));
+                }
+                out.read.push(read);
+                early_sent = false;
             }
             None => {
-                // Caught up: the badges go first, then one reply is read for the scan.
-                if !out.summaries.is_empty() && !out.send(ui) {
-                    return;
+                // Caught up: the badges go first, then one reply is completed.
+                if !early_sent {
+                    early_sent = true;
+                    if !out.send(ui) {
+                        return;
+                    }
                 }
-                match scan.pop_front() {
-                    Some((key, text, _)) => out.facts.push((key, Facts::of_text(&text, config))),
+                match later.pop_front() {
+                    Some((key, text, facts)) => out.read.push(Read::complete(key, &text, facts, config)),
                     None => {
                         if !out.send(ui) || !open {
                             return;
@@ -136,13 +179,13 @@ fn readings(rx: &Receiver<SummaryJob>, ui: &Sender<Msg>) {
 }
 
 /// Makes full records, the latest request first.
-fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>) {
+fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>, config: &Config) {
     while let Ok(mut job) = rx.recv() {
         while let Ok(newer) = rx.try_recv() {
             job = newer;
         }
         let (key, text, cut) = job;
-        let d = analysis::detail(&text, cut);
+        let d = analysis::detail(&text, cut, config);
         if ui.send(Msg::Detail(key, Arc::new(d))).is_err() {
             return;
         }

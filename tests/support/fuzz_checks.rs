@@ -12,8 +12,8 @@ use bracewalk::cli::style::Style;
 use bracewalk::read::value::Value;
 use bracewalk::read::walk::{WalkOptions, run};
 use bracewalk::read::{first, js, served, walk};
+use bracewalk::readers::{Catalogue, Run};
 use bracewalk::runlog::{LoadOptions, Loader, Tail};
-use bracewalk::scan::Reader;
 use bracewalk::visible::stand_in;
 
 /// Everything bracewalk does with one reply's text: every reader, the trace renderers and the
@@ -38,32 +38,30 @@ pub fn exercise(text: &str) {
     assert!(js::parse(&line).is_ok(), "the record is JSON");
 }
 
-/// The what-if readers of `bracewalk scan`: each walk variant's memoized run agrees with its
-/// recorded run, and first-wins reads without panicking.
+/// Every reader of the catalogue: each walk variant's memoized run agrees with its recorded
+/// run, and the others read without panicking.
 pub fn exercise_variants(text: &str) {
-    for reader in Reader::ALL {
-        match reader.options() {
-            Some(opts) => {
+    let catalogue = Catalogue::builtin();
+    for (id, def) in catalogue.iter() {
+        let name = || catalogue.name(id);
+        match &def.run {
+            Run::Walk(opts) => {
+                let opts = *opts;
                 let slow = run(text, &opts, true);
                 let fast = run(text, &opts, false);
                 assert_eq!(
                     slow.value.as_ref().map(Value::to_json),
                     fast.value.as_ref().map(Value::to_json),
                     "{}",
-                    reader.name()
+                    name()
                 );
-                assert_eq!(slow.decided_by, fast.decided_by, "{}", reader.name());
-                assert_eq!(slow.whole_reply.name(), fast.whole_reply.name(), "{}", reader.name());
+                assert_eq!(slow.decided_by, fast.decided_by, "{}", name());
+                assert_eq!(slow.whole_reply.name(), fast.whole_reply.name(), "{}", name());
                 let answer = walk::answer(text, &opts);
-                assert_eq!(
-                    answer.as_ref().map(Value::to_json),
-                    fast.value.as_ref().map(Value::to_json),
-                    "{}",
-                    reader.name()
-                );
+                assert_eq!(answer.as_ref().map(Value::to_json), fast.value.as_ref().map(Value::to_json), "{}", name());
             }
-            None => {
-                let _ = reader.read(text);
+            _ => {
+                let _ = catalogue.read(id, text);
             }
         }
     }

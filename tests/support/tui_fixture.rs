@@ -1,6 +1,7 @@
 //! Building inspector states for tests, without a terminal or threads: entries go in as the
-//! loader would send them, summaries and records are made on the spot (as the worker
-//! threads would), and frames are drawn into ratatui's `TestBackend`.
+//! loader would send them, facts and records are made on the spot by the worker's own
+//! functions (as its threads would make them), and frames are drawn into ratatui's
+//! `TestBackend`.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
@@ -14,6 +15,7 @@ use ratatui::layout::Rect;
 use bracewalk::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason};
 use bracewalk::tui::analysis;
 use bracewalk::tui::state::{Entry, Incoming, Pane, Progress};
+use bracewalk::tui::worker::Read;
 use bracewalk::tui::{Effect, Msg, State, update, view};
 
 /// A reply in a run log: `run-1/log.jsonl:LINE`.
@@ -54,12 +56,25 @@ pub fn bad_file() -> Item {
 pub fn state(items: Vec<Item>, w: u16, h: u16) -> State {
     let mut s = State::new(vec![PathBuf::from("logs")], Default::default(), (w, h));
     let entries: Vec<Entry> = items.into_iter().enumerate().map(|(i, it)| Entry::from_item(i as u64 + 1, it)).collect();
-    let summaries: Vec<_> =
-        entries.iter().filter_map(|e| e.text().map(|t| (e.key, analysis::summarize(t, e.cut())))).collect();
+    let config = s.config.clone();
+    let early: Vec<Read> =
+        entries.iter().filter_map(|e| e.text().map(|t| Read::early(e.key, t, e.cut(), &config))).collect();
     drive(&mut s, Msg::Incoming { batch: entries.into_iter().map(Incoming::Entry).collect(), initial: true });
     drive(&mut s, Msg::Progress(Progress { files: 1, items: 0, bytes: 0, done: true }));
-    drive(&mut s, Msg::Summaries(summaries));
+    drive(&mut s, Msg::Facts(early));
     s
+}
+
+/// Completes the facts of every reply of `s`, as the readings thread does once the badges
+/// are in: what the summary screen and the what-if column read.
+pub fn complete(s: &mut State) {
+    let config = s.config.clone();
+    let done: Vec<Read> = s
+        .entries
+        .iter()
+        .filter_map(|e| Some(Read::complete(e.key, e.text()?, (**e.facts.as_ref()?).clone(), &config)))
+        .collect();
+    drive(s, Msg::Facts(done));
 }
 
 /// Applies `msg`, making any record asked for at once; returns the other effects.
@@ -68,7 +83,7 @@ pub fn drive(s: &mut State, msg: Msg) -> Vec<Effect> {
     for e in update(s, msg) {
         match e {
             Effect::Detail { key, text, cut } => {
-                let d = analysis::detail(&text, cut);
+                let d = analysis::detail(&text, cut, &s.config);
                 rest.extend(drive(s, Msg::Detail(key, Arc::new(d))));
             }
             other => rest.push(other),

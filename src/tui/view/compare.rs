@@ -12,22 +12,21 @@ use ratatui::text::Line;
 use crate::describe::{Locator, thousands};
 use crate::read::first::FirstOutcome;
 use crate::read::value::Value;
+use crate::scan::parts;
 
-use super::super::analysis::differences;
 use super::super::layout;
 use super::super::state::{Pane, State};
-use super::super::summary;
 use super::super::tree::{self, RowKind};
 use super::{bad, block, bold, columns, dim, flow, good, para, scrolled};
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let width = layout::inner(area).width;
     let title = match state.detail() {
-        Some(d) if d.first_value != d.trace.value => "readers · they disagree".to_owned(),
-        Some(_) => "readers · they agree".to_owned(),
-        None => "readers".to_owned(),
+        Some(d) if !parts(d.first_value.as_ref(), d.seed_value().as_ref()).is_empty() => "readers · they disagree",
+        Some(_) => "readers · they agree",
+        None => "readers",
     };
-    scrolled(frame, area, block(state, Pane::Compare, title), lines(state, width), state.reply.compare_top);
+    scrolled(frame, area, block(state, Pane::Compare, title.to_owned()), lines(state, width), state.reply.compare_top);
 }
 
 pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
@@ -38,12 +37,13 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     if let Some(r) = state.what_if {
         // The what-if chosen for the list's column: the scan's account for this reply.
-        let (verdict, style) = match summary::what_if(e, r) {
+        let (verdict, style) = match e.against_seed(&state.config, r) {
             None => ("being read for the scan…".to_owned(), dim()),
             Some(None) => ("the same answer as last-wins".to_owned(), good()),
             Some(Some(a)) => (format!("differs: {}", crate::visible::visible(a, false)), bad()),
         };
-        out.extend(flow(vec![(format!("what-if {} → last-wins: ", r.name()), bold()), (verdict, style)], width, 2));
+        let name = state.config.catalogue.name(r);
+        out.extend(flow(vec![(format!("what-if {name} → last-wins: "), bold()), (verdict, style)], width, 2));
         out.push(Line::raw(""));
     }
     let first = match &d.first.outcome {
@@ -62,7 +62,8 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
         width,
         11,
     ));
-    let diffs = differences(d.first_value.as_ref(), d.trace.value.as_ref());
+    let seed = d.seed_value();
+    let diffs = parts(d.first_value.as_ref(), seed.as_ref());
     if diffs.is_empty() {
         out.extend(para("They agree: the same value.", good().add_modifier(Modifier::BOLD), width, 0));
     } else {
@@ -91,10 +92,7 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
         }
         col
     };
-    out.extend(columns(
-        vec![side("first-wins", d.first_value.as_ref()), side("last-wins", d.trace.value.as_ref())],
-        width,
-    ));
+    out.extend(columns(vec![side("first-wins", d.first_value.as_ref()), side("last-wins", seed.as_ref())], width));
     out
 }
 

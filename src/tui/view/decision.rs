@@ -7,8 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
-use crate::cli::explain;
-use crate::cli::style::Style as Words;
+use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
 use crate::read::trace::{DecidedBy, Step, Trace, WholeReply};
 
@@ -41,14 +40,13 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     let Some(d) = state.detail() else { return para("reading the reply…", dim(), width, 0) };
     let t = &d.trace;
     let loc = Locator::new(text);
-    let plain = Words::plain();
     let mut out = Vec::new();
 
     // The whole text.
     let by = t.decided_by;
     let whole_text = match &t.whole_text.outcome {
         Ok(()) => ("the trimmed reply is JSON: read whole, no walk".to_owned(), good()),
-        Err(e) => (format!("does not parse: {}", explain::error(&loc, e)), Style::new()),
+        Err(e) => (format!("does not parse: {}", words::error(&loc, e)), Style::new()),
     };
     out.extend(flow(
         vec![marker(by == DecidedBy::WholeText), head("whole text", by == DecidedBy::WholeText), whole_text],
@@ -123,11 +121,12 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
         WholeReply::RefusedWalkClosed { .. } | WholeReply::RefusedNotSelfContained { .. } => warn(),
         _ => dim(),
     };
-    let verdict = explain::whole_reply_verdict(&loc, t, &plain);
+    // The line takes the verdict's look as a whole.
+    let verdict = words::verdict(&loc, t).text();
     out.extend(flow(vec![marker(wr_decided), head("whole reply", wr_decided), (verdict, verdict_style)], width, 14));
     if let Some(r) = t.whole_reply.reading() {
         out.extend(flow(
-            vec![("              narrow ".to_owned(), dim()), (explain::reading(&loc, r, &plain), dim())],
+            vec![("              narrow ".to_owned(), dim()), (words::reading(&loc, r).text(), dim())],
             width,
             20,
         ));
@@ -147,7 +146,7 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     }
 
     // What decided, and what came out.
-    let decided = explain::decided(&loc, t, &plain);
+    let decided = words::decided(&loc, t).text();
     let decided_style = match by {
         DecidedBy::None => bad().add_modifier(Modifier::BOLD),
         DecidedBy::WholeReply => whole_reply_style().add_modifier(Modifier::BOLD),

@@ -8,15 +8,14 @@ use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
 use crate::describe::thousands;
-use crate::read::trace::DecidedBy;
-use crate::scan::Reader;
+use crate::readers::ReaderId;
 use crate::visible::visible;
 
+use super::super::badges::{self, Badge, Look};
 use super::super::layout;
 use super::super::state::{Body, Entry, Pane, State};
-use super::super::summary;
 use super::super::wrap::{fit, fit_end, pad, pad_left};
-use super::{accent, bad, block, dim, good, warn, whole_reply_style};
+use super::{bad, block, dim, warn};
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let total = state.entries.len();
@@ -35,8 +34,9 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         return;
     }
     let cols = Columns::for_width(inner.width as usize, state.what_if);
+    let table = badges::table(&state.config, state.compared);
     let header = Rect::new(inner.x, inner.y, inner.width, 1);
-    frame.render_widget(Paragraph::new(Line::styled(cols.header(), dim())), header);
+    frame.render_widget(Paragraph::new(Line::styled(cols.header(state), dim())), header);
     let body = layout::list_body(area);
     if state.view.is_empty() {
         let msg = if !state.progress.done {
@@ -57,7 +57,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         .take(body.height as usize)
         .filter_map(|(pos, &i)| state.entries.get(i).map(|e| (pos, e)))
         .map(|(pos, e)| {
-            let mut line = row(state, e, &cols);
+            let mut line = row(state, e, &cols, &table);
             if pos == state.cursor {
                 let hl = if state.focus == Pane::List {
                     Style::new().add_modifier(Modifier::REVERSED)
@@ -81,14 +81,14 @@ struct Columns {
     size: usize,
     wide: bool,
     /// The what-if column, when one is chosen: its reader and width.
-    what_if: Option<(Reader, usize)>,
+    what_if: Option<(ReaderId, usize)>,
 }
 
 /// The decided-by word's width, when a what-if column follows it.
 const DECIDED: usize = 11;
 
 impl Columns {
-    fn for_width(width: usize, what_if: Option<Reader>) -> Columns {
+    fn for_width(width: usize, what_if: Option<ReaderId>) -> Columns {
         let wide = width >= 66;
         let (agent, page, round, size) = if width >= 110 {
             (10, 5, 10, 7)
@@ -118,7 +118,7 @@ impl Columns {
         Columns { label, agent, page, round, size, wide, what_if }
     }
 
-    fn header(&self) -> String {
+    fn header(&self, state: &State) -> String {
         let mut s = format!("  {}", pad("source", self.label));
         if self.agent > 0 {
             s.push(' ');
@@ -139,7 +139,7 @@ impl Columns {
                 s.push_str(&format!(
                     "  {} {} flags",
                     pad("decided by", DECIDED),
-                    pad(&format!("{} → last-wins", r.name()), w)
+                    pad(&format!("{} → last-wins", state.config.catalogue.name(r)), w)
                 ));
             }
             None => s.push_str("  decided by · flags"),
@@ -158,13 +158,19 @@ fn size_text(n: usize, wide: bool) -> String {
     }
 }
 
-fn row(state: &State, e: &Entry, cols: &Columns) -> Line<'static> {
+fn row(state: &State, e: &Entry, cols: &Columns, table: &[Look]) -> Line<'static> {
     let marked = state.is_marked(e);
-    let mut spans = vec![Span::styled(if marked { "★ " } else { "  " }, warn())];
+    let look = |b: Badge| table.iter().find(|l| l.badge == b);
+    let mut spans = vec![match look(Badge::Marked).filter(|_| marked) {
+        Some(l) => Span::styled(format!("{} ", l.glyph), l.style),
+        None => Span::raw("  "),
+    }];
     let label_style = if e.gone { dim().add_modifier(Modifier::CROSSED_OUT) } else { Style::new() };
     match &e.body {
         Body::Diagnostic(d) => {
-            spans.push(Span::styled("⚠ ", warn()));
+            if let Some(l) = look(Badge::Diagnostic) {
+                spans.push(Span::styled(format!("{} ", l.glyph), l.style));
+            }
             let text = visible(&d.to_string(), false);
             spans.push(Span::styled(
                 fit(&text, cols.label + cols.agent + cols.page + cols.round + cols.size + 30),
@@ -195,14 +201,14 @@ fn row(state: &State, e: &Entry, cols: &Columns) -> Line<'static> {
     }
     let size = if e.is_reply() { size_text(e.size(), cols.wide) } else { "—".to_owned() };
     spans.push(Span::styled(format!(" {}  ", pad_left(&size, cols.size)), dim()));
-    let mut flags = badges(state, e, cols.wide);
+    let mut flags = badges(state, e, cols.wide, table);
     if let (Some((r, w)), true) = (cols.what_if, e.is_reply()) {
         // The decided-by word, the what-if's verdict beside it, then the other flags.
         let rest = if flags.len() > 2 { flags.split_off(2) } else { Vec::new() };
         flags.truncate(1);
         let head = flags.first().map_or(0, |s| s.content.width());
         flags.push(Span::raw(" ".repeat(DECIDED.saturating_sub(head) + 1)));
-        flags.push(what_if_cell(e, r, w));
+        flags.push(what_if_cell(state, e, r, w));
         if !rest.is_empty() {
             flags.push(Span::raw(" "));
             flags.extend(rest);
@@ -214,16 +220,16 @@ fn row(state: &State, e: &Entry, cols: &Columns) -> Line<'static> {
 
 /// What the chosen what-if makes of the reply, against the seed: `same`, or `≠` and the
 /// scan's account of the difference (from the what-if's answer to the seed's).
-fn what_if_cell(e: &Entry, reader: Reader, width: usize) -> Span<'static> {
-    match summary::what_if(e, reader) {
+fn what_if_cell(state: &State, e: &Entry, reader: ReaderId, width: usize) -> Span<'static> {
+    match e.against_seed(&state.config, reader) {
         None => Span::styled(pad("…", width), dim()),
         Some(None) => Span::styled(pad("same", width), dim()),
         Some(Some(account)) => Span::styled(pad(&format!("≠ {}", visible(account, false)), width), bad()),
     }
 }
 
-/// The badges of an entry, as styled words.
-fn badges(state: &State, e: &Entry, wide: bool) -> Vec<Span<'static>> {
+/// The badges of an entry, as styled words, in the table's order.
+fn badges(state: &State, e: &Entry, wide: bool, table: &[Look]) -> Vec<Span<'static>> {
     let mut out = Vec::new();
     let mut push = |text: &str, style: Style| {
         if !out.is_empty() {
@@ -231,50 +237,22 @@ fn badges(state: &State, e: &Entry, wide: bool) -> Vec<Span<'static>> {
         }
         out.push(Span::styled(text.to_owned(), style));
     };
-    match &e.body {
-        Body::Event { kind, .. } => push(&format!("no reply: {}", kind.name()), bad().add_modifier(Modifier::BOLD)),
-        Body::Diagnostic(_) => {}
-        Body::Reply { .. } => match &e.summary {
-            None => push("…", dim()),
-            Some(s) => {
-                let (word, style) = match s.decided_by {
-                    DecidedBy::WholeText => ("whole-text", good()),
-                    DecidedBy::LastWins => ("last-wins", good()),
-                    DecidedBy::WholeReply => ("whole-reply", whole_reply_style().add_modifier(Modifier::BOLD)),
-                    DecidedBy::None => ("none", bad().add_modifier(Modifier::BOLD)),
-                };
-                push(word, style);
-                if s.tried() && (wide || s.verdict != "no-reading") {
-                    let (v, style) = match s.verdict {
-                        "taken" => ("wr:taken", whole_reply_style()),
-                        "refused-walk-closed" => ("wr:closed", warn()),
-                        "refused-not-self-contained" => ("wr:strings", warn()),
-                        _ => ("wr:none", dim()),
-                    };
-                    push(v, style);
-                }
-                if s.strict_unreadable {
-                    push("strict✗", warn());
-                }
-                if s.repaired {
-                    push("repaired", warn());
-                }
-                if s.disagree {
-                    push("≠", bad().add_modifier(Modifier::BOLD));
-                }
-            }
-        },
+    if e.is_reply() && e.facts.is_none() {
+        push("…", dim());
     }
-    if e.cut() || e.summary.as_ref().is_some_and(|s| s.truncated) {
-        push("cut", bad());
+    let marked = state.is_marked(e);
+    for look in table {
+        if (look.wide_only && !wide) || !look.badge.on(e, marked, &state.config) {
+            continue;
+        }
+        match (&look.badge, &e.body) {
+            (Badge::NoReply, Body::Event { kind, .. }) => push(&format!("{}: {}", look.glyph, kind.name()), look.style),
+            // Shown in place of the label, and as the row's mark.
+            (Badge::Diagnostic | Badge::Marked, _) => {}
+            _ => push(look.glyph, look.style),
+        }
     }
-    if e.new {
-        push("new", accent().add_modifier(Modifier::BOLD));
-    }
-    if e.gone {
-        push("gone", dim());
-    }
-    if state.is_marked(e)
+    if marked
         && let Some(m) = state.marks.get(&e.id)
         && !m.note.is_empty()
         && wide

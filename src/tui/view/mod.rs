@@ -58,7 +58,7 @@ pub fn render(state: &State, frame: &mut Frame) {
     }
     status::render(state, frame, panes.status);
     match &state.mode {
-        Mode::Help { scroll } => help::render(frame, area, *scroll),
+        Mode::Help { scroll } => help::render(state, frame, area, *scroll),
         Mode::Filter { cursor } => status::filter_menu(state, frame, area, *cursor),
         Mode::Prompt { kind, input } => status::prompt(state, frame, panes.status, *kind, input),
         Mode::Normal | Mode::Summary => {}
@@ -102,27 +102,7 @@ pub fn content_rows(state: &State, pane: Pane, width: u16) -> usize {
 
 // ---- shared look ---------------------------------------------------------------------------
 
-pub(crate) fn dim() -> Style {
-    Style::new().fg(Color::DarkGray)
-}
-pub(crate) fn bold() -> Style {
-    Style::new().add_modifier(Modifier::BOLD)
-}
-pub(crate) fn good() -> Style {
-    Style::new().fg(Color::Green)
-}
-pub(crate) fn warn() -> Style {
-    Style::new().fg(Color::Yellow)
-}
-pub(crate) fn bad() -> Style {
-    Style::new().fg(Color::Red)
-}
-pub(crate) fn accent() -> Style {
-    Style::new().fg(Color::Cyan)
-}
-pub(crate) fn whole_reply_style() -> Style {
-    Style::new().fg(Color::Magenta)
-}
+pub(crate) use super::look::{accent, bad, bold, dim, good, warn, whole_reply_style};
 
 /// How a candidate's fate is painted in the text, the ruler and the lists.
 pub(crate) fn paint_style(p: Paint) -> Style {

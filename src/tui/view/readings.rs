@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
-use crate::cli::explain;
+use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
 use crate::read::trace::{Reading, ReadingKind, Step};
 
@@ -73,7 +73,7 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
             }
         }
     }
-    let step = explain::step(&loc, c.step);
+    let step = words::step(&loc, c.step);
     out.extend(super::flow(vec![("→ ".to_owned(), bold()), (step, Style::new())], width, 2));
     out
 }
@@ -118,7 +118,7 @@ fn reading_column(loc: &Locator, r: &Reading, kind: ReadingKind, taken: bool) ->
             }
             match outcome {
                 Ok(v) => col.push((sketch(v), dim())),
-                Err(e) => col.push((explain::error(loc, e), bad())),
+                Err(e) => col.push((words::error(loc, e), bad())),
             }
             match repairs.len() {
                 0 if kind != ReadingKind::Strict => col.push(("no repairs".to_owned(), dim())),

@@ -13,7 +13,8 @@ use unicode_width::UnicodeWidthStr;
 use crate::describe::thousands;
 use crate::visible::visible;
 
-use super::super::state::{Choice, PromptKind, State, WatchState, badges};
+use super::super::badges::Badge;
+use super::super::state::{PromptKind, State, WatchState};
 use super::super::wrap::fit;
 use super::{accent, bold, centered, dim, popup, warn};
 
@@ -28,7 +29,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     left.push(Span::styled(pos, bold()));
     if !state.filter.is_empty() {
         left.push(sep());
-        left.push(Span::styled(format!("filter: {}", visible(&state.filter.describe(), false)), accent()));
+        left.push(Span::styled(format!("filter: {}", visible(&state.filter.describe(&state.config), false)), accent()));
     }
     if state.sort != super::super::state::SortKey::Source {
         left.push(sep());
@@ -36,7 +37,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     }
     if let Some(r) = state.what_if {
         left.push(sep());
-        left.push(Span::styled(format!("what-if: {}", r.name()), accent()));
+        left.push(Span::styled(format!("what-if: {}", state.config.catalogue.name(r)), accent()));
     }
     left.push(sep());
     let (watch, style) = match &state.watch {
@@ -64,7 +65,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
             accent(),
         ));
     } else {
-        let pending = state.entries.iter().filter(|e| e.is_reply() && e.summary.is_none()).count();
+        let pending = state.entries.iter().filter(|e| e.is_reply() && e.facts.is_none()).count();
         if pending > 0 {
             left.push(sep());
             left.push(Span::styled(format!("reading {} replies…", thousands(pending)), accent()));
@@ -144,7 +145,7 @@ pub fn filter_menu(state: &State, frame: &mut Frame, area: Rect, cursor: usize) 
         let on = state.filter.on.contains(c);
         let n = counts.get(c).copied().unwrap_or(0);
         let tick = if on { "[x] " } else { "[ ] " };
-        let text = format!("{tick}{}", visible(&c.name(), false));
+        let text = format!("{tick}{}", visible(&c.name(&state.config), false));
         let count = thousands(n);
         let pad = (inner.width as usize).saturating_sub(text.width() + count.width());
         let style = if n == 0 { dim() } else { Style::new() };
@@ -169,26 +170,15 @@ pub fn filter_menu(state: &State, frame: &mut Frame, area: Rect, cursor: usize) 
     frame.render_widget(Paragraph::new(Span::styled(fit(&footer, inner.width as usize), dim())), foot);
 }
 
-/// How many entries carry each choice.
-fn counts(state: &State) -> HashMap<Choice, usize> {
-    let mut out: HashMap<Choice, usize> = HashMap::new();
+/// How many entries each choice admits, alone.
+fn counts(state: &State) -> HashMap<&Badge, usize> {
+    let mut out: HashMap<&Badge, usize> = HashMap::new();
     for e in &state.entries {
-        for b in badges(e, state.is_marked(e)) {
-            *out.entry(Choice::Badge(b)).or_default() += 1;
-        }
-        if let Some(m) = e.meta() {
-            if let Some(a) = &m.agent {
-                *out.entry(Choice::Agent(a.clone())).or_default() += 1;
+        let marked = state.is_marked(e);
+        for c in &state.choices {
+            if c.admits(e, marked, &state.config) {
+                *out.entry(c).or_default() += 1;
             }
-            if let Some(r) = &m.round {
-                *out.entry(Choice::Round(r.clone())).or_default() += 1;
-            }
-            *out.entry(Choice::Format(m.format.name())).or_default() += 1;
-        }
-    }
-    for c in &state.choices {
-        if let Choice::Scan(row) = c {
-            out.insert(c.clone(), state.entries.iter().filter(|e| row.holds(e)).count());
         }
     }
     out

@@ -15,7 +15,10 @@ use crate::visible::visible;
 
 use super::super::layout;
 use super::super::state::State;
-use super::super::summary::{self, Corpus, Row, ScanRow, Section, Slot};
+use crate::read::trace::Verdict;
+use crate::scan::report::{Row, plural};
+
+use super::super::summary::{self, Corpus, ScreenRow, ScreenSection, Slot};
 use super::super::wrap::{fit, fit_end, pad, pad_left};
 use super::{accent, bad, bold, dim, warn, whole_reply_style};
 
@@ -25,15 +28,14 @@ const OUTCOMES: [(&str, Color); 4] =
     [("█", Color::Green), ("▓", Color::Cyan), ("▒", Color::Magenta), ("░", Color::Red)];
 
 fn outcome(d: DecidedBy) -> (&'static str, Style) {
-    let i = DecidedBy::ALL.iter().position(|&x| x == d).unwrap_or(0);
-    let (glyph, color) = OUTCOMES[i];
+    let (glyph, color) = OUTCOMES[d.index()];
     (glyph, Style::new().fg(color))
 }
 
 /// Draws the screen over the whole terminal `area` but its status line.
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let areas = layout::summary(area.width, area.height);
-    let sections = state.corpus.as_ref().map(|c| summary::sections(&c.scan)).unwrap_or_default();
+    let sections = state.corpus.as_ref().map(|c| summary::blocks(&c.scan)).unwrap_or_default();
     let rows = summary::row_count(&sections);
     let cursor = state.summary.cursor.min(rows.saturating_sub(1));
     let title = if rows == 0 { " summary ".to_owned() } else { format!(" summary · row {} of {} ", cursor + 1, rows) };
@@ -55,7 +57,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         .take(areas.body.height as usize)
         .map(|slot| match *slot {
             Slot::Title(s) => title_line(&sections[s]),
-            Slot::Row(s, r, flat) => row_line(&sections[s].rows[r], flat == cursor, &w),
+            Slot::Row(s, r, flat) => row_line(&sections[s].lines[r], flat == cursor, &w),
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), areas.body);
@@ -70,13 +72,13 @@ fn headline(corpus: &Corpus, width: u16) -> Line<'static> {
     let mut spans = vec![Span::styled(corpus.headline(), bold())];
     if corpus.pending > 0 {
         spans.push(Span::styled(
-            format!(" · reading {} for the scan…", summary::plural(corpus.pending, "reply", "replies")),
+            format!(" · reading {} for the scan…", plural(corpus.pending, "reply", "replies")),
             accent(),
         ));
     }
     if corpus.gone > 0 {
         spans.push(Span::styled(
-            format!(" · {} of deleted files not counted", summary::plural(corpus.gone, "reply", "replies")),
+            format!(" · {} of deleted files not counted", plural(corpus.gone, "reply", "replies")),
             dim(),
         ));
     }
@@ -88,9 +90,9 @@ fn headline(corpus: &Corpus, width: u16) -> Line<'static> {
     Line::from(spans)
 }
 
-fn title_line(section: &Section) -> Line<'static> {
+fn title_line(section: &ScreenSection) -> Line<'static> {
     let mut spans = vec![Span::styled(section.title.to_owned(), bold().patch(accent()))];
-    if section.rows.iter().any(|r| r.mix.is_some()) {
+    if section.lines.iter().any(|r| r.mix.is_some()) {
         spans.push(Span::raw("   "));
         for d in DecidedBy::ALL {
             let (glyph, style) = outcome(d);
@@ -108,8 +110,8 @@ struct Widths {
     note: bool,
 }
 
-fn widths(sections: &[Section], width: u16) -> Widths {
-    let all = || sections.iter().flat_map(|s| s.rows.iter());
+fn widths(sections: &[ScreenSection], width: u16) -> Widths {
+    let all = || sections.iter().flat_map(|s| s.lines.iter());
     let label = all().map(|r| r.label.width()).max().unwrap_or(0).clamp(12, 36);
     // Mark, label, count, percentage, gaps.
     let fixed = 2 + label + 1 + 7 + 1 + 6 + 2;
@@ -122,7 +124,7 @@ fn widths(sections: &[Section], width: u16) -> Widths {
     }
 }
 
-fn row_line(row: &Row, selected: bool, w: &Widths) -> Line<'static> {
+fn row_line(row: &ScreenRow, selected: bool, w: &Widths) -> Line<'static> {
     let pick = if selected { Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD) } else { Style::new() };
     let count_style = if row.count == 0 { dim() } else { Style::new() };
     let pct = summary::percent(row.count, row.of);
@@ -166,15 +168,15 @@ fn row_line(row: &Row, selected: bool, w: &Widths) -> Line<'static> {
 }
 
 /// The bar of a row that is not a group.
-fn bar_look(target: &ScanRow, count: usize) -> (&'static str, Style) {
+fn bar_look(target: &Row, count: usize) -> (&'static str, Style) {
     match target {
-        ScanRow::Decided(d) => outcome(*d),
-        ScanRow::Verdict("taken") => ("█", whole_reply_style()),
-        ScanRow::Verdict(v) if v.starts_with("refused") => ("█", warn()),
-        ScanRow::Verdict(_) => ("█", dim()),
-        ScanRow::StrictUnreadable | ScanRow::Rescued | ScanRow::RepairChanged => ("█", warn()),
-        ScanRow::Truncated(_) => ("█", bad()),
-        ScanRow::Differs(_) if count > 0 => ("█", bad()),
+        Row::Decided(d) => outcome(*d),
+        Row::Verdict(Verdict::Taken) => ("█", whole_reply_style()),
+        Row::Verdict(Verdict::RefusedWalkClosed | Verdict::RefusedNotSelfContained) => ("█", warn()),
+        Row::Verdict(_) => ("█", dim()),
+        Row::StrictUnreadable | Row::Rescued | Row::RepairChanged => ("█", warn()),
+        Row::CutOff | Row::Truncated(_) => ("█", bad()),
+        Row::Differs(_) if count > 0 => ("█", bad()),
         _ => ("█", dim()),
     }
 }
@@ -211,25 +213,23 @@ fn stack(counts: [usize; 4], total: usize) -> [usize; 4] {
 }
 
 /// The panel under the rows: what the selected row is, and the first replies behind it.
-fn behind(state: &State, corpus: &Corpus, row: &Row, area: Rect) -> Vec<Line<'static>> {
+fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Line<'static>> {
     let width = area.width as usize;
     let scan = &corpus.scan;
-    let what = match &row.target {
-        ScanRow::Differs(r) => format!("{} → last-wins: {}", r.name(), r.description()),
-        ScanRow::Agent(_) | ScanRow::Round(_) => {
-            let kind = if matches!(row.target, ScanRow::Agent(_)) { "agent" } else { "round" };
-            let mix = row.mix.unwrap_or_default();
+    let what = match (&row.target, row.mix) {
+        (Row::Differs(_), _) => format!("{}: {}", row.label, row.target.note(scan)),
+        (_, Some(mix)) => {
             let parts: Vec<String> =
                 DecidedBy::ALL.iter().zip(mix).map(|(d, n)| format!("{} {}", thousands(n), d.name())).collect();
-            format!("{kind} {}: {}", row.label, parts.join(" · "))
+            format!("{}: {}", row.target.name(&scan.config), parts.join(" · "))
         }
         _ => row.label.trim().to_owned(),
     };
-    let list = row.target.behind(scan);
+    let list = row.target.replies(scan);
     let tail = if list.is_empty() {
         " · no replies ".to_owned()
     } else {
-        format!(" · {} · Enter lists them ", summary::plural(list.len(), "reply", "replies"))
+        format!(" · {} · Enter lists them ", plural(list.len(), "reply", "replies"))
     };
     let head = fit(&format!("── {}{tail}", visible(&what, false)), width);
     let rule = "─".repeat(width.saturating_sub(head.width()));
@@ -242,13 +242,8 @@ fn behind(state: &State, corpus: &Corpus, row: &Row, area: Rect) -> Vec<Line<'st
         let id = pad(&fit_end(&visible(scan.id(*i), false), id_w), id_w);
         let (note, style) = if note.is_empty() {
             // No account: what the seed reads, from the list's own summary.
-            let sketch = corpus
-                .keys
-                .get(*i)
-                .and_then(|&k| state.entry(k))
-                .and_then(|e| e.summary.as_ref())
-                .map(|s| s.sketch.clone())
-                .unwrap_or_default();
+            let sketch =
+                corpus.keys.get(*i).and_then(|&k| state.entry(k)).and_then(|e| e.sketch.clone()).unwrap_or_default();
             (sketch, dim())
         } else {
             (note.clone(), Style::new())

@@ -13,7 +13,6 @@ use crate::read::trace::DecidedBy;
 use super::super::layout;
 use super::super::state::{Pane, State, ValueSource};
 use super::super::tree::{self, RowKind};
-use super::super::update::shown_value;
 use super::{accent, bad, block, dim, good, para, warn, whole_reply_style};
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
@@ -26,7 +25,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     };
     frame.render_widget(block(state, Pane::Value, title), area);
     let mut lines: Vec<Line> = Vec::new();
-    match shown_value(state) {
+    match state.shown_value() {
         Err(why) => lines.extend(para(&why, dim(), inner.width, 0)),
         Ok(None) => {
             let why = match (state.reply.tree.source, d.map(|d| d.trace.decided_by)) {

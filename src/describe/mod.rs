@@ -1,4 +1,7 @@
-//! Short human descriptions of values and sizes, shared by the CLI and the TUI.
+//! Short human descriptions of values, sizes and positions, and ([`trace`]) the words a
+//! decision record is told in: shared by the CLI and the TUI, so both say the same things.
+
+pub mod trace;
 
 use crate::read::span::{CharIndex, Utf16Index};
 use crate::read::value::{Value, js_number_to_string};

@@ -12,8 +12,10 @@
 //! ([`strict_then_wide`]): the wide one departs from the strict one only at the string right
 //! before the strict failure, so it is read on from that string's quote.
 
-use super::memo::{MEMO_MIN, Mode, scalar_end};
-use super::repair::{after_quote_ascii, escaped_before_plain, is_escape};
+use crate::read::lex::scalar_end;
+use crate::read::repair::{after_quote_ascii, escaped_before_plain, is_escape};
+
+use super::{MEMO_MIN, Mode};
 
 /// What a reading of a small flat object makes of it, read without a validator.
 #[derive(Debug, PartialEq, Eq)]

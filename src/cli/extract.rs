@@ -1,0 +1,119 @@
+//! `bracewalk extract` and `bracewalk explain`: one reply read by a reader of the catalogue
+//! and its answer printed, or its decision record; and `extract --jsonl`, the oracle's record
+//! for every line of a corpus.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::read::lex;
+use crate::read::walk;
+use crate::readers::Catalogue;
+use crate::runlog::{self, LoadOptions};
+
+use super::explain;
+use super::record::{self, Input, Offsets};
+use super::style::Style;
+
+/// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. Invalid UTF-8 is
+/// decoded lossily, and said so.
+pub fn read_reply(input: &str) -> Result<String> {
+    let bytes = if input == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin().read_to_end(&mut buf).context("reading standard input")?;
+        buf
+    } else if !Path::new(input).is_file() || !is_plain_text(Path::new(input)) {
+        let found = runlog::resolve(input, &LoadOptions::default())?;
+        for d in &found.diagnostics {
+            eprintln!("bracewalk: {d}");
+        }
+        return Ok(found.reply.text);
+    } else {
+        let path = Path::new(input);
+        std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
+    };
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            eprintln!("bracewalk: {input}: invalid UTF-8 at byte {at}; read with U+FFFD in place of bad bytes");
+            Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }
+    }
+}
+
+/// A file that is surely one reply as it stands: nothing in it could be a record format.
+fn is_plain_text(path: &Path) -> bool {
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    !head[..n].iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b == b'{' || b == b'[')
+}
+
+/// What `extract` prints for one reply.
+pub struct Extract<'a> {
+    pub catalogue: &'a Catalogue,
+    /// The reader, by its catalogue name.
+    pub reader: &'a str,
+    pub pretty: bool,
+}
+
+/// Prints what the reader holds for the reply at `input`; the exit status is 0 when it read
+/// a value, 1 when it read nothing.
+pub fn extract(input: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
+    how.catalogue.find(how.reader).map_err(anyhow::Error::msg)?;
+    extract_text(&read_reply(input)?, how, out)
+}
+
+/// [`extract`] of a reply's text.
+pub fn extract_text(text: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
+    let reader = how.catalogue.find(how.reader).map_err(anyhow::Error::msg)?;
+    let Some(value) = how.catalogue.read(reader, text) else { return Ok(1) };
+    let json = if how.pretty { value.to_json_pretty(2) } else { value.to_json() };
+    writeln!(out, "{json}").context("writing the value")?;
+    Ok(0)
+}
+
+/// Prints, for each JSONL record `{"id", "text", "fields"?}` of `input` (`-` for stdin),
+/// exactly what the reference oracle prints; a line that is not such a record is an error
+/// line, and makes the exit status 1.
+pub fn extract_jsonl(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn Write) -> Result<u8> {
+    let reader: Box<dyn BufRead> = if input == "-" {
+        Box::new(BufReader::new(std::io::stdin()))
+    } else {
+        let path = PathBuf::from(input);
+        Box::new(BufReader::new(std::fs::File::open(&path).with_context(|| format!("opening {}", path.display()))?))
+    };
+    let mut errors = 0usize;
+    for (n, line) in reader.split(b'\n').enumerate() {
+        let line = line.with_context(|| format!("reading {input} line {}", n + 1))?;
+        let line = String::from_utf8_lossy(&line);
+        if lex::trim(&line).is_empty() {
+            continue;
+        }
+        let printed = match Input::parse(&line) {
+            Ok(input) => record::render(&input, offsets, keys),
+            Err(message) => {
+                errors += 1;
+                record::error_line(n + 1, &message)
+            }
+        };
+        writeln!(out, "{printed}").context("writing a record")?;
+    }
+    Ok(u8::from(errors > 0))
+}
+
+/// Prints the seed's decision record for the reply at `input`: text, or with `json` all of
+/// it as JSON, written as it is made (the trace of a 200 MB reply is not held a second time
+/// as text).
+pub fn explain(input: &str, json: bool, out: &mut dyn Write) -> Result<u8> {
+    let text = read_reply(input)?;
+    let trace = walk::trace(&text);
+    if json {
+        explain::write_json(&text, &trace, out).and_then(|()| writeln!(out))
+    } else {
+        writeln!(out, "{}", explain::render_text(&text, &trace, &Style::for_stdout()))
+    }
+    .context("writing the trace")?;
+    Ok(0)
+}

@@ -1,0 +1,442 @@
+//! The last-wins reader (seed 000 `extractJson`, `readObjectAt`, `readArrayPrefix`).
+//!
+//! A reply that is its JSON is read whole. Otherwise every `{` is a candidate: it is read
+//! strictly, or failing that after the one-pass repair; the walk keeps the LAST candidate
+//! that reads, jumps past a candidate it read (its children belong to it), and descends into
+//! one it could not read (its "closing brace" may belong to something else). Last, for a reply
+//! that is one object from first to last character, a narrower reading of the whole reply is
+//! taken if two gates let it through. The seed's comments say why each of those is so; the
+//! short versions sit next to the code below.
+//!
+//! The engine is one function with [`WalkOptions`]: the seed's behaviour is
+//! [`WalkOptions::SEED`], and each what-if the seed's comments measured (the narrow rule in
+//! the walk, resuming after a failed candidate, first-wins, the gates removed) is a different
+//! value of the same options, not a copy of the walk.
+//!
+//! The parts: [`options`](WalkOptions) (what a walk is asked to do), this module (the
+//! engine: the walk that reads only what the answer needs), `braces` (where the next
+//! candidate is), `recorded` (the walk as the seed does it, every reading of every candidate
+//! kept for the trace), `gates` (the whole-reply attempt) and `prefix` (`readArrayPrefix`).
+
+mod braces;
+mod gates;
+mod options;
+mod prefix;
+mod recorded;
+
+use std::ops::Range;
+
+use super::ends::{Scan, SpanEnds};
+use super::js::{self, ParseError, ParseErrorKind};
+use super::lex;
+use super::memo::{Mode, Validator, Work, flat};
+use super::repair::ColonRule;
+use super::span::Span;
+use super::trace::{Candidate, DecidedBy, Reading, ReadingKind, Trace, Unrecorded, WholeReply, WholeText};
+use super::value::Value;
+
+use braces::{find_brace, first_token, next_candidate};
+use gates::{whole_reply, whole_reply_unrecorded};
+use recorded::{Budget, record, walk_recorded};
+
+pub use gates::{strings_are_self_contained, strings_not_self_contained};
+pub use options::{Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
+pub use prefix::{ArrayPrefix, read_array_prefix};
+pub use recorded::{RecordLimit, reading_at};
+
+/// `extractJson(text)`: the answer only.
+pub fn extract_json(text: &str) -> Option<Value> {
+    answer(text, &WalkOptions::SEED)
+}
+
+/// `extractJson(text)` with its decision record, bounded: the candidates are recorded in full
+/// while that stays within [`RecordLimit::DEFAULT`], the rest are walked as [`run`] walks
+/// them and counted in [`Trace::unrecorded`], and the candidate the walk kept is recorded
+/// whatever the bound. The answer and the decision are exact either way.
+pub fn trace(text: &str) -> Trace {
+    record(text, &WalkOptions::SEED, Some(RecordLimit::DEFAULT))
+}
+
+/// The engine. With `record_all`, every candidate gets all three readings (strict, wide,
+/// narrow) and is kept in the trace, however long that takes (the oracle's record, which
+/// [`crate::cli::record`] prints); without, only the readings the walk needs are made.
+pub fn run(text: &str, opts: &WalkOptions, record_all: bool) -> Trace {
+    if record_all { record(text, opts, None) } else { walk_text(text, opts, None) }
+}
+
+fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
+    let record = budget.is_some();
+    let mut readers = Readers::new(text);
+    let whole_text = match read_whole_text(text, &mut readers, record) {
+        Ok((span, value)) => {
+            return Trace {
+                whole_text: WholeText { span, outcome: Ok(()) },
+                candidates: Vec::new(),
+                kept: None,
+                walk_end: None,
+                whole_reply: WholeReply::NotTried { whole_text_parsed: true },
+                decided_by: DecidedBy::WholeText,
+                value: Some(value),
+                work: readers.work(),
+                unrecorded: None,
+            };
+        }
+        Err(whole_text) => whole_text,
+    };
+    let Walked { candidates, last, kept, unrecorded } = match budget {
+        Some(budget) => walk_recorded(text, &mut readers, opts, budget),
+        None => Walked {
+            candidates: Vec::new(),
+            last: walk_unrecorded(text, &mut readers, opts),
+            kept: None,
+            unrecorded: None,
+        },
+    };
+    let last_end = last.map(|(_, end, _)| end);
+    let (whole_reply, taken) = if record {
+        (whole_reply(text, &whole_text, last_end, &opts.whole_reply), None)
+    } else {
+        whole_reply_unrecorded(text, &whole_text, last_end, &opts.whole_reply, readers.strict.as_ref())
+    };
+    // The walk's value is built only when it is the answer.
+    let (value, decided_by) = match &whole_reply {
+        WholeReply::Taken { reading } => {
+            (taken.or_else(|| reading.as_ref().and_then(Reading::value).cloned()), DecidedBy::WholeReply)
+        }
+        _ => {
+            let walk_value = match (last, kept) {
+                (Some((_, _, by)), Some(k)) => {
+                    candidates.get(k).and_then(|c: &Candidate| c.reading(by).value().cloned())
+                }
+                (Some((start, end, by)), None) => build_value(text, start, end, by),
+                (None, _) => None,
+            };
+            let decided = if walk_value.is_some() { DecidedBy::LastWins } else { DecidedBy::None };
+            (walk_value, decided)
+        }
+    };
+    let work = readers.work();
+    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work, unrecorded }
+}
+
+/// The walk's answer under `opts`, with no more work than the answer needs: nothing
+/// recorded, and the whole-reply reading made only where its verdict could change the
+/// answer. Always [`run`]`(text, opts, false).value`.
+pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
+    let (trim_start, trim_end) = lex::trim_range(text);
+    let span = Span::new(trim_start, trim_end);
+    let mut readers = Readers::new(text);
+    // A reply that is one object from first to last character is read strictly first (the
+    // walk's first candidate, and the whole text), then narrowly, once, where that can read:
+    // that reading is the whole-reply attempt's, and very often the walk's answer too, which
+    // then needs no candidate walk at all.
+    let one_object = text.as_bytes().get(span.start) == Some(&b'{')
+        && span.end.checked_sub(1).and_then(|i| text.as_bytes().get(i)) == Some(&b'}');
+    let mut whole = None;
+    let mut first_fails_strictly = false;
+    if one_object {
+        let first = readers.strict().object_at_carrying(span.start);
+        first_fails_strictly = first.is_err();
+        match first {
+            // The object is the whole reply: the reply is JSON.
+            Ok(end) if end == span.end => {
+                if let Ok(value) = js::parse(&text[span.start..span.end]) {
+                    return Some(value);
+                }
+            }
+            // A strict failure that carries to the narrow reading leaves it none.
+            Err((_, carries)) if carries.to(Mode::Narrow) => {}
+            _ => whole = js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end),
+        }
+    } else if let Ok((_, value)) = read_whole_text(text, &mut readers, false) {
+        return Some(value);
+    }
+    if let Some(w) = &whole {
+        // The walk's first candidate is this object (only whitespace comes before it). When
+        // it does not read strictly, its first repaired reading is tried next, and where that
+        // is this reading (the narrow one, or the wide one making the same decisions) the
+        // walk takes it, ends on the reply's last character, and finds nothing after it. The
+        // walk's answer is then this value; so is the whole-reply attempt's if it is taken.
+        let same = match opts.readings.order().get(1) {
+            Some(ReadingKind::Narrow) => true,
+            Some(ReadingKind::Wide) => w.wide_is_the_same,
+            _ => false,
+        };
+        if same && first_fails_strictly {
+            return whole.map(|w| w.value);
+        }
+    }
+    let last = walk_unrecorded(text, &mut readers, opts);
+    let walk_end = last.map(|(_, end, _)| end);
+    // Every refusal leaves the walk's answer.
+    let policy = &opts.whole_reply;
+    if policy.enabled
+        && let Some(w) = whole
+        && !(policy.walk_closed_gate && walk_end == Some(span.end))
+        && (!policy.self_contained_gate || strings_are_self_contained(&w.value))
+    {
+        return Some(w.value);
+    }
+    let (start, end, by) = last?;
+    build_value(text, start, end, by)
+}
+
+/// `JSON.parse(text.trim())`: the value and the trimmed span, or how it failed.
+///
+/// Without a trace to show, the text is validated before a value is built, so a reply that
+/// is not JSON costs no allocation (and a leading object's outcome is remembered for the
+/// walk's first candidate).
+fn read_whole_text(text: &str, readers: &mut Readers, record: bool) -> Result<(Span, Value), WholeText> {
+    let (trim_start, trim_end) = lex::trim_range(text);
+    let whole = &text[trim_start..trim_end];
+    let span = Span::new(trim_start, trim_end);
+    let parsed = if record || !matches!(whole.as_bytes().first(), Some(b'{' | b'[')) {
+        js::parse(whole).map_err(|e| ParseError { offset: e.offset + trim_start, ..e })
+    } else {
+        match readers.strict().value_at(trim_start) {
+            Ok(end) if end == trim_end => {
+                js::parse(whole).map_err(|e| ParseError { offset: e.offset + trim_start, ..e })
+            }
+            Ok(end) => Err(ParseError { kind: ParseErrorKind::TrailingCharacters, offset: end }),
+            Err(at) => Err(ParseError { kind: ParseErrorKind::Invalid, offset: at }),
+        }
+    };
+    parsed.map(|value| (span, value)).map_err(|e| WholeText { span, outcome: Err(e) })
+}
+
+/// What the candidate walk found: the candidates (when recorded), the one read last (where
+/// it starts and ends and by which reading) and its index among the recorded ones, and what
+/// a bounded recording walked past.
+struct Walked {
+    candidates: Vec<Candidate>,
+    last: Option<(usize, usize, ReadingKind)>,
+    kept: Option<usize>,
+    unrecorded: Option<Unrecorded>,
+}
+
+/// The walk with nothing recorded: where the candidate read last starts and ends, and by
+/// which reading. It is most of what reading a brace-laden reply costs, so nothing bigger
+/// than that crosses its loop.
+fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Option<(usize, usize, ReadingKind)> {
+    let mut last = None;
+    let mut next = find_brace(text, 0);
+    while let Some(start) = next {
+        next = match readers.read(start, opts.readings) {
+            // Past the object: everything inside it belongs to it.
+            Some((end, by)) => {
+                last = Some((start, end, by));
+                if opts.keep == Keep::First {
+                    break;
+                }
+                find_brace(text, end)
+            }
+            // Inside it: its closing brace may belong to something else. A brace there that
+            // opens no object would be passed over the same way, so it is not visited.
+            None => match opts.on_failure {
+                OnFailure::Descend => {
+                    let from = readers
+                        .strict
+                        .as_mut()
+                        .map_or(start + 1, |v| v.past_known_failures(start + 1, opts.readings.carried()));
+                    next_candidate(text, from, &readers.failing_keys)
+                }
+                OnFailure::Resume => find_brace(text, readers.resume_point(start).unwrap_or(start + 1)),
+            },
+        };
+    }
+    last
+}
+
+/// The candidate readers of one reply: the memoized validators for the strict, wide and
+/// narrow readings (see [`super::memo`]), made when first needed.
+struct Readers<'a> {
+    text: &'a str,
+    strict: Option<Validator<'a>>,
+    wide: Option<Validator<'a>>,
+    narrow: Option<Validator<'a>>,
+    /// Span ends, for the what-if that resumes after a candidate it cannot read.
+    strict_ends: Option<SpanEnds<'a>>,
+    wide_ends: Option<SpanEnds<'a>>,
+    /// Quotes at which the walk's one repaired reading (where it has one) is known to fail
+    /// at a key ([`Validator::failing_keys`], as of its last reading: what it was known to
+    /// fail at stays known).
+    failing_keys: Range<usize>,
+}
+
+impl<'a> Readers<'a> {
+    fn new(text: &'a str) -> Self {
+        Readers { text, strict: None, wide: None, narrow: None, strict_ends: None, wide_ends: None, failing_keys: 0..0 }
+    }
+
+    fn strict(&mut self) -> &mut Validator<'a> {
+        let text = self.text;
+        self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict))
+    }
+
+    /// The first reading (in the variant's order) of the object at `start` that parses:
+    /// its end and kind.
+    #[inline(always)]
+    fn read(&mut self, start: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
+        let first = first_token(self.text.as_bytes(), start);
+        match self.text.as_bytes().get(first) {
+            // The seed's two readings of a small flat object, read here in the walk's loop
+            // without the validators (whose memo holds nothing so near its start): most
+            // candidates in a page of small records, or in prose, are such objects.
+            Some(b'"')
+                if readings == Readings::StrictThenWide
+                    && !self.wide.as_ref().is_some_and(|v| v.key_known_to_fail(first))
+                    && !self.strict.as_ref().is_some_and(|v| v.knows(start)) =>
+            {
+                match flat::strict_then_wide(self.text.as_bytes(), start, first) {
+                    Some(read) => {
+                        read.map(|(end, wide)| (end, if wide { ReadingKind::Wide } else { ReadingKind::Strict }))
+                    }
+                    None => self.read_object(start, first, readings),
+                }
+            }
+            Some(b'"') => self.read_object(start, first, readings),
+            // `{}` reads, the same in every reading: there is no string to repair.
+            Some(b'}') => Some((first + 1, ReadingKind::Strict)),
+            // An object's first token is a key or its `}`: most prose braces fail here, under
+            // every reading.
+            _ => None,
+        }
+    }
+
+    /// [`Readers::read`] for an object whose first token is a string, by the validators.
+    /// Cold: most candidates are flat or fail at their first token, and the walk's loop keeps
+    /// its registers for them.
+    #[cold]
+    #[inline(never)]
+    fn read_object(&mut self, start: usize, key: usize, readings: Readings) -> Option<(usize, ReadingKind)> {
+        let text = self.text;
+        // Where the one repaired reading is already known to fail at the first key (a string
+        // that never closes, read once for the brace before this one), the strict reading
+        // fails too: a container that reads strictly reads the same repaired.
+        let repaired = match readings.order() {
+            [ReadingKind::Strict, ReadingKind::Wide] => self.wide.as_ref(),
+            [ReadingKind::Strict, ReadingKind::Narrow] => self.narrow.as_ref(),
+            _ => None,
+        };
+        if repaired.is_some_and(|v| v.key_known_to_fail(key)) {
+            return None;
+        }
+        let one_repaired = readings.order().len() == 2;
+        let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
+        let carries = match strict.object_at_carrying(start) {
+            Ok(end) => return Some((end, ReadingKind::Strict)),
+            Err((_, carries)) => carries,
+        };
+        for &kind in &readings.order()[1..] {
+            let (slot, mode) = match kind {
+                ReadingKind::Strict => continue,
+                ReadingKind::Wide => (&mut self.wide, Mode::Wide),
+                ReadingKind::Narrow => (&mut self.narrow, Mode::Narrow),
+            };
+            // A strict failure that carries to this reading is its failure too.
+            if carries.to(mode) {
+                continue;
+            }
+            let validator = slot.get_or_insert_with(|| Validator::new(text, mode));
+            let read = validator.object_at_knowing(start, self.strict.as_ref());
+            if one_repaired {
+                self.failing_keys = validator.failing_keys();
+            }
+            if let Ok(end) = read {
+                return Some((end, kind));
+            }
+        }
+        None
+    }
+
+    /// Where a candidate that could not be read ends, for [`OnFailure::Resume`]: its strict
+    /// span, or its wide one.
+    fn resume_point(&mut self, start: usize) -> Option<usize> {
+        let text = self.text;
+        let strict = self.strict_ends.get_or_insert_with(|| SpanEnds::new(text, Scan::Strict)).end(start);
+        strict.or_else(|| self.wide_ends.get_or_insert_with(|| SpanEnds::new(text, Scan::Wide)).end(start))
+    }
+
+    fn work(&self) -> Work {
+        let mut w = Work::default();
+        for v in [&self.strict, &self.wide, &self.narrow].into_iter().flatten() {
+            w.bytes += v.work.bytes;
+            w.hits += v.work.hits;
+        }
+        for e in [&self.strict_ends, &self.wide_ends].into_iter().flatten() {
+            w.bytes += e.work.bytes;
+        }
+        w
+    }
+}
+
+/// The value of a reading known to parse.
+fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<Value> {
+    match by {
+        ReadingKind::Strict => js::parse(text.get(start..end)?).ok(),
+        ReadingKind::Wide => js::parse_repaired_at(text, start, ColonRule::Wide).ok().map(|(v, _)| v),
+        ReadingKind::Narrow => js::parse_repaired_at(text, start, ColonRule::Narrow).ok().map(|(v, _)| v),
+    }
+}
+
+/// `readObjectAt(text, start)`: the value and end of the first reading that parses.
+pub fn read_object_at(text: &str, start: usize) -> Option<(Value, usize)> {
+    let (end, by) = Readers::new(text).read(start, Readings::StrictThenWide)?;
+    Some((build_value(text, start, end, by)?, end))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::trace::Step;
+
+    fn extract(t: &str) -> String {
+        extract_json(t).map_or("null".into(), |v| v.to_json())
+    }
+
+    #[test]
+    fn the_last_readable_candidate_wins() {
+        let t = r#"draft { "html": "...", "log": "..." } then {"html": "<p>real</p>", "log": "ok"}"#;
+        assert_eq!(extract(t), r#"{"html":"<p>real</p>","log":"ok"}"#);
+        let tr = trace(t);
+        assert_eq!(tr.decided_by, DecidedBy::LastWins);
+        assert_eq!(tr.candidates.len(), 2);
+        assert_eq!(tr.kept, Some(1));
+    }
+
+    #[test]
+    fn a_decoy_is_descended_into_not_resumed_after() {
+        let t = r#"the contract is {html, log} and {"html": "x"} ok"#;
+        let tr = trace(t);
+        assert_eq!(tr.candidates[0].step, Step::Descended);
+        assert_eq!(extract(t), r#"{"html":"x"}"#);
+    }
+
+    #[test]
+    fn the_whole_reply_reading_rescues_a_quoted_contract() {
+        let t = r#"{"faithful": false, "problems": [{"row": 3}], "notes": "I first read it as { "faithful": true, "problems": [] }; it is not."}"#;
+        let tr = trace(t);
+        assert_eq!(tr.whole_reply.name(), "taken");
+        assert_eq!(tr.decided_by, DecidedBy::WholeReply);
+        assert!(extract(t).starts_with(r#"{"faithful":false"#));
+    }
+
+    #[test]
+    fn an_abandoned_draft_is_refused_by_the_self_contained_gate() {
+        let t = "{\"html\": \"<p>Table 3 continues\n{\"html\": \"<table></table>\", \"log\": \"ok\"} trailing";
+        // Not one object to the last character: no reading.
+        assert_eq!(trace(t).whole_reply.name(), "not-tried".replace("not-tried", "no-reading"));
+        let t = "{\"html\": \"<p>draft\n{\"html\": \"<table></table>\", \"log\": \"ok\"}";
+        let tr = trace(t);
+        assert_eq!(tr.whole_reply.name(), "refused-walk-closed");
+        assert_eq!(extract(t), r#"{"html":"<table></table>","log":"ok"}"#);
+    }
+
+    #[test]
+    fn variants_change_only_what_they_name() {
+        let t = r#"{ "html": "...", "log": "..." } then {"html": "<p>real</p>"}"#;
+        let first = WalkOptions { keep: Keep::First, ..WalkOptions::SEED };
+        assert_eq!(run(t, &first, false).value.unwrap().to_json(), r#"{"html":"...","log":"..."}"#);
+        assert_eq!(run(t, &WalkOptions::SEED, false).value.unwrap().to_json(), r#"{"html":"<p>real</p>"}"#);
+    }
+}

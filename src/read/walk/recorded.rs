@@ -1,0 +1,218 @@
+//! The walk as the seed does it, recorded: each candidate read from scratch three ways
+//! (strict, wide, narrow), what every reading made of it kept in the trace. It is what
+//! `explain` and the inspector show and what the oracle's record prints; a bound keeps a
+//! reply nested a million deep from taking hours ([`RecordLimit`]).
+
+use std::sync::Arc;
+
+use crate::read::js::{self, ParseError};
+use crate::read::repair::{ColonRule, repaired_span};
+use crate::read::span::Span;
+use crate::read::strict::strict_span;
+use crate::read::trace::{Candidate, Reading, ReadingKind, Step, Trace, Unrecorded};
+
+use super::braces::find_brace;
+use super::options::{Keep, OnFailure, Readings, WalkOptions};
+use super::{Readers, Walked, walk_text};
+
+/// How much of a walk a bounded trace records in full.
+///
+/// Recording a candidate reads it three ways from scratch, as the seed does, and keeps what
+/// each reading made: a reply of `{` nested a million deep, where each reading runs to the
+/// end, would take hours and more memory than there is. So a trace records candidates until
+/// either bound is reached; a person reads the first few thousand candidates at most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordLimit {
+    /// Candidates recorded in full.
+    pub candidates: usize,
+    /// Bytes the recorded readings may cover (each reading its span, or the rest of the
+    /// reply when it never closes), beyond `per_byte` passes over the reply.
+    pub bytes: usize,
+    pub per_byte: usize,
+}
+
+impl RecordLimit {
+    pub const DEFAULT: RecordLimit = RecordLimit { candidates: 10_000, bytes: 256 << 20, per_byte: 8 };
+}
+
+/// A recorded walk, every candidate or up to `limit`.
+pub(super) fn record(text: &str, opts: &WalkOptions, limit: Option<RecordLimit>) -> Trace {
+    let budget = match limit {
+        Some(l) => {
+            Budget { candidates: l.candidates, bytes: l.bytes.saturating_add(l.per_byte.saturating_mul(text.len())) }
+        }
+        None => Budget { candidates: usize::MAX, bytes: usize::MAX },
+    };
+    walk_text(text, opts, Some(budget))
+}
+
+/// What is left of a trace's [`RecordLimit`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Budget {
+    candidates: usize,
+    bytes: usize,
+}
+
+/// The walk as recorded: each candidate read from scratch as the seed reads it, while the
+/// budget lasts, and as [`walk_unrecorded`] reads it after.
+pub(super) fn walk_recorded(text: &str, readers: &mut Readers, opts: &WalkOptions, mut budget: Budget) -> Walked {
+    let mut candidates = Vec::new();
+    // Candidates visited past the budget, and the number of the one read last.
+    let mut unrecorded: Option<Unrecorded> = None;
+    let mut visited = 0usize;
+    let mut last_number = 0usize;
+    let mut last: Option<(usize, usize, ReadingKind)> = None;
+    let mut kept = None;
+
+    let mut next = find_brace(text, 0);
+    while let Some(start) = next {
+        let (read, candidate) = if budget.candidates > 0 && budget.bytes > 0 {
+            let c = record_candidate(text, start);
+            budget.candidates -= 1;
+            budget.bytes = budget.bytes.saturating_sub(recorded_cost(text, &c));
+            (recorded_read(&c, opts.readings), Some(c))
+        } else {
+            (readers.read(start, opts.readings), None)
+        };
+        if candidate.is_none() {
+            let u = unrecorded.get_or_insert(Unrecorded { count: 0, read: 0, first: start, kept: None });
+            u.count += 1;
+            u.read += usize::from(read.is_some());
+        }
+        visited += 1;
+        let step = match read {
+            Some((end, by)) => {
+                last = Some((start, end, by));
+                last_number = visited - 1;
+                kept = candidate.is_some().then_some(candidates.len());
+                Step::Took { by, end }
+            }
+            None => match opts.on_failure {
+                OnFailure::Descend => Step::Descended,
+                OnFailure::Resume => match resume_point(readers, start, candidate.as_ref()) {
+                    Some(after) => Step::Resumed { after },
+                    None => Step::Descended,
+                },
+            },
+        };
+        if let Some(mut c) = candidate {
+            c.step = step;
+            candidates.push(c);
+        }
+        next = match step {
+            // Past the object: everything inside it belongs to it.
+            Step::Took { end, .. } => {
+                if opts.keep == Keep::First {
+                    break;
+                }
+                find_brace(text, end)
+            }
+            // A candidate that could not be read says nothing about where it ends, least of
+            // all a decoy whose closing brace belongs to something else: look inside it.
+            Step::Descended => find_brace(text, start + 1),
+            Step::Resumed { after } => find_brace(text, after),
+        };
+    }
+
+    // The kept candidate is recorded whatever the budget: it is the one a reader of the trace
+    // wants most.
+    if let (Some(u), Some((start, end, by)), None) = (&mut unrecorded, last, kept) {
+        let mut c = record_candidate(text, start);
+        c.step = Step::Took { by, end };
+        u.count -= 1;
+        u.read -= 1;
+        u.kept = Some(last_number);
+        kept = Some(candidates.len());
+        candidates.push(c);
+    }
+    let unrecorded = unrecorded.filter(|u| u.count > 0 || u.kept.is_some());
+    Walked { candidates, last, kept, unrecorded }
+}
+
+/// Where a failed candidate ends, for [`OnFailure::Resume`].
+fn resume_point(readers: &mut Readers, start: usize, recorded: Option<&Candidate>) -> Option<usize> {
+    match recorded {
+        Some(c) => c.strict.span().or(c.wide.span()).map(|s| s.end),
+        None => readers.resume_point(start),
+    }
+}
+
+/// One reading of the object at `start`, with its repairs.
+pub fn reading_at(text: &str, start: usize, kind: ReadingKind) -> Reading {
+    match kind {
+        ReadingKind::Strict => match strict_span(text, start) {
+            None => Reading::Unbalanced,
+            Some(end) => Reading::Balanced {
+                span: Span::new(start, end),
+                repairs: Vec::new(),
+                outcome: js::parse(&text[start..end])
+                    .map(Arc::new)
+                    .map_err(|e| ParseError { offset: e.offset + start, ..e }),
+            },
+        },
+        ReadingKind::Wide | ReadingKind::Narrow => {
+            let rule = if kind == ReadingKind::Wide { ColonRule::Wide } else { ColonRule::Narrow };
+            let mut repairs = Vec::new();
+            let span = repaired_span(text, start, rule, Some(&mut repairs));
+            Reading::from_repaired(start, span, repairs)
+        }
+    }
+}
+
+fn record_candidate(text: &str, start: usize) -> Candidate {
+    let strict = reading_at(text, start, ReadingKind::Strict);
+    let repaired = |rule: ColonRule| {
+        let mut repairs = Vec::new();
+        let span = repaired_span(text, start, rule, Some(&mut repairs));
+        match (&strict, &span) {
+            // Nothing repaired and the same span: the strict reading's text, so its outcome.
+            (Reading::Balanced { span: s, outcome, .. }, Some(r)) if repairs.is_empty() && r.end == s.end => {
+                Reading::Balanced { span: *s, repairs, outcome: outcome.clone() }
+            }
+            _ => Reading::from_repaired(start, span, repairs),
+        }
+    };
+    let (wide, narrow) = (repaired(ColonRule::Wide), repaired(ColonRule::Narrow));
+    Candidate { start, strict, wide, narrow, step: Step::Descended }
+}
+
+/// The bytes recording a candidate covered: each reading's span, or the rest of the reply
+/// for a reading that never closes.
+fn recorded_cost(text: &str, c: &Candidate) -> usize {
+    [&c.strict, &c.wide, &c.narrow].iter().map(|r| r.span().map_or(text.len(), |s| s.end) - c.start).sum::<usize>() + 1
+}
+
+fn recorded_read(c: &Candidate, readings: Readings) -> Option<(usize, ReadingKind)> {
+    readings.order().iter().find_map(|&kind| {
+        let r = c.reading(kind);
+        if r.parses() { Some((r.span()?.end, kind)) } else { None }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::trace;
+    use super::*;
+    use crate::read::trace::DecidedBy;
+
+    #[test]
+    fn a_bounded_trace_records_the_first_candidates_and_the_kept_one() {
+        let depth = 5_000;
+        let text = format!("{} {{\"ok\": 1}}", "{\"a\":".repeat(depth));
+        let limit = RecordLimit { candidates: 100, bytes: usize::MAX, per_byte: 0 };
+        let t = record(&text, &WalkOptions::SEED, Some(limit));
+        let u = t.unrecorded.unwrap();
+        assert_eq!((t.candidates.len(), u.count, u.read, u.first, u.kept), (101, depth - 100, 0, 500, Some(depth)));
+        assert_eq!((t.visited(), t.kept, t.number(100), t.number(99)), (depth + 1, Some(100), depth, 99));
+        assert_eq!(t.value.unwrap().to_json(), r#"{"ok":1}"#);
+        assert_eq!(t.decided_by, DecidedBy::LastWins);
+        assert_eq!(t.walk_end, Some(text.len()));
+        // Bytes bound it too: each of these candidates' readings runs to the end of the reply.
+        let limit = RecordLimit { candidates: usize::MAX, bytes: 10 * text.len(), per_byte: 0 };
+        let t = record(&text, &WalkOptions::SEED, Some(limit));
+        assert!(t.candidates.len() <= 6, "{}", t.candidates.len());
+        assert_eq!(t.visited(), depth + 1);
+        // Nothing to bound: no note.
+        assert!(trace(r#"a {"x": 1} b {"y": 2}"#).unrecorded.is_none());
+    }
+}

@@ -1,0 +1,217 @@
+//! Keys: the key tables looked up in each mode, and what each action does.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::scan::report::Row;
+
+use super::super::badges::{self, Badge};
+use super::super::keymap::{self, Action, Key};
+use super::super::state::{Mode, Pane, PromptKind, State, TreeView, ValueSource};
+use super::*;
+
+pub(super) fn key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
+    match state.mode.clone() {
+        Mode::Prompt { kind, input } => prompt_key(state, kind, input, ev, fx),
+        Mode::Help { scroll } => match Key::of(ev).and_then(|k| keymap::lookup(keymap::HELP, k)) {
+            Some(Action::Down) => state.mode = Mode::Help { scroll: scroll.saturating_add(1) },
+            Some(Action::Up) => state.mode = Mode::Help { scroll: scroll.saturating_sub(1) },
+            _ => state.mode = Mode::Normal,
+        },
+        Mode::Filter { cursor } => filter_key(state, cursor, ev),
+        Mode::Summary => summary_key(state, ev),
+        Mode::Normal => {
+            if let Some(action) = Key::of(ev).and_then(|k| keymap::lookup(keymap::NORMAL, k)) {
+                act(state, action, fx);
+            }
+        }
+    }
+}
+
+pub(super) fn prompt_key(state: &mut State, kind: PromptKind, mut input: String, ev: &KeyEvent, fx: &mut Vec<Effect>) {
+    match ev.code {
+        KeyCode::Esc => state.mode = Mode::Normal,
+        KeyCode::Enter => {
+            state.mode = Mode::Normal;
+            match kind {
+                PromptKind::Search => start_search(state, &input),
+                PromptKind::Mark => mark(state, input, fx),
+            }
+        }
+        KeyCode::Backspace => {
+            input.pop();
+            state.mode = Mode::Prompt { kind, input };
+        }
+        KeyCode::Char('u') if ev.modifiers.contains(KeyModifiers::CONTROL) => {
+            state.mode = Mode::Prompt { kind, input: String::new() };
+        }
+        KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => state.mode = Mode::Normal,
+        KeyCode::Char(c) if !ev.modifiers.contains(KeyModifiers::CONTROL) && !c.is_control() => {
+            if input.chars().count() < 500 {
+                input.push(c);
+            }
+            state.mode = Mode::Prompt { kind, input };
+        }
+        _ => {}
+    }
+}
+
+pub(super) fn filter_key(state: &mut State, cursor: usize, ev: &KeyEvent) {
+    let n = state.choices.len();
+    match Key::of(ev).and_then(|k| keymap::lookup(keymap::FILTER, k)) {
+        Some(Action::Down) => state.mode = Mode::Filter { cursor: (cursor + 1).min(n.saturating_sub(1)) },
+        Some(Action::Up) => state.mode = Mode::Filter { cursor: cursor.saturating_sub(1) },
+        Some(Action::Toggle) => {
+            if let Some(c) = state.choices.get(cursor).cloned()
+                && !state.filter.on.remove(&c)
+            {
+                state.filter.on.insert(c);
+            }
+            state.view_dirty = true;
+        }
+        Some(Action::ClearFilter) => {
+            state.filter.on.clear();
+            state.view_dirty = true;
+        }
+        Some(Action::Close) => state.mode = Mode::Normal,
+        _ => {}
+    }
+}
+
+pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
+    let panes = current_panes(state);
+    match action {
+        Action::Down => step(state, &panes, 1),
+        Action::Up => step(state, &panes, -1),
+        Action::PageDown => {
+            let page = page_of(state, &panes);
+            step(state, &panes, page as isize);
+        }
+        Action::PageUp => {
+            let page = page_of(state, &panes);
+            step(state, &panes, -(page as isize));
+        }
+        Action::Top => step(state, &panes, isize::MIN / 2),
+        Action::Bottom => step(state, &panes, isize::MAX / 2),
+        Action::FocusNext => state.focus = Pane::ORDER[(state.focus.index() + 1) % Pane::ORDER.len()],
+        Action::FocusPrev => {
+            state.focus = Pane::ORDER[(state.focus.index() + Pane::ORDER.len() - 1) % Pane::ORDER.len()];
+        }
+        Action::Focus(n) => state.focus = Pane::ORDER.get(n as usize).copied().unwrap_or(Pane::List),
+        Action::DrillIn => match state.focus {
+            Pane::List => state.focus = Pane::Text,
+            Pane::Text => state.focus = Pane::Readings,
+            Pane::Readings => state.focus = Pane::Decision,
+            Pane::Decision => state.focus = Pane::Value,
+            Pane::Value => toggle_node(state, &panes),
+            Pane::Compare => {}
+        },
+        Action::Back => match state.focus {
+            Pane::List => {
+                state.search = None;
+            }
+            Pane::Text if state.search.is_some() => state.search = None,
+            Pane::Text | Pane::Compare => state.focus = Pane::List,
+            Pane::Readings => state.focus = Pane::Text,
+            Pane::Decision => state.focus = Pane::Readings,
+            Pane::Value => state.focus = Pane::Decision,
+        },
+        Action::PrevCandidate => move_candidate(state, -1),
+        Action::NextCandidate => move_candidate(state, 1),
+        Action::Search => {
+            let input = state.search.as_ref().map(|s| s.pattern.clone()).unwrap_or_default();
+            state.mode = Mode::Prompt { kind: PromptKind::Search, input };
+        }
+        Action::SearchNext => next_match(state, 1),
+        Action::SearchPrev => next_match(state, -1),
+        Action::Filter => {
+            state.choices = choices(state);
+            state.mode = Mode::Filter { cursor: 0 };
+        }
+        Action::Sort => {
+            state.sort = state.sort.next();
+            state.view_dirty = true;
+            state.flash = Some(format!("sorted by {}", state.sort.name()));
+        }
+        Action::Mark => {
+            if let Some(e) = state.selected() {
+                let input = state.marks.get(&e.id).map(|m| m.note.clone()).unwrap_or_default();
+                state.mode = Mode::Prompt { kind: PromptKind::Mark, input };
+            }
+        }
+        Action::Unmark => {
+            if let Some(id) = state.selected().map(|e| e.id.clone())
+                && state.marks.remove(&id).is_some()
+            {
+                fx.push(Effect::SaveMarks(state.marks.values().cloned().collect()));
+                state.flash = Some("mark removed".to_owned());
+            }
+        }
+        Action::NextMark => next_mark(state),
+        Action::Yank => match state.shown_value() {
+            Ok(Some(v)) => {
+                let json = v.to_json_pretty(2);
+                state.flash = Some(format!("copied {} bytes of JSON (OSC 52)", crate::describe::thousands(json.len())));
+                fx.push(Effect::Yank(json));
+            }
+            Ok(None) => state.flash = Some("no value to copy: the reader returns null".to_owned()),
+            Err(why) => state.flash = Some(why),
+        },
+        Action::Open => open(state, fx),
+        Action::ValueSource => {
+            let next = match state.reply.tree.source {
+                ValueSource::Answer => ValueSource::Candidate,
+                ValueSource::Candidate => ValueSource::Answer,
+            };
+            state.reply.tree = TreeView { source: next, ..TreeView::default() };
+            state.flash = Some(match next {
+                ValueSource::Answer => "value pane: the reader's answer".to_owned(),
+                ValueSource::Candidate => "value pane: the selected candidate's value".to_owned(),
+            });
+        }
+        Action::Follow => {
+            state.follow = !state.follow;
+            if state.follow {
+                state.select = state.entries.iter().rev().find(|e| e.is_reply()).map(|e| e.key);
+                state.view_dirty = true;
+            }
+            state.flash = Some(if state.follow { "following new replies" } else { "not following" }.to_owned());
+        }
+        Action::Pause => {
+            state.paused = !state.paused;
+            if !state.paused {
+                let held = std::mem::take(&mut state.held);
+                let n = held.len();
+                apply(state, held, false);
+                state.flash = Some(format!("live updates resumed ({n} changes applied)"));
+            } else {
+                state.flash = Some("live updates paused".to_owned());
+            }
+        }
+        Action::Summary => state.mode = Mode::Summary,
+        Action::WhatIf => cycle_what_if(state),
+        Action::Help => state.mode = Mode::Help { scroll: 0 },
+        Action::Quit => state.quit = true,
+        Action::Toggle | Action::ClearFilter | Action::Close | Action::Choose => {}
+    }
+}
+
+/// What the filter menu offers: a row chosen on the summary screen, every badge of the
+/// table, then the agents, rounds and formats seen.
+pub(super) fn choices(state: &State) -> Vec<Badge> {
+    let table = badges::table(&state.config, state.compared);
+    // A summary row chosen with Enter, so it can be seen and turned off here.
+    let mut out: Vec<Badge> =
+        state.filter.on.iter().filter(|c| !table.iter().any(|l| l.badge == **c)).cloned().collect();
+    out.extend(table.into_iter().map(|l| l.badge));
+    let mut groups = std::collections::BTreeSet::new();
+    for e in &state.entries {
+        // The groups a reply names (the summary screen has the replies that name none).
+        if let (Some(m), true) = (e.meta(), e.is_reply()) {
+            groups.extend(m.agent.clone().map(Row::Agent));
+            groups.extend(m.round.clone().map(Row::Round));
+            groups.insert(Row::Format(m.format.name().to_owned()));
+        }
+    }
+    out.extend(groups.into_iter().map(Badge::Report).filter(|b| !state.filter.on.contains(b)));
+    out
+}

@@ -1,0 +1,194 @@
+//! The one place the state changes: [`update`] takes a message (a key, a click, a batch
+//! of replies from the loader, a record from the analysis thread) and returns the effects
+//! the event loop must carry out (ask for a record, save the marks, copy, open an editor).
+//! No I/O happens here, so a test drives it with key sequences and reads the state.
+
+//!
+//! The parts: `keys` (what each key does), `panes` (moving within them), `search`, `triage`
+//! (marks, the editor), `screen` (the summary screen), `mouse`, `incoming` (what the loader
+//! and the watcher send); this module, the messages and what is settled after each.
+
+mod incoming;
+mod keys;
+mod mouse;
+mod panes;
+mod screen;
+mod search;
+mod triage;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crossterm::event::{KeyEvent, MouseEvent};
+
+use super::analysis::Detail;
+use super::layout;
+use super::marks::Mark;
+use super::order::{self, Kept};
+use super::state::{EntryKey, Incoming, Progress, ReplyView, State, WatchState, Wrap};
+use super::worker::Read;
+use super::wrap;
+
+// The parts call one another as the one file they were; each names the others through here.
+use incoming::*;
+use keys::*;
+use mouse::*;
+use panes::*;
+use screen::*;
+use search::*;
+use triage::*;
+
+/// How many full records are kept.
+const DETAILS_KEPT: usize = 6;
+
+/// Something that happened.
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    /// Entries and changes from the loader (`initial`: the first load) or the watcher.
+    Incoming {
+        batch: Vec<Incoming>,
+        initial: bool,
+    },
+    Progress(Progress),
+    /// What the scan's readers make of replies: early facts (the badges), then complete
+    /// ones (the summary screen, the what-if column).
+    Facts(Vec<Read>),
+    Detail(EntryKey, Arc<Detail>),
+    Watch(WatchState),
+    /// The outcome of an effect, for the status line.
+    Flash(String),
+    /// A signal asked the inspector to stop.
+    Quit,
+}
+
+/// Something the event loop must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Make the full record of a reply.
+    Detail {
+        key: EntryKey,
+        text: Arc<str>,
+        cut: bool,
+    },
+    SaveMarks(Vec<Mark>),
+    /// Put text on the clipboard (OSC 52).
+    Yank(String),
+    /// Open a file in the user's editor or pager at a line.
+    Open {
+        path: PathBuf,
+        line: usize,
+    },
+}
+
+/// Applies `msg` to `state`.
+pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    match msg {
+        Msg::Key(ev) => {
+            state.flash = None;
+            key(state, &ev, &mut fx);
+        }
+        Msg::Mouse(ev) => mouse(state, &ev),
+        Msg::Resize(w, h) => state.size = (w, h),
+        Msg::Incoming { batch, initial } => {
+            if state.paused && !initial {
+                state.held.extend(batch);
+            } else {
+                apply(state, batch, initial);
+            }
+        }
+        Msg::Progress(p) => state.progress = p,
+        Msg::Facts(list) => {
+            let mut kept = Kept::begin(state);
+            for read in list {
+                if let Some(&i) = state.by_key.get(&read.key) {
+                    kept.touch(state, i);
+                    let e = &mut state.entries[i];
+                    e.set_facts(read.facts);
+                    if read.sketch.is_some() {
+                        e.sketch = read.sketch;
+                    }
+                }
+            }
+            kept.finish(state);
+            state.corpus_dirty = true;
+        }
+        Msg::Detail(k, d) => {
+            state.details.retain(|(key, _)| *key != k);
+            state.details.push((k, d));
+            if state.details.len() > DETAILS_KEPT {
+                state.details.remove(0);
+            }
+            if state.wanted == Some(k) {
+                state.wanted = None;
+            }
+        }
+        Msg::Watch(w) => state.watch = w,
+        Msg::Flash(s) => state.flash = Some(s),
+        Msg::Quit => state.quit = true,
+    }
+    settle(state, &mut fx);
+    fx
+}
+
+/// Brings what depends on the selection up to date: the view's order, the reply's record
+/// (asked for if missing), the text's wrapping, scroll positions.
+fn settle(state: &mut State, fx: &mut Vec<Effect>) {
+    if state.view_dirty {
+        order::rebuild(state);
+    }
+    settle_summary(state);
+    state.cursor = state.cursor.min(state.view.len().saturating_sub(1));
+    let selected = state.selected().map(|e| (e.key, e.text().cloned(), e.cut()));
+    let key = selected.as_ref().map(|s| s.0);
+    if key != state.reply_key {
+        state.reply_key = key;
+        let source = state.reply.tree.source;
+        state.reply = ReplyView::default();
+        state.reply.tree.source = source;
+        state.wrap = None;
+    }
+    if let Some((key, Some(text), cut)) = selected {
+        if state.detail().is_none() && state.wanted != Some(key) {
+            state.wanted = Some(key);
+            fx.push(Effect::Detail { key, text: text.clone(), cut });
+        }
+        let width = text_width(state);
+        if state.wrap.as_ref().is_none_or(|w| w.key != key || w.width != width) {
+            let top_at = state.wrap.as_ref().and_then(|w| w.rows.get(state.reply.text_top).copied());
+            state.wrap = Some(Wrap { key, width, rows: wrap::rows(&text, width as usize) });
+            if let (Some(at), Some(w)) = (top_at, &state.wrap) {
+                state.reply.text_top = wrap::row_of(&w.rows, at);
+            }
+        }
+        refresh_matches(state);
+        if !state.reply.placed
+            && let Some(d) = state.detail().cloned()
+        {
+            state.reply.placed = true;
+            let n = d.trace.candidates.len();
+            state.reply.candidate = d.trace.kept.unwrap_or(0).min(n.saturating_sub(1));
+            if let Some(c) = d.trace.candidates.get(state.reply.candidate) {
+                reveal(state, c.start);
+            }
+        }
+    }
+    // Keep the selected reply on screen.
+    let h = current_panes(state).list.map_or(1, |r| layout::list_body(r).height as usize).max(1);
+    if state.cursor < state.list_top {
+        state.list_top = state.cursor;
+    } else if state.cursor >= state.list_top + h {
+        state.list_top = state.cursor + 1 - h;
+    }
+    state.list_top = state.list_top.min(state.view.len().saturating_sub(h));
+    if let Some(w) = &state.wrap {
+        state.reply.text_top = state.reply.text_top.min(w.rows.len().saturating_sub(1));
+    }
+}
+
+fn text_width(state: &State) -> u16 {
+    text_panes(state).text.map_or(state.size.0.saturating_sub(3), |r| layout::text_body(r).width).max(1)
+}

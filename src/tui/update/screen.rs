@@ -1,0 +1,116 @@
+//! The summary screen: moving over its rows, and Enter on a row filtering the list to
+//! the replies behind it.
+
+use crossterm::event::KeyEvent;
+
+use crate::scan::report::plural;
+
+use super::super::badges::Badge;
+use super::super::keymap::{self, Action, Key};
+use super::super::layout::{self};
+use super::super::order::{self};
+use super::super::state::{Mode, Pane, State};
+use super::super::summary::{self, Corpus, ScreenSection};
+
+pub(super) fn summary_sections(state: &State) -> Vec<ScreenSection> {
+    state.corpus.as_ref().map(|c| summary::blocks(&c.scan)).unwrap_or_default()
+}
+
+pub(super) fn summary_key(state: &mut State, ev: &KeyEvent) {
+    let Some(action) = Key::of(ev).and_then(|k| keymap::lookup(keymap::SUMMARY, k)) else { return };
+    let sections = summary_sections(state);
+    let last = summary::row_count(&sections).saturating_sub(1);
+    let page = (layout::summary(state.size.0, state.size.1).body.height as usize).saturating_sub(1).max(1);
+    let at = state.summary.cursor.min(last);
+    let to = match action {
+        Action::Down => at + 1,
+        Action::Up => at.saturating_sub(1),
+        Action::Top => 0,
+        Action::Bottom => last,
+        Action::PageDown => at + page,
+        Action::PageUp => at.saturating_sub(page),
+        Action::FocusNext => summary::section_start(&sections, at, true),
+        Action::FocusPrev => summary::section_start(&sections, at, false),
+        Action::Choose => {
+            choose(state, &sections);
+            return;
+        }
+        Action::WhatIf => {
+            cycle_what_if(state);
+            return;
+        }
+        Action::Close => {
+            state.mode = Mode::Normal;
+            return;
+        }
+        _ => return,
+    };
+    state.summary.cursor = to.min(last);
+}
+
+/// Filters the list to the replies behind the selected row, and selects the first.
+pub(super) fn choose(state: &mut State, sections: &[ScreenSection]) {
+    let Some(row) = summary::row_at(sections, state.summary.cursor) else { return };
+    let label = crate::visible::visible(row.label.trim(), false);
+    if row.count == 0 {
+        state.flash = Some(format!("no replies behind “{label}”"));
+        return;
+    }
+    let target = row.target.clone();
+    // A comparison's replies are best read beside the what-if's answer.
+    if let Some(p) = target.pair(&state.config).filter(|p| p.against_seed()) {
+        state.what_if = Some(p.from);
+    }
+    state.filter.on.clear();
+    state.filter.on.insert(Badge::Report(target));
+    state.mode = Mode::Normal;
+    state.focus = Pane::List;
+    order::rebuild(state);
+    state.cursor = 0;
+    state.list_top = 0;
+    state.flash =
+        Some(format!("{}: {label} (f then c clears the filter)", plural(state.view.len(), "reply", "replies")));
+}
+
+/// Shows the next what-if's column in the list, or none after the last.
+pub(super) fn cycle_what_if(state: &mut State) {
+    let config = &state.config;
+    let all: Vec<_> = config.pairs.iter().filter(|p| p.against_seed()).map(|p| p.from).collect();
+    state.what_if = match state.what_if {
+        None => all.first().copied(),
+        Some(r) => all.iter().position(|&x| x == r).and_then(|i| all.get(i + 1)).copied(),
+    };
+    state.flash = Some(match state.what_if {
+        Some(r) => format!(
+            "what-if column: {} against last-wins ({})",
+            config.catalogue.name(r),
+            config.catalogue.description(r)
+        ),
+        None => "what-if column off".to_owned(),
+    });
+}
+
+/// Folds the corpus again if it is shown and stale, and keeps the selected row on screen.
+pub(super) fn settle_summary(state: &mut State) {
+    if state.mode != Mode::Summary {
+        return;
+    }
+    if state.corpus_dirty || state.corpus.is_none() {
+        state.corpus = Some(Corpus::of(&state.entries, &state.config));
+        state.corpus_dirty = false;
+    }
+    let sections = summary_sections(state);
+    let slots = summary::slots(&sections);
+    state.summary.cursor = state.summary.cursor.min(summary::row_count(&sections).saturating_sub(1));
+    let h = (layout::summary(state.size.0, state.size.1).body.height as usize).max(1);
+    let line = summary::line_of(&slots, state.summary.cursor);
+    let top = &mut state.summary.top;
+    if line < *top + 1 {
+        // Moving up shows the section's title with its first row.
+        let title_above = line > 0 && matches!(slots.get(line - 1), Some(summary::Slot::Title(_)));
+        *top = if title_above { line - 1 } else { line }.min(*top);
+    } else if line >= *top + h {
+        *top = line + 1 - h;
+    }
+    *top = (*top).min(slots.len().saturating_sub(h));
+}

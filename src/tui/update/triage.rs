@@ -1,0 +1,58 @@
+//! Triage: marking a reply with a note, the next mark, opening a reply in the editor.
+
+use crate::read::span::line_col;
+
+use super::super::badges::Badge;
+use super::super::marks::{self, Mark};
+use super::super::state::{Body, Pane, State};
+use super::*;
+
+pub(super) fn mark(state: &mut State, note: String, fx: &mut Vec<Effect>) {
+    let Some(e) = state.selected() else { return };
+    let reference = e.reference();
+    let mark = Mark {
+        id: e.id.clone(),
+        note: note.trim().to_owned(),
+        time: marks::now(),
+        reference: (reference != e.id).then_some(reference),
+    };
+    state.marks.insert(mark.id.clone(), mark);
+    fx.push(Effect::SaveMarks(state.marks.values().cloned().collect()));
+    state.flash = Some(format!("marked ({} marks)", state.marks.len()));
+    if state.filter.on.contains(&Badge::Marked) {
+        state.view_dirty = true;
+    }
+}
+
+pub(super) fn next_mark(state: &mut State) {
+    let n = state.view.len();
+    let found = (1..=n).map(|d| (state.cursor + d) % n.max(1)).find(|&pos| {
+        state.view.get(pos).and_then(|&i| state.entries.get(i)).is_some_and(|e| state.marks.contains_key(&e.id))
+    });
+    match found {
+        Some(pos) => {
+            state.cursor = pos;
+            state.focus = Pane::List;
+        }
+        None => {
+            state.flash = Some(if state.marks.is_empty() {
+                "no marks yet: press m to mark a reply".to_owned()
+            } else {
+                "no marked reply in this view".to_owned()
+            });
+        }
+    }
+}
+
+pub(super) fn open(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(e) = state.selected() else { return };
+    let line = match (&e.body, e.line) {
+        (_, Some(n)) => n,
+        (Body::Reply { text, .. }, None) => {
+            let at = state.detail().and_then(|d| d.trace.candidates.get(state.reply.candidate)).map_or(0, |c| c.start);
+            line_col(text, at).0
+        }
+        _ => 1,
+    };
+    fx.push(Effect::Open { path: e.source.clone(), line });
+}
