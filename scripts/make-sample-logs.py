@@ -992,10 +992,10 @@ def more_formats(out):
                                              "usageMetadata": {"promptTokenCount": 3180, "totalTokenCount": 3180},
                                              "modelVersion": "gemini-2.5-flash", "responseId": "gD7aaZk0Yb"}))
     batch = [
-        {"key": "verify/measures-p3", "response": gemini_response(verdict_339(), rid="b1")},
-        {"key": "page/annual-p2", "response": gemini_response(restart_plain(), rid="b2")},
-        {"key": "page/budget-p17", "response": gemini_response(long_page[:1800], "MAX_TOKENS", rid="b3", out_tokens=512)},
-        {"key": "page/annual-p5", "error": {"code": 400, "message": "Request payload size exceeds the limit: 20971520 bytes."}},
+        {"key": "gemini-verify-measures-p3", "response": gemini_response(verdict_339(), rid="b1")},
+        {"key": "gemini-page-annual-p2", "response": gemini_response(restart_plain(), rid="b2")},
+        {"key": "gemini-page-budget-p17", "response": gemini_response(long_page[:1800], "MAX_TOKENS", rid="b3", out_tokens=512)},
+        {"key": "gemini-page-annual-p5", "error": {"code": 400, "message": "Request payload size exceeds the limit: 20971520 bytes."}},
     ]
     write(g / "batch-output.jsonl", "".join(js(b) + "\n" for b in batch))
     req = lambda n: {"contents": [{"role": "user", "parts": [{"text": f"Transcribe page {n}."}]}], "generationConfig": {"maxOutputTokens": 8192}}
