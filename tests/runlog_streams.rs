@@ -311,3 +311,35 @@ fn an_ollama_stream_is_its_chunks_until_done() {
     let (_dir, got) = one("ollama-cut.log", &cut);
     assert_eq!(got.clean().texts(), [("{\"a\": 1", StopReason::Truncated, Some("stream cut short"))]);
 }
+
+#[test]
+fn a_gemini_stream_saved_as_a_json_array_is_one_reply_and_whole_responses_stay_apart() {
+    // `streamGenerateContent` without `alt=sse`: a JSON array of chunks.
+    let c = |t: &str, finish: Option<&str>, id: &str| {
+        json!({"candidates": [{"content": {"role": "model", "parts": [{"text": t}]}, "finishReason": finish, "index": 0}],
+               "usageMetadata": {"promptTokenCount": 4}, "modelVersion": "gemini-2.5-flash", "responseId": id})
+    };
+    let stream = json!([
+        c("{\"a\":", None, "s1"),
+        c(" 1}", Some("STOP"), "s1"),
+        c("{\"b\":", None, "s2"),
+        c(" 2", Some("MAX_TOKENS"), "s2")
+    ]);
+    let (_dir, got) = one("stream.json", &serde_json::to_string_pretty(&stream).unwrap());
+    let got = got.clean();
+    assert_eq!(
+        got.texts(),
+        [("{\"a\": 1}", StopReason::Finished, Some("STOP")), ("{\"b\": 2", StopReason::Truncated, Some("MAX_TOKENS"))]
+    );
+    assert_eq!(got.replies[0].meta.format, Format::GeminiStream);
+    // An array of whole responses, each finished, and no ids: a reply each.
+    let whole = json!([c("one", Some("STOP"), ""), c("two", Some("STOP"), "")]);
+    let (_dir, got) = one("responses.json", &whole.to_string());
+    let got = got.clean();
+    assert_eq!(got.texts().iter().map(|t| t.0).collect::<Vec<_>>(), ["one", "two"]);
+    assert_eq!(got.replies[0].meta.format, Format::Gemini);
+    // Cut short: the array's last chunk has no finish reason.
+    let cut = json!([c("{\"a\":", None, "s3"), c(" [1,", None, "s3")]);
+    let (_dir, got) = one("cut.json", &cut.to_string());
+    assert_eq!(got.clean().texts(), [("{\"a\": [1,", StopReason::Truncated, Some("stream cut short"))]);
+}

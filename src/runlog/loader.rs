@@ -355,8 +355,18 @@ impl Loader {
         // Buffered again after the rewrite: serde_json reads a byte at a time, and std reads a
         // byte from a `BufReader` without a call per byte.
         let input = BufReader::with_capacity(1 << 16, nan::Tolerant::new(input));
+        let mut chunks = stream::GeminiArray::default();
         let outcome = document::read(input, &mut |item| {
+            let is_chunk =
+                matches!(&item, document::Item::Value { value, index: Some(_) } if classify(value) == Shape::Gemini);
+            if !is_chunk {
+                chunks.finish(&mut |i, r| state.push(self, path, r, None, 0, Some(i), emit));
+            }
             match item {
+                document::Item::Value { value, index: Some(i) } if is_chunk => {
+                    values += 1;
+                    chunks.feed(value, i, &mut |i, r| state.push(self, path, r, None, 0, Some(i), emit));
+                }
                 document::Item::Value { value, index } => {
                     if values == 0 && text_like && classify(&value) == Shape::Unknown {
                         return Flow::Stop;
@@ -379,6 +389,7 @@ impl Loader {
             }
             Flow::Continue
         });
+        chunks.finish(&mut |i, r| state.push(self, path, r, None, 0, Some(i), emit));
         if outcome.stopped {
             return Doc::Text;
         }

@@ -172,6 +172,58 @@ pub(crate) fn read_ollama(inner: impl BufRead, max_line: usize, out: &mut dyn Fn
     Ok(())
 }
 
+/// Gemini's `streamGenerateContent` without `alt=sse` answers with a JSON array of chunks,
+/// which a capture saves as a document. Consecutive Gemini responses in an array are put
+/// together until one carries a finish reason (or a blocked prompt, or another response's
+/// id): the chunks of one stream are one reply, and an array of whole responses, each
+/// finished, stays a reply each.
+#[derive(Default)]
+pub(crate) struct GeminiArray {
+    cur: Option<(usize, Gemini, Option<Value>)>,
+}
+
+impl GeminiArray {
+    /// One element, the `index`-th; `out` is given each response finished, at the index of
+    /// its first chunk.
+    pub fn feed(&mut self, v: Value, index: usize, out: &mut dyn FnMut(usize, Record)) {
+        let id = non_empty(string(&v, "responseId"));
+        if self.cur.as_ref().is_some_and(|(_, g, _)| id.is_some() && g.id.is_some() && id != g.id) {
+            self.finish(out);
+        }
+        let ends = v
+            .get("candidates")
+            .and_then(|c| c.get(0))
+            .and_then(|c| c.get("finishReason"))
+            .is_some_and(Value::is_string)
+            || gemini::block_reason(&v).is_some();
+        match &mut self.cur {
+            Some((_, g, first)) => {
+                *first = None;
+                g.add(&v);
+            }
+            None => {
+                let mut g = Gemini::new(At { line: 0, offset: 0 });
+                g.add(&v);
+                self.cur = Some((index, g, Some(v)));
+            }
+        }
+        if ends {
+            self.finish(out);
+        }
+    }
+
+    /// The response being put together, if any: a lone element as the response it is.
+    pub fn finish(&mut self, out: &mut dyn FnMut(usize, Record)) {
+        if let Some((index, g, first)) = self.cur.take() {
+            let record = match first {
+                Some(whole) => gemini::response(&whole, Format::Gemini),
+                None => g.finish(),
+            };
+            out(index, record);
+        }
+    }
+}
+
 /// Marks a reply from a stream that ended early: what arrived is a prefix.
 fn cut_short(record: Record) -> Record {
     match record {
