@@ -6,6 +6,7 @@ pub mod extract;
 pub mod list;
 pub mod record;
 pub mod scan;
+pub mod shell;
 pub mod style;
 
 use std::io::{self, Write};
