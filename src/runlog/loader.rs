@@ -530,11 +530,34 @@ pub(crate) struct JsonlState {
     problems: usize,
     suppressed: usize,
     tail: bool,
+    /// Read only the line that starts here (a reply read again, [`super::Locator`]).
+    only: Option<u64>,
 }
 
 impl JsonlState {
     fn new(tail: bool) -> JsonlState {
-        JsonlState { offset: 0, line: 0, pending_newline: false, run_log: None, problems: 0, suppressed: 0, tail }
+        JsonlState {
+            offset: 0,
+            line: 0,
+            pending_newline: false,
+            run_log: None,
+            problems: 0,
+            suppressed: 0,
+            tail,
+            only: None,
+        }
+    }
+
+    /// The next read reads the one line at byte `offset`, line number `line`, alone.
+    pub fn one_line(&mut self, offset: u64, line: usize) {
+        self.offset = offset;
+        self.line = line.saturating_sub(1);
+        self.only = Some(offset);
+    }
+
+    /// Whether the line at `offset` is past what this read is to read.
+    fn past(&self, offset: u64) -> bool {
+        self.only.is_some_and(|only| offset > only)
     }
 
     fn problem(&mut self, opts: &LoadOptions, d: Diagnostic, emit: &mut dyn FnMut(FileOut)) {
@@ -593,8 +616,10 @@ impl JsonlState {
             file.seek(SeekFrom::Start(self.offset))?;
             let mut lines = Lines::new(BufReader::with_capacity(1 << 16, file), self.offset, self.line, opts.max_line);
             let mut last = self.offset;
+            let only = self.only;
             while let Some(at) = lines.next_line(&mut buf)? {
-                if at.ending == Ending::Eof && (at.too_long || cut_short(&buf)) {
+                let past = only.is_some_and(|o| at.offset > o);
+                if past || (at.ending == Ending::Eof && (at.too_long || cut_short(&buf))) {
                     break;
                 }
                 if !at.too_long {
@@ -612,6 +637,9 @@ impl JsonlState {
         };
         let mut lines = Lines::new(BufReader::with_capacity(1 << 16, input), self.offset, self.line, opts.max_line);
         while let Some(at) = lines.next_line(&mut buf)? {
+            if self.past(at.offset) {
+                break;
+            }
             if at.too_long {
                 if at.ending == Ending::Eof {
                     break;
