@@ -163,7 +163,7 @@ fn extract_scan_and_the_inspector_read_every_reply_alike() {
     let entries: Vec<Entry> =
         items.iter().cloned().enumerate().map(|(i, it)| Entry::from_item(i as u64 + 1, it)).collect();
     let early: Vec<Read> =
-        entries.iter().filter_map(|e| e.text().map(|t| Read::early(e.key, t, e.cut(), &config))).collect();
+        entries.iter().filter_map(|e| e.held_text().map(|t| Read::early(e.key, t, e.cut(), &config))).collect();
     drive(&mut s, Msg::Incoming { batch: entries.into_iter().map(Incoming::Entry).collect(), initial: true });
     drive(&mut s, Msg::Progress(Progress { files: 1, items: 0, bytes: 0, done: true }));
     drive(&mut s, Msg::Facts(early));

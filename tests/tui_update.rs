@@ -391,7 +391,7 @@ fn scanned(s: &mut State) {
         .iter()
         .filter(|e| !e.complete())
         .filter_map(|e| {
-            let text = e.text()?;
+            let text = e.held_text()?;
             let facts = match e.facts.as_deref() {
                 Some(f) => f.clone(),
                 None => Read::early(e.key, text, e.cut(), &config).facts,

@@ -17,6 +17,36 @@ use crate::runlog::{Format, Reply, StopReason};
 use super::Config;
 use super::difference::account;
 
+/// The early facts of a reply ([`Facts::start`]), and the answers read for them.
+pub struct Partial<'a> {
+    facts: Facts,
+    answers: Answers<'a>,
+    text: &'a str,
+    config: &'a Config,
+}
+
+impl Partial<'_> {
+    /// The early facts.
+    pub fn facts(&self) -> &Facts {
+        &self.facts
+    }
+
+    /// What a caller of the seed holds.
+    pub fn seed(&mut self) -> Option<&Value> {
+        self.answers.get(ReaderId::LAST_WINS)
+    }
+
+    /// The complete facts: [`Facts::of_text`], from what the early part read.
+    pub fn finish(mut self) -> Facts {
+        let (config, text) = (self.config, self.text);
+        self.facts.compare(&mut self.answers, config, |p| !config.is_early(p));
+        self.facts.differences.sort_by_key(|(p, _)| *p);
+        self.facts.truncation(text, config);
+        self.facts.complete = true;
+        self.facts
+    }
+}
+
 /// One reply, as the scan counts it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Facts {
@@ -62,19 +92,24 @@ impl Facts {
     /// itself. The id is empty, there is no agent or round, and the format is
     /// [`Format::Text`]; [`Facts::named`] puts a reply's in.
     pub fn of_text(text: &str, stopped: bool, config: &Config) -> Facts {
-        let (mut facts, mut answers) = Facts::first_part(text, stopped, config);
-        facts.compare(&mut answers, config, |_| true);
-        facts.truncation(text, config);
-        facts.complete = true;
-        facts
+        Facts::start(text, stopped, config).finish()
     }
 
     /// The first part ([`Facts::of_text`] short of the comparisons of readers that are not
     /// early), with the seed's answer for a caller that shows it.
     pub fn early(text: &str, stopped: bool, config: &Config) -> (Facts, Option<Value>) {
+        let mut partial = Facts::start(text, stopped, config);
+        let seed = partial.answers.take(ReaderId::LAST_WINS);
+        (partial.facts, seed)
+    }
+
+    /// The early part read, the answers it read kept for the rest: what a caller that shows
+    /// the early part before the rest, and still holds the text, finishes with
+    /// [`Partial::finish`], reading no answer twice.
+    pub fn start<'a>(text: &'a str, stopped: bool, config: &'a Config) -> Partial<'a> {
         let (mut facts, mut answers) = Facts::first_part(text, stopped, config);
         facts.compare(&mut answers, config, |p| config.is_early(p));
-        (facts, answers.take(ReaderId::LAST_WINS))
+        Partial { facts, answers, text, config }
     }
 
     /// Makes the comparisons [`Facts::early`] left. The seed is read again: its answer, as
@@ -191,6 +226,9 @@ mod tests {
             let whole = Facts::of_text(t, false, &config);
             let (mut early, _) = Facts::early(t, false, &config);
             assert!(!early.complete, "{t}");
+            let partial = Facts::start(t, false, &config);
+            assert_eq!(partial.facts(), &early, "{t}");
+            assert_eq!(partial.finish(), whole, "{t}");
             early.complete(t, &config);
             assert_eq!(early, whole, "{t}");
         }

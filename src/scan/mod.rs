@@ -68,7 +68,7 @@ pub mod report;
 mod scanner;
 
 pub use difference::{account, parts};
-pub use facts::Facts;
+pub use facts::{Facts, Partial};
 pub use pair::Pair;
 pub use paths::{Progress, scan_paths};
 pub use scanner::{Comparison, Difference, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};

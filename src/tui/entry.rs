@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::readers::ReaderId;
-use crate::runlog::{Diagnostic, EventKind, Item, Meta, StopReason};
+use crate::runlog::{Diagnostic, EventKind, Item, Locator, Meta, StopReason};
 use crate::scan::{Config, Facts};
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
@@ -15,7 +15,7 @@ pub type EntryKey = u64;
 #[derive(Debug, Clone)]
 pub enum Body {
     Reply {
-        text: Arc<str>,
+        text: Text,
         meta: Box<Meta>,
     },
     /// A call that left no reply (a truncated or failed call).
@@ -26,6 +26,31 @@ pub enum Body {
     },
     /// A problem loading an input: listed so a bad file is seen, not hidden.
     Diagnostic(Diagnostic),
+}
+
+/// A reply's text as the list keeps it: its size and hash, and, for a reply loaded from a
+/// file, nothing else: the text is read again where it is ([`Entry::locator`]) when it is
+/// wanted, so a campaign of 1 GB costs the list a few hundred bytes a reply.
+#[derive(Debug, Clone)]
+pub struct Text {
+    pub len: usize,
+    /// Of the text as listed, to tell a reply that changed on disk since.
+    pub hash: u64,
+    /// The byte offset of the reply's record in its file.
+    pub offset: u64,
+    /// The text itself, for a reply given in memory rather than loaded from a file.
+    pub held: Option<Arc<str>>,
+}
+
+impl Text {
+    pub fn of(text: &str, offset: u64, held: bool) -> Text {
+        Text { len: text.len(), hash: hash(text), offset, held: held.then(|| Arc::from(text)) }
+    }
+}
+
+/// The hash [`Text::hash`] is.
+pub fn hash(text: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(text.as_bytes())
 }
 
 /// One line of the list.
@@ -45,21 +70,35 @@ pub struct Entry {
     pub new: bool,
     /// Its file was deleted.
     pub gone: bool,
+    /// Its text was found changed on disk since it was listed, and read again.
+    pub changed: bool,
 }
 
 impl Entry {
+    /// An entry for `item`, a reply's text held with it: an item made in memory.
     pub fn from_item(key: EntryKey, item: Item) -> Entry {
+        Entry::new(key, item, true)
+    }
+
+    /// An entry for `item`, loaded from its file: a reply's text is not held, but read again
+    /// from the file when it is wanted.
+    pub fn loaded(key: EntryKey, item: Item) -> Entry {
+        Entry::new(key, item, false)
+    }
+
+    fn new(key: EntryKey, item: Item, hold: bool) -> Entry {
         match item {
             Item::Reply(r) => Entry {
                 key,
+                body: Body::Reply { text: Text::of(&r.text, r.offset, hold), meta: Box::new(r.meta) },
                 id: r.id,
                 source: r.source,
                 line: r.line,
-                body: Body::Reply { text: Arc::from(r.text), meta: Box::new(r.meta) },
                 facts: None,
                 sketch: None,
                 new: false,
                 gone: false,
+                changed: false,
             },
             Item::Event(e) => Entry {
                 key,
@@ -71,6 +110,7 @@ impl Entry {
                 sketch: None,
                 new: false,
                 gone: false,
+                changed: false,
             },
             Item::Diagnostic(d) => Entry {
                 key,
@@ -82,15 +122,28 @@ impl Entry {
                 sketch: None,
                 new: false,
                 gone: false,
+                changed: false,
             },
         }
     }
 
-    pub fn text(&self) -> Option<&Arc<str>> {
+    /// The reply's text as the list keeps it.
+    pub fn text(&self) -> Option<&Text> {
         match &self.body {
             Body::Reply { text, .. } => Some(text),
             _ => None,
         }
+    }
+
+    /// The reply's text, where the entry holds it (a reply made in memory).
+    pub fn held_text(&self) -> Option<&Arc<str>> {
+        self.text().and_then(|t| t.held.as_ref())
+    }
+
+    /// Where the reply's text is read again from.
+    pub fn locator(&self) -> Option<Locator> {
+        let t = self.text()?;
+        Some(Locator { source: self.source.clone(), id: self.id.clone(), line: self.line, offset: t.offset })
     }
 
     pub fn meta(&self) -> Option<&Meta> {
@@ -134,7 +187,7 @@ impl Entry {
 
     /// Bytes of reply text (0 for the rest).
     pub fn size(&self) -> usize {
-        self.text().map_or(0, |t| t.len())
+        self.text().map_or(0, |t| t.len)
     }
 
     /// Whether the log says the model was cut off.

@@ -609,7 +609,7 @@ mod tests {
                         .iter()
                         .filter_map(|&p| s.entries.get(p % s.entries.len().max(1)))
                         .filter_map(|e| {
-                            let (facts, _) = Facts::early(e.text()?, false, &config);
+                            let (facts, _) = Facts::early(e.held_text()?, false, &config);
                             Some(Read { key: e.key, facts, sketch: None })
                         })
                         .collect();
