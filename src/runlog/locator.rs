@@ -35,23 +35,44 @@ impl Loader {
     /// The text of the reply `at` names, read again from its file. `Err` says why it is not
     /// there any more: the file is gone or unreadable, or holds no such reply now.
     pub fn reread(&self, at: &Locator) -> Result<String, Problem> {
-        let mut found = None;
-        let mut problem = None;
-        let mut take = |out: FileOut| match out {
-            FileOut::Item(Item::Reply(r)) if r.id == at.id && found.is_none() => found = Some(r.text),
-            FileOut::Item(Item::Diagnostic(d)) if problem.is_none() && d.line.is_none_or(|l| Some(l) == at.line) => {
-                problem = Some(d.problem);
+        self.reread_all(std::slice::from_ref(at)).pop().unwrap_or(Err(Problem::Vanished))
+    }
+
+    /// [`Loader::reread`] of replies that are all in one file, in the order given: the file
+    /// is opened and looked at once, and each line read where it is (a whole file is read
+    /// once for all its replies).
+    pub fn reread_all(&self, all: &[Locator]) -> Vec<Result<String, Problem>> {
+        let Some(first) = all.first() else { return Vec::new() };
+        let path: &Path = &first.source;
+        let mut texts: Vec<Option<String>> = vec![None; all.len()];
+        let mut problem: Option<Problem> = None;
+        // Which locator a reply read is: by its id, among those asked for at its line.
+        let mut wanted = |r: Reply, at: Option<usize>| {
+            let slot = (0..all.len()).find(|&i| texts[i].is_none() && all[i].id == r.id && at.is_none_or(|a| a == i));
+            if let Some(i) = slot {
+                texts[i] = Some(r.text);
             }
+        };
+        let mut current = None;
+        let mut take = |out: FileOut, current: Option<usize>| match out {
+            FileOut::Item(Item::Reply(r)) => wanted(r, current),
+            FileOut::Item(Item::Diagnostic(d)) if problem.is_none() => problem = Some(d.problem),
             _ => {}
         };
-        let path: &Path = &at.source;
-        if let Start::Jsonl(file, mut state) = self.start(path, false, &mut take) {
-            if let Some(line) = at.line {
-                state.one_line(at.offset, line);
+        let started = self.start(path, false, &mut |out| take(out, current));
+        if let Start::Jsonl(file, mut state) = started {
+            let lines: Vec<usize> = (0..all.len()).filter(|&i| all[i].line.is_some()).collect();
+            if lines.len() < all.len() {
+                state.read(self, path, &file, &mut |out| take(out, None));
             }
-            state.read(self, path, &file, &mut take);
+            for i in lines {
+                let at = &all[i];
+                state.one_line(at.offset, at.line.unwrap_or(1));
+                current = Some(i);
+                state.read(self, path, &file, &mut |out| take(out, current));
+            }
         }
-        found.ok_or_else(|| problem.unwrap_or(Problem::Vanished))
+        texts.into_iter().map(|t| t.ok_or_else(|| problem.clone().unwrap_or(Problem::Vanished))).collect()
     }
 }
 
@@ -71,6 +92,17 @@ mod tests {
         let loader = Loader::new(LoadOptions::default());
         for r in &replies {
             assert_eq!(loader.reread(&Locator::of(r)).as_deref(), Ok(r.text.as_str()), "{}", r.id);
+        }
+        // A file's replies together, the last first.
+        let mut by_file: std::collections::BTreeMap<&Path, Vec<&Reply>> = Default::default();
+        for r in &replies {
+            by_file.entry(&r.source).or_default().push(r);
+        }
+        for (_, mut rs) in by_file {
+            rs.reverse();
+            let at: Vec<Locator> = rs.iter().map(|r| Locator::of(r)).collect();
+            let texts: Vec<String> = loader.reread_all(&at).into_iter().map(Result::unwrap).collect();
+            assert_eq!(texts, rs.iter().map(|r| r.text.clone()).collect::<Vec<_>>());
         }
         replies.len()
     }

@@ -302,7 +302,10 @@ pub struct State {
     pub(crate) restarted: HashSet<String>,
     pub(crate) view_dirty: bool,
     /// Entries or facts changed since the corpus was folded.
-    pub(crate) corpus_dirty: bool,
+    /// Changes to entries or facts since the corpus was folded: it is folded again once they
+    /// are many for its size, or once every reply is read (a fold reads every entry, and
+    /// folding on every batch of a 1 GB campaign's facts would be quadratic).
+    pub(crate) corpus_stale: usize,
     /// An entry to select once the view is rebuilt (following new replies).
     pub(crate) select: Option<EntryKey>,
     /// Entries looked at to keep the view and the indexes (compared, filtered, passed
@@ -349,7 +352,7 @@ impl State {
             quit: false,
             restarted: HashSet::new(),
             view_dirty: false,
-            corpus_dirty: true,
+            corpus_stale: 1,
             select: None,
             work: 0,
         }

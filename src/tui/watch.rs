@@ -100,6 +100,7 @@ impl Sink for Intake {
     }
 
     fn loaded(&mut self) -> bool {
+        self.in_flight.loaded();
         self.progress.done = true;
         let sent = self.send();
         self.initial = false;

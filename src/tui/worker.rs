@@ -16,10 +16,11 @@
 //! details thread does for the reply being looked at. Memory is then the list's few hundred
 //! bytes a reply, plus a bounded number of texts, whatever the size of the campaign.
 
+use std::collections::BTreeMap;
 use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use rayon::prelude::*;
@@ -56,11 +57,21 @@ pub struct ReadJob {
     pub stopped: bool,
 }
 
-/// The bytes of text on their way to the readings thread.
+/// The bytes of text on their way to the readings thread, and whether the first load is
+/// done.
 #[derive(Debug, Default)]
-pub struct InFlight(AtomicUsize);
+pub struct InFlight(AtomicUsize, AtomicBool);
 
 impl InFlight {
+    /// The first load is done: the readings may take every core.
+    pub fn loaded(&self) {
+        self.1.store(true, Ordering::Release);
+    }
+
+    fn is_loaded(&self) -> bool {
+        self.1.load(Ordering::Acquire)
+    }
+
     /// Whether `len` more bytes may go, counting them if so.
     pub fn take(&self, len: usize) -> bool {
         self.0
@@ -166,27 +177,45 @@ impl Worker {
 }
 
 /// Reads the facts of every reply sent, a batch at a time in parallel: the batch's early
-/// facts are sent first, then its complete ones.
+/// facts are sent first, then its complete ones. While the first load is under way the
+/// readings leave it a core, so that every reply is listed soon; then they take them all.
 fn readings(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &Loader, in_flight: &InFlight) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build().ok();
+    let (sharing, all) = (pool(cores.saturating_sub(1)), pool(cores));
     while let Ok(first) = rx.recv() {
-        let mut batch = vec![first];
-        let mut bytes = 0;
-        while batch.len() < BATCH && bytes < BATCH_BYTES {
-            match rx.try_recv() {
-                Ok(job) => {
-                    bytes += job.text.as_ref().map_or(0, |t| t.len());
-                    batch.push(job);
-                }
-                Err(_) => break,
-            }
+        let batch = first_batch(rx, first);
+        let read = || read_batch(batch, ui, config, loader, in_flight);
+        let sent = match if in_flight.is_loaded() { &all } else { &sharing } {
+            Some(p) => p.install(read),
+            None => read(),
+        };
+        if !sent {
+            return;
         }
-        let texts: Vec<Result<Arc<str>, String>> = batch
-            .par_iter()
-            .map(|job| match &job.text {
-                Some(t) => Ok(t.clone()),
-                None => loader.reread(&job.locator).map(Arc::from).map_err(|p| p.to_string()),
-            })
-            .collect();
+    }
+}
+
+/// The first job and those waiting after it, up to a batch.
+fn first_batch(rx: &Receiver<ReadJob>, first: ReadJob) -> Vec<ReadJob> {
+    let mut batch = vec![first];
+    let mut bytes = 0;
+    while batch.len() < BATCH && bytes < BATCH_BYTES {
+        match rx.try_recv() {
+            Ok(job) => {
+                bytes += job.text.as_ref().map_or(0, |t| t.len());
+                batch.push(job);
+            }
+            Err(_) => break,
+        }
+    }
+    batch
+}
+
+/// Reads one batch, and sends its facts; false when the event loop is gone.
+fn read_batch(batch: Vec<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &Loader, in_flight: &InFlight) -> bool {
+    {
+        let texts = texts_of(&batch, loader);
         for job in &batch {
             if let Some(t) = &job.text {
                 in_flight.give_back(t.len());
@@ -201,7 +230,7 @@ fn readings(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &
             }
         }
         if !lost.is_empty() && ui.send(Msg::Lost(lost)).is_err() {
-            return;
+            return false;
         }
         let mut started: Vec<_> =
             partials.par_iter().map(|&(key, text, stopped)| (key, Facts::start(text, stopped, config))).collect();
@@ -210,15 +239,39 @@ fn readings(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &
             .map(|(key, p)| Read { key: *key, facts: p.facts().clone(), sketch: Some(sketch_of(p.seed())) })
             .collect();
         if ui.send(Msg::Facts(early)).is_err() {
-            return;
+            return false;
         }
         let complete: Vec<Read> =
             started.into_par_iter().map(|(key, p)| Read { key, facts: p.finish(), sketch: None }).collect();
-        if ui.send(Msg::Facts(complete)).is_err() {
-            return;
-        }
+        ui.send(Msg::Facts(complete)).is_ok()
     }
 }
+
+/// The texts of a batch: those that came with their jobs, and the others read again from
+/// their files, each file opened once for its replies (in chunks read in parallel).
+fn texts_of(batch: &[ReadJob], loader: &Loader) -> Vec<Result<Arc<str>, String>> {
+    let mut texts: Vec<Option<Result<Arc<str>, String>>> = batch.iter().map(|j| j.text.clone().map(Ok)).collect();
+    let mut by_file: BTreeMap<&std::path::Path, Vec<usize>> = BTreeMap::new();
+    for (i, job) in batch.iter().enumerate().filter(|(_, j)| j.text.is_none()) {
+        by_file.entry(&job.locator.source).or_default().push(i);
+    }
+    let chunks: Vec<&[usize]> = by_file.values().flat_map(|v| v.chunks(REREAD_CHUNK)).collect();
+    let read: Vec<(usize, Result<Arc<str>, String>)> = chunks
+        .par_iter()
+        .flat_map_iter(|chunk| {
+            let at: Vec<Locator> = chunk.iter().map(|&i| batch[i].locator.clone()).collect();
+            let got = loader.reread_all(&at);
+            chunk.iter().copied().zip(got.into_iter().map(|r| r.map(Arc::from).map_err(|p| p.to_string())))
+        })
+        .collect();
+    for (i, text) in read {
+        texts[i] = Some(text);
+    }
+    texts.into_iter().map(|t| t.unwrap_or_else(|| Err("not read".to_owned()))).collect()
+}
+
+/// Replies of one file read again together, at most.
+const REREAD_CHUNK: usize = 64;
 
 /// Makes full records, the latest request first.
 fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>, config: &Config, loader: &Loader) {

@@ -64,7 +64,7 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
         }
     }
     kept.finish(state);
-    state.corpus_dirty = true;
+    state.corpus_stale += 1;
 }
 
 /// Takes the entry with key `k` out of the indexes; `kept` takes it out of the list.

@@ -112,6 +112,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Progress(p) => state.progress = p,
         Msg::Facts(list) => {
+            let n = list.len();
             let mut kept = Kept::begin(state);
             for read in list {
                 if let Some(&i) = state.by_key.get(&read.key) {
@@ -124,7 +125,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 }
             }
             kept.finish(state);
-            state.corpus_dirty = true;
+            state.corpus_stale += n;
         }
         Msg::Detail(k, d, hash) => {
             if state.wanted == Some(k) {
@@ -146,7 +147,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 }
             }
             kept.finish(state);
-            state.corpus_dirty = true;
+            state.corpus_stale += 1;
         }
         Msg::Watch(w) => state.watch = w,
         Msg::Flash(s) => state.flash = Some(s),
@@ -197,7 +198,7 @@ fn changed(state: &mut State, k: EntryKey, d: &Detail, hash: u64, fx: &mut Vec<E
         fx.push(Effect::Reread { key: k, locator, stopped });
     }
     kept.finish(state);
-    state.corpus_dirty = true;
+    state.corpus_stale += 1;
 }
 
 /// Brings what depends on the selection up to date: the view's order, the reply's record
