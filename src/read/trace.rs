@@ -329,6 +329,23 @@ pub struct Trace {
     pub unrecorded: Option<Unrecorded>,
     /// How many candidates the walk read, recorded or not.
     pub reads: Reads,
+    /// Where the answer is in the reply.
+    pub place: Place,
+}
+
+/// Where a reader's answer is in the reply, without its value: two answers at the same place
+/// are the same value, so readers can be compared there without building either.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// The trimmed reply, read whole.
+    WholeText,
+    /// The reply as it is, untrimmed, read whole (`JSON.parse(raw)`).
+    Raw,
+    /// The object at `start..end`, by this reading (the whole-reply attempt's answer is the
+    /// narrow reading of the trimmed reply).
+    Span { start: usize, end: usize, by: ReadingKind },
+    /// Nothing read.
+    Nothing,
 }
 
 /// How many candidates a walk read (the one it kept and those it superseded), and how many

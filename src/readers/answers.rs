@@ -1,13 +1,17 @@
 //! Each reader's answer for one reply, read once, when first asked for.
 
-use crate::read::trace::{DecidedBy, Reads, Trace, Verdict};
+use crate::read::first::{FirstOutcome, first_wins};
+use crate::read::js;
+use crate::read::trace::{DecidedBy, Place, ReadingKind, Reads, Trace, Verdict};
 use crate::read::value::Value;
-use crate::read::walk::{Keep, Readings, WalkOptions};
+use crate::read::walk::{self, Keep, Readings, WalkOptions};
 
 use super::{Catalogue, ReaderId, Run, held};
 
 /// The answers of one reply. An answer may be as large as the reply, so a caller that is done
-/// with one lets it go ([`Answers::keep_only`]).
+/// with one lets it go ([`Answers::keep_only`]). Where a reader's answer is in the reply is
+/// found first, and its value built only when asked for: two answers at the same place are
+/// the same ([`Answers::known_same`]), which on most replies is most comparisons.
 pub struct Answers<'a> {
     catalogue: &'a Catalogue,
     text: &'a str,
@@ -19,7 +23,21 @@ pub struct Answers<'a> {
     /// what-ifs on most replies, that they would read as the seed ([`Answers::is_seed`]).
     verdict: Verdict,
     reads: Reads,
-    known: Vec<(ReaderId, Option<Value>)>,
+    known: Vec<Known>,
+}
+
+/// One reader's answer: where it is (for the readers that can say), and its value once built
+/// (`Some(None)` for nothing read).
+struct Known {
+    id: ReaderId,
+    place: Option<Place>,
+    value: Option<Option<Value>>,
+}
+
+impl Known {
+    fn answer(&self) -> Option<&Value> {
+        self.value.as_ref().and_then(Option::as_ref)
+    }
 }
 
 impl<'a> Answers<'a> {
@@ -27,20 +45,21 @@ impl<'a> Answers<'a> {
     /// the decision it also records; its value is moved here, not copied: it may be as large
     /// as the reply).
     pub fn with_seed(catalogue: &'a Catalogue, text: &'a str, seed: &mut Trace) -> Answers<'a> {
+        let known = Known { id: ReaderId::LAST_WINS, place: Some(seed.place), value: Some(held(seed.value.take())) };
         Answers {
             catalogue,
             text,
             whole_text: seed.decided_by == DecidedBy::WholeText,
             verdict: seed.whole_reply.verdict(),
             reads: seed.reads,
-            known: vec![(ReaderId::LAST_WINS, held(seed.value.take()))],
+            known: vec![known],
         }
     }
 
     /// Takes `id`'s answer, if it was read, out of the answers.
     pub fn take(&mut self, id: ReaderId) -> Option<Value> {
         let id = self.slot(id);
-        self.known.iter_mut().find(|(k, _)| *k == id).and_then(|(_, v)| v.take())
+        self.known.iter_mut().find(|k| k.id == id).and_then(|k| k.value.take().flatten())
     }
 
     /// Whether `id`'s answer is the seed's without reading it.
@@ -58,32 +77,77 @@ impl<'a> Answers<'a> {
         if self.is_seed(id) { ReaderId::LAST_WINS } else { id }
     }
 
+    /// Where `id`'s entry is, found now (where its answer is, but not its value) if need be.
+    fn find(&mut self, id: ReaderId) -> usize {
+        let id = self.slot(id);
+        if let Some(at) = self.known.iter().position(|k| k.id == id) {
+            return at;
+        }
+        let text = self.text;
+        let known = match self.catalogue.get(id).map(|d| &d.run) {
+            Some(Run::Walk(opts)) => {
+                let located = walk::locate(text, opts);
+                let place = located.place;
+                // The value where finding the place built it; else when asked for.
+                let value = matches!(place, Place::WholeText).then(|| held(located.into_value(text)));
+                Known { id, place: Some(place), value }
+            }
+            Some(Run::FirstWins) => {
+                let place = match first_wins(text).outcome {
+                    FirstOutcome::Found(s) => Place::Span { start: s.start, end: s.end, by: ReadingKind::Strict },
+                    _ => Place::Raw,
+                };
+                Known { id, place: Some(place), value: None }
+            }
+            _ => Known { id, place: None, value: Some(self.catalogue.read(id, text)) },
+        };
+        self.known.push(known);
+        self.known.len() - 1
+    }
+
+    /// Whether the two answers are known to be the same by where they are, neither built.
+    pub fn known_same(&mut self, a: ReaderId, b: ReaderId) -> bool {
+        let (a, b) = (self.find(a), self.find(b));
+        a == b || matches!((self.known[a].place, self.known[b].place), (Some(x), Some(y)) if x == y)
+    }
+
+    /// Whether `id` reads something: an object found at a place is something without
+    /// building it (only a whole reply read as it is can be JavaScript's `null`).
+    pub fn reads(&mut self, id: ReaderId) -> bool {
+        let at = self.find(id);
+        match self.known[at].place {
+            Some(Place::Span { .. }) => true,
+            Some(Place::Nothing) => false,
+            _ => self.get(id).is_some(),
+        }
+    }
+
     /// The answer of `id`, read now if it was not yet.
     pub fn get(&mut self, id: ReaderId) -> Option<&Value> {
-        let id = self.slot(id);
-        let at = match self.known.iter().position(|(k, _)| *k == id) {
-            Some(at) => at,
-            None => {
-                let value = self.catalogue.read(id, self.text);
-                self.known.push((id, value));
-                self.known.len() - 1
-            }
-        };
-        self.known.get(at).and_then(|(_, v)| v.as_ref())
+        let at = self.find(id);
+        let text = self.text;
+        let k = &mut self.known[at];
+        if k.value.is_none() {
+            k.value = Some(held(match k.place {
+                Some(Place::Raw) => js::parse(text).ok(),
+                Some(Place::Span { start, end, by }) => walk::value_at(text, start, end, by),
+                _ => self.catalogue.read(k.id, text),
+            }));
+        }
+        k.value.as_ref().and_then(Option::as_ref)
     }
 
     /// Both answers, read if need be, for a comparison.
     pub fn pair(&mut self, a: ReaderId, b: ReaderId) -> (Option<&Value>, Option<&Value>) {
         self.get(a);
         self.get(b);
-        let (a, b) = (self.slot(a), self.slot(b));
-        let find = |id: ReaderId| self.known.iter().find(|(k, _)| *k == id).and_then(|(_, v)| v.as_ref());
-        (find(a), find(b))
+        let (a, b) = (self.find(a), self.find(b));
+        (self.known[a].answer(), self.known[b].answer())
     }
 
     /// Lets go of every answer but the seed's and those `keep` wants.
     pub fn keep_only(&mut self, keep: impl Fn(ReaderId) -> bool) {
-        self.known.retain(|(r, _)| *r == ReaderId::LAST_WINS || keep(*r));
+        self.known.retain(|k| k.id == ReaderId::LAST_WINS || keep(k.id));
     }
 }
 

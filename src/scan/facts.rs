@@ -134,8 +134,8 @@ impl Facts {
             .iter()
             .enumerate()
             .filter_map(|(i, field)| {
-                let prefix = walk::read_array_prefix(text, field)?;
-                (!prefix.closed).then_some((i, prefix.entries.len()))
+                let (entries, closed) = walk::count_array_prefix(text, field)?;
+                (!closed).then_some((i, entries))
             })
             .collect();
     }
@@ -162,9 +162,9 @@ impl Facts {
     fn first_part<'c>(text: &'c str, stopped: bool, config: &'c Config) -> (Facts, Answers<'c>) {
         let mut seed = walk::run(text, &WalkOptions::SEED, false);
         let mut answers = Answers::with_seed(&config.catalogue, text, &mut seed);
-        let reads = answers.get(ReaderId::LAST_WINS).is_some();
-        let strict_reads = answers.get(ReaderId::STRICT_ONLY).is_some();
-        let repair_changed = strict_reads && {
+        let reads = answers.reads(ReaderId::LAST_WINS);
+        let strict_reads = answers.reads(ReaderId::STRICT_ONLY);
+        let repair_changed = strict_reads && !answers.known_same(ReaderId::STRICT_ONLY, ReaderId::LAST_WINS) && {
             let (strict, last) = answers.pair(ReaderId::STRICT_ONLY, ReaderId::LAST_WINS);
             strict != last
         };
@@ -195,6 +195,9 @@ impl Facts {
         for (k, &i) in chosen.iter().enumerate() {
             let pair = config.pairs[i];
             if answers.is_seed(pair.from) && answers.is_seed(pair.to) {
+                continue;
+            }
+            if answers.known_same(pair.from, pair.to) {
                 continue;
             }
             let (from, to) = answers.pair(pair.from, pair.to);

@@ -32,7 +32,12 @@ pub fn exercise(text: &str) {
     let _ = first::extract_json_object(text);
     let _ = served::leading_json_values(text);
     let _ = served::json_prefix_of(text);
-    let _ = walk::read_array_prefix(text, "edits");
+    let prefix = walk::read_array_prefix(text, "edits");
+    assert_eq!(
+        walk::count_array_prefix(text, "edits"),
+        prefix.map(|p| (p.entries.len(), p.closed)),
+        "counting a cut array's entries reads them as building them does"
+    );
     let input = Input { id: Value::Null, text: text.to_owned(), fields: vec!["edits".into(), "0".into()] };
     let line = record::render(&input, Offsets::Utf16, None);
     assert!(js::parse(&line).is_ok(), "the record is JSON");
@@ -58,6 +63,12 @@ pub fn exercise_variants(text: &str) {
                 assert_eq!(slow.decided_by, fast.decided_by, "{}", name());
                 assert_eq!(slow.whole_reply.name(), fast.whole_reply.name(), "{}", name());
                 let answer = walk::answer(text, &opts);
+                assert_eq!(
+                    walk::locate(text, &opts).into_value(text).as_ref().map(Value::to_json),
+                    answer.as_ref().map(Value::to_json),
+                    "{}: the answer found lazily",
+                    name()
+                );
                 assert_eq!(answer.as_ref().map(Value::to_json), fast.value.as_ref().map(Value::to_json), "{}", name());
             }
             _ => {

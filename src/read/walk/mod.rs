@@ -27,12 +27,14 @@ mod recorded;
 use std::ops::Range;
 
 use super::ends::{Scan, SpanEnds};
-use super::js::{self, ParseError, ParseErrorKind};
+use super::js::{self, ParseError, ParseErrorKind, RepairedReading};
 use super::lex;
 use super::memo::{Mode, Validator, Work, flat};
 use super::repair::ColonRule;
 use super::span::Span;
-use super::trace::{Candidate, DecidedBy, Reading, ReadingKind, Reads, Trace, Unrecorded, WholeReply, WholeText};
+use super::trace::{
+    Candidate, DecidedBy, Place, Reading, ReadingKind, Reads, Trace, Unrecorded, WholeReply, WholeText,
+};
 use super::value::Value;
 
 use braces::{find_brace, first_token, next_candidate};
@@ -41,7 +43,7 @@ use recorded::{Budget, record, walk_recorded};
 
 pub use gates::{strings_are_self_contained, strings_not_self_contained};
 pub use options::{Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
-pub use prefix::{ArrayPrefix, read_array_prefix};
+pub use prefix::{ArrayPrefix, count_array_prefix, read_array_prefix};
 pub use recorded::{RecordLimit, reading_at};
 
 /// `extractJson(text)`: the answer only.
@@ -80,6 +82,7 @@ fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
                 work: readers.work(),
                 unrecorded: None,
                 reads: Reads::default(),
+                place: Place::WholeText,
             };
         }
         Err(whole_text) => whole_text,
@@ -116,15 +119,67 @@ fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
         }
     };
     let work = readers.work();
-    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work, unrecorded, reads }
+    let place = match (decided_by, last) {
+        (DecidedBy::WholeReply, _) => {
+            Place::Span { start: whole_text.span.start, end: whole_text.span.end, by: ReadingKind::Narrow }
+        }
+        (DecidedBy::LastWins, Some((start, end, by))) => Place::Span { start, end, by },
+        _ => Place::Nothing,
+    };
+    Trace {
+        whole_text,
+        candidates,
+        kept,
+        walk_end: last_end,
+        whole_reply,
+        decided_by,
+        value,
+        work,
+        unrecorded,
+        reads,
+        place,
+    }
 }
 
 /// The walk's answer under `opts`, with no more work than the answer needs: nothing
 /// recorded, and the whole-reply reading made only where its verdict could change the
 /// answer. Always [`run`]`(text, opts, false).value`.
 pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
+    find(text, opts, true).into_value(text)
+}
+
+/// Where the walk's answer is, and its value where finding the place built it already.
+#[derive(Debug)]
+pub struct Located {
+    pub place: Place,
+    value: Option<Value>,
+}
+
+impl Located {
+    /// The answer: the value at the place, built now if it was not built finding it.
+    pub fn into_value(self, text: &str) -> Option<Value> {
+        match (self.value, self.place) {
+            (Some(v), _) => Some(v),
+            (None, Place::Span { start, end, by }) => build_value(text, start, end, by),
+            (None, _) => None,
+        }
+    }
+}
+
+/// [`answer`] without its value where finding where it is needs none: a caller comparing
+/// two walks whose answers are at the same place need build neither. The whole-reply reading
+/// is validated, and built only where a gate reads its strings.
+pub fn locate(text: &str, opts: &WalkOptions) -> Located {
+    find(text, opts, false)
+}
+
+/// [`answer`] (`eager`: the whole-reply reading built as soon as it can read, which lets the
+/// walk be passed over where it would take that reading first) or [`locate`].
+fn find(text: &str, opts: &WalkOptions, eager: bool) -> Located {
+    let built = |place, value| Located { place, value: Some(value) };
     let (trim_start, trim_end) = lex::trim_range(text);
     let span = Span::new(trim_start, trim_end);
+    let narrow = Place::Span { start: span.start, end: span.end, by: ReadingKind::Narrow };
     let mut readers = Readers::new(text);
     // A reply that is one object from first to last character is read strictly first (the
     // walk's first candidate, and the whole text), then narrowly, once, where that can read:
@@ -132,7 +187,9 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
     // then needs no candidate walk at all.
     let one_object = text.as_bytes().get(span.start) == Some(&b'{')
         && span.end.checked_sub(1).and_then(|i| text.as_bytes().get(i)) == Some(&b'}');
-    let mut whole = None;
+    // The narrow reading of the whole reply, where it spans the reply and parses: built, or
+    // (not eager) only known to read.
+    let mut whole: Option<Option<RepairedReading>> = None;
     let mut first_fails_strictly = false;
     if one_object {
         let first = readers.strict().object_at_carrying(span.start);
@@ -141,15 +198,19 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
             // The object is the whole reply: the reply is JSON.
             Ok(end) if end == span.end => {
                 if let Ok(value) = js::parse(&text[span.start..span.end]) {
-                    return Some(value);
+                    return built(Place::WholeText, value);
                 }
             }
             // A strict failure that carries to the narrow reading leaves it none.
             Err((_, carries)) if carries.to(Mode::Narrow) => {}
-            _ => whole = js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end),
+            _ if eager => whole = js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end).map(Some),
+            _ => {
+                let reads = Validator::once(text, Mode::Narrow).object_at_knowing(span.start, readers.strict.as_ref());
+                whole = (reads == Ok(span.end)).then_some(None);
+            }
         }
     } else if let Ok((_, value)) = read_whole_text(text, &mut readers, false) {
-        return Some(value);
+        return built(Place::WholeText, value);
     }
     if let Some(w) = &whole {
         // The walk's first candidate is this object (only whitespace comes before it). When
@@ -157,13 +218,16 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
         // is this reading (the narrow one, or the wide one making the same decisions) the
         // walk takes it, ends on the reply's last character, and finds nothing after it. The
         // walk's answer is then this value; so is the whole-reply attempt's if it is taken.
-        let same = match opts.readings.order().get(1) {
-            Some(ReadingKind::Narrow) => true,
-            Some(ReadingKind::Wide) => w.wide_is_the_same,
-            _ => false,
+        // (Whether the wide reading makes the same decisions is known only from building
+        // the narrow reading: not eager, the walk is walked.)
+        let by = match (opts.readings.order().get(1), w) {
+            (Some(ReadingKind::Narrow), _) => Some(ReadingKind::Narrow),
+            (Some(ReadingKind::Wide), Some(w)) if w.wide_is_the_same => Some(ReadingKind::Wide),
+            _ => None,
         };
-        if same && first_fails_strictly {
-            return whole.map(|w| w.value);
+        if let (Some(by), true) = (by, first_fails_strictly) {
+            let place = Place::Span { start: span.start, end: span.end, by };
+            return Located { place, value: whole.flatten().map(|w| w.value) };
         }
     }
     let last = walk_unrecorded(text, &mut readers, opts, &mut Reads::default());
@@ -173,12 +237,22 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
     if policy.enabled
         && let Some(w) = whole
         && !(policy.walk_closed_gate && walk_end == Some(span.end))
-        && (!policy.self_contained_gate || strings_are_self_contained(&w.value))
     {
-        return Some(w.value);
+        if !policy.self_contained_gate {
+            return Located { place: narrow, value: w.map(|w| w.value) };
+        }
+        // The gate reads the reading's strings: it is built now, if it was not.
+        let value = w
+            .map(|w| w.value)
+            .or_else(|| js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok().map(|(v, _)| v));
+        if let Some(value) = value.filter(strings_are_self_contained) {
+            return built(narrow, value);
+        }
     }
-    let (start, end, by) = last?;
-    build_value(text, start, end, by)
+    match last {
+        Some((start, end, by)) => Located { place: Place::Span { start, end, by }, value: None },
+        None => Located { place: Place::Nothing, value: None },
+    }
 }
 
 /// `JSON.parse(text.trim())`: the value and the trimmed span, or how it failed.
@@ -378,6 +452,11 @@ impl<'a> Readers<'a> {
 }
 
 /// The value of a reading known to parse.
+/// The value of the object at `start..end` by the reading `by`, known to read there.
+pub fn value_at(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<Value> {
+    build_value(text, start, end, by)
+}
+
 fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<Value> {
     match by {
         ReadingKind::Strict => js::parse(text.get(start..end)?).ok(),

@@ -4,7 +4,8 @@
 use crate::read::lex;
 use crate::read::value::Value;
 
-use super::read_object_at;
+use super::options::Readings;
+use super::{Readers, read_object_at};
 
 /// `readArrayPrefix(text, field)`: the complete entries of the LAST `"field": [` array in
 /// the reply, and whether its `]` was reached.
@@ -17,9 +18,33 @@ pub struct ArrayPrefix {
 }
 
 pub fn read_array_prefix(text: &str, field: &str) -> Option<ArrayPrefix> {
+    let mut entries = Vec::new();
+    let (open, closed) = entries_of(text, field, &mut |i| {
+        let (v, end) = read_object_at(text, i)?;
+        entries.push(v);
+        Some(end)
+    })?;
+    Some(ArrayPrefix { entries, closed, open })
+}
+
+/// How many complete entries [`read_array_prefix`] recovers, and whether the `]` was
+/// reached, without building them.
+pub fn count_array_prefix(text: &str, field: &str) -> Option<(usize, bool)> {
+    let mut n = 0;
+    let (_, closed) = entries_of(text, field, &mut |i| {
+        let (end, _) = Readers::new(text).read(i, Readings::StrictThenWide)?;
+        n += 1;
+        Some(end)
+    })?;
+    Some((n, closed))
+}
+
+/// The entries of the last `"field": [` array, each handed to `entry` at its `{` (which
+/// reads it and says where it ends, or `None` where it does not read): where the array
+/// opened, and whether its `]` was reached.
+fn entries_of(text: &str, field: &str, entry: &mut dyn FnMut(usize) -> Option<usize>) -> Option<(usize, bool)> {
     let bytes = text.as_bytes();
     let open = last_array_key(text, field)?;
-    let mut entries = Vec::new();
     let mut i = open;
     loop {
         while i < bytes.len() {
@@ -34,14 +59,11 @@ pub fn read_array_prefix(text: &str, field: &str) -> Option<ArrayPrefix> {
         // A `]` is the list the model finished; anything else that is not an entry is where
         // reading stops, the cut itself or a shape this cannot use.
         if bytes.get(i) != Some(&b'{') {
-            return Some(ArrayPrefix { entries, closed: bytes.get(i) == Some(&b']'), open });
+            return Some((open, bytes.get(i) == Some(&b']')));
         }
-        match read_object_at(text, i) {
-            None => return Some(ArrayPrefix { entries, closed: false, open }),
-            Some((v, end)) => {
-                entries.push(v);
-                i = end;
-            }
+        match entry(i) {
+            None => return Some((open, false)),
+            Some(end) => i = end,
         }
     }
 }
@@ -89,6 +111,7 @@ mod tests {
         let p = read_array_prefix(t, "edits").unwrap();
         assert_eq!(p.entries.len(), 2);
         assert!(!p.closed);
+        assert_eq!(count_array_prefix(t, "edits"), Some((2, false)));
         let p = read_array_prefix(r#"{"edits" : [ {"a":1} ] , "x""#, "edits").unwrap();
         assert!(p.closed);
         assert!(read_array_prefix(r#"{"text": "\"edits\":[{}]"}"#, "edits").is_none());

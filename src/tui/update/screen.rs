@@ -90,14 +90,22 @@ pub(super) fn cycle_what_if(state: &mut State) {
     });
 }
 
+/// Below this many entries the corpus is folded again on every change.
+const FOLD_EVERY_CHANGE: usize = 4096;
+
 /// Folds the corpus again if it is shown and stale, and keeps the selected row on screen.
 pub(super) fn settle_summary(state: &mut State) {
     if state.mode != Mode::Summary {
         return;
     }
+    // A fold reads every entry: on a large campaign, folding on every batch of facts would
+    // be quadratic, so it waits until the changes are an eighth of the entries (or every
+    // reply is read). A small one is folded on every change.
+    let n = state.entries.len();
     let due = state.corpus.is_none()
         || (state.corpus_stale > 0
-            && (state.corpus_stale * 8 >= state.entries.len()
+            && (n < FOLD_EVERY_CHANGE
+                || state.corpus_stale * 8 >= n
                 || state.entries.iter().all(|e| !e.is_reply() || e.gone || e.complete())));
     if due {
         state.corpus = Some(Corpus::of(&state.entries, &state.config));
