@@ -4,7 +4,7 @@ use crate::read::first::{FirstOutcome, first_wins};
 use crate::read::js;
 use crate::read::trace::{DecidedBy, Place, ReadingKind, Reads, Trace, Verdict};
 use crate::read::value::Value;
-use crate::read::walk::{self, Keep, Readings, WalkOptions};
+use crate::read::walk::{self, Keep, Readings, WalkOptions, Walker};
 
 use super::{Catalogue, ReaderId, Run, held};
 
@@ -15,6 +15,9 @@ use super::{Catalogue, ReaderId, Run, held};
 pub struct Answers<'a> {
     catalogue: &'a Catalogue,
     text: &'a str,
+    /// Every walk of the reply is walked here, so that what one learned of the text the
+    /// next need not learn again.
+    walker: Walker<'a>,
     /// The trimmed reply parsed whole. Every walk, whatever its options, tries that before
     /// anything else, so every walk's answer is then the seed's, and is not read again: on
     /// a corpus of well-behaved replies that is most of the work.
@@ -41,14 +44,22 @@ impl Known {
 }
 
 impl<'a> Answers<'a> {
-    /// The answers of `text`, the seed's taken from its walk (`seed`, run by the caller for
-    /// the decision it also records; its value is moved here, not copied: it may be as large
-    /// as the reply).
-    pub fn with_seed(catalogue: &'a Catalogue, text: &'a str, seed: &mut Trace) -> Answers<'a> {
+    /// The answers of `text`; the seed's is walked now, and returned for the decision the
+    /// caller also records (its value is moved into the answers, not copied: it may be as
+    /// large as the reply).
+    pub fn with_seed(catalogue: &'a Catalogue, text: &'a str) -> (Answers<'a>, Trace) {
+        let mut walker = Walker::new(text);
+        let mut seed = walker.run(&WalkOptions::SEED);
+        let answers = Answers::new(catalogue, text, walker, &mut seed);
+        (answers, seed)
+    }
+
+    fn new(catalogue: &'a Catalogue, text: &'a str, walker: Walker<'a>, seed: &mut Trace) -> Answers<'a> {
         let known = Known { id: ReaderId::LAST_WINS, place: Some(seed.place), value: Some(held(seed.value.take())) };
         Answers {
             catalogue,
             text,
+            walker,
             whole_text: seed.decided_by == DecidedBy::WholeText,
             verdict: seed.whole_reply.verdict(),
             reads: seed.reads,
@@ -86,7 +97,7 @@ impl<'a> Answers<'a> {
         let text = self.text;
         let known = match self.catalogue.get(id).map(|d| &d.run) {
             Some(Run::Walk(opts)) => {
-                let located = walk::locate(text, opts);
+                let located = self.walker.locate(opts);
                 let place = located.place;
                 // The value where finding the place built it; else when asked for.
                 let value = matches!(place, Place::WholeText).then(|| held(located.into_value(text)));
@@ -191,7 +202,6 @@ fn walks_as_the_seed(opts: &WalkOptions, verdict: Verdict, reads: Reads) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::walk;
 
     /// Every answer taken for the seed's without reading it is the seed's, on every golden
     /// reply; and each reader is so taken on some.
@@ -206,8 +216,7 @@ mod tests {
                 panic!("a golden record has a text")
             };
             let text = text.to_string_lossy();
-            let mut seed = walk::run(&text, &WalkOptions::SEED, false);
-            let answers = Answers::with_seed(&catalogue, &text, &mut seed);
+            let (answers, _) = Answers::with_seed(&catalogue, &text);
             let seed_answer = catalogue.read(ReaderId::LAST_WINS, &text);
             for (id, def) in catalogue.iter() {
                 if id != ReaderId::LAST_WINS && answers.is_seed(id) {

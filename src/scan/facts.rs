@@ -10,7 +10,7 @@
 
 use crate::read::trace::{DecidedBy, NoReading, Verdict, WholeReply};
 use crate::read::value::Value;
-use crate::read::walk::{self, WalkOptions};
+use crate::read::walk;
 use crate::readers::{Answers, ReaderId};
 use crate::runlog::{Format, Reply, StopReason};
 
@@ -118,8 +118,7 @@ impl Facts {
         if self.complete {
             return;
         }
-        let mut seed = walk::run(text, &WalkOptions::SEED, false);
-        let mut answers = Answers::with_seed(&config.catalogue, text, &mut seed);
+        let (mut answers, _) = Answers::with_seed(&config.catalogue, text);
         self.compare(&mut answers, config, |p| !config.is_early(p));
         self.differences.sort_by_key(|(p, _)| *p);
         self.truncation(text, config);
@@ -160,8 +159,7 @@ impl Facts {
 
     /// The seed's decision, the repair and whether it was cut off; no comparison yet.
     fn first_part<'c>(text: &'c str, stopped: bool, config: &'c Config) -> (Facts, Answers<'c>) {
-        let mut seed = walk::run(text, &WalkOptions::SEED, false);
-        let mut answers = Answers::with_seed(&config.catalogue, text, &mut seed);
+        let (mut answers, seed) = Answers::with_seed(&config.catalogue, text);
         let reads = answers.reads(ReaderId::LAST_WINS);
         let strict_reads = answers.reads(ReaderId::STRICT_ONLY);
         let repair_changed = strict_reads && !answers.known_same(ReaderId::STRICT_ONLY, ReaderId::LAST_WINS) && {

@@ -47,6 +47,24 @@ pub fn exercise(text: &str) {
 /// run, and the others read without panicking.
 pub fn exercise_variants(text: &str) {
     let catalogue = Catalogue::builtin();
+    // The walks of a scan share one walker, in catalogue order, each seeing what the ones
+    // before it learned: each must still be its own walk.
+    let mut shared = walk::Walker::new(text);
+    for (id, def) in catalogue.iter() {
+        let Run::Walk(opts) = &def.run else { continue };
+        let fresh = run(text, opts, false);
+        let walked = shared.run(opts);
+        assert_eq!(walked.value.as_ref().map(Value::to_json), fresh.value.as_ref().map(Value::to_json));
+        assert_eq!((walked.decided_by, walked.place), (fresh.decided_by, fresh.place), "{}", catalogue.name(id));
+        let located = shared.locate(opts);
+        assert_eq!(located.place, walk::locate(text, opts).place, "{}", catalogue.name(id));
+        assert_eq!(
+            located.into_value(text).as_ref().map(Value::to_json),
+            fresh.value.as_ref().map(Value::to_json),
+            "{}: shared",
+            catalogue.name(id)
+        );
+    }
     for (id, def) in catalogue.iter() {
         let name = || catalogue.name(id);
         match &def.run {

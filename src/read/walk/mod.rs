@@ -24,12 +24,13 @@ mod options;
 mod prefix;
 mod recorded;
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::ends::{Scan, SpanEnds};
 use super::js::{self, ParseError, ParseErrorKind, RepairedReading};
 use super::lex;
-use super::memo::{Mode, Validator, Work, flat};
+use super::memo::{Carries, Carrying, Mode, Validator, Work, flat};
 use super::repair::ColonRule;
 use super::span::Span;
 use super::trace::{
@@ -67,9 +68,40 @@ pub fn run(text: &str, opts: &WalkOptions, record_all: bool) -> Trace {
 }
 
 fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
+    walk_with(&mut Readers::new(text), opts, budget)
+}
+
+/// Walks of one reply under several options, sharing what each learned of the text (each
+/// reading's outcomes by position, span ends): what a scan, which reads a reply under every
+/// what-if, walks with. Each walk is exactly [`run`]'s or [`locate`]'s.
+pub struct Walker<'a> {
+    readers: Readers<'a>,
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(text: &'a str) -> Walker<'a> {
+        let mut readers = Readers::new(text);
+        readers.shared = Some(HashMap::new());
+        Walker { readers }
+    }
+
+    /// [`run`]`(text, opts, false)`.
+    pub fn run(&mut self, opts: &WalkOptions) -> Trace {
+        walk_with(&mut self.readers, opts, None)
+    }
+
+    /// [`locate`]`(text, opts)`.
+    pub fn locate(&mut self, opts: &WalkOptions) -> Located {
+        find_with(&mut self.readers, opts, false)
+    }
+}
+
+fn walk_with(readers: &mut Readers, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
+    let text = readers.text;
+    // What one walk knew of its own repaired reading's failing keys is its own.
+    readers.failing_keys = 0..0;
     let record = budget.is_some();
-    let mut readers = Readers::new(text);
-    let whole_text = match read_whole_text(text, &mut readers, record) {
+    let whole_text = match read_whole_text(text, readers, record) {
         Ok((span, value)) => {
             return Trace {
                 whole_text: WholeText { span, outcome: Ok(()) },
@@ -88,10 +120,10 @@ fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
         Err(whole_text) => whole_text,
     };
     let Walked { candidates, last, kept, unrecorded, reads } = match budget {
-        Some(budget) => walk_recorded(text, &mut readers, opts, budget),
+        Some(budget) => walk_recorded(text, readers, opts, budget),
         None => {
             let mut reads = Reads::default();
-            let last = walk_unrecorded(text, &mut readers, opts, &mut reads);
+            let last = walk_unrecorded(text, readers, opts, &mut reads);
             Walked { candidates: Vec::new(), last, kept: None, unrecorded: None, reads }
         }
     };
@@ -176,11 +208,16 @@ pub fn locate(text: &str, opts: &WalkOptions) -> Located {
 /// [`answer`] (`eager`: the whole-reply reading built as soon as it can read, which lets the
 /// walk be passed over where it would take that reading first) or [`locate`].
 fn find(text: &str, opts: &WalkOptions, eager: bool) -> Located {
+    find_with(&mut Readers::new(text), opts, eager)
+}
+
+fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located {
+    let text = readers.text;
+    readers.failing_keys = 0..0;
     let built = |place, value| Located { place, value: Some(value) };
     let (trim_start, trim_end) = lex::trim_range(text);
     let span = Span::new(trim_start, trim_end);
     let narrow = Place::Span { start: span.start, end: span.end, by: ReadingKind::Narrow };
-    let mut readers = Readers::new(text);
     // A reply that is one object from first to last character is read strictly first (the
     // walk's first candidate, and the whole text), then narrowly, once, where that can read:
     // that reading is the whole-reply attempt's, and very often the walk's answer too, which
@@ -209,7 +246,7 @@ fn find(text: &str, opts: &WalkOptions, eager: bool) -> Located {
                 whole = (reads == Ok(span.end)).then_some(None);
             }
         }
-    } else if let Ok((_, value)) = read_whole_text(text, &mut readers, false) {
+    } else if let Ok((_, value)) = read_whole_text(text, readers, false) {
         return built(Place::WholeText, value);
     }
     if let Some(w) = &whole {
@@ -230,7 +267,7 @@ fn find(text: &str, opts: &WalkOptions, eager: bool) -> Located {
             return Located { place, value: whole.flatten().map(|w| w.value) };
         }
     }
-    let last = walk_unrecorded(text, &mut readers, opts, &mut Reads::default());
+    let last = walk_unrecorded(text, readers, opts, &mut Reads::default());
     let walk_end = last.map(|(_, end, _)| end);
     // Every refusal leaves the walk's answer.
     let policy = &opts.whole_reply;
@@ -342,11 +379,24 @@ struct Readers<'a> {
     /// at a key ([`Validator::failing_keys`], as of its last reading: what it was known to
     /// fail at stays known).
     failing_keys: Range<usize>,
+    /// For readers shared by several walks ([`Walker`]): each reading's outcome at each
+    /// candidate the validators read. The validators keep failures; a walk under other
+    /// options asks the same successes again (the seed's strict readings, above all).
+    shared: Option<HashMap<(usize, ReadingKind), Carrying>>,
 }
 
 impl<'a> Readers<'a> {
     fn new(text: &'a str) -> Self {
-        Readers { text, strict: None, wide: None, narrow: None, strict_ends: None, wide_ends: None, failing_keys: 0..0 }
+        Readers {
+            text,
+            strict: None,
+            wide: None,
+            narrow: None,
+            strict_ends: None,
+            wide_ends: None,
+            failing_keys: 0..0,
+            shared: None,
+        }
     }
 
     fn strict(&mut self) -> &mut Validator<'a> {
@@ -404,7 +454,18 @@ impl<'a> Readers<'a> {
         }
         let one_repaired = readings.order().len() == 2;
         let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
-        let carries = match strict.object_at_carrying(start) {
+        let shared = &mut self.shared;
+        let strictly = match shared.as_ref().and_then(|m| m.get(&(start, ReadingKind::Strict))) {
+            Some(&known) => known,
+            None => {
+                let read = strict.object_at_carrying(start);
+                if let Some(m) = shared.as_mut() {
+                    m.insert((start, ReadingKind::Strict), read);
+                }
+                read
+            }
+        };
+        let carries = match strictly {
             Ok(end) => return Some((end, ReadingKind::Strict)),
             Err((_, carries)) => carries,
         };
@@ -418,11 +479,21 @@ impl<'a> Readers<'a> {
             if carries.to(mode) {
                 continue;
             }
-            let validator = slot.get_or_insert_with(|| Validator::new(text, mode));
-            let read = validator.object_at_knowing(start, self.strict.as_ref());
-            if one_repaired {
-                self.failing_keys = validator.failing_keys();
-            }
+            let known = self.shared.as_ref().and_then(|m| m.get(&(start, kind))).copied();
+            let read = match known {
+                Some(known) => known.map_err(|(at, _)| at),
+                None => {
+                    let validator = slot.get_or_insert_with(|| Validator::new(text, mode));
+                    let read = validator.object_at_knowing(start, self.strict.as_ref());
+                    if one_repaired {
+                        self.failing_keys = validator.failing_keys();
+                    }
+                    if let Some(m) = self.shared.as_mut() {
+                        m.insert((start, kind), read.map_err(|at| (at, Carries::Neither)));
+                    }
+                    read
+                }
+            };
             if let Ok(end) = read {
                 return Some((end, kind));
             }
