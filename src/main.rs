@@ -80,7 +80,8 @@ enum Command {
     /// rescues and changes, truncated array fields, and each reader or what-if that reads
     /// a reply differently from the seed, with a one-line account per reply. Readers:
     /// first-wins, strict-only, narrow-everywhere, narrow-fallback, resume-after-fail,
-    /// first-readable, no-whole-reply, no-walk-closed-gate, no-self-contained-gate.
+    /// first-readable, no-whole-reply, no-walk-closed-gate, no-self-contained-gate,
+    /// fence-first.
     ///
     /// Exit status: 0 when everything loaded, 1 when some inputs had diagnostics (the
     /// rest are counted), 2 when nothing could be read.

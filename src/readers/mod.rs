@@ -17,6 +17,7 @@
 
 mod answers;
 
+use crate::read::fence::fence_first;
 use crate::read::first::{FirstOutcome, first_wins};
 use crate::read::js;
 use crate::read::served;
@@ -50,6 +51,9 @@ pub enum Run {
     Walk(WalkOptions),
     /// Seed 001 `extractJsonObject`, then its caller's `JSON.parse` of what it returns.
     FirstWins,
+    /// The pipeline's original `extractJson`: the first fenced block, else the whole text,
+    /// else the first balanced `{…}`.
+    FenceFirst,
     /// Seed 002 `leadingJsonValues`: `{values, rest}`, nothing when no value leads.
     Leading,
     /// Seed 002 `jsonPrefixOf`: `{leaves, words?}`, nothing where it returns undefined.
@@ -146,6 +150,12 @@ fn builtins() -> Vec<ReaderDef> {
             whole_reply(WholeReplyPolicy { self_contained_gate: false, ..GATES }),
             true,
         ),
+        def(
+            "fence-first",
+            "the pipeline's original reader: the first fenced block, else the first balanced `{`",
+            Run::FenceFirst,
+            true,
+        ),
         def("leading", "seed 002: the complete JSON values the reply opens with", Run::Leading, false),
         def("cut", "seed 002: the leaves of JSON cut short", Run::Cut, false),
         def(
@@ -222,6 +232,7 @@ impl Catalogue {
         let value = match &self.get(id)?.run {
             Run::Walk(opts) => walk::answer(text, opts),
             Run::FirstWins => first_wins_value(text),
+            Run::FenceFirst => fence_first(text),
             Run::Leading => {
                 let l = served::leading_json_values(text);
                 (!l.values.is_empty()).then(|| {
@@ -278,7 +289,7 @@ mod tests {
         assert_eq!(c.name(ReaderId::STRICT_ONLY), "strict-only");
         assert_eq!(c.get(ReaderId::LAST_WINS).map(|d| &d.run), Some(&Run::Walk(WalkOptions::SEED)));
         assert!(c.find("nope").unwrap_err().contains("first-wins"));
-        assert_eq!(c.what_ifs().count(), 9);
+        assert_eq!(c.what_ifs().count(), 10);
     }
 
     #[test]

@@ -29,6 +29,7 @@
 //! | `no-whole-reply` | no whole-reply attempt |
 //! | `no-walk-closed-gate` | the whole-reply attempt without `walkClosedOnTheLastCharacter` |
 //! | `no-self-contained-gate` | the whole-reply attempt without `stringsAreSelfContained` |
+//! | `fence-first` | the pipeline's original `extractJson`, which the seed replaced: the first fenced block (`` ```json `` or `` ``` ``, as its regex matches), trimmed and parsed, else the whole text, else the first balanced `{` parsed, once |
 //!
 //! By default each reader other than `last-wins` is compared with it, and the comparison's
 //! key is that reader's name; `--compare A,B` makes one comparison, keyed `A` when `B` is
