@@ -349,7 +349,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
     out.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply.len()));
     out.insert("diagnostics".to_owned(), json!(scan.diagnostics.len()));
     // Sections with no rows are still there, empty.
-    for top in ["by_agent", "by_round", "by_format", "truncation", "comparisons"] {
+    for top in ["by_agent", "by_round", "by_format", "truncation", "comparisons", "reader_failed"] {
         out.insert(top.to_owned(), Json::Object(Map::new()));
     }
     let mut ids = Map::new();
@@ -406,7 +406,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
         ids.insert("replies".to_owned(), json!((0..scan.replies.len()).map(|i| scan.id(i)).collect::<Vec<_>>()));
         ids.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply));
         ids.insert("diagnostics".to_owned(), json!(scan.diagnostics));
-        for top in ["by_agent", "by_round", "by_format", "truncation"] {
+        for top in ["by_agent", "by_round", "by_format", "truncation", "reader_failed"] {
             ids.entry(top.to_owned()).or_insert_with(|| Json::Object(Map::new()));
         }
         out.insert("ids".to_owned(), Json::Object(ids));

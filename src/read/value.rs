@@ -146,6 +146,12 @@ impl Object {
         self.entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v)
     }
 
+    /// Takes the property `key` out (its value; the object keeps its other properties).
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        let at = self.entries.iter().position(|(k, _)| k.as_str() == Some(key))?;
+        Some(self.entries.remove(at).1)
+    }
+
     pub(crate) fn from_entries(entries: Vec<(JsString, Value)>) -> Object {
         Object { entries }
     }

@@ -1,9 +1,46 @@
-//! Each reader's answer for one reply, read once, when first asked for.
+//! Each reader's answer for one reply, read once, when first asked for; and the answers of
+//! readers that run outside (commands), given per reply by whoever ran them.
+//!
+//! A command's answer arrives as JSON text, so it is compared with a built-in reader's as JSON
+//! text carries that one: [`json_view`], `JSON.stringify`'s view (a non-finite number is
+//! `null`, so nothing read; a lone surrogate survives as its escape). The seed run as a command
+//! then agrees with the built-in seed on every reply.
 
+use std::sync::Arc;
+
+use crate::read::js;
 use crate::read::trace::{DecidedBy, Trace};
 use crate::read::value::Value;
 
 use super::{Catalogue, ReaderId, held};
+
+/// What a reader that runs outside answered for one reply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Given {
+    /// Its answer as its JSON text carries it, `null` already nothing (`None`).
+    Answer(Option<Value>),
+    /// It gave no answer for this reply, and why: an error it reported for the reply, or its
+    /// failure (it exited, hung, answered out of order…) at this reply or before it.
+    Failed(Arc<str>),
+}
+
+/// Why a command reader that was given no answer has none.
+const NOT_GIVEN: &str = "no answer was given";
+
+/// Where an answer is kept: what a caller holds, or that as JSON text carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Held(ReaderId),
+    Json(ReaderId),
+}
+
+impl Slot {
+    fn reader(self) -> ReaderId {
+        match self {
+            Slot::Held(r) | Slot::Json(r) => r,
+        }
+    }
+}
 
 /// The answers of one reply. An answer may be as large as the reply, so a caller that is done
 /// with one lets it go ([`Answers::keep_only`]).
@@ -14,7 +51,15 @@ pub struct Answers<'a> {
     /// anything else, so every walk's answer is then the seed's, and is not read again: on
     /// a corpus of well-behaved replies that is most of the work.
     whole_text: bool,
-    known: Vec<(ReaderId, Option<Value>)>,
+    known: Vec<(Slot, Option<Value>)>,
+    /// The command readers' answers for this reply.
+    given: &'a [(ReaderId, Given)],
+}
+
+/// `value` as JSON text carries it: `JSON.parse(JSON.stringify(value))`, held (a non-finite
+/// number prints as `null`, which is nothing read).
+pub fn json_view(value: &Value) -> Option<Value> {
+    held(js::parse(&value.to_json()).ok())
 }
 
 impl<'a> Answers<'a> {
@@ -25,8 +70,14 @@ impl<'a> Answers<'a> {
             catalogue,
             text,
             whole_text: seed.decided_by == DecidedBy::WholeText,
-            known: vec![(ReaderId::LAST_WINS, held(seed.value.clone()))],
+            known: vec![(Slot::Held(ReaderId::LAST_WINS), held(seed.value.clone()))],
+            given: &[],
         }
+    }
+
+    /// These answers with the command readers' answers for the reply.
+    pub fn given(self, given: &'a [(ReaderId, Given)]) -> Answers<'a> {
+        Answers { given, ..self }
     }
 
     /// Whether `id`'s answer is the seed's without reading it.
@@ -38,31 +89,135 @@ impl<'a> Answers<'a> {
         if self.is_seed(id) { ReaderId::LAST_WINS } else { id }
     }
 
-    /// The answer of `id`, read now if it was not yet.
-    pub fn get(&mut self, id: ReaderId) -> Option<&Value> {
-        let id = self.slot(id);
-        let at = match self.known.iter().position(|(k, _)| *k == id) {
-            Some(at) => at,
-            None => {
-                let value = self.catalogue.read(id, self.text);
-                self.known.push((id, value));
-                self.known.len() - 1
+    /// Why the command reader `id` has no answer for this reply (`None`: it has one, or `id`
+    /// is built in).
+    pub fn failure(&self, id: ReaderId) -> Option<&str> {
+        if !self.catalogue.is_command(id) {
+            return None;
+        }
+        match self.given.iter().find(|(r, _)| *r == id) {
+            Some((_, Given::Answer(_))) => None,
+            Some((_, Given::Failed(why))) => Some(why),
+            None => Some(NOT_GIVEN),
+        }
+    }
+
+    fn given_value(&self, id: ReaderId) -> Option<&Value> {
+        match self.given.iter().find(|(r, _)| *r == id) {
+            Some((_, Given::Answer(v))) => v.as_ref(),
+            _ => None,
+        }
+    }
+
+    fn position(&mut self, slot: Slot) -> Option<usize> {
+        if let Some(at) = self.known.iter().position(|(k, _)| *k == slot) {
+            return Some(at);
+        }
+        let value = match slot {
+            Slot::Held(id) => self.catalogue.read(id, self.text),
+            Slot::Json(id) => {
+                let at = self.position(Slot::Held(id))?;
+                self.known.get(at).and_then(|(_, v)| v.as_ref()).and_then(json_view)
             }
         };
+        self.known.push((slot, value));
+        Some(self.known.len() - 1)
+    }
+
+    fn answer(&self, slot: Slot) -> Option<&Value> {
+        self.known.iter().find(|(k, _)| *k == slot).and_then(|(_, v)| v.as_ref())
+    }
+
+    /// The answer of `id`, read now if it was not yet; a command reader's as given (nothing
+    /// where it failed: ask [`Answers::failure`]).
+    pub fn get(&mut self, id: ReaderId) -> Option<&Value> {
+        if self.catalogue.is_command(id) {
+            return self.given_value(id);
+        }
+        let slot = Slot::Held(self.slot(id));
+        let at = self.position(slot)?;
         self.known.get(at).and_then(|(_, v)| v.as_ref())
     }
 
-    /// Both answers, read if need be, for a comparison.
-    pub fn pair(&mut self, a: ReaderId, b: ReaderId) -> (Option<&Value>, Option<&Value>) {
-        self.get(a);
-        self.get(b);
-        let (a, b) = (self.slot(a), self.slot(b));
-        let find = |id: ReaderId| self.known.iter().find(|(k, _)| *k == id).and_then(|(_, v)| v.as_ref());
-        (find(a), find(b))
+    /// Both answers, read if need be, for a comparison: as JSON text carries them when either
+    /// reader is a command. `None` when a command reader of the pair has no answer.
+    pub fn pair(&mut self, a: ReaderId, b: ReaderId) -> Option<(Option<&Value>, Option<&Value>)> {
+        if self.failure(a).is_some() || self.failure(b).is_some() {
+            return None;
+        }
+        let as_json = self.catalogue.is_command(a) || self.catalogue.is_command(b);
+        let slot = |this: &Self, id: ReaderId| {
+            let id = this.slot(id);
+            if as_json { Slot::Json(id) } else { Slot::Held(id) }
+        };
+        for id in [a, b] {
+            if !self.catalogue.is_command(id) {
+                let s = slot(self, id);
+                self.position(s);
+            }
+        }
+        let side = |id: ReaderId| {
+            if self.catalogue.is_command(id) { self.given_value(id) } else { self.answer(slot(self, id)) }
+        };
+        Some((side(a), side(b)))
     }
 
     /// Lets go of every answer but the seed's and those `keep` wants.
     pub fn keep_only(&mut self, keep: impl Fn(ReaderId) -> bool) {
-        self.known.retain(|(r, _)| *r == ReaderId::LAST_WINS || keep(*r));
+        self.known.retain(|(slot, _)| *slot == Slot::Held(ReaderId::LAST_WINS) || keep(slot.reader()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::walk::{self, WalkOptions};
+    use crate::readers::command::Spec;
+
+    fn catalogue() -> (Catalogue, ReaderId) {
+        let mut c = Catalogue::builtin();
+        let id = c.add_command("mine", Spec::new("true")).unwrap();
+        (c, id)
+    }
+
+    fn answers<'a>(c: &'a Catalogue, text: &'a str, given: &'a [(ReaderId, Given)]) -> (Answers<'a>, Trace) {
+        let seed = walk::run(text, &WalkOptions::SEED, false);
+        (Answers::with_seed(c, text, &seed).given(given), seed)
+    }
+
+    #[test]
+    fn a_command_is_compared_with_json_text_as_json_stringify_prints_it() {
+        let (c, mine) = catalogue();
+        // 1e400 is Infinity to the seed, `null` once printed: the command that printed the
+        // seed's answer (`null`) agrees with it.
+        let given = [(mine, Given::Answer(None))];
+        let (mut a, _) = answers(&c, "1e400", &given);
+        assert!(a.get(ReaderId::LAST_WINS).is_some(), "the seed holds Infinity");
+        assert_eq!(a.pair(mine, ReaderId::LAST_WINS), Some((None, None)));
+        // A lone surrogate survives as its escape, both ways.
+        let lone = js::parse(r#""\ud800""#).unwrap();
+        let given = [(mine, Given::Answer(Some(lone.clone())))];
+        let (mut a, _) = answers(&c, r#" "\ud800" "#, &given);
+        assert_eq!(a.pair(mine, ReaderId::LAST_WINS), Some((Some(&lone), Some(&lone))));
+        // Between built-in readers nothing changes: Infinity is a value.
+        let (mut a, _) = answers(&c, "1e400", &[]);
+        let (first, last) = a.pair(ReaderId::FIRST_WINS, ReaderId::LAST_WINS).unwrap();
+        assert!(first.is_some() && last.is_some());
+    }
+
+    #[test]
+    fn a_command_without_an_answer_is_not_compared() {
+        let (c, mine) = catalogue();
+        let (mut a, _) = answers(&c, "{\"a\":1}", &[]);
+        assert_eq!(a.failure(mine), Some(NOT_GIVEN));
+        assert_eq!(a.pair(mine, ReaderId::LAST_WINS), None);
+        assert_eq!(a.failure(ReaderId::FIRST_WINS), None);
+        let given = [(mine, Given::Failed(Arc::from("reader failed: exited")))];
+        let (mut a, _) = answers(&c, "{\"a\":1}", &given);
+        assert_eq!(a.failure(mine), Some("reader failed: exited"));
+        assert!(a.pair(ReaderId::LAST_WINS, mine).is_none());
+        assert!(a.get(mine).is_none());
+        // The other readers' answers stand.
+        assert_eq!(a.get(ReaderId::FIRST_WINS).map(Value::to_json).as_deref(), Some(r#"{"a":1}"#));
     }
 }

@@ -6,11 +6,18 @@
 //! reads the seed's decision, the repair, the truncation, and the comparisons of the
 //! config's early readers (the inspector's `≠` badge); [`Facts::complete`] makes the other
 //! comparisons. [`Facts::of`] does both at once, sharing every answer.
+//!
+//! A command reader's answers come from outside ([`crate::readers::command::Commands`]), per
+//! reply, and are given to the facts' reading (the `_given` forms): its comparisons are
+//! made then, as the others are, and a reply it gave no answer for is counted as "reader
+//! failed" under it, never as nothing read.
+
+use std::sync::Arc;
 
 use crate::read::trace::{DecidedBy, NoReading, Verdict, WholeReply};
 use crate::read::value::Value;
 use crate::read::walk::{self, WalkOptions};
-use crate::readers::{Answers, ReaderId};
+use crate::readers::{Answers, Given, ReaderId};
 use crate::runlog::{Format, Reply, StopReason};
 
 use super::Config;
@@ -46,6 +53,9 @@ pub struct Facts {
     /// For each of the config's pairs (by index, ascending) whose readers disagree: the
     /// account.
     pub differences: Vec<(usize, String)>,
+    /// The command readers (ascending) that gave no answer for this reply, and why: its
+    /// comparisons are not made.
+    pub failed: Vec<(ReaderId, Arc<str>)>,
     /// Every pair of the config has been compared ([`Facts::complete`]).
     pub complete: bool,
 }
@@ -53,7 +63,12 @@ pub struct Facts {
 impl Facts {
     /// Reads `reply` with every reader `config` needs, and keeps what the scan counts.
     pub fn of(reply: &Reply, config: &Config) -> Facts {
-        Facts::of_text(&reply.text, reply.meta.stop == StopReason::Truncated, config).named(reply)
+        Facts::of_given(reply, config, &[])
+    }
+
+    /// [`Facts::of`], with the command readers' answers for the reply.
+    pub fn of_given(reply: &Reply, config: &Config, given: &[(ReaderId, Given)]) -> Facts {
+        Facts::of_text_given(&reply.text, reply.meta.stop == StopReason::Truncated, config, given).named(reply)
     }
 
     /// What the readers make of a text alone (`stopped` says its record reports it cut
@@ -61,8 +76,13 @@ impl Facts {
     /// itself. The id is empty, there is no agent or round, and the format is
     /// [`Format::Text`]; [`Facts::named`] puts a reply's in.
     pub fn of_text(text: &str, stopped: bool, config: &Config) -> Facts {
-        let (mut facts, mut answers) = Facts::first_part(text, stopped, config);
-        facts.compare(&mut answers, config, |_| true);
+        Facts::of_text_given(text, stopped, config, &[])
+    }
+
+    /// [`Facts::of_text`], with the command readers' answers for the text.
+    pub fn of_text_given(text: &str, stopped: bool, config: &Config, given: &[(ReaderId, Given)]) -> Facts {
+        let (mut facts, answers) = Facts::first_part(text, stopped, config);
+        facts.compare(&mut answers.given(given), config, |_| true);
         facts.complete = true;
         facts
     }
@@ -79,11 +99,16 @@ impl Facts {
     /// Makes the comparisons [`Facts::early`] left. The seed is read again: its answer, as
     /// large as the reply, is not kept between the two.
     pub fn complete(&mut self, text: &str, config: &Config) {
+        self.complete_given(text, config, &[]);
+    }
+
+    /// [`Facts::complete`], with the command readers' answers for the text.
+    pub fn complete_given(&mut self, text: &str, config: &Config, given: &[(ReaderId, Given)]) {
         if self.complete {
             return;
         }
         let seed = walk::run(text, &WalkOptions::SEED, false);
-        let mut answers = Answers::with_seed(&config.catalogue, text, &seed);
+        let mut answers = Answers::with_seed(&config.catalogue, text, &seed).given(given);
         self.compare(&mut answers, config, |p| !config.is_early(p));
         self.differences.sort_by_key(|(p, _)| *p);
         self.complete = true;
@@ -114,7 +139,7 @@ impl Facts {
         let reads = answers.get(ReaderId::LAST_WINS).is_some();
         let strict_reads = answers.get(ReaderId::STRICT_ONLY).is_some();
         let repair_changed = strict_reads && {
-            let (strict, last) = answers.pair(ReaderId::STRICT_ONLY, ReaderId::LAST_WINS);
+            let (strict, last) = answers.pair(ReaderId::STRICT_ONLY, ReaderId::LAST_WINS).unwrap_or_default();
             strict != last
         };
         let never_closes = matches!(seed.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
@@ -142,6 +167,7 @@ impl Facts {
             cut_off: stopped || never_closes,
             cut,
             differences: Vec::new(),
+            failed: Vec::new(),
             complete: false,
         };
         (facts, answers)
@@ -155,7 +181,15 @@ impl Facts {
             if answers.is_seed(pair.from) && answers.is_seed(pair.to) {
                 continue;
             }
-            let (from, to) = answers.pair(pair.from, pair.to);
+            for r in [pair.from, pair.to] {
+                if let Some(why) = answers.failure(r)
+                    && !self.failed.iter().any(|(f, _)| *f == r)
+                {
+                    self.failed.push((r, Arc::from(why)));
+                    self.failed.sort_by_key(|(f, _)| *f);
+                }
+            }
+            let Some((from, to)) = answers.pair(pair.from, pair.to) else { continue };
             if let Some(line) = account(from, to) {
                 self.differences.push((i, line));
             }

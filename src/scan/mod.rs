@@ -72,7 +72,7 @@ pub use difference::{account, parts};
 pub use facts::Facts;
 pub use pair::Pair;
 pub use paths::{Progress, scan_paths};
-pub use scanner::{Comparison, Difference, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};
+pub use scanner::{Comparison, Difference, Failures, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};
 
 use crate::readers::{Catalogue, ReaderId};
 
@@ -115,6 +115,15 @@ impl Config {
     /// The index of the pair reading `reader` against the seed, if the config makes it.
     pub fn pair_with_seed(&self, reader: ReaderId) -> Option<usize> {
         self.pairs.iter().position(|p| p.from == reader && p.against_seed())
+    }
+
+    /// The command readers the pairs compare, in catalogue order: the ones to run.
+    pub fn commands(&self) -> Vec<ReaderId> {
+        self.catalogue
+            .commands()
+            .map(|(id, _)| id)
+            .filter(|id| self.pairs.iter().any(|p| p.from == *id || p.to == *id))
+            .collect()
     }
 
     /// The pair's key (`first-wins`, `A,B`).
