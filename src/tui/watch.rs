@@ -14,8 +14,9 @@ use super::update::Msg;
 
 pub use crate::runlog::WatchMode;
 
-/// A reply whose summary is wanted: its key, text, and whether the log says it was cut.
-pub type SummaryJob = (EntryKey, Arc<str>, bool);
+/// A reply whose summary is wanted: its key, id (what a reader command is told), text, and
+/// whether the log says it was cut.
+pub type SummaryJob = (EntryKey, String, Arc<str>, bool);
 
 /// Where loaded items go: entries to the event loop in batches, texts to the summarizer.
 pub struct Intake {
@@ -72,7 +73,7 @@ impl Sink for Intake {
                 self.next_key += 1;
                 let entry = Entry::from_item(key, item);
                 if let Some(text) = entry.text() {
-                    self.jobs.push((key, text.clone(), entry.cut()));
+                    self.jobs.push((key, entry.id.clone(), text.clone(), entry.cut()));
                 }
                 Incoming::Entry(entry)
             }

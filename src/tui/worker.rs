@@ -5,7 +5,10 @@
 //! * **readings**: the scan's facts of every reply, as `bracewalk scan` reads them: first
 //!   their early part, for the list's badges; then, whenever no badge is waiting, the rest
 //!   (every what-if, for the summary screen and the what-if column), so the scan never holds
-//!   a badge back;
+//!   a badge back. Reader commands are sent each reply as its early part is read, and a
+//!   reply is completed once they have answered it, in order; the thread never waits on
+//!   them while a reply is to be read, so a slow or hung command holds back only its own
+//!   comparisons (and the watchdog fails one that hangs past its timeout);
 //! * **details**: the full record of the reply being looked at. Only the latest request
 //!   matters (a person holding `j` passes replies by), so requests that were overtaken
 //!   before they started are dropped.
@@ -20,6 +23,8 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use crate::describe::sketch;
+use crate::readers::command::Commands;
+use crate::readers::{Given, ReaderId};
 use crate::runlog::LoadOptions;
 use crate::scan::{Config, Facts};
 
@@ -33,6 +38,9 @@ type DetailJob = (EntryKey, Arc<str>, bool);
 
 /// The longest sketch of a reply's answer kept, in characters.
 const SKETCH_MAX: usize = 160;
+/// How often the readings thread looks for a reader command's answers while it has nothing
+/// else to do.
+const COMMAND_POLL: Duration = Duration::from_millis(20);
 
 /// A reply's facts as the readings thread sends them: the early part (with a sketch of the
 /// seed's answer), then the complete facts.
@@ -54,8 +62,19 @@ impl Read {
 
     /// The facts of [`Read::early`], completed: what the readings thread reads of a reply
     /// once no early reading is waiting.
-    pub fn complete(key: EntryKey, text: &str, mut facts: Facts, config: &Config) -> Read {
-        facts.complete(text, config);
+    pub fn complete(key: EntryKey, text: &str, facts: Facts, config: &Config) -> Read {
+        Read::complete_given(key, text, facts, config, &[])
+    }
+
+    /// [`Read::complete`], with the reader commands' answers for the reply.
+    pub fn complete_given(
+        key: EntryKey,
+        text: &str,
+        mut facts: Facts,
+        config: &Config,
+        given: &[(ReaderId, Given)],
+    ) -> Read {
+        facts.complete_given(text, config, given);
         Read { key, facts, sketch: None }
     }
 }
@@ -116,38 +135,39 @@ impl Outbox {
 }
 
 /// Reads the early facts of every reply sent, then completes each when no early reading is
-/// waiting; reports in batches.
+/// waiting (and the reader commands have answered it); reports in batches.
 fn readings(rx: &Receiver<SummaryJob>, ui: &Sender<Msg>, config: &Config) {
+    let mut commands = Commands::start(&config.catalogue, &config.commands());
     let mut out = Outbox { read: Vec::new(), since: Instant::now() };
+    // Replies to complete, in the order the commands were asked about them.
     let mut later: VecDeque<(EntryKey, Arc<str>, Facts)> = VecDeque::new();
     let mut early_sent = true;
     let mut open = true;
     loop {
         let idle = out.read.is_empty() && later.is_empty();
+        // Only a command's answers are awaited: look for them now and then, and for replies.
+        let awaiting = out.read.is_empty() && !later.is_empty() && commands.ready(0) == 0;
         let job = if !open {
             None
         } else if idle {
-            match rx.recv() {
-                Ok(j) => Some(j),
-                Err(_) => {
-                    open = false;
-                    None
-                }
-            }
+            rx.recv().map_err(|_| open = false).ok()
         } else {
-            match rx.try_recv() {
-                Ok(j) => Some(j),
-                Err(mpsc::TryRecvError::Empty) => None,
-                Err(mpsc::TryRecvError::Disconnected) => {
-                    open = false;
-                    None
-                }
-            }
+            let got = if awaiting {
+                rx.recv_timeout(COMMAND_POLL).map_err(|e| e == mpsc::RecvTimeoutError::Disconnected)
+            } else {
+                rx.try_recv().map_err(|e| e == mpsc::TryRecvError::Disconnected)
+            };
+            got.map_err(|gone| open &= !gone).ok()
         };
+        if !open {
+            // No more replies: a command that answers once its input ends may now.
+            commands.close();
+        }
         match job {
-            Some((key, text, stopped)) => {
+            Some((key, id, text, stopped)) => {
                 let read = Read::early(key, &text, stopped, config);
                 if !read.facts.complete {
+                    commands.send([(id.as_str(), &*text)]);
                     later.push_back((key, text, read.facts.clone()));
                 }
                 out.read.push(read);
@@ -161,8 +181,18 @@ fn readings(rx: &Receiver<SummaryJob>, ui: &Sender<Msg>, config: &Config) {
                         return;
                     }
                 }
-                match later.pop_front() {
-                    Some((key, text, facts)) => out.read.push(Read::complete(key, &text, facts, config)),
+                // With no more replies to read, the commands' answers are worth waiting for.
+                let answered = if later.is_empty() { 0 } else { commands.ready(usize::from(!open)) };
+                match later.front() {
+                    // Once replies stop coming the wait above is for as long as a command
+                    // lives, so a reply is then taken whatever came of it.
+                    Some(_) if answered > 0 || !open => {
+                        if let Some((key, text, facts)) = later.pop_front() {
+                            let given = commands.take();
+                            out.read.push(Read::complete_given(key, &text, facts, config, &given));
+                        }
+                    }
+                    Some(_) => {}
                     None => {
                         if !out.send(ui) || !open {
                             return;
@@ -170,6 +200,11 @@ fn readings(rx: &Receiver<SummaryJob>, ui: &Sender<Msg>, config: &Config) {
                         continue;
                     }
                 }
+            }
+        }
+        for p in commands.problems() {
+            if ui.send(Msg::Problem(p)).is_err() {
+                return;
             }
         }
         if out.full() && !out.send(ui) {
