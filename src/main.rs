@@ -16,7 +16,7 @@ use bracewalk::cli::readers::{self, ReaderArgs};
 use bracewalk::cli::record::Offsets;
 use bracewalk::cli::scan as cli_scan;
 use bracewalk::cli::style::Style;
-use bracewalk::cli::{self, extract, list};
+use bracewalk::cli::{self, accepted, extract, list};
 use bracewalk::readers::ReaderId;
 use bracewalk::runlog::{Format, LoadOptions};
 use bracewalk::scan::Pair;
@@ -91,10 +91,15 @@ enum Command {
     /// a reply differently from the seed, with a one-line account per reply. Readers:
     /// first-wins, strict-only, narrow-everywhere, narrow-fallback, resume-after-fail,
     /// first-readable, no-whole-reply, no-walk-closed-gate, no-self-contained-gate,
-    /// fence-first.
+    /// fence-first; and any reader given as a command (--reader NAME=COMMAND).
+    ///
+    /// For CI: `--accept FILE` records the differences found as reviewed; `--accepted FILE`
+    /// then prints only the differences that are new or read another way.
     ///
     /// Exit status: 0 when everything loaded, 1 when some inputs had diagnostics (the
-    /// rest are counted), 2 when nothing could be read.
+    /// rest are counted; a reader command that failed is one), 2 when nothing could be read
+    /// or on an error, 3 with --accepted when a difference is not accepted (new, or with
+    /// another account), whatever the diagnostics.
     Scan(ScanArgs),
     /// Print the replies marked for triage in the inspector (`m`), as a Markdown
     /// checklist for a bug report, or as JSONL.
@@ -127,6 +132,14 @@ struct ScanArgs {
     load: LoadArgs,
     #[command(flatten)]
     readers: ReaderFlags,
+    /// Write every difference found to FILE as accepted (JSONL: comparison, id, account), to
+    /// commit beside your extractor once reviewed.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["accepted", "markdown", "list"])]
+    accept: Option<PathBuf>,
+    /// Print only the differences not accepted in FILE (new, or with another account than
+    /// the one accepted); exit status 3 when there are any.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["markdown", "list"])]
+    accepted: Option<PathBuf>,
 }
 
 /// Readers of one's own: shared by the inspector, `scan`, `extract` and `explain`.
@@ -315,8 +328,11 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
         _ => cli_scan::Output::Table,
     };
     let catalogue = config.catalogue.clone();
-    let done = cli::to_stdout(|out| {
-        cli_scan::run(&args.paths, &load, config, output, args.list, out).context("writing the scan")
+    let paths = &args.paths;
+    let done = cli::to_stdout(|out| match (&args.accept, &args.accepted) {
+        (Some(file), _) => accepted::accept(paths, &load, config, file, out),
+        (None, Some(file)) => accepted::check(paths, &load, config, file, args.json, out),
+        (None, None) => cli_scan::run(paths, &load, config, output, args.list, out).context("writing the scan"),
     });
     readers::tell_logs(&catalogue);
     done

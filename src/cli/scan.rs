@@ -41,13 +41,7 @@ pub fn run(
     list: bool,
     out: &mut dyn Write,
 ) -> io::Result<u8> {
-    let bar = progress_bar();
-    let scan = scan_paths(paths, load, config, &mut |p: &Progress| {
-        bar.set_length(p.bytes_total);
-        bar.set_position(p.bytes_done);
-        bar.set_message(format!("{} replies", thousands(p.replies)));
-    });
-    bar.finish_and_clear();
+    let scan = scan_with_progress(paths, load, config);
     let printed = match output {
         Output::Table => render_text(&scan, list, &Style::for_stdout()),
         Output::Markdown => render_markdown(&scan, list),
@@ -55,6 +49,18 @@ pub fn run(
     };
     out.write_all(printed.as_bytes())?;
     Ok(exit_code(&scan))
+}
+
+/// Scans `paths`, with a progress bar on a terminal.
+pub fn scan_with_progress(paths: &[PathBuf], load: &LoadOptions, config: Config) -> Scan {
+    let bar = progress_bar();
+    let scan = scan_paths(paths, load, config, &mut |p: &Progress| {
+        bar.set_length(p.bytes_total);
+        bar.set_position(p.bytes_done);
+        bar.set_message(format!("{} replies", thousands(p.replies)));
+    });
+    bar.finish_and_clear();
+    scan
 }
 
 /// A bar on stderr when it is a terminal; hidden otherwise.

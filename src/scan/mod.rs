@@ -61,6 +61,7 @@
 //! Keys of maps (`by_agent`, `comparisons`, …) are in sorted order; lists of replies are in
 //! load order (path, then line), whatever the number of threads.
 
+pub mod accepted;
 mod difference;
 mod facts;
 mod pair;
