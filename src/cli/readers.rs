@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use serde_json::{Map, Value as Json, json};
 
 use crate::read::trace::Trace;
@@ -89,9 +89,10 @@ pub fn answers(catalogue: &Catalogue, readers: &[ReaderId], id: &str, text: &str
         let given = running.take();
         let problems = running.finish();
         if let Some((r, Given::Failed(why))) = given.iter().find(|(_, g)| matches!(g, Given::Failed(_))) {
-            let detail = if problems.is_empty() { why.to_string() } else { problems.join("; ") };
-            tell_logs(catalogue);
-            bail!("reader {}: {detail}", catalogue.name(*r));
+            if problems.is_empty() {
+                bail!("reader {}: {why}", catalogue.name(*r));
+            }
+            bail!("{}", problems.join("; "));
         }
         for p in problems {
             eprintln!("bracewalk: {p}");
@@ -214,7 +215,7 @@ pub fn inspected(input: &str) -> Vec<PathBuf> {
 
 /// The `extract` of a command reader: its answer's JSON, context for a failure.
 pub fn command_value(catalogue: &Catalogue, reader: ReaderId, id: &str, text: &str) -> Result<Option<Value>> {
-    let given = answers(catalogue, &[reader], id, text).context("running the reader")?;
+    let given = answers(catalogue, &[reader], id, text)?;
     Ok(given.into_iter().find_map(|(_, g)| match g {
         Given::Answer(v) => v,
         Given::Failed(_) => None,
