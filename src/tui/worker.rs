@@ -181,8 +181,15 @@ fn readings(rx: &Receiver<SummaryJob>, ui: &Sender<Msg>, config: &Config) {
                         return;
                     }
                 }
-                // With no more replies to read, the commands' answers are worth waiting for.
-                let answered = if later.is_empty() { 0 } else { commands.ready(usize::from(!open)) };
+                let mut answered = if later.is_empty() { 0 } else { commands.ready(0) };
+                if answered == 0 && !open && !later.is_empty() {
+                    // No more replies will come, so the commands' answers are worth waiting
+                    // for, as long as a command lives: what is read goes out first.
+                    if !out.send(ui) {
+                        return;
+                    }
+                    answered = commands.ready(1);
+                }
                 match later.front() {
                     // Once replies stop coming the wait above is for as long as a command
                     // lives, so a reply is then taken whatever came of it.
