@@ -83,7 +83,7 @@ pub fn answers(catalogue: &Catalogue, readers: &[ReaderId], id: &str, text: &str
     let mut out: Vec<(ReaderId, Given)> = Vec::new();
     if !commands.is_empty() {
         let mut running = Commands::start(catalogue, &commands);
-        running.send([(id, text)]);
+        running.send(&[(id, text)]);
         running.close();
         running.ready(1);
         let given = running.take();

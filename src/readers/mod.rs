@@ -29,7 +29,7 @@ use crate::read::served;
 use crate::read::value::{JsString, Value};
 use crate::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 
-pub use answers::{Answers, Given, json_view};
+pub use answers::{Answers, Given, changes_in_json, json_view};
 
 /// A reader of a [`Catalogue`], by its place in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

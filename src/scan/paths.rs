@@ -70,10 +70,15 @@ pub fn scan_paths(paths: &[PathBuf], load: &LoadOptions, config: Config, progres
     std::thread::scope(|s| {
         s.spawn(move || load_all(&found, &sizes, load, &send));
         for batch in receive {
-            commands.send(batch.items.iter().filter_map(|item| match item {
-                Item::Reply(r) => Some((r.id.as_str(), r.text.as_str())),
-                _ => None,
-            }));
+            let replies: Vec<(&str, &str)> = batch
+                .items
+                .iter()
+                .filter_map(|item| match item {
+                    Item::Reply(r) => Some((r.id.as_str(), r.text.as_str())),
+                    _ => None,
+                })
+                .collect();
+            commands.send(&replies);
             folding.waiting.push_back(batch);
             while folding.fold_one(&mut commands, false) {}
             while commands.backlog() > MAX_BACKLOG && folding.fold_one(&mut commands, true) {}

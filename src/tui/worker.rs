@@ -167,7 +167,7 @@ fn readings(rx: &Receiver<SummaryJob>, ui: &Sender<Msg>, config: &Config) {
             Some((key, id, text, stopped)) => {
                 let read = Read::early(key, &text, stopped, config);
                 if !read.facts.complete {
-                    commands.send([(id.as_str(), &*text)]);
+                    commands.send(&[(id.as_str(), &*text)]);
                     later.push_back((key, text, read.facts.clone()));
                 }
                 out.read.push(read);

@@ -140,20 +140,19 @@ impl Commands {
     }
 
     /// Asks every reader about these replies (`(id, text)`, in order); never waits.
-    pub fn send<'t>(&mut self, replies: impl IntoIterator<Item = (&'t str, &'t str)>) {
-        if self.sessions.is_empty() {
+    pub fn send(&mut self, replies: &[(&str, &str)]) {
+        if self.sessions.is_empty() || replies.is_empty() {
             return;
         }
-        let mut chunk = Vec::new();
-        let mut ids = Vec::new();
-        for (id, text) in replies {
+        // The requests' size, short of escapes: the chunk is not copied as it grows.
+        let size = replies.iter().map(|(id, text)| id.len() + text.len() + 32).sum();
+        let mut chunk = String::with_capacity(size);
+        let mut ids = Vec::with_capacity(replies.len());
+        for &(id, text) in replies {
             protocol::request(&mut chunk, id, text);
             ids.push(id);
         }
-        if ids.is_empty() {
-            return;
-        }
-        let chunk = Arc::new(chunk);
+        let chunk = Arc::new(chunk.into_bytes());
         for s in &mut self.sessions {
             s.send(&ids, &chunk);
         }

@@ -8,24 +8,19 @@
 
 use crate::read::js;
 use crate::read::lex;
-use crate::read::value::{JsString, Value};
+use crate::read::value::{JsString, Value, write_json_str};
 use crate::visible::visible;
 
 /// How much of a line a message quotes.
 const QUOTED: usize = 80;
 
 /// Appends the request for one reply: `{"id":…,"text":…}` and a newline.
-pub fn request(out: &mut Vec<u8>, id: &str, text: &str) {
-    out.extend_from_slice(b"{\"id\":");
-    string(out, id);
-    out.extend_from_slice(b",\"text\":");
-    string(out, text);
-    out.extend_from_slice(b"}\n");
-}
-
-fn string(out: &mut Vec<u8>, s: &str) {
-    // Writing into a vector cannot fail.
-    let _ = serde_json::to_writer(&mut *out, s);
+pub fn request(out: &mut String, id: &str, text: &str) {
+    out.push_str("{\"id\":");
+    write_json_str(out, id);
+    out.push_str(",\"text\":");
+    write_json_str(out, text);
+    out.push_str("}\n");
 }
 
 /// What one answer says about its reply.
@@ -96,18 +91,16 @@ mod tests {
 
     #[test]
     fn requests_are_json_lines() {
-        let mut out = Vec::new();
-        request(&mut out, "a:1", "line\n\"quoted\"\u{2028}");
+        let mut out = String::new();
+        request(&mut out, "a:1", "line\n\"quoted\"\u{2028}\u{1b}");
         request(&mut out, "b", "");
-        let text = String::from_utf8(out).unwrap();
-        let lines: Vec<&str> = text.split_terminator('\n').collect();
-        assert_eq!(
-            lines,
-            [
-                r#"{"id":"a:1","text":"line\n\"quoted\"\u{2028}"}"#.replace("\\u{2028}", "\u{2028}"),
-                r#"{"id":"b","text":""}"#.to_owned()
-            ]
-        );
+        let lines: Vec<&str> = out.split_terminator('\n').collect();
+        assert_eq!(lines[0], "{\"id\":\"a:1\",\"text\":\"line\\n\\\"quoted\\\"\u{2028}\\u001b\"}");
+        assert_eq!(lines[1], r#"{"id":"b","text":""}"#);
+        // What a reader's JSON.parse reads back is the text.
+        let back = js::parse(lines[0]).unwrap();
+        let text = back.as_object().and_then(|o| o.get("text")).and_then(Value::as_js_string).unwrap();
+        assert_eq!(text.as_str(), Some("line\n\"quoted\"\u{2028}\u{1b}"));
     }
 
     #[test]
