@@ -13,6 +13,9 @@
 #[path = "support/tmux.rs"]
 mod tmux;
 
+#[path = "support/tui_fixture.rs"]
+mod fixture;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -283,4 +286,70 @@ fn the_inspector_stays_responsive_while_a_reader_hangs() {
     });
     session.keys(&["k"]);
     session.wait_text("3/8", Duration::from_secs(2));
+}
+
+/// In the inspector a reader command is a catalogue name like any other: the what-if column
+/// and the `≠` badge start on it, the filter offers "NAME differs", and a reply it failed on
+/// says so (the update function, fed the readings thread's own messages).
+#[test]
+fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
+    use std::sync::Arc;
+
+    use bracewalk::readers::command::Spec;
+    use bracewalk::readers::{Catalogue, Given};
+    use bracewalk::scan::Config;
+    use bracewalk::tui::state::{Entry, Incoming};
+    use bracewalk::tui::worker::Read;
+    use bracewalk::tui::{Msg, State};
+
+    let mut catalogue = Catalogue::builtin();
+    let mine = catalogue.add_command("mine", Spec::new("true")).unwrap();
+    let mut s = State::new(vec![PathBuf::from("logs")], Default::default(), (140, 30));
+    s.set_config(Config::new(catalogue));
+    assert_eq!((s.compared, s.what_if), (mine, Some(mine)));
+    let items = vec![
+        fixture::reply(10, "page", 1, TEXTS[0]),
+        fixture::reply(20, "page", 2, TEXTS[1]),
+        fixture::reply(30, "page", 3, TEXTS[3]),
+    ];
+    let entries: Vec<Entry> = items.into_iter().enumerate().map(|(i, it)| Entry::from_item(i as u64 + 1, it)).collect();
+    let config = s.config.clone();
+    let early: Vec<Read> = entries.iter().map(|e| Read::early(e.key, e.text().unwrap(), false, &config)).collect();
+    let texts: Vec<(u64, String)> = entries.iter().map(|e| (e.key, e.text().unwrap().to_string())).collect();
+    fixture::drive(&mut s, Msg::Incoming { batch: entries.into_iter().map(Incoming::Entry).collect(), initial: true });
+    fixture::drive(
+        &mut s,
+        Msg::Facts(
+            early.iter().map(|r| Read { key: r.key, facts: r.facts.clone(), sketch: r.sketch.clone() }).collect(),
+        ),
+    );
+    let drawn = fixture::screen(&s);
+    assert!(drawn.contains("mine → last-wins"), "{drawn}");
+    // Its answers: the same as the seed's, another one, none (it failed).
+    let value = |t: &str| Given::Answer(Some(bracewalk::read::js::parse(t).unwrap()));
+    let given = [value(r#"{"a": 1}"#), value(r#"{"b": 3}"#), Given::Failed(Arc::from("reader failed: exited"))];
+    let done: Vec<Read> = early
+        .into_iter()
+        .zip(&texts)
+        .zip(given)
+        .map(|((r, (key, text)), g)| Read::complete_given(*key, text, r.facts, &config, &[(mine, g)]))
+        .collect();
+    fixture::drive(&mut s, Msg::Facts(done));
+    fixture::drive(&mut s, Msg::Problem("reader mine: exited with status 1 before it answered reply r3".to_owned()));
+    let drawn = fixture::screen(&s);
+    let line = |n: &str| drawn.lines().find(|l| l.contains(&format!("run-1:{n} "))).unwrap_or_default().to_owned();
+    assert!(line("10").contains("same"), "{drawn}");
+    assert!(line("20").contains("≠ b: 3 → 2"), "{drawn}");
+    assert!(line("30").contains("reader failed"), "{drawn}");
+    assert!(drawn.contains("reader mine: exited with status 1"), "the status line: {drawn}");
+    assert_eq!(s.diagnostics, 1);
+    // The filter offers it by name, and admits the reply it reads otherwise.
+    fixture::typed(&mut s, "f");
+    let drawn = fixture::screen(&s);
+    assert!(drawn.contains("mine differs"), "{drawn}");
+    let p = s.config.pair_with_seed(mine).unwrap();
+    let badge = bracewalk::tui::badges::Badge::Report(bracewalk::scan::report::Row::Differs(p));
+    let admitted: Vec<usize> =
+        s.entries.iter().filter(|e| badge.admits(e, false, &s.config)).filter_map(|e| e.line).collect();
+    assert_eq!(admitted, [20]);
 }
