@@ -207,12 +207,13 @@ impl Session {
     }
 
     /// Ends the child: its input is closed, it is given a moment to exit, then stopped.
-    /// After it has answered everything, an exit status other than 0 is a diagnostic.
+    /// After it has answered everything, an exit status other than 0 is a diagnostic (one
+    /// that lingers past its input is merely stopped: its answers are all in).
     pub fn finish(&mut self) {
         self.close();
         let Some(mut p) = self.process.take() else { return };
         let status = exit_status(&mut p, EXIT_GRACE);
-        if self.failed.is_none() && !status.success {
+        if self.failed.is_none() && !status.success && !status.stopped {
             let why = format!("{} after its last answer", status.text);
             self.problems.push(self.diagnostic(&why));
         }
@@ -327,6 +328,8 @@ impl Drop for Session {
 /// How a child ended, in words.
 struct Ended {
     success: bool,
+    /// It had not exited in its time: it was stopped.
+    stopped: bool,
     text: String,
 }
 
@@ -352,10 +355,10 @@ fn exit_status(p: &mut Process, grace: Duration) -> Ended {
         None => p.child.wait().ok(),
     };
     match status {
-        _ if stopped => Ended { success: false, text: "did not exit; stopped".to_owned() },
-        Some(s) if s.success() => Ended { success: true, text: "exited with status 0".to_owned() },
-        Some(s) => Ended { success: false, text: describe_status(s) },
-        None => Ended { success: false, text: "ended".to_owned() },
+        _ if stopped => Ended { success: false, stopped, text: "did not exit; stopped".to_owned() },
+        Some(s) if s.success() => Ended { success: true, stopped, text: "exited with status 0".to_owned() },
+        Some(s) => Ended { success: false, stopped, text: describe_status(s) },
+        None => Ended { success: false, stopped, text: "ended".to_owned() },
     }
 }
 
