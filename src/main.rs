@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use bracewalk::cli::readers::{self, ReaderArgs};
 use bracewalk::cli::record::Offsets;
@@ -104,6 +104,13 @@ enum Command {
     /// Print the replies marked for triage in the inspector (`m`), as a Markdown
     /// checklist for a bug report, or as JSONL.
     Marks(MarksArgs),
+    /// Print a shell completion script (`bracewalk completions bash > ~/.local/share/bash-completion/completions/bracewalk`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page, in roff (`bracewalk man > ~/.local/share/man/man1/bracewalk.1`).
+    Man,
 }
 
 #[derive(clap::Args)]
@@ -279,6 +286,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::List(args)) => list(&args),
         Some(Command::Scan(args)) => scan(&args),
         Some(Command::Marks(args)) => marks(&args),
+        Some(Command::Completions { shell }) => cli::to_stdout(|out| {
+            cli::shell::completions(shell, Cli::command(), out).context("writing the completions")?;
+            Ok(0)
+        }),
+        Some(Command::Man) => cli::to_stdout(|out| {
+            cli::shell::man(Cli::command(), out).context("writing the man page")?;
+            Ok(0)
+        }),
     }
 }
 

@@ -298,7 +298,8 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     use bracewalk::readers::command::Spec;
     use bracewalk::readers::{Catalogue, Given};
     use bracewalk::scan::Config;
-    use bracewalk::tui::state::{Entry, Incoming};
+    use bracewalk::tui::entry::Entry;
+    use bracewalk::tui::state::Incoming;
     use bracewalk::tui::worker::Read;
     use bracewalk::tui::{Msg, State};
 
@@ -314,8 +315,8 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     ];
     let entries: Vec<Entry> = items.into_iter().enumerate().map(|(i, it)| Entry::from_item(i as u64 + 1, it)).collect();
     let config = s.config.clone();
-    let early: Vec<Read> = entries.iter().map(|e| Read::early(e.key, e.text().unwrap(), false, &config)).collect();
-    let texts: Vec<(u64, String)> = entries.iter().map(|e| (e.key, e.text().unwrap().to_string())).collect();
+    let early: Vec<Read> = entries.iter().map(|e| Read::early(e.key, e.held_text().unwrap(), false, &config)).collect();
+    let texts: Vec<(u64, String)> = entries.iter().map(|e| (e.key, e.held_text().unwrap().to_string())).collect();
     fixture::drive(&mut s, Msg::Incoming { batch: entries.into_iter().map(Incoming::Entry).collect(), initial: true });
     fixture::drive(
         &mut s,

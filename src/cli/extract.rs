@@ -62,11 +62,16 @@ pub struct Extract<'a> {
 /// a value, 1 when it read nothing. A reader command is run on the reply, named `input`.
 pub fn extract(input: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
     how.catalogue.find(how.reader).map_err(anyhow::Error::msg)?;
-    extract_text(input, &read_reply(input)?, how, out)
+    extract_named(input, &read_reply(input)?, how, out)
 }
 
-/// [`extract`] of a reply's text; `id` names it to a reader command.
-pub fn extract_text(id: &str, text: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
+/// [`extract`] of a reply's text (named `-` to a reader command).
+pub fn extract_text(text: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
+    extract_named("-", text, how, out)
+}
+
+/// [`extract_text`], the reply named `id` to a reader command.
+pub fn extract_named(id: &str, text: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
     let reader = how.catalogue.find(how.reader).map_err(anyhow::Error::msg)?;
     let value = if how.catalogue.is_command(reader) {
         super::readers::command_value(how.catalogue, reader, id, text)?

@@ -116,8 +116,10 @@ struct Beside {
     account: Option<String>,
 }
 
-fn beside(catalogue: &Catalogue, text: &str, trace: &Trace, given: &[(ReaderId, Given)]) -> Vec<Beside> {
-    let mut answers = Answers::with_seed(catalogue, text, trace).given(given);
+fn beside(catalogue: &Catalogue, text: &str, given: &[(ReaderId, Given)]) -> Vec<Beside> {
+    // The seed's answer from a walk of its own: the trace shown keeps its value.
+    let mut seed = crate::read::walk::run(text, &crate::read::walk::WalkOptions::SEED, false);
+    let mut answers = Answers::with_seed(catalogue, text, &mut seed).given(given);
     given
         .iter()
         .map(|(r, g)| {
@@ -141,7 +143,7 @@ pub fn explain_text(
 ) -> String {
     let mut out = explain::render_text(text, trace, style);
     let _ = writeln!(out);
-    for b in beside(catalogue, text, trace, given) {
+    for b in beside(catalogue, text, given) {
         let value = b.value.as_ref().map_or_else(|| "null".to_owned(), crate::describe::sketch);
         let _ = writeln!(out, "{} {value}", style.bold(&b.name));
         let verdict = match &b.account {
@@ -163,7 +165,7 @@ pub fn explain_json(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let mut readers = Map::new();
-    for b in beside(catalogue, text, trace, given) {
+    for b in beside(catalogue, text, given) {
         let value = b.value.as_ref().map_or(Json::Null, |v| {
             serde_json::value::RawValue::from_string(v.to_json()).map_or(Json::Null, |raw| json!(raw))
         });
