@@ -31,7 +31,9 @@ fn runs(program: &str, args: &[&str]) -> bool {
 /// Scans `texts` (ids `r1`…) with reader `name` running `command` from the project's root,
 /// compared with the seed; the JSON result.
 fn scan(dir: &Path, texts: &[&str], name: &str, command: &str) -> (Json, Output) {
-    let corpus = dir.join("corpus.jsonl");
+    // Beside the state directory, not above it: a reader's log never goes inside what is read.
+    std::fs::create_dir_all(dir.join("logs")).unwrap();
+    let corpus = dir.join("logs").join("corpus.jsonl");
     let lines: String = texts
         .iter()
         .enumerate()
