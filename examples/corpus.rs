@@ -1,7 +1,8 @@
-//! Prints the generated corpora as JSONL for the seed oracle (`shared/oracle/run.mjs`) and its
-//! benchmark (`bench.mjs`):
+//! Prints the generated corpora as JSONL for the seed oracle (`shared/oracle/run.mjs`,
+//! `original.mjs`) and its benchmark (`bench.mjs`):
 //!
 //!     cargo run --example corpus -- golden [SEED]
+//!     cargo run --example corpus -- fences
 //!     cargo run --example corpus -- typical BYTES [SEED]
 //!     cargo run --example corpus -- adversarial FAMILY SIZE     (FAMILY may be `all`)
 //!
@@ -15,7 +16,7 @@ use std::process::ExitCode;
 
 use corpus::Record;
 
-const USAGE: &str = "usage: corpus golden [SEED] | typical BYTES [SEED] | adversarial FAMILY|all SIZE";
+const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | adversarial FAMILY|all SIZE";
 
 fn number(arg: Option<&String>, what: &str) -> Result<Option<u64>, String> {
     match arg {
@@ -33,6 +34,7 @@ fn records(args: &[String]) -> Result<Vec<Record>, String> {
             let seed = number(args.get(1), "seed")?.unwrap_or(corpus::GOLDEN_SEED);
             Ok(corpus::golden_corpus(seed))
         }
+        Some("fences") => Ok(corpus::fence_corpus()),
         Some("typical") => {
             let bytes = number(args.get(1), "bytes")?.ok_or(USAGE)?;
             let seed = number(args.get(2), "seed")?.unwrap_or(corpus::GOLDEN_SEED);

@@ -7,15 +7,17 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{CommandFactory, Parser, Subcommand};
 
+use bracewalk::cli::readers::{self, ReaderArgs};
 use bracewalk::cli::record::Offsets;
 use bracewalk::cli::scan as cli_scan;
 use bracewalk::cli::style::Style;
-use bracewalk::cli::{self, extract, list};
-use bracewalk::readers::Catalogue;
+use bracewalk::cli::{self, accepted, extract, list};
+use bracewalk::readers::ReaderId;
 use bracewalk::runlog::{Format, LoadOptions};
 use bracewalk::scan::Pair;
 use bracewalk::tui;
@@ -46,6 +48,8 @@ struct InspectArgs {
     paths: Vec<PathBuf>,
     #[command(flatten)]
     load: LoadArgs,
+    #[command(flatten)]
+    readers: ReaderFlags,
     /// Read the paths once; do not watch them for new replies.
     #[arg(long)]
     no_watch: bool,
@@ -65,7 +69,13 @@ struct MarksArgs {
 enum Command {
     /// Read one reply and print what a reader extracts from it, as JSON.
     ///
-    /// Exit status: 0 when a value was read, 1 when nothing reads, 2 on an error.
+    /// The reader is the last `--reader` given: any name `scan --compare` takes (last-wins,
+    /// first-wins, fence-first, strict-only, the other what-ifs), leading (seed 002's leading
+    /// JSON values), cut (the leaves of JSON cut short), array-prefix (the complete entries of
+    /// a cut-off array field), or a reader command (NAME=COMMAND); last-wins by default.
+    ///
+    /// Exit status: 0 when a value was read, 1 when nothing reads, 2 on an error (a reader
+    /// command that fails included).
     Extract(ExtractArgs),
     /// Show how the last-wins reader decided: every candidate, its readings, the gates.
     Explain(ExplainArgs),
@@ -80,10 +90,16 @@ enum Command {
     /// rescues and changes, truncated array fields, and each reader or what-if that reads
     /// a reply differently from the seed, with a one-line account per reply. Readers:
     /// first-wins, strict-only, narrow-everywhere, narrow-fallback, resume-after-fail,
-    /// first-readable, no-whole-reply, no-walk-closed-gate, no-self-contained-gate.
+    /// first-readable, no-whole-reply, no-walk-closed-gate, no-self-contained-gate,
+    /// fence-first; and any reader given as a command (--reader NAME=COMMAND).
+    ///
+    /// For CI: `--accept FILE` records the differences found as reviewed; `--accepted FILE`
+    /// then prints only the differences that are new or read another way.
     ///
     /// Exit status: 0 when everything loaded, 1 when some inputs had diagnostics (the
-    /// rest are counted), 2 when nothing could be read.
+    /// rest are counted; a reader command that failed is one), 2 when nothing could be read
+    /// or on an error, 3 with --accepted when a difference is not accepted (new, or with
+    /// another account), whatever the diagnostics.
     Scan(ScanArgs),
     /// Print the replies marked for triage in the inspector (`m`), as a Markdown
     /// checklist for a bug report, or as JSONL.
@@ -121,6 +137,42 @@ struct ScanArgs {
     fields: Vec<String>,
     #[command(flatten)]
     load: LoadArgs,
+    #[command(flatten)]
+    readers: ReaderFlags,
+    /// Write every difference found to FILE as accepted (JSONL: comparison, id, account), to
+    /// commit beside your extractor once reviewed.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["accepted", "markdown", "list"])]
+    accept: Option<PathBuf>,
+    /// Print only the differences not accepted in FILE (new, or with another account than
+    /// the one accepted); exit status 3 when there are any.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["markdown", "list"])]
+    accepted: Option<PathBuf>,
+}
+
+/// Readers of one's own: shared by the inspector, `scan`, `extract` and `explain`.
+#[derive(clap::Args)]
+struct ReaderFlags {
+    /// A reader of your own, NAME=COMMAND: COMMAND runs once under `sh -c`, reads a JSON line
+    /// {"id", "text"} per reply and answers each with a line {"id", "value"} (or {"id",
+    /// "error"}), in order; NAME is then a reader like any other (`--compare NAME,last-wins`).
+    /// Its stderr goes to a log in the state directory. `extract` and `explain` also take a
+    /// built-in reader's name. Repeat for several.
+    #[arg(long = "reader", value_name = "NAME=COMMAND")]
+    reader: Vec<String>,
+    /// Seconds a reader command that owes answers may go without taking input or giving an
+    /// answer before it counts as hung.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
+    reader_timeout: f64,
+}
+
+impl ReaderFlags {
+    fn args(&self) -> Result<ReaderArgs> {
+        let timeout =
+            Duration::try_from_secs_f64(self.reader_timeout).ok().filter(|t| !t.is_zero()).ok_or_else(|| {
+                anyhow::anyhow!("--reader-timeout {}: give a number of seconds above 0", self.reader_timeout)
+            })?;
+        Ok(ReaderArgs { readers: self.reader.clone(), timeout })
+    }
 }
 
 #[derive(clap::Args)]
@@ -182,12 +234,8 @@ struct ExtractArgs {
     /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input.
     #[arg(default_value = "-")]
     input: String,
-    /// Which reader to run: any name `scan --compare` takes (last-wins, first-wins,
-    /// strict-only, the other what-ifs), or leading (seed 002's leading JSON values), cut
-    /// (the leaves of JSON cut short), array-prefix (the complete entries of a cut-off array
-    /// field).
-    #[arg(long, default_value = "last-wins", value_name = "NAME")]
-    reader: String,
+    #[command(flatten)]
+    readers: ReaderFlags,
     /// The array field for `--reader array-prefix`.
     #[arg(long, default_value = "edits")]
     field: String,
@@ -214,6 +262,9 @@ struct ExplainArgs {
     /// Print the whole trace as JSON.
     #[arg(long)]
     json: bool,
+    /// What these readers returned, beside the seed's decision (`readers` in `--json`).
+    #[command(flatten)]
+    readers: ReaderFlags,
 }
 
 fn main() -> ExitCode {
@@ -249,12 +300,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
 fn inspect(args: InspectArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
     let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths };
+    let config = bracewalk::scan::Config::new(args.readers.args()?.catalogue(&paths, false)?);
     let watch = match (args.no_watch, args.poll) {
         (true, _) => tui::WatchMode::Off,
         (_, true) => tui::WatchMode::Poll,
         _ => tui::WatchMode::Native,
     };
-    let ended = tui::run(paths, tui::Options { load, watch, marks: None }).context("the inspector")?;
+    let ended = tui::run(paths, tui::Options { load, watch, marks: None, config }).context("the inspector")?;
     Ok(ExitCode::from(ended.status()))
 }
 
@@ -276,7 +328,8 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
-    let mut config = bracewalk::scan::Config { fields: args.fields.clone(), ..Default::default() };
+    let mut config = bracewalk::scan::Config::new(args.readers.args()?.catalogue(&args.paths, false)?);
+    config.fields.clone_from(&args.fields);
     if !args.compare.is_empty() {
         config.pairs = args
             .compare
@@ -289,7 +342,15 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
         (_, true) => cli_scan::Output::Markdown,
         _ => cli_scan::Output::Table,
     };
-    cli::to_stdout(|out| cli_scan::run(&args.paths, &load, config, output, args.list, out).context("writing the scan"))
+    let catalogue = config.catalogue.clone();
+    let paths = &args.paths;
+    let done = cli::to_stdout(|out| match (&args.accept, &args.accepted) {
+        (Some(file), _) => accepted::accept(paths, &load, config, file, out),
+        (None, Some(file)) => accepted::check(paths, &load, config, file, args.json, out),
+        (None, None) => cli_scan::run(paths, &load, config, output, args.list, out).context("writing the scan"),
+    });
+    readers::tell_logs(&catalogue);
+    done
 }
 
 fn list(args: &ListArgs) -> Result<ExitCode> {
@@ -305,12 +366,17 @@ fn extract(args: &ExtractArgs) -> Result<ExitCode> {
     if args.jsonl {
         return cli::to_stdout(|out| extract::extract_jsonl(&args.input, args.offsets, args.keys.as_deref(), out));
     }
-    let mut catalogue = Catalogue::builtin();
+    let flags = args.readers.args()?;
+    let mut catalogue = flags.catalogue(&readers::inspected(&args.input), true)?;
     catalogue.set_array_field(&args.field);
-    let how = extract::Extract { catalogue: &catalogue, reader: &args.reader, pretty: args.pretty };
+    let reader = flags.named(&catalogue).last().copied().unwrap_or(ReaderId::LAST_WINS);
+    let how = extract::Extract { catalogue: &catalogue, reader: catalogue.name(reader), pretty: args.pretty };
     cli::to_stdout(|out| extract::extract(&args.input, &how, out))
 }
 
 fn explain(args: &ExplainArgs) -> Result<ExitCode> {
-    cli::to_stdout(|out| extract::explain(&args.input, args.json, out))
+    let flags = args.readers.args()?;
+    let catalogue = flags.catalogue(&readers::inspected(&args.input), true)?;
+    let named = flags.named(&catalogue);
+    cli::to_stdout(|out| extract::explain(&args.input, args.json, (&catalogue, &named), out))
 }

@@ -2,7 +2,9 @@
 //!
 //! `tests/golden/replies.jsonl` holds the generated corpus and `tests/golden/expected.jsonl`
 //! what the seed code printed for each record under node (`scripts/regen-goldens`). Every
-//! key of every record must match exactly: the value, the decision, every candidate.
+//! key of every record must match exactly: the value, the decision, every candidate. The
+//! `fence-first` reader is held to `original.jsonl` and `fences.original.jsonl`, what the
+//! pipeline's original reader (`original.mjs`) returned.
 
 use bracewalk::cli::record::{self, Input, KEYS, Offsets};
 use bracewalk::read::js;
@@ -112,4 +114,62 @@ fn the_memoized_walk_answers_as_the_recorded_walk_on_every_golden_reply() {
         }
     }
     assert!(failures.is_empty(), "{} differ: {:?}", failures.len(), &failures[..failures.len().min(20)]);
+}
+
+/// The fence-first reader (the pipeline's original `extractJson`) against what
+/// `shared/oracle/original.mjs` printed: over the golden corpus, and over the fence regex's
+/// edge cases (`tests/golden/fences.jsonl`).
+#[test]
+fn fence_first_matches_the_original_reader_on_every_golden_reply() {
+    use bracewalk::readers::Catalogue;
+    let catalogue = Catalogue::builtin();
+    let fence_first = catalogue.find("fence-first").unwrap();
+    for (replies, original, at_least) in [
+        (REPLIES, include_str!("golden/original.jsonl"), 5_000),
+        (include_str!("golden/fences.jsonl"), include_str!("golden/fences.original.jsonl"), 1_000),
+    ] {
+        let (replies, original) = (lines(replies), lines(original));
+        assert_eq!(replies.len(), original.len(), "one oracle line per reply");
+        assert!(replies.len() >= at_least, "{} replies", replies.len());
+        let mut failures = Vec::new();
+        for (line, want) in replies.iter().zip(&original) {
+            let input = Input::parse(line).unwrap();
+            let want = js::parse(want).unwrap();
+            let want = want.as_object().unwrap();
+            assert_eq!(want.get("id").map(Value::to_json), Some(input.id.to_json()), "the same record");
+            let want = want.get("original_extract_json").map(Value::to_json).unwrap();
+            // What the caller holds: the oracle prints `null` for nothing.
+            let got = catalogue.read(fence_first, &input.text).map_or_else(|| "null".to_owned(), |v| v.to_json());
+            if got != want {
+                failures.push(input.id.to_json());
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} differ from the oracle: {:?}",
+            failures.len(),
+            &failures[..failures.len().min(20)]
+        );
+    }
+}
+
+/// A reader command's answer is compared with a built-in's as JSON text carries that one
+/// (`JSON.parse(JSON.stringify(v))`), which the comparison skips where it would change
+/// nothing: where no number is non-finite. On every answer of every built-in reader over the
+/// corpus, the view is the answer exactly when that holds.
+#[test]
+fn json_text_carries_every_answer_as_it_is_but_non_finite_numbers() {
+    use bracewalk::readers::{Catalogue, changes_in_json, json_view};
+    let catalogue = Catalogue::builtin();
+    let mut changed = 0;
+    for line in lines(REPLIES) {
+        let input = Input::parse(line).unwrap();
+        for (id, d) in catalogue.iter() {
+            let Some(v) = catalogue.read(id, &input.text) else { continue };
+            let same = json_view(&v).as_ref() == Some(&v);
+            assert_eq!(same, !changes_in_json(&v), "{} by {}: {}", input.id.to_json(), d.name, v.to_json());
+            changed += usize::from(!same);
+        }
+    }
+    assert!(changed > 0, "the corpus holds non-finite numbers (1e400)");
 }

@@ -59,11 +59,12 @@ fn what_if(key: &str, text: &str) -> Option<Value> {
         "no-whole-reply" => walk_with(text, w(WholeReplyPolicy { enabled: false, ..GATES })),
         "no-walk-closed-gate" => walk_with(text, w(WholeReplyPolicy { walk_closed_gate: false, ..GATES })),
         "no-self-contained-gate" => walk_with(text, w(WholeReplyPolicy { self_contained_gate: false, ..GATES })),
+        "fence-first" => bracewalk::read::fence::fence_first(text).filter(|v| !matches!(v, Value::Null)),
         other => panic!("no what-if {other}"),
     }
 }
 
-const WHAT_IFS: [&str; 9] = [
+const WHAT_IFS: [&str; 10] = [
     "first-wins",
     "strict-only",
     "narrow-everywhere",
@@ -73,6 +74,7 @@ const WHAT_IFS: [&str; 9] = [
     "no-whole-reply",
     "no-walk-closed-gate",
     "no-self-contained-gate",
+    "fence-first",
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -354,7 +356,10 @@ fn the_first_candidate_is_the_scratch_template() {
     let expected = "html: 3 chars → 7,121 chars; log: 3 chars → 43 chars";
     assert_eq!(account(&d, "first-wins", "correction"), expected);
     assert_eq!(account(&d, "first-readable", "correction"), expected);
-    assert_eq!(differing(&d, "correction"), BTreeSet::from(["first-wins".to_owned(), "first-readable".to_owned()]));
+    // The pipeline's original reader, with no fence to prefer, takes the first `{` too.
+    assert_eq!(account(&d, "fence-first", "correction"), expected);
+    let binders = ["first-wins", "first-readable", "fence-first"].map(str::to_owned);
+    assert_eq!(differing(&d, "correction"), BTreeSet::from(binders));
 }
 
 /// Seed 000, issue #339: a verdict whose `notes` quote the contract back, with no string

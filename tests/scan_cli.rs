@@ -27,7 +27,8 @@ fn keys(v: &Value) -> Vec<&str> {
     v.as_object().unwrap().keys().map(String::as_str).collect()
 }
 
-const COMPARISONS: [&str; 9] = [
+const COMPARISONS: [&str; 10] = [
+    "fence-first",
     "first-readable",
     "first-wins",
     "narrow-everywhere",
@@ -56,6 +57,7 @@ fn json_has_the_documented_keys_and_the_oracles_names() {
             "decided_by",
             "diagnostics",
             "elapsed_seconds",
+            "reader_failed",
             "repair",
             "replies",
             "replies_per_second",

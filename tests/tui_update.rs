@@ -545,6 +545,8 @@ fn w_cycles_the_what_if_and_the_list_shows_its_column() {
     typed(&mut s, "wwwwwww");
     assert_eq!(s.what_if, Some(reader(&s, "no-self-contained-gate")));
     typed(&mut s, "w");
+    assert_eq!(s.what_if, Some(reader(&s, "fence-first")));
+    typed(&mut s, "w");
     assert_eq!(s.what_if, None);
     let drawn = screen(&s);
     assert!(!drawn.contains("→ last-wins") && !drawn.contains("what-if:"), "{drawn}");

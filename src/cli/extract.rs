@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 
 use crate::read::lex;
 use crate::read::walk;
-use crate::readers::Catalogue;
+use crate::readers::{Catalogue, ReaderId};
 use crate::runlog::{self, LoadOptions};
 
 use super::explain;
@@ -59,16 +59,26 @@ pub struct Extract<'a> {
 }
 
 /// Prints what the reader holds for the reply at `input`; the exit status is 0 when it read
-/// a value, 1 when it read nothing.
+/// a value, 1 when it read nothing. A reader command is run on the reply, named `input`.
 pub fn extract(input: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
     how.catalogue.find(how.reader).map_err(anyhow::Error::msg)?;
-    extract_text(&read_reply(input)?, how, out)
+    extract_named(input, &read_reply(input)?, how, out)
 }
 
-/// [`extract`] of a reply's text.
+/// [`extract`] of a reply's text (named `-` to a reader command).
 pub fn extract_text(text: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
+    extract_named("-", text, how, out)
+}
+
+/// [`extract_text`], the reply named `id` to a reader command.
+pub fn extract_named(id: &str, text: &str, how: &Extract, out: &mut dyn Write) -> Result<u8> {
     let reader = how.catalogue.find(how.reader).map_err(anyhow::Error::msg)?;
-    let Some(value) = how.catalogue.read(reader, text) else { return Ok(1) };
+    let value = if how.catalogue.is_command(reader) {
+        super::readers::command_value(how.catalogue, reader, id, text)?
+    } else {
+        how.catalogue.read(reader, text)
+    };
+    let Some(value) = value else { return Ok(1) };
     let json = if how.pretty { value.to_json_pretty(2) } else { value.to_json() };
     writeln!(out, "{json}").context("writing the value")?;
     Ok(0)
@@ -105,10 +115,22 @@ pub fn extract_jsonl(input: &str, offsets: Offsets, keys: Option<&[String]>, out
 
 /// Prints the seed's decision record for the reply at `input`: text, or with `json` all of
 /// it as JSON, written as it is made (the trace of a 200 MB reply is not held a second time
-/// as text).
-pub fn explain(input: &str, json: bool, out: &mut dyn Write) -> Result<u8> {
+/// as text). With `readers`, what each of them answered beside it.
+pub fn explain(input: &str, json: bool, readers: (&Catalogue, &[ReaderId]), out: &mut dyn Write) -> Result<u8> {
     let text = read_reply(input)?;
     let trace = walk::trace(&text);
+    let (catalogue, named) = readers;
+    if !named.is_empty() {
+        let given = super::readers::answers(catalogue, named, input, &text)?;
+        if json {
+            super::readers::explain_json(catalogue, &text, &trace, &given, out).and_then(|()| writeln!(out))
+        } else {
+            let shown = super::readers::explain_text(catalogue, &text, &trace, &given, &Style::for_stdout());
+            out.write_all(shown.as_bytes())
+        }
+        .context("writing the trace")?;
+        return Ok(0);
+    }
     if json {
         explain::write_json(&text, &trace, out).and_then(|()| writeln!(out))
     } else {

@@ -1,9 +1,11 @@
 //! What the command line prints: the oracle-format record, the explained trace, the corpus
 //! scan, the listing, styling. The binary's `main.rs` parses arguments and calls into here.
 
+pub mod accepted;
 pub mod explain;
 pub mod extract;
 pub mod list;
+pub mod readers;
 pub mod record;
 pub mod scan;
 pub mod shell;

@@ -41,13 +41,7 @@ pub fn run(
     list: bool,
     out: &mut dyn Write,
 ) -> io::Result<u8> {
-    let bar = progress_bar();
-    let scan = scan_paths(paths, load, config, &mut |p: &Progress| {
-        bar.set_length(p.bytes_total);
-        bar.set_position(p.bytes_done);
-        bar.set_message(format!("{} replies", thousands(p.replies)));
-    });
-    bar.finish_and_clear();
+    let scan = scan_with_progress(paths, load, config);
     let printed = match output {
         Output::Table => render_text(&scan, list, &Style::for_stdout()),
         Output::Markdown => render_markdown(&scan, list),
@@ -55,6 +49,18 @@ pub fn run(
     };
     out.write_all(printed.as_bytes())?;
     Ok(exit_code(&scan))
+}
+
+/// Scans `paths`, with a progress bar on a terminal.
+pub fn scan_with_progress(paths: &[PathBuf], load: &LoadOptions, config: Config) -> Scan {
+    let bar = progress_bar();
+    let scan = scan_paths(paths, load, config, &mut |p: &Progress| {
+        bar.set_length(p.bytes_total);
+        bar.set_position(p.bytes_done);
+        bar.set_message(format!("{} replies", thousands(p.replies)));
+    });
+    bar.finish_and_clear();
+    scan
 }
 
 /// A bar on stderr when it is a terminal; hidden otherwise.
@@ -349,7 +355,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
     out.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply.len()));
     out.insert("diagnostics".to_owned(), json!(scan.diagnostics.len()));
     // Sections with no rows are still there, empty.
-    for top in ["by_agent", "by_round", "by_format", "truncation", "comparisons"] {
+    for top in ["by_agent", "by_round", "by_format", "truncation", "comparisons", "reader_failed"] {
         out.insert(top.to_owned(), Json::Object(Map::new()));
     }
     let mut ids = Map::new();
@@ -406,7 +412,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
         ids.insert("replies".to_owned(), json!((0..scan.replies.len()).map(|i| scan.id(i)).collect::<Vec<_>>()));
         ids.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply));
         ids.insert("diagnostics".to_owned(), json!(scan.diagnostics));
-        for top in ["by_agent", "by_round", "by_format", "truncation"] {
+        for top in ["by_agent", "by_round", "by_format", "truncation", "reader_failed"] {
             ids.entry(top.to_owned()).or_insert_with(|| Json::Object(Map::new()));
         }
         out.insert("ids".to_owned(), Json::Object(ids));

@@ -4,6 +4,7 @@
 //! * [`walk`]: the last-wins reader (seed 000), its trace, its what-if variants, and the
 //!   array prefix of a cut reply;
 //! * [`first`]: the first-wins bounded reader (seed 001);
+//! * [`fence`]: the fence-first reader, the pipeline's original `extractJson`;
 //! * [`served`]: leading JSON values and JSON cut short (seed 002);
 //! * [`lex`], [`js`], [`value`]: the JavaScript semantics all three rely on: whitespace and
 //!   the tokens' ends, `JSON.parse`, and the values it builds;
@@ -12,6 +13,7 @@
 //! * [`span`], [`trace`](mod@trace): positions and the decision record.
 
 pub mod ends;
+pub mod fence;
 pub mod first;
 pub mod js;
 pub mod lex;

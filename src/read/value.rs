@@ -146,6 +146,12 @@ impl Object {
         self.entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v)
     }
 
+    /// Takes the property `key` out (its value; the object keeps its other properties).
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        let at = self.entries.iter().position(|(k, _)| k.as_str() == Some(key))?;
+        Some(self.entries.remove(at).1)
+    }
+
     pub(crate) fn from_entries(entries: Vec<(JsString, Value)>) -> Object {
         Object { entries }
     }
@@ -359,24 +365,7 @@ pub fn js_number_to_string(n: f64) -> String {
 pub fn write_json_string(out: &mut String, s: &JsString) {
     out.push('"');
     match s {
-        JsString::Utf8(s) => {
-            // What JSON escapes in a string is what ends a run of plain text inside one.
-            let bytes = s.as_bytes();
-            if bytes.len() >= LONG_STRING {
-                // Room for all of it and what may follow it, measured once: a 200 MB string
-                // that outgrew its buffer at the end would be copied into one twice its size.
-                let escaped = escaped_len(bytes);
-                out.reserve_exact(escaped + 2 + escaped / 16);
-            }
-            let mut run = 0;
-            loop {
-                let i = super::lex::next_string_special(bytes, run);
-                out.push_str(&s[run..i]);
-                let Some(&b) = bytes.get(i) else { break };
-                push_escape(out, u32::from(b));
-                run = i + 1;
-            }
-        }
+        JsString::Utf8(s) => write_utf8_inside(out, s),
         JsString::Utf16(units) => {
             for r in char::decode_utf16(units.iter().copied()) {
                 match r {
@@ -388,6 +377,33 @@ pub fn write_json_string(out: &mut String, s: &JsString) {
         }
     }
     out.push('"');
+}
+
+/// A Rust string as `JSON.stringify` prints it: [`write_json_string`] of it.
+pub fn write_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    write_utf8_inside(out, s);
+    out.push('"');
+}
+
+/// The inside of a JSON string for `s`, escaped.
+fn write_utf8_inside(out: &mut String, s: &str) {
+    // What JSON escapes in a string is what ends a run of plain text inside one.
+    let bytes = s.as_bytes();
+    if bytes.len() >= LONG_STRING {
+        // Room for all of it and what may follow it, measured once: a 200 MB string
+        // that outgrew its buffer at the end would be copied into one twice its size.
+        let escaped = escaped_len(bytes);
+        out.reserve_exact(escaped + 2 + escaped / 16);
+    }
+    let mut run = 0;
+    loop {
+        let i = super::lex::next_string_special(bytes, run);
+        out.push_str(&s[run..i]);
+        let Some(&b) = bytes.get(i) else { break };
+        push_escape(out, u32::from(b));
+        run = i + 1;
+    }
 }
 
 /// Strings at least this long are measured before they are written.

@@ -1,4 +1,16 @@
-//! Each reader's answer for one reply, read once, when first asked for.
+//! Each reader's answer for one reply, read once, when first asked for; and the answers of
+//! readers that run outside (commands), given per reply by whoever ran them.
+//!
+//! Where a built-in reader's answer is in the reply is found first, and its value built only
+//! when asked for: two answers at the same place are the same ([`Answers::known_same`]), which
+//! on most replies is most comparisons.
+//!
+//! A command's answer arrives as JSON text, so it is compared with a built-in reader's as JSON
+//! text carries that one: [`json_view`], `JSON.stringify`'s view (a non-finite number is
+//! `null`, so nothing read; a lone surrogate survives as its escape). The seed run as a command
+//! then agrees with the built-in seed on every reply.
+
+use std::sync::Arc;
 
 use crate::read::first::{FirstOutcome, first_wins};
 use crate::read::js;
@@ -8,10 +20,21 @@ use crate::read::walk::{self, Keep, Readings, WalkOptions, Walker};
 
 use super::{Catalogue, ReaderId, Run, held};
 
+/// What a reader that runs outside answered for one reply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Given {
+    /// Its answer as its JSON text carries it, `null` already nothing (`None`).
+    Answer(Option<Value>),
+    /// It gave no answer for this reply, and why: an error it reported for the reply, or its
+    /// failure (it exited, hung, answered out of order…) at this reply or before it.
+    Failed(Arc<str>),
+}
+
+/// Why a command reader that was given no answer has none.
+const NOT_GIVEN: &str = "no answer was given";
+
 /// The answers of one reply. An answer may be as large as the reply, so a caller that is done
-/// with one lets it go ([`Answers::keep_only`]). Where a reader's answer is in the reply is
-/// found first, and its value built only when asked for: two answers at the same place are
-/// the same ([`Answers::known_same`]), which on most replies is most comparisons.
+/// with one lets it go ([`Answers::keep_only`]).
 pub struct Answers<'a> {
     catalogue: &'a Catalogue,
     text: &'a str,
@@ -27,20 +50,48 @@ pub struct Answers<'a> {
     verdict: Verdict,
     reads: Reads,
     known: Vec<Known>,
+    /// The command readers' answers for this reply.
+    given: &'a [(ReaderId, Given)],
 }
 
-/// One reader's answer: where it is (for the readers that can say), and its value once built
-/// (`Some(None)` for nothing read).
+/// One built-in reader's answer: where it is (for the readers that can say), its value once
+/// built (`Some(None)` for nothing read), and its JSON view once asked for (where that is
+/// not the value itself).
 struct Known {
     id: ReaderId,
     place: Option<Place>,
     value: Option<Option<Value>>,
+    json: Option<Option<Value>>,
 }
 
 impl Known {
     fn answer(&self) -> Option<&Value> {
         self.value.as_ref().and_then(Option::as_ref)
     }
+}
+
+/// `value` as JSON text carries it: `JSON.parse(JSON.stringify(value))`, held (a non-finite
+/// number prints as `null`, which is nothing read).
+pub fn json_view(value: &Value) -> Option<Value> {
+    held(js::parse(&value.to_json()).ok())
+}
+
+/// Whether JSON text carries `value` otherwise than it is, so that [`json_view`] is needed: only
+/// where a number is not finite (it prints as `null`). Strings (lone surrogates as their
+/// escapes), finite numbers (printed to round-trip; `-0` as `0`, which `==` it) and the keys
+/// in their order (JavaScript's, as every reader builds them) come back as they were.
+/// `tests/golden.rs` holds every built-in answer of the corpus to it.
+pub fn changes_in_json(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if !n.is_finite() => return true,
+            Value::Array(a) => stack.extend(a),
+            Value::Object(o) => stack.extend(o.iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+    false
 }
 
 impl<'a> Answers<'a> {
@@ -50,13 +101,13 @@ impl<'a> Answers<'a> {
     pub fn with_seed(catalogue: &'a Catalogue, text: &'a str) -> (Answers<'a>, Trace) {
         let mut walker = Walker::new(text);
         let mut seed = walker.run(&WalkOptions::SEED);
-        let answers = Answers::new(catalogue, text, walker, &mut seed);
-        (answers, seed)
-    }
-
-    fn new(catalogue: &'a Catalogue, text: &'a str, walker: Walker<'a>, seed: &mut Trace) -> Answers<'a> {
-        let known = Known { id: ReaderId::LAST_WINS, place: Some(seed.place), value: Some(held(seed.value.take())) };
-        Answers {
+        let known = Known {
+            id: ReaderId::LAST_WINS,
+            place: Some(seed.place),
+            value: Some(held(seed.value.take())),
+            json: None,
+        };
+        let answers = Answers {
             catalogue,
             text,
             walker,
@@ -64,7 +115,14 @@ impl<'a> Answers<'a> {
             verdict: seed.whole_reply.verdict(),
             reads: seed.reads,
             known: vec![known],
-        }
+            given: &[],
+        };
+        (answers, seed)
+    }
+
+    /// These answers with the command readers' answers for the reply.
+    pub fn given(self, given: &'a [(ReaderId, Given)]) -> Answers<'a> {
+        Answers { given, ..self }
     }
 
     /// Takes `id`'s answer, if it was read, out of the answers.
@@ -88,7 +146,28 @@ impl<'a> Answers<'a> {
         if self.is_seed(id) { ReaderId::LAST_WINS } else { id }
     }
 
-    /// Where `id`'s entry is, found now (where its answer is, but not its value) if need be.
+    /// Why the command reader `id` has no answer for this reply (`None`: it has one, or `id`
+    /// is built in).
+    pub fn failure(&self, id: ReaderId) -> Option<&str> {
+        if !self.catalogue.is_command(id) {
+            return None;
+        }
+        match self.given.iter().find(|(r, _)| *r == id) {
+            Some((_, Given::Answer(_))) => None,
+            Some((_, Given::Failed(why))) => Some(why),
+            None => Some(NOT_GIVEN),
+        }
+    }
+
+    fn given_value(&self, id: ReaderId) -> Option<&Value> {
+        match self.given.iter().find(|(r, _)| *r == id) {
+            Some((_, Given::Answer(v))) => v.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Where built-in `id`'s entry is, found now (where its answer is, but not its value)
+    /// if need be.
     fn find(&mut self, id: ReaderId) -> usize {
         let id = self.slot(id);
         if let Some(at) = self.known.iter().position(|k| k.id == id) {
@@ -101,40 +180,23 @@ impl<'a> Answers<'a> {
                 let place = located.place;
                 // The value where finding the place built it; else when asked for.
                 let value = matches!(place, Place::WholeText).then(|| held(located.into_value(text)));
-                Known { id, place: Some(place), value }
+                Known { id, place: Some(place), value, json: None }
             }
             Some(Run::FirstWins) => {
                 let place = match first_wins(text).outcome {
                     FirstOutcome::Found(s) => Place::Span { start: s.start, end: s.end, by: ReadingKind::Strict },
                     _ => Place::Raw,
                 };
-                Known { id, place: Some(place), value: None }
+                Known { id, place: Some(place), value: None, json: None }
             }
-            _ => Known { id, place: None, value: Some(self.catalogue.read(id, text)) },
+            _ => Known { id, place: None, value: Some(self.catalogue.read(id, text)), json: None },
         };
         self.known.push(known);
         self.known.len() - 1
     }
 
-    /// Whether the two answers are known to be the same by where they are, neither built.
-    pub fn known_same(&mut self, a: ReaderId, b: ReaderId) -> bool {
-        let (a, b) = (self.find(a), self.find(b));
-        a == b || matches!((self.known[a].place, self.known[b].place), (Some(x), Some(y)) if x == y)
-    }
-
-    /// Whether `id` reads something: an object found at a place is something without
-    /// building it (only a whole reply read as it is can be JavaScript's `null`).
-    pub fn reads(&mut self, id: ReaderId) -> bool {
-        let at = self.find(id);
-        match self.known[at].place {
-            Some(Place::Span { .. }) => true,
-            Some(Place::Nothing) => false,
-            _ => self.get(id).is_some(),
-        }
-    }
-
-    /// The answer of `id`, read now if it was not yet.
-    pub fn get(&mut self, id: ReaderId) -> Option<&Value> {
+    /// Built-in `id`'s entry, its value built.
+    fn built(&mut self, id: ReaderId) -> usize {
         let at = self.find(id);
         let text = self.text;
         let k = &mut self.known[at];
@@ -145,20 +207,128 @@ impl<'a> Answers<'a> {
                 _ => self.catalogue.read(k.id, text),
             }));
         }
-        k.value.as_ref().and_then(Option::as_ref)
+        at
     }
 
-    /// Both answers, read if need be, for a comparison.
-    pub fn pair(&mut self, a: ReaderId, b: ReaderId) -> (Option<&Value>, Option<&Value>) {
-        self.get(a);
-        self.get(b);
+    /// Whether the two answers are known to be the same by where they are, neither built (a
+    /// command's answer is never known so: it must be compared).
+    pub fn known_same(&mut self, a: ReaderId, b: ReaderId) -> bool {
+        if self.catalogue.is_command(a) || self.catalogue.is_command(b) {
+            return false;
+        }
         let (a, b) = (self.find(a), self.find(b));
-        (self.known[a].answer(), self.known[b].answer())
+        a == b || matches!((self.known[a].place, self.known[b].place), (Some(x), Some(y)) if x == y)
+    }
+
+    /// Whether `id` reads something: an object found at a place is something without
+    /// building it (only a whole reply read as it is can be JavaScript's `null`).
+    pub fn reads(&mut self, id: ReaderId) -> bool {
+        if self.catalogue.is_command(id) {
+            return self.given_value(id).is_some();
+        }
+        let at = self.find(id);
+        match self.known[at].place {
+            Some(Place::Span { .. }) => true,
+            Some(Place::Nothing) => false,
+            _ => self.get(id).is_some(),
+        }
+    }
+
+    /// The answer of `id`, read now if it was not yet; a command reader's as given (nothing
+    /// where it failed: ask [`Answers::failure`]).
+    pub fn get(&mut self, id: ReaderId) -> Option<&Value> {
+        if self.catalogue.is_command(id) {
+            return self.given_value(id);
+        }
+        let at = self.built(id);
+        self.known[at].answer()
+    }
+
+    /// Both answers, read if need be, for a comparison: as JSON text carries them when either
+    /// reader is a command. `None` when a command reader of the pair has no answer.
+    pub fn pair(&mut self, a: ReaderId, b: ReaderId) -> Option<(Option<&Value>, Option<&Value>)> {
+        if self.failure(a).is_some() || self.failure(b).is_some() {
+            return None;
+        }
+        let as_json = self.catalogue.is_command(a) || self.catalogue.is_command(b);
+        let mut at = [None, None];
+        for (slot, id) in at.iter_mut().zip([a, b]) {
+            if self.catalogue.is_command(id) {
+                continue;
+            }
+            let i = self.built(id);
+            // Its JSON view is read only where it differs from the answer (rarely: a number
+            // that is not finite).
+            let k = &mut self.known[i];
+            let json = as_json && k.answer().is_some_and(changes_in_json);
+            if json && k.json.is_none() {
+                k.json = Some(k.answer().and_then(json_view));
+            }
+            *slot = Some((i, json));
+        }
+        let side = |slot: Option<(usize, bool)>, id: ReaderId| match slot {
+            Some((i, true)) => self.known[i].json.as_ref().and_then(Option::as_ref),
+            Some((i, false)) => self.known[i].answer(),
+            None => self.given_value(id),
+        };
+        Some((side(at[0], a), side(at[1], b)))
     }
 
     /// Lets go of every answer but the seed's and those `keep` wants.
     pub fn keep_only(&mut self, keep: impl Fn(ReaderId) -> bool) {
         self.known.retain(|k| k.id == ReaderId::LAST_WINS || keep(k.id));
+    }
+}
+
+#[cfg(test)]
+mod given_tests {
+    use super::*;
+    use crate::readers::command::Spec;
+
+    fn catalogue() -> (Catalogue, ReaderId) {
+        let mut c = Catalogue::builtin();
+        let id = c.add_command("mine", Spec::new("true")).unwrap();
+        (c, id)
+    }
+
+    fn answers<'a>(c: &'a Catalogue, text: &'a str, given: &'a [(ReaderId, Given)]) -> (Answers<'a>, ()) {
+        (Answers::with_seed(c, text).0.given(given), ())
+    }
+
+    #[test]
+    fn a_command_is_compared_with_json_text_as_json_stringify_prints_it() {
+        let (c, mine) = catalogue();
+        // 1e400 is Infinity to the seed, `null` once printed: the command that printed the
+        // seed's answer (`null`) agrees with it.
+        let given = [(mine, Given::Answer(None))];
+        let (mut a, _) = answers(&c, "1e400", &given);
+        assert!(a.get(ReaderId::LAST_WINS).is_some(), "the seed holds Infinity");
+        assert_eq!(a.pair(mine, ReaderId::LAST_WINS), Some((None, None)));
+        // A lone surrogate survives as its escape, both ways.
+        let lone = js::parse(r#""\ud800""#).unwrap();
+        let given = [(mine, Given::Answer(Some(lone.clone())))];
+        let (mut a, _) = answers(&c, r#" "\ud800" "#, &given);
+        assert_eq!(a.pair(mine, ReaderId::LAST_WINS), Some((Some(&lone), Some(&lone))));
+        // Between built-in readers nothing changes: Infinity is a value.
+        let (mut a, _) = answers(&c, "1e400", &[]);
+        let (first, last) = a.pair(ReaderId::FIRST_WINS, ReaderId::LAST_WINS).unwrap();
+        assert!(first.is_some() && last.is_some());
+    }
+
+    #[test]
+    fn a_command_without_an_answer_is_not_compared() {
+        let (c, mine) = catalogue();
+        let (mut a, _) = answers(&c, "{\"a\":1}", &[]);
+        assert_eq!(a.failure(mine), Some(NOT_GIVEN));
+        assert_eq!(a.pair(mine, ReaderId::LAST_WINS), None);
+        assert_eq!(a.failure(ReaderId::FIRST_WINS), None);
+        let given = [(mine, Given::Failed(Arc::from("reader failed: exited")))];
+        let (mut a, _) = answers(&c, "{\"a\":1}", &given);
+        assert_eq!(a.failure(mine), Some("reader failed: exited"));
+        assert!(a.pair(ReaderId::LAST_WINS, mine).is_none());
+        assert!(a.get(mine).is_none());
+        // The other readers' answers stand.
+        assert_eq!(a.get(ReaderId::FIRST_WINS).map(Value::to_json).as_deref(), Some(r#"{"a":1}"#));
     }
 }
 

@@ -13,17 +13,23 @@
 //! A reader is an entry of a [`Catalogue`] made at run time, named by a [`ReaderId`]: the
 //! built-in readers come first, in a fixed order, so the few every front end names
 //! ([`ReaderId::LAST_WINS`], [`ReaderId::FIRST_WINS`], [`ReaderId::STRICT_ONLY`]) are
-//! constants; readers that are not compiled in are entries appended after them.
+//! constants; readers that are not compiled in are entries appended after them. Those are
+//! [commands](command) the user gives (`--reader NAME=COMMAND`): a long-lived child that
+//! answers replies by id, so its answers are not read from a text here but arrive from its
+//! [`command::Commands`] and are given to [`Answers`], which compares them with the others as
+//! JSON text carries them.
 
 mod answers;
+pub mod command;
 
+use crate::read::fence::fence_first;
 use crate::read::first::{FirstOutcome, first_wins};
 use crate::read::js;
 use crate::read::served;
 use crate::read::value::{JsString, Value};
 use crate::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 
-pub use answers::Answers;
+pub use answers::{Answers, Given, changes_in_json, json_view};
 
 /// A reader of a [`Catalogue`], by its place in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -50,12 +56,18 @@ pub enum Run {
     Walk(WalkOptions),
     /// Seed 001 `extractJsonObject`, then its caller's `JSON.parse` of what it returns.
     FirstWins,
+    /// The pipeline's original `extractJson`: the first fenced block, else the whole text,
+    /// else the first balanced `{…}`.
+    FenceFirst,
     /// Seed 002 `leadingJsonValues`: `{values, rest}`, nothing when no value leads.
     Leading,
     /// Seed 002 `jsonPrefixOf`: `{leaves, words?}`, nothing where it returns undefined.
     Cut,
     /// Seed 000 `readArrayPrefix(text, field)`: `{entries, closed}`.
     ArrayPrefix(String),
+    /// A command run once for the whole corpus, answering replies by id
+    /// ([`command`]).
+    Command(command::Spec),
 }
 
 /// One reader.
@@ -66,8 +78,9 @@ pub struct ReaderDef {
     /// What it is, in a line.
     pub description: String,
     pub run: Run,
-    /// A reader the seed's comments argue against: compared with the seed when a scan is
-    /// not told what to compare, and offered by the inspector's what-if column.
+    /// Compared with the seed when a scan is not told what to compare, and offered by the
+    /// inspector's what-if column: the readers the seed's comments argue against, and the
+    /// readers the user gives as commands.
     pub what_if: bool,
 }
 
@@ -146,6 +159,12 @@ fn builtins() -> Vec<ReaderDef> {
             whole_reply(WholeReplyPolicy { self_contained_gate: false, ..GATES }),
             true,
         ),
+        def(
+            "fence-first",
+            "the pipeline's original reader: the first fenced block, else the first balanced `{`",
+            Run::FenceFirst,
+            true,
+        ),
         def("leading", "seed 002: the complete JSON values the reply opens with", Run::Leading, false),
         def("cut", "seed 002: the leaves of JSON cut short", Run::Cut, false),
         def(
@@ -201,6 +220,33 @@ impl Catalogue {
         })
     }
 
+    /// Adds a reader that runs as a command (`--reader NAME=COMMAND`), compared with the seed
+    /// by default. The name must be new and fit where names go: a `--compare A,B` pair, a
+    /// file name (its stderr log).
+    pub fn add_command(&mut self, name: &str, spec: command::Spec) -> Result<ReaderId, String> {
+        command::check_name(name)?;
+        if self.readers.iter().any(|d| d.name == name) {
+            return Err(format!("there is already a reader named {name:?}"));
+        }
+        let id = ReaderId(u16::try_from(self.readers.len()).map_err(|_| "too many readers".to_owned())?);
+        let description = format!("the command `{}`", crate::runlog::clip(&spec.command, 60));
+        self.readers.push(ReaderDef { name: name.to_owned(), description, run: Run::Command(spec), what_if: true });
+        Ok(id)
+    }
+
+    /// Whether this reader runs as a command: its answers are given, not read here.
+    pub fn is_command(&self, id: ReaderId) -> bool {
+        self.get(id).is_some_and(|d| matches!(d.run, Run::Command(_)))
+    }
+
+    /// The command readers, in catalogue order.
+    pub fn commands(&self) -> impl Iterator<Item = (ReaderId, &command::Spec)> {
+        self.iter().filter_map(|(id, d)| match &d.run {
+            Run::Command(spec) => Some((id, spec)),
+            _ => None,
+        })
+    }
+
     /// The field `array-prefix` reads (`edits` unless set).
     pub fn set_array_field(&mut self, field: &str) {
         for d in &mut self.readers {
@@ -217,11 +263,13 @@ impl Catalogue {
     }
 
     /// What a caller of the reader holds for `text`: `None` for nothing read, JavaScript's
-    /// `null` included.
+    /// `null` included. A command reader is not read from a text (its answers are given to
+    /// [`Answers`]): `None`, and [`Answers`] never asks.
     pub fn read(&self, id: ReaderId, text: &str) -> Option<Value> {
         let value = match &self.get(id)?.run {
             Run::Walk(opts) => walk::answer(text, opts),
             Run::FirstWins => first_wins_value(text),
+            Run::FenceFirst => fence_first(text),
             Run::Leading => {
                 let l = served::leading_json_values(text);
                 (!l.values.is_empty()).then(|| {
@@ -238,6 +286,7 @@ impl Catalogue {
             }),
             Run::ArrayPrefix(field) => walk::read_array_prefix(text, field)
                 .map(|p| object([("entries", Value::Array(p.entries)), ("closed", Value::Bool(p.closed))])),
+            Run::Command(_) => None,
         };
         held(value)
     }
@@ -278,7 +327,7 @@ mod tests {
         assert_eq!(c.name(ReaderId::STRICT_ONLY), "strict-only");
         assert_eq!(c.get(ReaderId::LAST_WINS).map(|d| &d.run), Some(&Run::Walk(WalkOptions::SEED)));
         assert!(c.find("nope").unwrap_err().contains("first-wins"));
-        assert_eq!(c.what_ifs().count(), 9);
+        assert_eq!(c.what_ifs().count(), 10);
     }
 
     #[test]

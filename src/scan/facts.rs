@@ -7,11 +7,18 @@
 //! of the config's early readers (the inspector's badges); [`Facts::complete`] makes the
 //! other comparisons and looks for cut-off array fields. [`Facts::of`] does both at once,
 //! sharing every answer.
+//!
+//! A command reader's answers come from outside ([`crate::readers::command::Commands`]), per
+//! reply, and are given to the facts' reading (the `_given` forms): its comparisons are
+//! made then, as the others are, and a reply it gave no answer for is counted as "reader
+//! failed" under it, never as nothing read.
+
+use std::sync::Arc;
 
 use crate::read::trace::{DecidedBy, NoReading, Verdict, WholeReply};
 use crate::read::value::Value;
 use crate::read::walk;
-use crate::readers::{Answers, ReaderId};
+use crate::readers::{Answers, Given, ReaderId};
 use crate::runlog::{Format, Reply, StopReason};
 
 use super::Config;
@@ -37,9 +44,15 @@ impl Partial<'_> {
     }
 
     /// The complete facts: [`Facts::of_text`], from what the early part read.
-    pub fn finish(mut self) -> Facts {
+    pub fn finish(self) -> Facts {
+        self.finish_given(&[])
+    }
+
+    /// [`Partial::finish`], with the command readers' answers for the text.
+    pub fn finish_given(mut self, given: &[(ReaderId, Given)]) -> Facts {
         let (config, text) = (self.config, self.text);
-        self.facts.compare(&mut self.answers, config, |p| !config.is_early(p));
+        let mut answers = self.answers.given(given);
+        self.facts.compare(&mut answers, config, |p| !config.is_early(p));
         self.facts.differences.sort_by_key(|(p, _)| *p);
         self.facts.truncation(text, config);
         self.facts.complete = true;
@@ -77,6 +90,9 @@ pub struct Facts {
     /// For each of the config's pairs (by index, ascending) whose readers disagree: the
     /// account.
     pub differences: Vec<(usize, String)>,
+    /// The command readers (ascending) that gave no answer for this reply, and why: its
+    /// comparisons are not made.
+    pub failed: Vec<(ReaderId, Arc<str>)>,
     /// Every pair of the config has been compared ([`Facts::complete`]).
     pub complete: bool,
 }
@@ -84,7 +100,12 @@ pub struct Facts {
 impl Facts {
     /// Reads `reply` with every reader `config` needs, and keeps what the scan counts.
     pub fn of(reply: &Reply, config: &Config) -> Facts {
-        Facts::of_text(&reply.text, reply.meta.stop == StopReason::Truncated, config).named(reply)
+        Facts::of_given(reply, config, &[])
+    }
+
+    /// [`Facts::of`], with the command readers' answers for the reply.
+    pub fn of_given(reply: &Reply, config: &Config, given: &[(ReaderId, Given)]) -> Facts {
+        Facts::of_text_given(&reply.text, reply.meta.stop == StopReason::Truncated, config, given).named(reply)
     }
 
     /// What the readers make of a text alone (`stopped` says its record reports it cut
@@ -92,7 +113,12 @@ impl Facts {
     /// itself. The id is empty, there is no agent or round, and the format is
     /// [`Format::Text`]; [`Facts::named`] puts a reply's in.
     pub fn of_text(text: &str, stopped: bool, config: &Config) -> Facts {
-        Facts::start(text, stopped, config).finish()
+        Facts::of_text_given(text, stopped, config, &[])
+    }
+
+    /// [`Facts::of_text`], with the command readers' answers for the text.
+    pub fn of_text_given(text: &str, stopped: bool, config: &Config, given: &[(ReaderId, Given)]) -> Facts {
+        Facts::start(text, stopped, config).finish_given(given)
     }
 
     /// The first part ([`Facts::of_text`] short of the comparisons of readers that are not
@@ -115,10 +141,16 @@ impl Facts {
     /// Makes the comparisons [`Facts::early`] left. The seed is read again: its answer, as
     /// large as the reply, is not kept between the two.
     pub fn complete(&mut self, text: &str, config: &Config) {
+        self.complete_given(text, config, &[]);
+    }
+
+    /// [`Facts::complete`], with the command readers' answers for the text.
+    pub fn complete_given(&mut self, text: &str, config: &Config, given: &[(ReaderId, Given)]) {
         if self.complete {
             return;
         }
-        let (mut answers, _) = Answers::with_seed(&config.catalogue, text);
+        let (answers, _) = Answers::with_seed(&config.catalogue, text);
+        let mut answers = answers.given(given);
         self.compare(&mut answers, config, |p| !config.is_early(p));
         self.differences.sort_by_key(|(p, _)| *p);
         self.truncation(text, config);
@@ -163,7 +195,7 @@ impl Facts {
         let reads = answers.reads(ReaderId::LAST_WINS);
         let strict_reads = answers.reads(ReaderId::STRICT_ONLY);
         let repair_changed = strict_reads && !answers.known_same(ReaderId::STRICT_ONLY, ReaderId::LAST_WINS) && {
-            let (strict, last) = answers.pair(ReaderId::STRICT_ONLY, ReaderId::LAST_WINS);
+            let (strict, last) = answers.pair(ReaderId::STRICT_ONLY, ReaderId::LAST_WINS).unwrap_or_default();
             strict != last
         };
         let never_closes = matches!(seed.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
@@ -182,6 +214,7 @@ impl Facts {
             cut_off: stopped || never_closes,
             cut: Vec::new(),
             differences: Vec::new(),
+            failed: Vec::new(),
             complete: (0..config.pairs.len()).all(|p| config.is_early(p)) && config.fields.is_empty(),
         };
         (facts, answers)
@@ -195,10 +228,18 @@ impl Facts {
             if answers.is_seed(pair.from) && answers.is_seed(pair.to) {
                 continue;
             }
+            for r in [pair.from, pair.to] {
+                if let Some(why) = answers.failure(r)
+                    && !self.failed.iter().any(|(f, _)| *f == r)
+                {
+                    self.failed.push((r, Arc::from(why)));
+                    self.failed.sort_by_key(|(f, _)| *f);
+                }
+            }
             if answers.known_same(pair.from, pair.to) {
                 continue;
             }
-            let (from, to) = answers.pair(pair.from, pair.to);
+            let Some((from, to)) = answers.pair(pair.from, pair.to) else { continue };
             if let Some(line) = account(from, to) {
                 self.differences.push((i, line));
             }

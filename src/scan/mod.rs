@@ -29,12 +29,14 @@
 //! | `no-whole-reply` | no whole-reply attempt |
 //! | `no-walk-closed-gate` | the whole-reply attempt without `walkClosedOnTheLastCharacter` |
 //! | `no-self-contained-gate` | the whole-reply attempt without `stringsAreSelfContained` |
+//! | `fence-first` | the pipeline's original `extractJson`, which the seed replaced: the first fenced block (`` ```json `` or `` ``` ``, as its regex matches), trimmed and parsed, else the whole text, else the first balanced `{` parsed, once |
 //!
-//! By default each reader other than `last-wins` is compared with it, and the comparison's
-//! key is that reader's name; `--compare A,B` makes one comparison, keyed `A` when `B` is
-//! `last-wins` and `A,B` otherwise. An account reads from A's answer to B's, so by default it
-//! says what the seed's rule gives in place of the what-if's: `html: 3 chars → 7,121 chars`.
-//! A value of JSON `null` counts as nothing read, as it does for the JavaScript caller.
+//! By default each what-if and each reader command is compared with `last-wins`, and the
+//! comparison's key is that reader's name; `--compare A,B` makes one comparison, keyed `A`
+//! when `B` is `last-wins` and `A,B` otherwise. An account reads from A's answer to B's, so
+//! by default it says what the seed's rule gives in place of the what-if's: `html: 3 chars →
+//! 7,121 chars`. A value of JSON `null` counts as nothing read, as it does for the JavaScript
+//! caller.
 //!
 //! # `bracewalk scan --json`
 //!
@@ -54,12 +56,14 @@
 //! | `cut_off` | replies cut off: the record's stop reason says the output ceiling stopped it, or the reply opens an object that never closes |
 //! | `truncation` | `{FIELD: {replies, entries}}`: replies whose last `"FIELD": [` array never reaches its `]` (cut mid-entry, or holding something other than objects), and the complete entries `readArrayPrefix` recovers from them; `--field` names the fields, `edits` by default |
 //! | `comparisons` | `{KEY: {from, to, differ, replies: [{id, reference?, account}]}}` for each pair; `reference` (`PATH:LINE`) where the id is the record's own |
+//! | `reader_failed` | `{NAME: replies}`: for each reader command compared, the replies it gave no answer for (an error, or its failure at or before them); their comparisons are not made |
 //! | `elapsed_seconds`, `replies_per_second`, `bytes_per_second` | how long the scan took |
 //! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `cut_off`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count, and `diagnostics` as printed |
 //!
 //! Keys of maps (`by_agent`, `comparisons`, …) are in sorted order; lists of replies are in
 //! load order (path, then line), whatever the number of threads.
 
+pub mod accepted;
 mod difference;
 mod facts;
 mod pair;
@@ -71,7 +75,7 @@ pub use difference::{account, parts};
 pub use facts::{Facts, Partial};
 pub use pair::Pair;
 pub use paths::{Progress, scan_paths};
-pub use scanner::{Comparison, Difference, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};
+pub use scanner::{Comparison, Difference, Failures, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};
 
 use crate::readers::{Catalogue, ReaderId};
 
@@ -114,6 +118,15 @@ impl Config {
     /// The index of the pair reading `reader` against the seed, if the config makes it.
     pub fn pair_with_seed(&self, reader: ReaderId) -> Option<usize> {
         self.pairs.iter().position(|p| p.from == reader && p.against_seed())
+    }
+
+    /// The command readers the pairs compare, in catalogue order: the ones to run.
+    pub fn commands(&self) -> Vec<ReaderId> {
+        self.catalogue
+            .commands()
+            .map(|(id, _)| id)
+            .filter(|id| self.pairs.iter().any(|p| p.from == *id || p.to == *id))
+            .collect()
     }
 
     /// The pair's key (`first-wins`, `A,B`).

@@ -67,6 +67,6 @@ mod tests {
         assert!(Pair::parse(&c, "last-wins").is_err());
         assert!(Pair::parse(&c, "nope").unwrap_err().contains("first-wins"));
         assert!(Pair::parse(&c, "first-wins,first-wins").is_err());
-        assert_eq!(Pair::defaults(&c).len(), 9);
+        assert_eq!(Pair::defaults(&c).len(), 10);
     }
 }

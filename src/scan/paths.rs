@@ -1,10 +1,20 @@
 //! Scanning files: the loader streams items on one thread while batches of them are read
 //! in parallel on the others, and the batches are folded in in load order.
+//!
+//! Where readers run as commands, each batch's replies go to them as soon as it is loaded,
+//! and the batch waits, texts and all, until every command has answered it; meanwhile the
+//! next batches are loaded and sent, so the commands work while the batch before is read.
+//! Then the batch is read in parallel with the answers given, as any other. A command that
+//! takes its input and answers later (at the end of it) holds back every batch until then;
+//! one that answers line by line holds back only what it has not answered, and once it
+//! falls behind by [`MAX_BACKLOG`] of input the loading waits for it.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
 
+use crate::readers::command::Commands;
 use crate::runlog::{Found, Item, LoadOptions, Loader, discover};
 
 use super::Config;
@@ -17,6 +27,8 @@ const BATCH_REPLIES: usize = 256;
 const BATCH_BYTES: usize = 16 << 20;
 /// Batches loaded ahead of the readers.
 const AHEAD: usize = 2;
+/// Input a command may have not yet taken before the loading waits for it.
+const MAX_BACKLOG: usize = 32 << 20;
 
 /// How far a scan has got.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -49,23 +61,67 @@ pub fn scan_paths(paths: &[PathBuf], load: &LoadOptions, config: Config, progres
             Found::Problem(_) => 0,
         })
         .collect();
-    let mut state = Progress { bytes_total: sizes.iter().sum(), ..Progress::default() };
+    let state = Progress { bytes_total: sizes.iter().sum(), ..Progress::default() };
     progress(&state);
 
-    let mut scanner = Scanner::new(config);
+    let mut commands = Commands::start(&config.catalogue, &config.commands());
+    let mut folding = Folding { scanner: Scanner::new(config), waiting: VecDeque::new(), state, progress };
     let (send, receive) = mpsc::sync_channel::<Batch>(AHEAD);
     std::thread::scope(|s| {
         s.spawn(move || load_all(&found, &sizes, load, &send));
         for batch in receive {
-            scanner.add_items(&batch.items);
-            state.bytes_done = batch.bytes_done;
-            state.replies = scanner.scan().replies.len();
-            progress(&state);
+            let replies: Vec<(&str, &str)> = batch
+                .items
+                .iter()
+                .filter_map(|item| match item {
+                    Item::Reply(r) => Some((r.id.as_str(), r.text.as_str())),
+                    _ => None,
+                })
+                .collect();
+            commands.send(&replies);
+            folding.waiting.push_back(batch);
+            while folding.fold_one(&mut commands, false) {}
+            while commands.backlog() > MAX_BACKLOG && folding.fold_one(&mut commands, true) {}
         }
     });
-    let mut scan = scanner.finish();
+    commands.close();
+    while folding.fold_one(&mut commands, true) {}
+    for p in commands.finish() {
+        folding.scanner.add_problem(p);
+    }
+    let mut scan = folding.scanner.finish();
     scan.elapsed = Some(started.elapsed());
     scan
+}
+
+/// The batches loaded and not yet folded in, waiting for the commands' answers.
+struct Folding<'p> {
+    scanner: Scanner,
+    waiting: VecDeque<Batch>,
+    state: Progress,
+    progress: &'p mut dyn FnMut(&Progress),
+}
+
+impl Folding<'_> {
+    /// Folds in the oldest batch if every command has answered it (with `wait`, once they
+    /// have); false when none was folded.
+    fn fold_one(&mut self, commands: &mut Commands, wait: bool) -> bool {
+        let Some(front) = self.waiting.front() else { return false };
+        let replies = front.items.iter().filter(|i| matches!(i, Item::Reply(_))).count();
+        if replies > 0 && commands.ready(if wait { replies } else { 0 }) < replies {
+            return false;
+        }
+        let Some(batch) = self.waiting.pop_front() else { return false };
+        let given = (0..replies).map(|_| commands.take()).collect();
+        self.scanner.add_items_given(&batch.items, given);
+        for p in commands.problems() {
+            self.scanner.add_problem(p);
+        }
+        self.state.bytes_done = batch.bytes_done;
+        self.state.replies = self.scanner.scan().replies.len();
+        (self.progress)(&self.state);
+        true
+    }
 }
 
 /// The loader's side: every item of every file, in order, in batches.

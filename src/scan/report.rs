@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::describe::thousands;
 use crate::read::trace::{DecidedBy, Verdict};
+use crate::readers::ReaderId;
 use crate::visible::visible;
 
 use super::facts::Facts;
@@ -34,6 +35,9 @@ pub enum Row {
     Truncated(usize),
     /// The config's pair (by index) reads it differently.
     Differs(usize),
+    /// The command reader gave no answer for it (an error, or its failure at it or before):
+    /// "reader failed", never "nothing read"; its comparisons are not made.
+    ReaderFailed(ReaderId),
     /// An agent, a round or a record format; [`NONE_KEY`] for none.
     Agent(String),
     Round(String),
@@ -64,7 +68,7 @@ pub struct Section {
 pub fn sections(scan: &Scan) -> Vec<Section> {
     let groups = |map: &BTreeMap<String, Group>, make: fn(String) -> Row| map.keys().cloned().map(make).collect();
     let fields = scan.config.fields.len();
-    vec![
+    let mut sections = vec![
         Section {
             title: "how last-wins decided",
             kind: Kind::Counts,
@@ -93,7 +97,13 @@ pub fn sections(scan: &Scan) -> Vec<Section> {
             kind: Kind::Comparisons,
             rows: (0..scan.comparisons.len()).map(Row::Differs).collect(),
         },
-    ]
+    ];
+    if !scan.failed.is_empty() {
+        // Only where readers ran as commands: nothing else can fail.
+        let rows = scan.failed.iter().map(|f| Row::ReaderFailed(f.reader)).collect();
+        sections.push(Section { title: "readers run as commands", kind: Kind::Counts, rows });
+    }
+    sections
 }
 
 /// How the filters of a front end group rows: rows of one kind are alternatives (decided by
@@ -124,6 +134,7 @@ impl Row {
                 Some(p) => format!("{} → {}", config.catalogue.name(p.from), config.catalogue.name(p.to)),
                 None => "?".to_owned(),
             },
+            Row::ReaderFailed(r) => format!("{}: reader failed", config.catalogue.name(*r)),
             Row::Agent(n) | Row::Round(n) | Row::Format(n) => visible(n, false),
         }
     }
@@ -139,6 +150,7 @@ impl Row {
                 Some(p) => format!("{} differs from {}", config.catalogue.name(p.from), config.catalogue.name(p.to)),
                 None => "?".to_owned(),
             },
+            Row::ReaderFailed(r) => format!("reader {} failed", config.catalogue.name(*r)),
             Row::Agent(n) => format!("agent {}", visible(n, false)),
             Row::Round(n) => format!("round {}", visible(n, false)),
             Row::Format(n) => format!("format {}", visible(n, false)),
@@ -171,6 +183,7 @@ impl Row {
             Row::CutOff => f.cut_off,
             Row::Truncated(i) => f.cut.iter().any(|(j, _)| j == i),
             Row::Differs(i) => i < &config.pairs.len() && f.difference(*i).is_some(),
+            Row::ReaderFailed(r) => f.failed.iter().any(|(f, _)| f == r),
             Row::Agent(a) => group(&f.agent, a),
             Row::Round(r) => group(&f.round, r),
             Row::Format(n) => f.format.name() == n,
@@ -199,6 +212,12 @@ impl Row {
                 .get(*i)
                 .map(|c| c.differ.iter().map(|d| (d.reply, d.account.clone())).collect())
                 .unwrap_or_default(),
+            Row::ReaderFailed(r) => scan
+                .failed
+                .iter()
+                .find(|f| f.reader == *r)
+                .map(|f| f.replies.iter().map(|(i, why)| (*i, why.to_string())).collect())
+                .unwrap_or_default(),
             Row::Agent(a) => group(scan.by_agent.get(a)),
             Row::Round(r) => group(scan.by_round.get(r)),
             Row::Format(n) => group(scan.by_format.get(n)),
@@ -217,6 +236,7 @@ impl Row {
             Row::CutOff => scan.cut_off.len(),
             Row::Truncated(i) => scan.truncation.get(*i).map_or(0, |t| t.replies.len()),
             Row::Differs(i) => scan.comparisons.get(*i).map_or(0, |c| c.differ.len()),
+            Row::ReaderFailed(r) => scan.failed.iter().find(|f| f.reader == *r).map_or(0, |f| f.replies.len()),
             Row::Agent(a) => group(scan.by_agent.get(a)),
             Row::Round(r) => group(scan.by_round.get(r)),
             Row::Format(n) => group(scan.by_format.get(n)),
@@ -270,6 +290,7 @@ impl Row {
             Row::CutOff => ("cut_off", None),
             Row::Truncated(i) => ("truncation", Some(field(config, *i).to_owned())),
             Row::Differs(i) => ("comparisons", Some(config.pairs.get(*i).map(|p| config.key(p)).unwrap_or_default())),
+            Row::ReaderFailed(r) => ("reader_failed", Some(config.catalogue.name(*r).to_owned())),
             Row::Agent(n) => ("by_agent", Some(n.clone())),
             Row::Round(n) => ("by_round", Some(n.clone())),
             Row::Format(n) => ("by_format", Some(n.clone())),
@@ -342,6 +363,54 @@ mod tests {
                 let behind: Vec<usize> = row.replies(&scan).into_iter().map(|(i, _)| i).collect();
                 assert_eq!(held, behind, "{row:?}");
                 assert_eq!(row.count(&scan), held.len(), "{row:?}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod command_tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::read::js;
+    use crate::readers::command::Spec;
+    use crate::readers::{Catalogue, Given};
+    use crate::scan::Scanner;
+
+    #[test]
+    fn a_reader_that_failed_is_counted_as_failed_not_as_differing() {
+        let mut catalogue = Catalogue::builtin();
+        let mine = catalogue.add_command("mine", Spec::new("true")).unwrap();
+        let mut config = Config::new(catalogue);
+        config.pairs = vec![Pair { from: mine, to: crate::readers::ReaderId::LAST_WINS }];
+        let failed = Given::Failed(Arc::from("reader failed: exited"));
+        let cases = [
+            ("{\"a\":1}", Given::Answer(Some(js::parse("{\"a\":1}").unwrap()))),
+            ("{\"a\":1}", Given::Answer(None)),
+            ("{\"a\":1}", failed.clone()),
+            ("nothing", failed),
+        ];
+        let facts: Vec<Facts> =
+            cases.iter().map(|(t, g)| Facts::of_text_given(t, false, &config, &[(mine, g.clone())])).collect();
+        let mut scanner = Scanner::new(config.clone());
+        for f in &facts {
+            scanner.add_facts(f.clone());
+        }
+        let scan = scanner.finish();
+        let row = Row::ReaderFailed(mine);
+        assert_eq!(row.count(&scan), 2);
+        assert_eq!(
+            row.replies(&scan),
+            [(2, "reader failed: exited".to_owned()), (3, "reader failed: exited".to_owned())]
+        );
+        assert_eq!(Row::Differs(0).replies(&scan), [(1, "null → value {a}".to_owned())]);
+        assert_eq!(row.json_key(&config), ("reader_failed", Some("mine".to_owned())));
+        for section in sections(&scan) {
+            for row in &section.rows {
+                let held: Vec<usize> = (0..facts.len()).filter(|&i| row.holds(&facts[i], &config)).collect();
+                let behind: Vec<usize> = row.replies(&scan).into_iter().map(|(i, _)| i).collect();
+                assert_eq!(held, behind, "{row:?}");
             }
         }
     }

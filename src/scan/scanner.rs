@@ -3,11 +3,13 @@
 //! input are the same result.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rayon::prelude::*;
 
 use crate::read::trace::{DecidedBy, Verdict};
+use crate::readers::{Given, ReaderId};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
 
 use super::Config;
@@ -64,6 +66,14 @@ pub struct Difference {
     pub account: String,
 }
 
+/// The replies a command reader gave no answer for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failures {
+    pub reader: ReaderId,
+    /// Each reply, with why (its error, or the reader's failure at it or before it).
+    pub replies: Vec<(usize, Arc<str>)>,
+}
+
 /// Two readers over the corpus.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comparison {
@@ -98,6 +108,8 @@ pub struct Scan {
     pub truncation: Vec<Truncation>,
     /// One per configured pair, in the config's order.
     pub comparisons: Vec<Comparison>,
+    /// One per command reader the pairs compare ([`Config::commands`]), in catalogue order.
+    pub failed: Vec<Failures>,
     /// How long the scan took, where its driver timed it.
     pub elapsed: Option<Duration>,
 }
@@ -111,6 +123,7 @@ impl Scan {
                 .map(|f| Truncation { field: f.clone(), ..Truncation::default() })
                 .collect(),
             comparisons: config.pairs.iter().map(|&pair| Comparison { pair, differ: Vec::new() }).collect(),
+            failed: config.commands().into_iter().map(|reader| Failures { reader, replies: Vec::new() }).collect(),
             config,
             replies: Vec::new(),
             bytes: 0,
@@ -188,6 +201,11 @@ impl Scan {
                 c.differ.push(Difference { reply: index, account });
             }
         }
+        for (reader, why) in f.failed {
+            if let Some(r) = self.failed.iter_mut().find(|r| r.reader == reader) {
+                r.replies.push((index, why));
+            }
+        }
         self.replies.push(ReplyName { id: f.id, reference: f.reference });
     }
 }
@@ -237,13 +255,32 @@ impl Scanner {
         self.scan.diagnostics.push(d.to_string());
     }
 
+    /// A problem that is not an input's (a reader command's failure), as printed.
+    pub fn add_problem(&mut self, message: String) {
+        self.scan.diagnostics.push(message);
+    }
+
     /// Loaded items, their replies read in parallel, everything folded in in order.
     pub fn add_items(&mut self, items: &[Item]) {
+        self.add_items_given(items, Vec::new());
+    }
+
+    /// [`Scanner::add_items`], with the command readers' answers for the replies among the
+    /// items, one entry per reply in order (missing entries: no answers given).
+    pub fn add_items_given(&mut self, items: &[Item], given: Vec<Vec<(ReaderId, Given)>>) {
         let config = &self.scan.config;
-        let mut facts: Vec<Option<Facts>> = items
-            .par_iter()
+        let mut given = given.into_iter();
+        let replies: Vec<(&Item, Vec<(ReaderId, Given)>)> = items
+            .iter()
             .map(|item| match item {
-                Item::Reply(r) => Some(Facts::of(r, config)),
+                Item::Reply(_) => (item, given.next().unwrap_or_default()),
+                _ => (item, Vec::new()),
+            })
+            .collect();
+        let mut facts: Vec<Option<Facts>> = replies
+            .par_iter()
+            .map(|(item, given)| match item {
+                Item::Reply(r) => Some(Facts::of_given(r, config, given)),
                 _ => None,
             })
             .collect();

@@ -185,6 +185,12 @@ impl Entry {
         (f.complete || config.is_early(p)).then(|| f.difference(p))
     }
 
+    /// Why `reader`, a command, gave no answer for the reply (its comparisons are not made).
+    pub fn failed(&self, reader: ReaderId) -> Option<&str> {
+        let f = self.facts.as_deref()?;
+        f.failed.iter().find(|(r, _)| *r == reader).map(|(_, why)| &**why)
+    }
+
     /// Bytes of reply text (0 for the rest).
     pub fn size(&self) -> usize {
         self.text().map_or(0, |t| t.len)

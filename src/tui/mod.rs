@@ -60,6 +60,8 @@ pub struct Options {
     pub watch: WatchMode,
     /// The marks file (default: [`marks::default_path`]).
     pub marks: Option<PathBuf>,
+    /// What is read and compared: the readers, reader commands included.
+    pub config: crate::scan::Config,
 }
 /// At most this many channel messages are applied between two frames, so a flood of
 /// loaded replies cannot hold keys back.
@@ -105,6 +107,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<Ended> {
     terminal.clear()?;
     let size = terminal.size()?;
     let mut state = State::new(paths.clone(), marks, (size.width, size.height));
+    state.set_config(opts.config);
     if bad_marks > 0 {
         state.flash = Some(format!("{bad_marks} unreadable lines in the marks file were skipped"));
     }

@@ -358,6 +358,16 @@ impl State {
         }
     }
 
+    /// Reads and compares with `config`'s readers. A reader the user gave as a command is
+    /// what they came to see: the `≠` badge and the what-if column start on the first.
+    pub fn set_config(&mut self, config: Config) {
+        if let Some(r) = config.commands().first().copied() {
+            self.compared = r;
+            self.what_if = Some(r);
+        }
+        self.config = Arc::new(config);
+    }
+
     /// The selected entry.
     pub fn selected(&self) -> Option<&Entry> {
         self.view.get(self.cursor).and_then(|&i| self.entries.get(i))

@@ -5,7 +5,12 @@
 //! * **readings**: the scan's facts of every reply, as `bracewalk scan` reads them, a batch
 //!   of replies at a time read in parallel on every core: first the batch's early facts
 //!   (the list's badges), then the rest (every what-if, for the summary screen and the
-//!   what-if column), from the answers already read;
+//!   what-if column), from the answers already read. Where readers run as commands, the
+//!   batch goes to them once its early facts are sent, and its replies are completed, in
+//!   order, once the commands have answered them (their texts wait with them); while only
+//!   their answers are awaited the thread looks for them every few milliseconds between
+//!   batches, so a slow or hung command holds back only its own comparisons (and the
+//!   watchdog fails one that hangs past its timeout);
 //! * **details**: the full record of the reply being looked at. Only the latest request
 //!   matters (a person holding `j` passes replies by), so requests that were overtaken
 //!   before they started are dropped.
@@ -16,16 +21,19 @@
 //! details thread does for the reply being looked at. Memory is then the list's few hundred
 //! bytes a reply, plus a bounded number of texts, whatever the size of the campaign.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
 use crate::describe::sketch;
+use crate::readers::command::Commands;
+use crate::readers::{Given, ReaderId};
 use crate::runlog::{LoadOptions, Loader, Locator};
 use crate::scan::{Config, Facts};
 
@@ -40,6 +48,10 @@ const SKETCH_MAX: usize = 160;
 /// Bytes of reply text that may be on their way to the readings thread at once; past it, a
 /// reply's text is read again from its file when its turn comes.
 pub const IN_FLIGHT: usize = 64 << 20;
+
+/// How often the readings thread looks for a reader command's answers while it has nothing
+/// else to do.
+const COMMAND_POLL: Duration = Duration::from_millis(20);
 
 /// Replies read in one batch (in parallel), at most; and the most text a batch reads.
 const BATCH: usize = 256;
@@ -109,8 +121,19 @@ impl Read {
     }
 
     /// The facts of [`Read::early`], completed (the seed read again).
-    pub fn complete(key: EntryKey, text: &str, mut facts: Facts, config: &Config) -> Read {
-        facts.complete(text, config);
+    pub fn complete(key: EntryKey, text: &str, facts: Facts, config: &Config) -> Read {
+        Read::complete_given(key, text, facts, config, &[])
+    }
+
+    /// [`Read::complete`], with the reader commands' answers for the reply.
+    pub fn complete_given(
+        key: EntryKey,
+        text: &str,
+        mut facts: Facts,
+        config: &Config,
+        given: &[(ReaderId, Given)],
+    ) -> Read {
+        facts.complete_given(text, config, given);
         Read { key, facts, sketch: None }
     }
 }
@@ -183,16 +206,80 @@ fn readings(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build().ok();
     let (sharing, all) = (pool(cores.saturating_sub(1)), pool(cores));
-    while let Ok(first) = rx.recv() {
-        let batch = first_batch(rx, first);
-        let read = || read_batch(batch, ui, config, loader, in_flight);
-        let sent = match if in_flight.is_loaded() { &all } else { &sharing } {
-            Some(p) => p.install(read),
-            None => read(),
+    let mut commands = Commands::start(&config.catalogue, &config.commands());
+    let mut waiting = Waiting::new();
+    let mut open = true;
+    loop {
+        let next = if !open {
+            None
+        } else if waiting.is_empty() {
+            rx.recv().map_err(|_| open = false).ok()
+        } else {
+            rx.recv_timeout(COMMAND_POLL).map_err(|e| open &= e != mpsc::RecvTimeoutError::Disconnected).ok()
         };
-        if !sent {
+        if !open {
+            // No more replies: a command that answers once its input ends may now.
+            commands.close();
+        }
+        let pool = if in_flight.is_loaded() { &all } else { &sharing };
+        let batch = next.map(|first| first_batch(rx, first));
+        let work = || -> bool {
+            if let Some(batch) = batch
+                && !read_batch(batch, ui, config, loader, in_flight, &mut commands, &mut waiting)
+            {
+                return false;
+            }
+            waiting.complete(&mut commands, ui, config, !open)
+        };
+        let sent = match pool {
+            Some(p) => p.install(work),
+            None => work(),
+        };
+        for p in commands.problems() {
+            if ui.send(Msg::Problem(p)).is_err() {
+                return;
+            }
+        }
+        if !sent || (!open && waiting.is_empty()) {
             return;
         }
+    }
+}
+
+/// Replies whose early facts are sent and whose reader commands have not all answered yet,
+/// in the order the commands were asked about them, with their texts.
+struct Waiting(VecDeque<(EntryKey, Arc<str>, Facts)>);
+
+impl Waiting {
+    fn new() -> Waiting {
+        Waiting(VecDeque::new())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Completes the replies the commands have answered, in parallel, and sends them; with
+    /// `wait` (no more replies will come), waits for at least one first, as long as a
+    /// command lives. False when the event loop is gone.
+    fn complete(&mut self, commands: &mut Commands, ui: &Sender<Msg>, config: &Config, wait: bool) -> bool {
+        if self.0.is_empty() {
+            return true;
+        }
+        let mut n = commands.ready(0).min(self.0.len());
+        if n == 0 && wait {
+            // A reply is then taken whatever came of it: its command is gone or answered.
+            n = commands.ready(1).clamp(1, self.0.len());
+        }
+        if n == 0 {
+            return true;
+        }
+        let ready: Vec<_> = self.0.drain(..n).map(|(key, text, facts)| (key, text, facts, commands.take())).collect();
+        let done: Vec<Read> = ready
+            .into_par_iter()
+            .map(|(key, text, facts, given)| Read::complete_given(key, &text, facts, config, &given))
+            .collect();
+        ui.send(Msg::Facts(done)).is_ok()
     }
 }
 
@@ -212,8 +299,17 @@ fn first_batch(rx: &Receiver<ReadJob>, first: ReadJob) -> Vec<ReadJob> {
     batch
 }
 
-/// Reads one batch, and sends its facts; false when the event loop is gone.
-fn read_batch(batch: Vec<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &Loader, in_flight: &InFlight) -> bool {
+/// Reads one batch, and sends its facts; false when the event loop is gone. Where readers run
+/// as commands, the batch is sent to them after its early facts and waits for them.
+fn read_batch(
+    batch: Vec<ReadJob>,
+    ui: &Sender<Msg>,
+    config: &Config,
+    loader: &Loader,
+    in_flight: &InFlight,
+    commands: &mut Commands,
+    waiting: &mut Waiting,
+) -> bool {
     {
         let texts = texts_of(&batch, loader);
         for job in &batch {
@@ -240,6 +336,18 @@ fn read_batch(batch: Vec<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &L
             .collect();
         if ui.send(Msg::Facts(early)).is_err() {
             return false;
+        }
+        if !commands.is_empty() {
+            let asked: Vec<(&str, &str)> = batch
+                .iter()
+                .zip(&texts)
+                .filter_map(|(job, t)| t.as_ref().ok().map(|t| (job.locator.id.as_str(), &**t)))
+                .collect();
+            commands.send(&asked);
+            for ((key, p), (_, text, _)) in started.into_iter().zip(&partials) {
+                waiting.0.push_back((key, (*text).clone(), p.facts().clone()));
+            }
+            return true;
         }
         let complete: Vec<Read> =
             started.into_par_iter().map(|(key, p)| Read { key, facts: p.finish(), sketch: None }).collect();

@@ -2014,6 +2014,59 @@ pub fn golden_corpus(seed: u64) -> Vec<Record> {
     c.records
 }
 
+/// The fence-first reader's regex, `` /```(?:json)?\s*([\s\S]*?)```/i ``, at its edges: every
+/// spelling of the tag and what may follow it (JavaScript whitespace, and look-alikes that are
+/// not), blocks that hold JSON, a template, prose, a first balanced `{` or nothing, fences that
+/// never close or come twice, and text around them. No randomness: the product of the parts,
+/// in order.
+pub fn fence_corpus() -> Vec<Record> {
+    const TAGS: &[&str] = &["", "json", "JSON", "Json", "jSoN", "js", "jsonc", "j\u{17f}on", "JSONL"];
+    const AFTER: &[&str] =
+        &["", " ", "\n", "\r\n", "\t", "\u{feff}", "\u{a0}", "\u{2028}", "\u{3000}", "\u{85}", "\u{200b}", "\n\n  "];
+    const BODIES: &[&str] = &[
+        r#"{"html": "<p>x</p>", "log": "ok"}"#,
+        TEMPLATE,
+        "[1, 2, 3]",
+        r#"{"a": 1,}"#,
+        r#"note {"a": "}"} then {"b": 2}"#,
+        "{html, log} then {\"b\": 2}",
+        "",
+        "  null  ",
+        r#"{"a": "x\"}\"", "b": [1]} tail"#,
+    ];
+    let mut records = Vec::new();
+    let mut push = |text: String| {
+        let id = format!("fence-{}", records.len());
+        records.push(Record { id, text, fields: None });
+    };
+    for tag in TAGS {
+        for after in AFTER {
+            for body in BODIES {
+                push(format!("```{tag}{after}{body}\n```"));
+            }
+        }
+    }
+    let real = r#"{"html": "<table><tr><td>7,121</td></tr></table>", "log": "Page 17."}"#;
+    for body in BODIES {
+        for (before, between, after) in [
+            ("Template:\n", "\n\nAnswer:\n", ""),
+            ("{\"lead\": 1}\n", "", ""),
+            ("prose {not json} ", " more ", " tail {\"z\": 0}"),
+            ("", "", "\n```"),
+        ] {
+            push(format!("{before}```json\n{body}\n```{between}```json\n{real}\n```{after}"));
+        }
+        // Unclosed, closed by another fence, a fence in a string, four backticks, no fence.
+        push(format!("```json\n{body}"));
+        push(format!("~~~json\n{body}\n~~~"));
+        push(format!("````json\n{body}\n````"));
+        push(format!("{{\"s\": \"```\"}} {body} ```"));
+        push(format!("text ``` {body} ``` and ```json\n{real}\n```"));
+        push(format!("\u{feff} {body} \u{2029}"));
+    }
+    records
+}
+
 /// Realistic replies of 2-60 kB in the typical shapes, until `target_bytes` of text.
 pub fn typical_mix(seed: u64, target_bytes: usize) -> Vec<String> {
     let mut g = G::new(seed, "typical");

@@ -68,6 +68,8 @@ pub enum Msg {
     Watch(WatchState),
     /// The outcome of an effect, for the status line.
     Flash(String),
+    /// A reader command failed (or reported an error for a reply): a diagnostic.
+    Problem(String),
     /// A signal asked the inspector to stop.
     Quit,
 }
@@ -151,6 +153,11 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Watch(w) => state.watch = w,
         Msg::Flash(s) => state.flash = Some(s),
+        Msg::Problem(s) => {
+            state.diagnostics += 1;
+            state.flash = Some(s.clone());
+            state.last_diagnostic = Some(s);
+        }
         Msg::Quit => state.quit = true,
     }
     settle(state, &mut fx);

@@ -17,7 +17,7 @@ use crate::scan::parts;
 use super::super::layout;
 use super::super::state::{Pane, State};
 use super::super::tree::{self, RowKind};
-use super::{bad, block, bold, columns, dim, flow, good, para, scrolled};
+use super::{bad, block, bold, columns, dim, flow, good, para, scrolled, warn};
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let width = layout::inner(area).width;
@@ -40,10 +40,11 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     if let Some(r) = state.what_if {
         // The what-if chosen for the list's column: the scan's account for this reply.
-        let (verdict, style) = match e.against_seed(&state.config, r) {
-            None => ("being read for the scan…".to_owned(), dim()),
-            Some(None) => ("the same answer as last-wins".to_owned(), good()),
-            Some(Some(a)) => (format!("differs: {}", crate::visible::visible(a, false)), bad()),
+        let (verdict, style) = match (e.failed(r), e.against_seed(&state.config, r)) {
+            (Some(why), _) => (crate::visible::visible(why, false), warn()),
+            (None, None) => ("being read for the scan…".to_owned(), dim()),
+            (None, Some(None)) => ("the same answer as last-wins".to_owned(), good()),
+            (None, Some(Some(a))) => (format!("differs: {}", crate::visible::visible(a, false)), bad()),
         };
         let name = state.config.catalogue.name(r);
         out.extend(flow(vec![(format!("what-if {name} → last-wins: "), bold()), (verdict, style)], width, 2));

@@ -222,6 +222,9 @@ fn row(state: &State, e: &Entry, cols: &Columns, table: &[Look]) -> Line<'static
 /// What the chosen what-if makes of the reply, against the seed: `same`, or `≠` and the
 /// scan's account of the difference (from the what-if's answer to the seed's).
 fn what_if_cell(state: &State, e: &Entry, reader: ReaderId, width: usize) -> Span<'static> {
+    if e.failed(reader).is_some() {
+        return Span::styled(pad("reader failed", width), warn());
+    }
     match e.against_seed(&state.config, reader) {
         None => Span::styled(pad("…", width), dim()),
         Some(None) => Span::styled(pad("same", width), dim()),

@@ -1,0 +1,224 @@
+//! Readers on the command line: the catalogue with the user's reader commands in it
+//! (`--reader NAME=COMMAND`), one reply read by any reader of it, and what `explain
+//! --reader` sets beside the seed's decision.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use serde_json::{Map, Value as Json, json};
+
+use crate::read::trace::Trace;
+use crate::read::value::Value;
+use crate::readers::command::{self, Commands, Spec};
+use crate::readers::{Answers, Catalogue, Given, ReaderId};
+use crate::scan::account;
+
+use super::explain;
+use super::style::Style;
+
+/// The `--reader` arguments: a reader's name, or `NAME=COMMAND` for a reader of one's own.
+#[derive(Debug, Clone, Default)]
+pub struct ReaderArgs {
+    pub readers: Vec<String>,
+    pub timeout: Duration,
+}
+
+impl ReaderArgs {
+    /// The built-in catalogue with every `NAME=COMMAND` added; `inspected` are the paths the
+    /// command reads, never where a reader's stderr log goes. `names`: whether a reader's
+    /// name alone may be given (it names a reader to run; `scan` and the inspector take
+    /// names in `--compare` and `w` instead).
+    pub fn catalogue(&self, inspected: &[PathBuf], names: bool) -> Result<Catalogue> {
+        let mut catalogue = Catalogue::builtin();
+        let state = crate::tui::marks::state_dir();
+        for r in &self.readers {
+            if !r.contains('=') {
+                if !names {
+                    bail!("--reader {r:?}: give NAME=COMMAND (a reader of the catalogue is named by --compare)");
+                }
+                catalogue.find(r).map_err(|e| anyhow::anyhow!("--reader {r:?}: {e}"))?;
+                continue;
+            }
+            let (name, command) = command::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
+            let log = command::log_path(state.as_deref(), &name, inspected);
+            let spec = Spec { command, timeout: self.timeout, log };
+            catalogue.add_command(&name, spec).map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?;
+        }
+        Ok(catalogue)
+    }
+
+    /// The readers named, each once, in the order given (`NAME=COMMAND` names `NAME`).
+    pub fn named(&self, catalogue: &Catalogue) -> Vec<ReaderId> {
+        let mut out = Vec::new();
+        for r in &self.readers {
+            let name = r.split_once('=').map_or(r.as_str(), |(n, _)| n);
+            if let Ok(id) = catalogue.find(name)
+                && !out.contains(&id)
+            {
+                out.push(id);
+            }
+        }
+        out
+    }
+}
+
+/// Says on stderr where each reader command's stderr went, if it wrote any.
+pub fn tell_logs(catalogue: &Catalogue) {
+    for (id, spec) in catalogue.commands() {
+        if let Some(log) = &spec.log
+            && std::fs::metadata(log).is_ok_and(|m| m.len() > 0)
+        {
+            eprintln!("bracewalk: reader {}'s stderr is in {}", catalogue.name(id), log.display());
+        }
+    }
+}
+
+/// What each of `readers` answers for one reply: built-in readers read it, commands are run
+/// on it (each once, the reply named `id`). A command that fails is an error.
+pub fn answers(catalogue: &Catalogue, readers: &[ReaderId], id: &str, text: &str) -> Result<Vec<(ReaderId, Given)>> {
+    let commands: Vec<ReaderId> = readers.iter().copied().filter(|&r| catalogue.is_command(r)).collect();
+    let mut out: Vec<(ReaderId, Given)> = Vec::new();
+    if !commands.is_empty() {
+        let mut running = Commands::start(catalogue, &commands);
+        running.send(&[(id, text)]);
+        running.close();
+        running.ready(1);
+        let given = running.take();
+        let problems = running.finish();
+        if let Some((r, Given::Failed(why))) = given.iter().find(|(_, g)| matches!(g, Given::Failed(_))) {
+            if problems.is_empty() {
+                bail!("reader {}: {why}", catalogue.name(*r));
+            }
+            bail!("{}", problems.join("; "));
+        }
+        for p in problems {
+            eprintln!("bracewalk: {p}");
+        }
+        out.extend(given);
+    }
+    for &r in readers {
+        if !catalogue.is_command(r) {
+            out.push((r, Given::Answer(catalogue.read(r, text))));
+        }
+    }
+    out.sort_by_key(|(r, _)| readers.iter().position(|x| x == r));
+    Ok(out)
+}
+
+/// What one reader answered, and how the seed's answer differs from it (as a scan
+/// accounts for it: from the reader's answer to the seed's), for `explain --reader`.
+struct Beside {
+    name: String,
+    value: Option<Value>,
+    account: Option<String>,
+}
+
+fn beside(catalogue: &Catalogue, text: &str, given: &[(ReaderId, Given)]) -> Vec<Beside> {
+    // The seed's answer from a walk of its own: the trace shown keeps its value.
+    let mut answers = Answers::with_seed(catalogue, text).0.given(given);
+    given
+        .iter()
+        .map(|(r, g)| {
+            let value = match g {
+                Given::Answer(v) => v.clone(),
+                Given::Failed(_) => None,
+            };
+            let account = answers.pair(*r, ReaderId::LAST_WINS).and_then(|(a, b)| account(a, b));
+            Beside { name: catalogue.name(*r).to_owned(), value, account }
+        })
+        .collect()
+}
+
+/// `explain --reader`: the decision record, then each reader's answer beside the seed's.
+pub fn explain_text(
+    catalogue: &Catalogue,
+    text: &str,
+    trace: &Trace,
+    given: &[(ReaderId, Given)],
+    style: &Style,
+) -> String {
+    let mut out = explain::render_text(text, trace, style);
+    let _ = writeln!(out);
+    for b in beside(catalogue, text, given) {
+        let value = b.value.as_ref().map_or_else(|| "null".to_owned(), crate::describe::sketch);
+        let _ = writeln!(out, "{} {value}", style.bold(&b.name));
+        let verdict = match &b.account {
+            None => style.good("the same answer as last-wins"),
+            Some(a) => style.warn(&format!("→ last-wins: {}", crate::visible::visible(a, false))),
+        };
+        let _ = writeln!(out, "{}{verdict}", " ".repeat(b.name.chars().count() + 1));
+    }
+    out
+}
+
+/// `explain --json --reader`: the trace's JSON with `readers` added, `{NAME: {value,
+/// account}}` (`account` null when the answers are the same), written as it is made.
+pub fn explain_json(
+    catalogue: &Catalogue,
+    text: &str,
+    trace: &Trace,
+    given: &[(ReaderId, Given)],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut readers = Map::new();
+    for b in beside(catalogue, text, given) {
+        let value = b.value.as_ref().map_or(Json::Null, |v| {
+            serde_json::value::RawValue::from_string(v.to_json()).map_or(Json::Null, |raw| json!(raw))
+        });
+        readers.insert(b.name, json!({"value": value, "account": b.account}));
+    }
+    // The trace's object, its closing brace held back for one more key.
+    let mut held = HoldLast { out, last: None };
+    explain::write_json(text, trace, &mut held)?;
+    let HoldLast { out, last } = held;
+    if last != Some(b'}') {
+        return Err(io::Error::other("the trace did not end as an object"));
+    }
+    write!(out, ",\"readers\":{}}}", Json::Object(readers))
+}
+
+/// A writer that passes everything on but its last byte.
+struct HoldLast<'a> {
+    out: &'a mut dyn Write,
+    last: Option<u8>,
+}
+
+impl Write for HoldLast<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let Some((&end, body)) = buf.split_last() else { return Ok(0) };
+        if let Some(b) = self.last.take() {
+            self.out.write_all(&[b])?;
+        }
+        self.out.write_all(body)?;
+        self.last = Some(end);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The paths a reply argument reads (for where a reader's log may not go).
+pub fn inspected(input: &str) -> Vec<PathBuf> {
+    if input == "-" {
+        return Vec::new();
+    }
+    let path = match input.rsplit_once(':') {
+        Some((p, line)) if line.bytes().all(|b| b.is_ascii_digit()) && !line.is_empty() => p,
+        _ => input,
+    };
+    vec![Path::new(path).to_path_buf()]
+}
+
+/// The `extract` of a command reader: its answer's JSON, context for a failure.
+pub fn command_value(catalogue: &Catalogue, reader: ReaderId, id: &str, text: &str) -> Result<Option<Value>> {
+    let given = answers(catalogue, &[reader], id, text)?;
+    Ok(given.into_iter().find_map(|(_, g)| match g {
+        Given::Answer(v) => v,
+        Given::Failed(_) => None,
+    }))
+}

@@ -1,0 +1,134 @@
+//! The protocol a reader command speaks: one JSON object a line each way, answered in order.
+//!
+//! bracewalk writes `{"id": "<reply id>", "text": "<the reply text>"}`; the reader writes, for
+//! each, `{"id": "<same id>", "value": <any JSON>}` (`null` or no `value`: nothing read) or
+//! `{"id": …, "error": "<message>"}` for that reply alone. Lines are read with JavaScript's
+//! `JSON.parse` ([`js::parse`]), so a value is what a JavaScript caller of the reader would
+//! hold.
+
+use crate::read::js;
+use crate::read::lex;
+use crate::read::value::{JsString, Value, write_json_str};
+use crate::visible::visible;
+
+/// How much of a line a message quotes.
+const QUOTED: usize = 80;
+
+/// Appends the request for one reply: `{"id":…,"text":…}` and a newline.
+pub fn request(out: &mut String, id: &str, text: &str) {
+    out.push_str("{\"id\":");
+    write_json_str(out, id);
+    out.push_str(",\"text\":");
+    write_json_str(out, text);
+    out.push_str("}\n");
+}
+
+/// What one answer says about its reply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// The reader's value, `null` already nothing.
+    Value(Option<Value>),
+    /// The reader could not read this reply, and said why.
+    Error(String),
+}
+
+/// One line a reader printed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    Answer {
+        id: JsString,
+        answer: Answer,
+    },
+    /// Not an answer: what it is instead (`a line that is not JSON (…): "…"`).
+    Bad(String),
+}
+
+/// Reads one line of a reader's output (its newline included or not); `None` for a blank
+/// line, which is passed over.
+pub fn parse_line(bytes: &[u8]) -> Option<Line> {
+    let Ok(line) = std::str::from_utf8(bytes) else {
+        let shown = String::from_utf8_lossy(bytes);
+        return Some(Line::Bad(format!("a line that is not UTF-8: {}", quote(&shown))));
+    };
+    let line = lex::trim(line);
+    if line.is_empty() {
+        return None;
+    }
+    let mut value = match js::parse(line) {
+        Ok(v) => v,
+        Err(e) => return Some(Line::Bad(format!("a line that is not JSON ({e}): {}", quote(line)))),
+    };
+    let Value::Object(object) = &mut value else {
+        return Some(Line::Bad(format!("JSON that is not an answer {{\"id\", \"value\"}}: {}", quote(line))));
+    };
+    let Some(id) = object.remove("id").and_then(Value::into_js_string) else {
+        return Some(Line::Bad(format!("an answer with no \"id\" string: {}", quote(line))));
+    };
+    let answer = match object.remove("error") {
+        Some(Value::Null) | None => Answer::Value(crate::readers::held(object.remove("value"))),
+        Some(e) => Answer::Error(e.into_js_string().map_or_else(|| e_json(line), |s| s.to_string_lossy().into_owned())),
+    };
+    Some(Line::Answer { id, answer })
+}
+
+/// An error that is not a string, as the line has it.
+fn e_json(line: &str) -> String {
+    crate::runlog::clip(line, QUOTED)
+}
+
+/// A line as a message quotes it: clipped, control characters shown.
+fn quote(line: &str) -> String {
+    format!("{:?}", visible(&crate::runlog::clip(line, QUOTED), false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(line: &str) -> Option<Line> {
+        parse_line(line.as_bytes())
+    }
+
+    #[test]
+    fn requests_are_json_lines() {
+        let mut out = String::new();
+        request(&mut out, "a:1", "line\n\"quoted\"\u{2028}\u{1b}");
+        request(&mut out, "b", "");
+        let lines: Vec<&str> = out.split_terminator('\n').collect();
+        assert_eq!(lines[0], "{\"id\":\"a:1\",\"text\":\"line\\n\\\"quoted\\\"\u{2028}\\u001b\"}");
+        assert_eq!(lines[1], r#"{"id":"b","text":""}"#);
+        // What a reader's JSON.parse reads back is the text.
+        let back = js::parse(lines[0]).unwrap();
+        let text = back.as_object().and_then(|o| o.get("text")).and_then(Value::as_js_string).unwrap();
+        assert_eq!(text.as_str(), Some("line\n\"quoted\"\u{2028}\u{1b}"));
+    }
+
+    #[test]
+    fn answers_errors_and_what_is_neither() {
+        let value = |v: &str| {
+            Some(Line::Answer { id: JsString::from("r"), answer: Answer::Value(Some(js::parse(v).unwrap())) })
+        };
+        let nothing = Some(Line::Answer { id: JsString::from("r"), answer: Answer::Value(None) });
+        assert_eq!(answer(r#"{"id":"r","value":{"a":[1,2]}}"#), value(r#"{"a":[1,2]}"#));
+        // The last of duplicate keys, as JSON.parse keeps it.
+        assert_eq!(answer(r#"{"id":"r","value":1,"value":2}"#), value("2"));
+        assert_eq!(answer(r#"{"id":"r","value":null}"#), nothing);
+        assert_eq!(answer(" {\"id\":\"r\"}\r\n"), nothing);
+        assert_eq!(answer(r#"{"id":"r","error":null,"value":3}"#), value("3"));
+        assert_eq!(
+            answer(r#"{"id":"r","error":"bad escape"}"#),
+            Some(Line::Answer { id: JsString::from("r"), answer: Answer::Error("bad escape".to_owned()) })
+        );
+        assert_eq!(answer("  \n"), None);
+        let bad = |l: &str| match answer(l) {
+            Some(Line::Bad(why)) => why,
+            other => panic!("{l:?}: {other:?}"),
+        };
+        assert!(bad("hello").starts_with("a line that is not JSON"), "{}", bad("hello"));
+        assert!(bad("[1]").starts_with("JSON that is not an answer"));
+        assert!(bad(r#"{"value":1}"#).starts_with("an answer with no \"id\""));
+        assert!(bad(r#"{"id":7,"value":1}"#).starts_with("an answer with no \"id\""));
+        assert!(parse_line(b"{\"id\":\"\xff\"}").is_some_and(|l| matches!(l, Line::Bad(w) if w.contains("not UTF-8"))));
+        assert!(bad("\u{1b}[31mred").contains('␛'), "control characters are shown, not sent");
+    }
+}

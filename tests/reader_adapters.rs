@@ -1,0 +1,130 @@
+//! The ready-made reader commands of `examples/readers/`, each run where its runtime and
+//! library are present (and skipped, saying so, where they are not): the ES module adapter
+//! around a stand-in extractor (`tests/readers/whole_text.mjs`), npm's `jsonrepair`, and
+//! Python's `json_repair`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value as Json;
+
+const BIN: &str = env!("CARGO_BIN_EXE_bracewalk");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether `program args…` runs and exits 0.
+fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Scans `texts` (ids `r1`…) with reader `name` running `command` from the project's root,
+/// compared with the seed; the JSON result.
+fn scan(dir: &Path, texts: &[&str], name: &str, command: &str) -> (Json, Output) {
+    // Beside the state directory, not above it: a reader's log never goes inside what is read.
+    std::fs::create_dir_all(dir.join("logs")).unwrap();
+    let corpus = dir.join("logs").join("corpus.jsonl");
+    let lines: String = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("{}\n", serde_json::json!({"id": format!("r{}", i + 1), "text": t})))
+        .collect();
+    std::fs::write(&corpus, lines).unwrap();
+    let out = Command::new(BIN)
+        .current_dir(root())
+        .args(["scan", "--json", "--list", "--text-path", "/text", "--meta", "id=/id"])
+        .args(["--reader", &format!("{name}={command}"), "--compare", &format!("{name},last-wins")])
+        .arg(&corpus)
+        .env("BRACEWALK_STATE_DIR", dir.join("state"))
+        .output()
+        .unwrap();
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (v, out)
+}
+
+fn accounts(scan: &Json, key: &str) -> Vec<(String, String)> {
+    scan["comparisons"][key]["replies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap().to_owned(), r["account"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+    v.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect()
+}
+
+#[test]
+fn the_module_adapter_runs_any_extractor_and_agrees_with_json_text() {
+    if !runs("node", &["--version"]) {
+        println!("node is not installed: examples/readers/module.mjs is not run");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let texts = [
+        r#"{"a": 1}"#,
+        r#"Here: {"b": 2}"#,
+        // Infinity to the seed, `null` once JSON.stringify has printed it: the same answer.
+        "1e400",
+        // A lone surrogate survives JSON text as its escape.
+        r#" "\ud800" "#,
+        "throw me {\"c\": 1}",
+        "{\"é\": \"ü 😀\", \"2\": 0, \"1\": 1}",
+    ];
+    let command = "node examples/readers/module.mjs tests/readers/whole_text.mjs extractJson";
+    let (v, out) = scan(dir.path(), &texts, "whole", command);
+    assert_eq!(accounts(&v, "whole"), pairs(&[("r2", "null → value {b}")]), "{v}");
+    assert_eq!(v["ids"]["reader_failed"]["whole"], serde_json::json!(["r5"]));
+    assert_eq!(v["ids"]["diagnostics"], serde_json::json!(["reader whole: reply r5: asked to throw"]));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn the_jsonrepair_adapter() {
+    let present = runs("node", &["examples/readers/jsonrepair.mjs"]);
+    if !present {
+        println!("node or the npm package jsonrepair is not installed: examples/readers/jsonrepair.mjs is not run");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let texts = [r#"{"a": 1}"#, r#"{"a": 'b', c: [1, 2,],}"#, r#"x {"a": 1} y"#];
+    let (v, out) = scan(dir.path(), &texts, "jsonrepair", "node examples/readers/jsonrepair.mjs");
+    // It repairs JSON5-ish text the seed leaves; it throws on prose around an object.
+    assert_eq!(accounts(&v, "jsonrepair"), pairs(&[("r2", "value {a, c} → null"), ("r3", "null → value {a}")]), "{v}");
+    assert_eq!(v["reader_failed"]["jsonrepair"], 0);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn the_json_repair_adapter() {
+    if !runs("python3", &["-c", "import json_repair"]) {
+        println!(
+            "python3 or the Python package json_repair is not installed: examples/readers/json-repair.py is not run"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let texts = [r#"{"a": 1}"#, r#"{"a": 'b', c: [1, 2,],}"#, r#"x {"a": 1} y"#, "[NaN]"];
+    let (v, out) = scan(dir.path(), &texts, "json_repair", "python3 examples/readers/json-repair.py");
+    // It reads what the seed reads around prose, repairs what the seed leaves, and a NaN it
+    // makes is JSON's null (not Python's `NaN`, which is no JSON).
+    assert_eq!(
+        accounts(&v, "json_repair"),
+        pairs(&[("r2", "value {a, c} → null"), ("r4", "value [1 item] → null")]),
+        "{v}"
+    );
+    assert_eq!(v["reader_failed"]["json_repair"], 0);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
