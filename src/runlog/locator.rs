@@ -5,7 +5,9 @@
 //! Reading again goes through the loader itself, so the text is exactly what loading gave:
 //! for a line-oriented file, the one line the record is on (its byte offset is known), read
 //! and converted as loading read it; for a file read whole (a reply of its own, a document, a
-//! stream, an archive), the whole file, and the reply with the same id taken from it.
+//! stream, an archive), the whole file, and the reply with the same id taken from it. A line
+//! file rewritten since (its lines moved) is read whole, once, for the replies not found
+//! where they were.
 
 use std::path::{Path, PathBuf};
 
@@ -44,35 +46,60 @@ impl Loader {
     pub fn reread_all(&self, all: &[Locator]) -> Vec<Result<String, Problem>> {
         let Some(first) = all.first() else { return Vec::new() };
         let path: &Path = &first.source;
-        let mut texts: Vec<Option<String>> = vec![None; all.len()];
-        let mut problem: Option<Problem> = None;
-        // Which locator a reply read is: by its id, among those asked for at its line.
-        let mut wanted = |r: Reply, at: Option<usize>| {
-            let slot = (0..all.len()).find(|&i| texts[i].is_none() && all[i].id == r.id && at.is_none_or(|a| a == i));
-            if let Some(i) = slot {
-                texts[i] = Some(r.text);
-            }
-        };
-        let mut current = None;
-        let mut take = |out: FileOut, current: Option<usize>| match out {
-            FileOut::Item(Item::Reply(r)) => wanted(r, current),
-            FileOut::Item(Item::Diagnostic(d)) if problem.is_none() => problem = Some(d.problem),
-            _ => {}
-        };
-        let started = self.start(path, false, &mut |out| take(out, current));
+        let mut found = Found { all, texts: vec![None; all.len()], problem: None };
+        let started = self.start(path, false, &mut |out| found.take(out, None));
         if let Start::Jsonl(file, mut state) = started {
             let lines: Vec<usize> = (0..all.len()).filter(|&i| all[i].line.is_some()).collect();
             if lines.len() < all.len() {
-                state.read(self, path, &file, &mut |out| take(out, None));
+                state.read(self, path, &file, &mut |out| found.take(out, None));
             }
             for i in lines {
                 let at = &all[i];
                 state.one_line(at.offset, at.line.unwrap_or(1));
-                current = Some(i);
-                state.read(self, path, &file, &mut |out| take(out, current));
+                state.read(self, path, &file, &mut |out| found.take(out, Some(i)));
+            }
+            // A file rewritten since it was listed: its lines moved, and a reply not at its
+            // offset any more is looked for by its id through the whole file, once. What the
+            // reads at the old offsets met is not the problem then.
+            if found.missing_lines() {
+                found.problem = None;
+                if let Start::Jsonl(file, mut state) = self.start(path, false, &mut |out| found.take(out, None)) {
+                    state.read(self, path, &file, &mut |out| found.take(out, None));
+                }
             }
         }
+        let Found { texts, problem, .. } = found;
         texts.into_iter().map(|t| t.ok_or_else(|| problem.clone().unwrap_or(Problem::Vanished))).collect()
+    }
+}
+
+/// The texts of a [`Loader::reread_all`] found so far.
+struct Found<'a> {
+    all: &'a [Locator],
+    texts: Vec<Option<String>>,
+    /// The first problem the file's reading met.
+    problem: Option<Problem>,
+}
+
+impl Found<'_> {
+    /// Takes what reading gave: a reply is the locator with its id not yet found (at line
+    /// `at`, when one line alone is read).
+    fn take(&mut self, out: FileOut, at: Option<usize>) {
+        match out {
+            FileOut::Item(Item::Reply(r)) => {
+                let slot = (0..self.all.len())
+                    .find(|&i| self.texts[i].is_none() && self.all[i].id == r.id && at.is_none_or(|a| a == i));
+                if let Some(i) = slot {
+                    self.texts[i] = Some(r.text);
+                }
+            }
+            FileOut::Item(Item::Diagnostic(d)) if self.problem.is_none() => self.problem = Some(d.problem),
+            _ => {}
+        }
+    }
+
+    fn missing_lines(&self) -> bool {
+        (0..self.all.len()).any(|i| self.texts[i].is_none() && self.all[i].line.is_some())
     }
 }
 
@@ -120,6 +147,9 @@ mod tests {
         std::fs::write(&path, "{\"id\":\"a\",\"text\":\"one\"}\n{\"id\":\"b\",\"text\":\"two\"}\n").unwrap();
         let loader = Loader::new(LoadOptions::default());
         let b = Locator { source: path.clone(), id: "b".to_owned(), line: Some(2), offset: 24 };
+        assert_eq!(loader.reread(&b).as_deref(), Ok("two"));
+        // Rewritten with a longer first line: the reply moved, and is found by its id.
+        std::fs::write(&path, "{\"id\":\"a\",\"text\":\"one more\"}\n{\"id\":\"b\",\"text\":\"two\"}\n").unwrap();
         assert_eq!(loader.reread(&b).as_deref(), Ok("two"));
         // The line is another record now.
         std::fs::write(&path, "{\"id\":\"a\",\"text\":\"one\"}\n{\"id\":\"c\",\"text\":\"new\"}\n").unwrap();

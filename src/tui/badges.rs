@@ -26,6 +26,8 @@ pub enum Badge {
     New,
     /// Its file was deleted.
     Gone,
+    /// Its text changed on disk since it was listed, and was read again.
+    Changed,
     /// Marked for triage.
     Marked,
     /// A model call that left no reply.
@@ -133,6 +135,7 @@ pub fn table(config: &Config, compared: ReaderId) -> Vec<Look> {
         ),
         look(Badge::New, "new", bold(accent()), "arrived while watching"),
         look(Badge::Gone, "gone", dim(), "its file was deleted"),
+        look(Badge::Changed, "changed", warn(), "its text changed on disk since it was listed, and was read again"),
         look(Badge::Marked, "★", warn(), "marked for triage (m; `bracewalk marks` prints them)"),
     ]);
     out
@@ -145,6 +148,7 @@ impl Badge {
             Badge::Report(row) => row.name(config),
             Badge::New => "new".to_owned(),
             Badge::Gone => "gone".to_owned(),
+            Badge::Changed => "changed on disk".to_owned(),
             Badge::Marked => "marked".to_owned(),
             Badge::NoReply => "no reply (failed call)".to_owned(),
             Badge::Diagnostic => "load problem".to_owned(),
@@ -159,6 +163,7 @@ impl Badge {
             Badge::Report(row) => e.facts.as_deref().is_some_and(|f| row.holds(f, config)),
             Badge::New => e.new,
             Badge::Gone => e.gone,
+            Badge::Changed => e.changed,
             Badge::Marked => marked,
             Badge::NoReply => matches!(e.body, Body::Event { .. }),
             Badge::Diagnostic => matches!(e.body, Body::Diagnostic(_)),

@@ -43,8 +43,8 @@ use search::*;
 use triage::*;
 
 /// How many full records are kept, at most, and in how many bytes of text.
-const DETAILS_KEPT: usize = 6;
-const DETAILS_BYTES: usize = 64 << 20;
+pub const DETAILS_KEPT: usize = 6;
+pub const DETAILS_BYTES: usize = 64 << 20;
 
 /// Something that happened.
 #[derive(Debug)]
