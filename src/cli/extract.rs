@@ -2,6 +2,7 @@
 //! and its answer printed, or its decision record; and `extract --jsonl`, the oracle's record
 //! for every line of a corpus.
 
+use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -85,20 +86,34 @@ pub fn extract_jsonl(input: &str, offsets: Offsets, keys: Option<&[String]>, out
         Box::new(BufReader::new(std::fs::File::open(&path).with_context(|| format!("opening {}", path.display()))?))
     };
     let mut errors = 0usize;
-    for (n, line) in reader.split(b'\n').enumerate() {
-        let line = line.with_context(|| format!("reading {input} line {}", n + 1))?;
-        let line = String::from_utf8_lossy(&line);
-        if lex::trim(&line).is_empty() {
+    let mut reader = reader;
+    // One line and one record in hand at a time, in buffers kept from line to line.
+    let (mut line, mut printed) = (Vec::new(), String::new());
+    for n in 1.. {
+        line.clear();
+        if reader.read_until(b'\n', &mut line).with_context(|| format!("reading {input} line {n}"))? == 0 {
+            break;
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        let text = match std::str::from_utf8(&line) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(&line),
+        };
+        if lex::trim(&text).is_empty() {
             continue;
         }
-        let printed = match Input::parse(&line) {
-            Ok(input) => record::render(&input, offsets, keys),
+        printed.clear();
+        match Input::parse(&text) {
+            Ok(input) => record::write(&mut printed, &input, offsets, keys),
             Err(message) => {
                 errors += 1;
-                record::error_line(n + 1, &message)
+                printed.push_str(&record::error_line(n, &message));
             }
-        };
-        writeln!(out, "{printed}").context("writing a record")?;
+        }
+        printed.push('\n');
+        out.write_all(printed.as_bytes()).context("writing a record")?;
     }
     Ok(u8::from(errors > 0))
 }

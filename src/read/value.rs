@@ -146,6 +146,10 @@ impl Object {
         self.entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v)
     }
 
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.entries.iter_mut().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v)
+    }
+
     pub(crate) fn from_entries(entries: Vec<(JsString, Value)>) -> Object {
         Object { entries }
     }
@@ -205,6 +209,11 @@ impl Value {
         let mut out = String::new();
         write_json(&mut out, self, None);
         out
+    }
+
+    /// [`Value::to_json`] appended to `out`.
+    pub fn write_json(&self, out: &mut String) {
+        write_json(out, self, None);
     }
 
     /// `JSON.stringify(value, null, indent)`.

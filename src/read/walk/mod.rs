@@ -23,6 +23,7 @@ mod gates;
 mod options;
 mod prefix;
 mod recorded;
+mod visits;
 
 use std::ops::Range;
 
@@ -38,11 +39,13 @@ use super::value::Value;
 use braces::{find_brace, first_token, next_candidate};
 use gates::{whole_reply, whole_reply_unrecorded};
 use recorded::{Budget, record, walk_recorded};
+use visits::walk_visiting;
 
 pub use gates::{strings_are_self_contained, strings_not_self_contained};
 pub use options::{Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 pub use prefix::{ArrayPrefix, read_array_prefix};
 pub use recorded::{RecordLimit, reading_at};
+pub use visits::{Visit, visits};
 
 /// `extractJson(text)`: the answer only.
 pub fn extract_json(text: &str) -> Option<Value> {
@@ -61,11 +64,19 @@ pub fn trace(text: &str) -> Trace {
 /// narrow) and is kept in the trace, however long that takes (the oracle's record, which
 /// [`crate::cli::record`] prints); without, only the readings the walk needs are made.
 pub fn run(text: &str, opts: &WalkOptions, record_all: bool) -> Trace {
-    if record_all { record(text, opts, None) } else { walk_text(text, opts, None) }
+    if record_all { record(text, opts, None) } else { walk_text(text, opts, How::Unrecorded) }
 }
 
-fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
-    let record = budget.is_some();
+/// How [`walk_text`] walks the candidates: as the engine does, recording each as the seed
+/// reads it (within a budget), or keeping what the oracle's record says of each.
+enum How<'v> {
+    Unrecorded,
+    Recorded(Budget),
+    Visiting(&'v mut Vec<Visit>),
+}
+
+fn walk_text(text: &str, opts: &WalkOptions, how: How) -> Trace {
+    let record = matches!(how, How::Recorded(_));
     let mut readers = Readers::new(text);
     let whole_text = match read_whole_text(text, &mut readers, record) {
         Ok((span, value)) => {
@@ -83,14 +94,11 @@ fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
         }
         Err(whole_text) => whole_text,
     };
-    let Walked { candidates, last, kept, unrecorded } = match budget {
-        Some(budget) => walk_recorded(text, &mut readers, opts, budget),
-        None => Walked {
-            candidates: Vec::new(),
-            last: walk_unrecorded(text, &mut readers, opts),
-            kept: None,
-            unrecorded: None,
-        },
+    let unrecorded = |last| Walked { candidates: Vec::new(), last, kept: None, unrecorded: None };
+    let Walked { candidates, last, kept, unrecorded } = match how {
+        How::Recorded(budget) => walk_recorded(text, &mut readers, opts, budget),
+        How::Unrecorded => unrecorded(walk_unrecorded(text, &mut readers, opts)),
+        How::Visiting(visits) => unrecorded(walk_visiting(&mut readers, visits)),
     };
     let last_end = last.map(|(_, end, _)| end);
     let (whole_reply, taken) = if record {
