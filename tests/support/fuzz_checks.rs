@@ -9,8 +9,9 @@ use std::sync::Arc;
 use bracewalk::cli::explain;
 use bracewalk::cli::record::{self, Input, Offsets};
 use bracewalk::cli::style::Style;
+use bracewalk::read::trace::Trace;
 use bracewalk::read::value::Value;
-use bracewalk::read::walk::{WalkOptions, run};
+use bracewalk::read::walk::{Visit, WalkOptions, run};
 use bracewalk::read::{first, js, served, walk};
 use bracewalk::readers::{Catalogue, Run};
 use bracewalk::runlog::{LoadOptions, Loader, Tail};
@@ -25,6 +26,7 @@ pub fn exercise(text: &str) {
     assert_eq!(slow.decided_by, fast.decided_by);
     assert_eq!(slow.whole_reply.name(), fast.whole_reply.name());
     assert_eq!(walk::extract_json(text).as_ref().map(Value::to_json), fast.value.as_ref().map(Value::to_json));
+    visits_agree(text, &slow);
     let _ = explain::render_text(text, &slow, &Style::plain());
     let json = explain::render_json(text, &slow);
     // Checked with our own parse: the trace nests as deep as the reply, past serde_json's limit.
@@ -36,6 +38,29 @@ pub fn exercise(text: &str) {
     let input = Input { id: Value::Null, text: text.to_owned(), fields: vec!["edits".into(), "0".into()] };
     let line = record::render(&input, Offsets::Utf16, None);
     assert!(js::parse(&line).is_ok(), "the record is JSON");
+}
+
+/// The record of candidates (`walk::visits`, what `extract --jsonl` prints) is the recorded
+/// walk's: every candidate `slow` recorded, and where it stopped recording, the kept one at
+/// its number. The decision beside it is the recorded walk's too.
+pub fn visits_agree(text: &str, slow: &Trace) {
+    let (trace, visits) = walk::visits(text);
+    let recorded: Vec<Visit> = slow.candidates.iter().map(Visit::of).collect();
+    match slow.unrecorded {
+        None => assert_eq!(visits, recorded, "the visits are the recorded candidates"),
+        Some(u) => {
+            assert_eq!(visits.len(), slow.visited(), "one visit per candidate visited");
+            let before = recorded.len() - usize::from(u.kept.is_some());
+            assert_eq!(visits[..before], recorded[..before], "the visits are the recorded candidates");
+            if let Some(k) = u.kept {
+                assert_eq!(visits[k], recorded[before], "the kept candidate at its number");
+            }
+        }
+    }
+    assert_eq!(trace.walk_end, slow.walk_end);
+    assert_eq!(trace.decided_by, slow.decided_by);
+    assert_eq!(trace.whole_reply.name(), slow.whole_reply.name());
+    assert_eq!(trace.value.as_ref().map(Value::to_json), slow.value.as_ref().map(Value::to_json));
 }
 
 /// Every reader of the catalogue: each walk variant's memoized run agrees with its recorded
