@@ -92,9 +92,16 @@ enum Command {
 
 #[derive(clap::Args)]
 struct ScanArgs {
-    /// Files and directories (read recursively).
+    /// Files and directories (read recursively); with --merge, the shards' JSON files.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    /// Merge shards: each PATH is what `scan --json --list` printed for a part of a corpus,
+    /// given in the order of the corpus's inputs, and the merge prints (in any format, with
+    /// or without --list) what one scan of all those inputs prints, timing aside. Shards must
+    /// be made with --list: the ids behind the counts are what put them back together. Give
+    /// the --compare and --field options the shards were made with.
+    #[arg(long)]
+    merge: bool,
     /// Print the whole result as JSON (keys documented in the README).
     #[arg(long, conflicts_with = "markdown")]
     json: bool,
@@ -274,6 +281,9 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
         (_, true) => cli_scan::Output::Markdown,
         _ => cli_scan::Output::Table,
     };
+    if args.merge {
+        return cli::to_stdout(|out| cli::merge::run(&args.paths, config, output, args.list, out));
+    }
     cli::to_stdout(|out| cli_scan::run(&args.paths, &load, config, output, args.list, out).context("writing the scan"))
 }
 

@@ -4,6 +4,7 @@
 pub mod explain;
 pub mod extract;
 pub mod list;
+pub mod merge;
 pub mod record;
 pub mod scan;
 pub mod style;

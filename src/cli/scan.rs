@@ -48,13 +48,19 @@ pub fn run(
         bar.set_message(format!("{} replies", thousands(p.replies)));
     });
     bar.finish_and_clear();
+    print(&scan, output, list, out)
+}
+
+/// Prints a scan made by any means (read, or merged from shards) as `output`; the exit
+/// status is [`exit_code`]'s.
+pub fn print(scan: &Scan, output: Output, list: bool, out: &mut dyn Write) -> io::Result<u8> {
     let printed = match output {
-        Output::Table => render_text(&scan, list, &Style::for_stdout()),
-        Output::Markdown => render_markdown(&scan, list),
-        Output::Json => format!("{}\n", render_json(&scan, list)),
+        Output::Table => render_text(scan, list, &Style::for_stdout()),
+        Output::Markdown => render_markdown(scan, list),
+        Output::Json => format!("{}\n", render_json(scan, list)),
     };
     out.write_all(printed.as_bytes())?;
-    Ok(exit_code(&scan))
+    Ok(exit_code(scan))
 }
 
 /// A bar on stderr when it is a terminal; hidden otherwise.
@@ -404,6 +410,10 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
     out.insert("bytes_per_second".to_owned(), json!(per_second(scan.bytes as f64, elapsed)));
     if list {
         ids.insert("replies".to_owned(), json!((0..scan.replies.len()).map(|i| scan.id(i)).collect::<Vec<_>>()));
+        ids.insert(
+            "references".to_owned(),
+            json!(scan.replies.iter().map(|r| r.reference.as_deref()).collect::<Vec<_>>()),
+        );
         ids.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply));
         ids.insert("diagnostics".to_owned(), json!(scan.diagnostics));
         for top in ["by_agent", "by_round", "by_format", "truncation"] {

@@ -55,13 +55,14 @@
 //! | `truncation` | `{FIELD: {replies, entries}}`: replies whose last `"FIELD": [` array never reaches its `]` (cut mid-entry, or holding something other than objects), and the complete entries `readArrayPrefix` recovers from them; `--field` names the fields, `edits` by default |
 //! | `comparisons` | `{KEY: {from, to, differ, replies: [{id, reference?, account}]}}` for each pair; `reference` (`PATH:LINE`) where the id is the record's own |
 //! | `elapsed_seconds`, `replies_per_second`, `bytes_per_second` | how long the scan took |
-//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `cut_off`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count, and `diagnostics` as printed |
+//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `cut_off`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count, `diagnostics` as printed, and `references`: for each of `replies`, where it was read (`PATH:LINE`), or null where that is its id |
 //!
 //! Keys of maps (`by_agent`, `comparisons`, …) are in sorted order; lists of replies are in
 //! load order (path, then line), whatever the number of threads.
 
 mod difference;
 mod facts;
+mod merge;
 mod pair;
 mod paths;
 pub mod report;
@@ -69,6 +70,7 @@ mod scanner;
 
 pub use difference::{account, parts};
 pub use facts::Facts;
+pub use merge::ShardError;
 pub use pair::Pair;
 pub use paths::{Progress, scan_paths};
 pub use scanner::{Comparison, Difference, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};
