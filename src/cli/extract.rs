@@ -2,19 +2,17 @@
 //! and its answer printed, or its decision record; and `extract --jsonl`, the oracle's record
 //! for every line of a corpus.
 
-use std::borrow::Cow;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{Read, Write};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::read::lex;
 use crate::read::walk;
 use crate::readers::Catalogue;
 use crate::runlog::{self, LoadOptions};
 
 use super::explain;
-use super::record::{self, Input, Offsets};
+use super::record::Offsets;
 use super::style::Style;
 
 /// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. Invalid UTF-8 is
@@ -79,43 +77,7 @@ pub fn extract_text(text: &str, how: &Extract, out: &mut dyn Write) -> Result<u8
 /// exactly what the reference oracle prints; a line that is not such a record is an error
 /// line, and makes the exit status 1.
 pub fn extract_jsonl(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn Write) -> Result<u8> {
-    let reader: Box<dyn BufRead> = if input == "-" {
-        Box::new(BufReader::new(std::io::stdin()))
-    } else {
-        let path = PathBuf::from(input);
-        Box::new(BufReader::new(std::fs::File::open(&path).with_context(|| format!("opening {}", path.display()))?))
-    };
-    let mut errors = 0usize;
-    let mut reader = reader;
-    // One line and one record in hand at a time, in buffers kept from line to line.
-    let (mut line, mut printed) = (Vec::new(), String::new());
-    for n in 1.. {
-        line.clear();
-        if reader.read_until(b'\n', &mut line).with_context(|| format!("reading {input} line {n}"))? == 0 {
-            break;
-        }
-        if line.last() == Some(&b'\n') {
-            line.pop();
-        }
-        let text = match std::str::from_utf8(&line) {
-            Ok(text) => Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(&line),
-        };
-        if lex::trim(&text).is_empty() {
-            continue;
-        }
-        printed.clear();
-        match Input::parse(&text) {
-            Ok(input) => record::write(&mut printed, &input, offsets, keys),
-            Err(message) => {
-                errors += 1;
-                printed.push_str(&record::error_line(n, &message));
-            }
-        }
-        printed.push('\n');
-        out.write_all(printed.as_bytes()).context("writing a record")?;
-    }
-    Ok(u8::from(errors > 0))
+    super::jsonl::run(input, offsets, keys, out)
 }
 
 /// Prints the seed's decision record for the reply at `input`: text, or with `json` all of

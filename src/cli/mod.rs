@@ -3,6 +3,7 @@
 
 pub mod explain;
 pub mod extract;
+pub mod jsonl;
 pub mod list;
 pub mod merge;
 pub mod record;
