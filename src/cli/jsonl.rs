@@ -34,26 +34,33 @@ pub fn run(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn
     };
     let mut reader = BufReader::with_capacity(READ, source);
     let mut errors = 0usize;
-    let mut batch: Vec<Vec<u8>> = Vec::new();
-    let (mut first, mut bytes) = (1, 0);
+    // The lines of a batch, their buffers kept from batch to batch: `held` of them hold it.
+    let mut lines: Vec<Vec<u8>> = Vec::new();
+    let (mut held, mut first, mut bytes) = (0, 1, 0);
     loop {
-        let mut line = Vec::new();
-        let n = first + batch.len();
-        let read = reader.read_until(b'\n', &mut line).with_context(|| format!("reading {input} line {n}"))?;
+        if held == lines.len() {
+            lines.push(Vec::new());
+        }
+        let line = &mut lines[held];
+        line.clear();
+        let n = first + held;
+        let read = reader.read_until(b'\n', line).with_context(|| format!("reading {input} line {n}"))?;
         if read > 0 {
-            bytes += line.len();
-            batch.push(line);
+            bytes += read;
+            held += 1;
         }
         if read == 0 || reader.buffer().is_empty() || bytes >= BATCH_BYTES {
-            let printed: Vec<Option<(String, bool)>> =
-                batch.par_iter().enumerate().map(|(i, line)| record_of(first + i, line, offsets, keys)).collect();
+            let printed: Vec<Option<(String, bool)>> = lines[..held]
+                .par_iter()
+                .enumerate()
+                .map(|(i, line)| record_of(first + i, line, offsets, keys))
+                .collect();
             for (text, failed) in printed.into_iter().flatten() {
                 errors += usize::from(failed);
                 out.write_all(text.as_bytes()).context("writing a record")?;
             }
-            first += batch.len();
-            batch.clear();
-            bytes = 0;
+            first += held;
+            (held, bytes) = (0, 0);
         }
         if read == 0 {
             break;
