@@ -34,12 +34,15 @@ pub fn run(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn
     };
     let mut reader = BufReader::with_capacity(READ, source);
     let mut errors = 0usize;
-    // The lines of a batch, their buffers kept from batch to batch: `held` of them hold it.
-    let mut lines: Vec<Vec<u8>> = Vec::new();
+    // The lines of a batch and their records, in buffers kept from batch to batch (`held` of
+    // them hold the batch): memory a batch frees and the next asks for again would be handed
+    // back to the system and faulted in afresh, which costs more than reading the records.
+    let (mut lines, mut records): (Vec<Vec<u8>>, Vec<String>) = (Vec::new(), Vec::new());
     let (mut held, mut first, mut bytes) = (0, 1, 0);
     loop {
         if held == lines.len() {
             lines.push(Vec::new());
+            records.push(String::new());
         }
         let line = &mut lines[held];
         line.clear();
@@ -50,14 +53,19 @@ pub fn run(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn
             held += 1;
         }
         if read == 0 || reader.buffer().is_empty() || bytes >= BATCH_BYTES {
-            let printed: Vec<Option<(String, bool)>> = lines[..held]
-                .par_iter()
+            let failed: Vec<bool> = records[..held]
+                .par_iter_mut()
+                .zip(&lines[..held])
                 .enumerate()
-                .map(|(i, line)| record_of(first + i, line, offsets, keys))
+                .map(|(i, (record, line))| record_of(first + i, line, offsets, keys, record))
                 .collect();
-            for (text, failed) in printed.into_iter().flatten() {
+            for (record, failed) in records[..held].iter_mut().zip(failed) {
                 errors += usize::from(failed);
-                out.write_all(text.as_bytes()).context("writing a record")?;
+                out.write_all(record.as_bytes()).context("writing a record")?;
+                // A record far larger than most (every candidate of a long reply) is not kept.
+                if record.capacity() > BATCH_BYTES {
+                    *record = String::new();
+                }
             }
             first += held;
             (held, bytes) = (0, 0);
@@ -69,28 +77,28 @@ pub fn run(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn
     Ok(u8::from(errors > 0))
 }
 
-/// The record printed for line `n`, newline included, and whether it is an error line;
-/// nothing for a blank line.
-fn record_of(n: usize, line: &[u8], offsets: Offsets, keys: Option<&[String]>) -> Option<(String, bool)> {
+/// The record printed for line `n`, newline included, into `record` (nothing for a blank
+/// line); whether it is an error line.
+fn record_of(n: usize, line: &[u8], offsets: Offsets, keys: Option<&[String]>, record: &mut String) -> bool {
+    record.clear();
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let text = match std::str::from_utf8(line) {
         Ok(text) => Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(line),
     };
     if lex::trim(&text).is_empty() {
-        return None;
+        return false;
     }
-    let mut printed = String::new();
     let failed = match Input::parse(&text) {
         Ok(input) => {
-            record::write(&mut printed, &input, offsets, keys);
+            record::write(record, &input, offsets, keys);
             false
         }
         Err(message) => {
-            printed.push_str(&record::error_line(n, &message));
+            record.push_str(&record::error_line(n, &message));
             true
         }
     };
-    printed.push('\n');
-    Some((printed, failed))
+    record.push('\n');
+    failed
 }
