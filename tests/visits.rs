@@ -16,7 +16,7 @@ use proptest::prelude::*;
 
 use bracewalk::cli::record::{self, Input, Offsets};
 use bracewalk::read::value::Value;
-use bracewalk::read::walk::{WalkOptions, run};
+use bracewalk::read::walk::{self, WalkOptions, run};
 
 const REPLIES: &str = include_str!("golden/replies.jsonl");
 
@@ -93,4 +93,16 @@ proptest! {
     ) {
         checks::visits_agree(&text, &run(&text, &WalkOptions::SEED, true));
     }
+}
+
+#[test]
+fn the_answer_printed_straight_from_the_reply_is_its_value_on_every_golden_reply() {
+    let mut reprinted = 0;
+    for input in golden() {
+        let value = walk::answer(&input.text, &WalkOptions::SEED);
+        checks::answer_in_agrees(&input.text, value.as_ref());
+        reprinted +=
+            usize::from(matches!(walk::answer_in(&input.text, &WalkOptions::SEED), Some(walk::Answer::Json(_))));
+    }
+    assert!(reprinted > 2_000, "{reprinted} answers left in the reply");
 }

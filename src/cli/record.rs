@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use crate::read::js;
+use crate::read::reprint::reprint;
 use crate::read::span::Utf16Index;
 use crate::read::trace::Trace;
 use crate::read::value::{JsString, Object, Value, write_json_string};
@@ -86,7 +87,7 @@ pub fn render(input: &Input, offsets: Offsets, keys: Option<&[String]>) -> Strin
 /// recorded walk says.
 enum Walked {
     Nothing,
-    Answer(Option<Value>),
+    Answer(Option<walk::Answer>),
     Decision(Trace),
     Visits(Trace, Vec<Visit>),
 }
@@ -99,7 +100,7 @@ impl Walked {
         } else if ["decided_by", "whole_reply", "walk_end"].iter().any(|k| wanted(k)) {
             Walked::Decision(walk::run(text, &walk::WalkOptions::SEED, false))
         } else if wanted("extract_json") {
-            Walked::Answer(walk::answer(text, &walk::WalkOptions::SEED))
+            Walked::Answer(walk::answer_in(text, &walk::WalkOptions::SEED))
         } else {
             Walked::Nothing
         }
@@ -112,11 +113,25 @@ impl Walked {
         }
     }
 
-    fn value(&self) -> Option<&Value> {
-        match self {
-            Walked::Answer(v) => v.as_ref(),
-            Walked::Decision(t) | Walked::Visits(t, _) => t.value.as_ref(),
-            Walked::Nothing => None,
+    /// Writes the answer as `JSON.stringify` would, or `null`.
+    fn write_value(&self, text: &str, out: &mut String) {
+        let value = match self {
+            Walked::Answer(Some(walk::Answer::Json(span))) => {
+                if reprint(text, span.start, span.end, out) {
+                    return;
+                }
+                text.get(span.start..span.end).and_then(|json| js::parse(json).ok())
+            }
+            Walked::Answer(Some(walk::Answer::Value(v))) => return v.write_json(out),
+            Walked::Decision(t) | Walked::Visits(t, _) => match &t.value {
+                Some(v) => return v.write_json(out),
+                None => None,
+            },
+            Walked::Answer(None) | Walked::Nothing => None,
+        };
+        match value {
+            Some(v) => v.write_json(out),
+            None => out.push_str("null"),
         }
     }
 }
@@ -147,10 +162,7 @@ pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[S
     }
     if wanted("extract_json") {
         key(out, "extract_json");
-        match walked.value() {
-            Some(v) => v.write_json(out),
-            None => out.push_str("null"),
-        }
+        walked.write_value(text, out);
     }
     if let Some(t) = walked.trace() {
         if wanted("decided_by") {

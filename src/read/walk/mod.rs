@@ -131,6 +131,28 @@ fn walk_text(text: &str, opts: &WalkOptions, how: How) -> Trace {
 /// recorded, and the whole-reply reading made only where its verdict could change the
 /// answer. Always [`run`]`(text, opts, false).value`.
 pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
+    answer_in(text, opts)?.into_value(text)
+}
+
+/// Where an answer is: a value, or a span of the reply that is JSON (a strict reading), whose
+/// value is the answer, for a caller that prints it without building it
+/// ([`crate::read::reprint`]).
+pub enum Answer {
+    Value(Value),
+    Json(Span),
+}
+
+impl Answer {
+    pub fn into_value(self, text: &str) -> Option<Value> {
+        match self {
+            Answer::Value(v) => Some(v),
+            Answer::Json(span) => js::parse(text.get(span.start..span.end)?).ok(),
+        }
+    }
+}
+
+/// [`answer`], its value left in the reply where it is a strict reading.
+pub fn answer_in(text: &str, opts: &WalkOptions) -> Option<Answer> {
     let (trim_start, trim_end) = lex::trim_range(text);
     let span = Span::new(trim_start, trim_end);
     let mut readers = Readers::new(text);
@@ -147,17 +169,13 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
         first_fails_strictly = first.is_err();
         match first {
             // The object is the whole reply: the reply is JSON.
-            Ok(end) if end == span.end => {
-                if let Ok(value) = js::parse(&text[span.start..span.end]) {
-                    return Some(value);
-                }
-            }
+            Ok(end) if end == span.end => return Some(Answer::Json(span)),
             // A strict failure that carries to the narrow reading leaves it none.
             Err((_, carries)) if carries.to(Mode::Narrow) => {}
             _ => whole = js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end),
         }
     } else if let Ok((_, value)) = read_whole_text(text, &mut readers, false) {
-        return Some(value);
+        return Some(Answer::Value(value));
     }
     if let Some(w) = &whole {
         // The walk's first candidate is this object (only whitespace comes before it). When
@@ -171,7 +189,7 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
             _ => false,
         };
         if same && first_fails_strictly {
-            return whole.map(|w| w.value);
+            return whole.map(|w| Answer::Value(w.value));
         }
     }
     let last = walk_unrecorded(text, &mut readers, opts);
@@ -183,10 +201,12 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
         && !(policy.walk_closed_gate && walk_end == Some(span.end))
         && (!policy.self_contained_gate || strings_are_self_contained(&w.value))
     {
-        return Some(w.value);
+        return Some(Answer::Value(w.value));
     }
-    let (start, end, by) = last?;
-    build_value(text, start, end, by)
+    match last? {
+        (start, end, ReadingKind::Strict) => Some(Answer::Json(Span::new(start, end))),
+        (start, end, by) => build_value(text, start, end, by).map(Answer::Value),
+    }
 }
 
 /// `JSON.parse(text.trim())`: the value and the trimmed span, or how it failed.
