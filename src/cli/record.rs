@@ -225,6 +225,10 @@ pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[S
 }
 
 fn write_candidates(out: &mut String, visits: &[Visit], off: &dyn Fn(usize) -> usize) {
+    // Each is 96 bytes and four offsets at most: room made once for a list that may be a
+    // hundred times the reply, not by doubling.
+    let digits = visits.last().map_or(1, |v| off(v.start).max(1).ilog10() as usize + 1);
+    out.reserve(visits.len() * (96 + 4 * digits) + 2);
     out.push('[');
     for (i, v) in visits.iter().enumerate() {
         if i > 0 {

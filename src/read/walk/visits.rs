@@ -63,7 +63,8 @@ impl Visit {
 /// [`super::run`] gives it unrecorded (answer, decision, whole-reply verdict, walk end; no
 /// candidates), and the visits, equal to [`Visit::of`] each candidate of the recorded walk.
 pub fn visits(text: &str) -> (Trace, Vec<Visit>) {
-    let mut visits = Vec::new();
+    // At most one a brace: room made once, not by doubling a list as long as the reply.
+    let mut visits = Vec::with_capacity(memchr::memchr_iter(b'{', text.as_bytes()).count());
     let trace = walk_text(text, &WalkOptions::SEED, How::Visiting(&mut visits));
     (trace, visits)
 }
