@@ -14,7 +14,11 @@ import json
 import os
 import random
 import shutil
+import struct
+import subprocess
 import sys
+import zipfile
+import zlib
 from pathlib import Path
 
 ROOT = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "sample-logs"
@@ -919,6 +923,278 @@ def formats(out):
     write(out / "custom" / "eval-export.jsonl", "".join(js(c) + "\n" for c in custom))
 
 
+# --- formats added later: Gemini, streams, local servers, evals, traces -------------
+
+def pretty(obj):
+    """How `curl … | jq .` saves a response: two-space indent, arrays one item a line."""
+    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+
+
+def sse(events):
+    """A server-sent-event capture: `event:` where the provider names its events."""
+    out = ""
+    for name, data in events:
+        if name:
+            out += f"event: {name}\n"
+        out += f"data: {js(data)}\n\n"
+    return out
+
+
+def pieces(text, n):
+    """`text` in `n` nearly equal pieces, as a stream delivers it."""
+    step = max(1, len(text) // n)
+    return [text[i:i + step] for i in range(0, len(text), step)]
+
+
+def zip_by_hand(path, members, method):
+    """A zip whose members are compressed by `method` ('deflate' or 'zstd'), written by hand:
+    Python's zipfile writes no zstd (method 93) before 3.14, and Inspect writes zstd by default."""
+    out, central = bytearray(), bytearray()
+    for name, data in members:
+        data = data.encode()
+        if method == "zstd":
+            packed = subprocess.run(["zstd", "-q", "-c", "-19"], input=data, capture_output=True, check=True).stdout
+            code = 93
+        else:
+            c = zlib.compressobj(5, zlib.DEFLATED, -15)
+            packed = c.compress(data) + c.flush()
+            code = zipfile.ZIP_DEFLATED
+        fields = struct.pack("<HHHHHIIIHH", 63, 0, code, 0, 0x5A21, zlib.crc32(data), len(packed), len(data), len(name), 0)
+        offset = len(out)
+        out += b"PK\x03\x04" + fields + name.encode() + packed
+        central += b"PK\x01\x02" + struct.pack("<H", 63) + fields + struct.pack("<HHHII", 0, 0, 0, 0, offset) + name.encode()
+    at = len(out)
+    out += central + b"PK\x05\x06" + struct.pack("<HHHHIIH", 0, 0, len(members), len(members), len(central), at, 0)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(bytes(out))
+
+
+def gemini_response(text, finish="STOP", thought=None, rid="r", model="gemini-2.5-flash", out_tokens=None, **extra):
+    parts = ([{"text": thought, "thought": True}] if thought else []) + [{"text": text}]
+    r = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": finish, "index": 0}],
+         "usageMetadata": {"promptTokenCount": 3180, "candidatesTokenCount": out_tokens or max(10, len(text) // 4),
+                           "thoughtsTokenCount": 412 if thought else 0,
+                           "totalTokenCount": 3180 + (out_tokens or max(10, len(text) // 4))},
+         "modelVersion": model, "responseId": rid}
+    r.update(extra)
+    return r
+
+
+def more_formats(out):
+    rng = random.Random(88)
+    long_page = envelope("<h2>Operating Expenses by Department</h2>" + table("Table 3. Operating expenses by department", T3_HEADER, table3_rows(random.Random(3), 38)), "Page 17.")
+
+    # Gemini and Vertex AI.
+    g = out / "gemini"
+    write(g / "generate-content.json", pretty(gemini_response(blockquote_page(), thought="**Reading the statute.** The quotation marks belong to the text.", rid="gB9aaLmWF6bQ")))
+    write(g / "max-tokens.json", pretty(gemini_response(long_page[:3000], "MAX_TOKENS", thought="**Transcribing the table.**", rid="gC2aaPqA1xR", out_tokens=1024)))
+    write(g / "blocked-prompt.json", pretty({"promptFeedback": {"blockReason": "PROHIBITED_CONTENT"},
+                                             "usageMetadata": {"promptTokenCount": 3180, "totalTokenCount": 3180},
+                                             "modelVersion": "gemini-2.5-flash", "responseId": "gD7aaZk0Yb"}))
+    batch = [
+        {"key": "gemini-verify-measures-p3", "response": gemini_response(verdict_339(), rid="b1")},
+        {"key": "gemini-page-annual-p2", "response": gemini_response(restart_plain(), rid="b2")},
+        {"key": "gemini-page-budget-p17", "response": gemini_response(long_page[:1800], "MAX_TOKENS", rid="b3", out_tokens=512)},
+        {"key": "gemini-page-annual-p5", "error": {"code": 400, "message": "Request payload size exceeds the limit: 20971520 bytes."}},
+    ]
+    write(g / "batch-output.jsonl", "".join(js(b) + "\n" for b in batch))
+    req = lambda n: {"contents": [{"role": "user", "parts": [{"text": f"Transcribe page {n}."}]}], "generationConfig": {"maxOutputTokens": 8192}}
+    vertex = [
+        {"status": "", "processed_time": "2025-08-14T16:27:27.775+00:00", "request": req(14),
+         "response": gemini_response(brace_for_bracket(), rid="v1", model="gemini-2.5-pro", createTime="2025-08-14T16:27:19.201Z")},
+        {"status": "Bad Request: {\"error\": {\"code\": 400, \"message\": \"Unable to submit request because it has an empty text parameter.\", \"status\": \"INVALID_ARGUMENT\"}}",
+         "processed_time": "2025-08-14T16:27:28.004+00:00", "request": req(15)},
+    ]
+    write(g / "vertex-batch.jsonl", "".join(js(v) + "\n" for v in vertex))
+
+    # Streams saved to files.
+    st = out / "streams"
+    text = event_handler_page()
+    chunk = lambda delta, finish=None: (None, {"id": "chatcmpl-StreamHandler", "object": "chat.completion.chunk", "created": 1747648000,
+                                                "model": "gpt-4.1-2025-04-14", "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]})
+    events = [chunk({"role": "assistant", "content": "", "refusal": None})] + [chunk({"content": p}) for p in pieces(text, 6)] + [chunk({}, "stop")]
+    events.append((None, {"id": "chatcmpl-StreamHandler", "object": "chat.completion.chunk", "created": 1747648000, "model": "gpt-4.1-2025-04-14",
+                          "choices": [], "usage": {"prompt_tokens": 3300, "completion_tokens": len(text) // 4, "total_tokens": 3300 + len(text) // 4}}))
+    write(st / "openai-chat.sse", sse(events) + "data: [DONE]\n\n")
+    text = reader_quoting_html()
+    rid = "resp_StreamReader"
+    final = {"id": rid, "object": "response", "created_at": 1747648100, "status": "completed", "model": "gpt-5-2025-08-07",
+             "output": [{"id": "rs_1", "type": "reasoning", "summary": [{"type": "summary_text", "text": "Checking the headings."}]},
+                        {"id": "msg_1", "type": "message", "status": "completed", "role": "assistant",
+                         "content": [{"type": "output_text", "text": text, "annotations": []}]}],
+             "usage": {"input_tokens": 3400, "output_tokens": len(text) // 4, "output_tokens_details": {"reasoning_tokens": 320}}}
+    ev = [("response.created", {"type": "response.created", "sequence_number": 0, "response": {**final, "status": "in_progress", "output": [], "usage": None}}),
+          ("response.reasoning_summary_text.delta", {"type": "response.reasoning_summary_text.delta", "sequence_number": 1, "item_id": "rs_1",
+                                                      "output_index": 0, "summary_index": 0, "delta": "Checking the headings."})]
+    for i, p in enumerate(pieces(text, 5)):
+        ev.append(("response.output_text.delta", {"type": "response.output_text.delta", "sequence_number": 2 + i, "item_id": "msg_1",
+                                                  "output_index": 1, "content_index": 0, "delta": p, "logprobs": []}))
+    ev.append(("response.completed", {"type": "response.completed", "sequence_number": 9, "response": final}))
+    write(st / "openai-responses.sse", sse(ev))
+
+    def anthropic_stream(mid, text, stop, n=6):
+        ev = [("message_start", {"type": "message_start", "message": {"id": mid, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+                                                                      "content": [], "stop_reason": None, "stop_sequence": None,
+                                                                      "usage": {"input_tokens": 3120, "cache_read_input_tokens": 1840, "output_tokens": 1}}}),
+              ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": "", "signature": ""}}),
+              ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "The brace in the restart rebalances the string."}}),
+              ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": "EqQBCkYIBxgC"}}),
+              ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+              ("content_block_start", {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}}),
+              ("ping", {"type": "ping"})]
+        ev += [("content_block_delta", {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": p}}) for p in pieces(text, n)]
+        if stop:
+            ev += [("content_block_stop", {"type": "content_block_stop", "index": 1}),
+                   ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": max(10, len(text) // 4)}}),
+                   ("message_stop", {"type": "message_stop"})]
+        return sse(ev)
+    write(st / "anthropic-messages.sse", anthropic_stream("msg_01StreamBrace", restart_with_brace(), "end_turn"))
+    cut = anthropic_stream("msg_01StreamCut", long_page[:2400], None)
+    write(st / "anthropic-cut-short.sse", cut)
+    text = backslash_title()
+    gev = [(None, {"candidates": [{"content": {"role": "model", "parts": [{"text": "**Reading the title page.**", "thought": True}]}, "index": 0}],
+                   "usageMetadata": {"promptTokenCount": 2980, "totalTokenCount": 2980}, "modelVersion": "gemini-2.5-flash", "responseId": "gS1aaQ"})]
+    for i, p in enumerate(pieces(text, 4)):
+        gev.append((None, {"candidates": [{"content": {"role": "model", "parts": [{"text": p}]}, "index": 0}],
+                           "usageMetadata": {"promptTokenCount": 2980, "candidatesTokenCount": 8 * (i + 1), "totalTokenCount": 2980 + 8 * (i + 1)},
+                           "modelVersion": "gemini-2.5-flash", "responseId": "gS1aaQ"}))
+    gev.append((None, {"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "finishReason": "STOP", "index": 0}],
+                       "usageMetadata": {"promptTokenCount": 2980, "candidatesTokenCount": 96, "thoughtsTokenCount": 210, "totalTokenCount": 3286},
+                       "modelVersion": "gemini-2.5-flash", "responseId": "gS1aaQ"}))
+    write(st / "gemini.sse", sse(gev).replace("\n", "\r\n"))
+    text = verdict(True)
+    lines = [{"model": "qwen3:8b", "created_at": "2026-05-01T10:00:00.%06dZ" % i, "message": {"role": "assistant", "content": "", "thinking": t}, "done": False}
+             for i, t in enumerate(["Compare the table ", "with the image."])]
+    lines += [{"model": "qwen3:8b", "created_at": "2026-05-01T10:00:01.%06dZ" % i, "message": {"role": "assistant", "content": p}, "done": False}
+              for i, p in enumerate(pieces(text, 5))]
+    lines.append({"model": "qwen3:8b", "created_at": "2026-05-01T10:00:02Z", "message": {"role": "assistant", "content": ""}, "done": True,
+                  "done_reason": "stop", "total_duration": 2212000000, "load_duration": 41000000, "prompt_eval_count": 2900,
+                  "prompt_eval_duration": 610000000, "eval_count": 96, "eval_duration": 1500000000})
+    write(st / "ollama-chat.ndjson", "".join(js(l) + "\n" for l in lines))
+
+    # Local and compatible servers, and Cohere.
+    lo = out / "local"
+    write(lo / "ollama-chat.json", pretty({"model": "qwen3:8b", "created_at": "2026-05-01T10:00:02Z",
+                                           "message": {"role": "assistant", "content": decoy_verdict(5), "thinking": "The contract is quoted first; the verdict follows."},
+                                           "done": True, "done_reason": "stop", "total_duration": 5123000000, "prompt_eval_count": 2900, "eval_count": 240}))
+    write(lo / "ollama-generate-length.json", pretty({"model": "llama3.2:3b", "created_at": "2026-05-01T10:01:00Z", "response": long_page[:2000],
+                                                      "done": True, "done_reason": "length", "context": [128006, 9125, 128007],
+                                                      "total_duration": 9100000000, "prompt_eval_count": 2900, "eval_count": 512}))
+    write(lo / "vllm-chat.json", pretty({"id": "chatcmpl-vllm-7f3c", "object": "chat.completion", "created": 1747648000, "model": "Qwen/Qwen3-32B",
+                                         "choices": [{"index": 0, "message": {"role": "assistant", "content": restart_with_brace(), "reasoning": "The first attempt broke off mid-string.",
+                                                                              "reasoning_content": "The first attempt broke off mid-string.", "tool_calls": []},
+                                                      "logprobs": None, "finish_reason": "stop", "stop_reason": None}],
+                                         "usage": {"prompt_tokens": 3010, "completion_tokens": 420, "total_tokens": 3430}}))
+    write(lo / "llamacpp-chat.json", pretty({"id": "chatcmpl-lcpp", "object": "chat.completion", "created": 1747648000, "model": "qwen2.5-7b-instruct-q4_k_m.gguf",
+                                             "choices": [{"index": 0, "message": {"role": "assistant", "content": long_page[:1500]}, "finish_reason": "length"}],
+                                             "usage": {"prompt_tokens": 2990, "completion_tokens": 384, "total_tokens": 3374},
+                                             "timings": {"prompt_n": 2990, "predicted_n": 384, "predicted_per_second": 31.2}}))
+    co = out / "cohere"
+    write(co / "chat-v2.json", pretty({"id": "c14c80c3-18eb-4519-9460-6c92edd8cfb4", "finish_reason": "COMPLETE",
+                                       "message": {"role": "assistant", "content": [{"type": "thinking", "thinking": "Check each figure against the image."},
+                                                                                    {"type": "text", "text": residual_string_value()}]},
+                                       "usage": {"billed_units": {"input_tokens": 2900, "output_tokens": 210}, "tokens": {"input_tokens": 3050, "output_tokens": 210}}}))
+    write(co / "chat-v2-tool-call.json", pretty({"id": "0a2b7c1e-7e44-4a5e-9d1f-1c0b4f7a9e21", "finish_reason": "TOOL_CALL",
+                                                 "message": {"role": "assistant", "tool_plan": "I will look up the fare table first.",
+                                                             "tool_calls": [{"id": "lookup_fares_1", "type": "function",
+                                                                             "function": {"name": "lookup_fares", "arguments": "{\"year\": 2024}"}}]},
+                                                 "usage": {"billed_units": {"input_tokens": 2900, "output_tokens": 31}, "tokens": {"input_tokens": 3050, "output_tokens": 31}}}))
+
+    # Responses that hold no text: calls that left no reply.
+    nt = out / "no-text"
+    write(nt / "anthropic-tool-use.json", pretty({"id": "msg_01ToolOnly", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+                                                  "content": [{"type": "tool_use", "id": "toolu_01A", "name": "fetch_page_image", "input": {"page": 17}}],
+                                                  "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 3120, "output_tokens": 48}}))
+    write(nt / "openai-tool-calls.json", pretty({"id": "chatcmpl-ToolOnly", "object": "chat.completion", "created": 1747648000, "model": "gpt-4.1-2025-04-14",
+                                                 "choices": [{"index": 0, "message": {"role": "assistant", "content": None, "refusal": None, "annotations": [],
+                                                                                      "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "fetch_page_image", "arguments": "{\"page\": 17}"}}]},
+                                                              "logprobs": None, "finish_reason": "tool_calls"}],
+                                                 "usage": {"prompt_tokens": 3300, "completion_tokens": 21, "total_tokens": 3321}}))
+    write(nt / "openai-refusal.json", pretty({"id": "chatcmpl-Refusal", "object": "chat.completion", "created": 1747648000, "model": "gpt-4.1-2025-04-14",
+                                              "choices": [{"index": 0, "message": {"role": "assistant", "content": None, "refusal": "I can't help transcribe this document."},
+                                                           "logprobs": None, "finish_reason": "stop"}],
+                                              "usage": {"prompt_tokens": 3300, "completion_tokens": 9, "total_tokens": 3309}}))
+
+    # Inspect AI eval logs.
+    ins = out / "inspect"
+    eval_ = {"eval_id": "kVq3xNwz8fGm2pLh", "run_id": "R7tYc2mPq9", "created": "2026-05-01T10:00:00+00:00", "task": "page_transcription",
+             "task_id": "T4n8sQ", "task_version": 0, "dataset": {"name": "budget-pages", "samples": 3}, "model": "anthropic/claude-sonnet-4-5", "config": {}}
+    header = {"version": 2, "status": "success", "eval": eval_, "plan": {"name": "plan", "steps": [{"solver": "generate", "params": {}}]},
+              "results": {"total_samples": 3, "completed_samples": 3, "scores": [{"name": "match", "metrics": {"accuracy": {"name": "accuracy", "value": 0.5}, "stderr": {"name": "stderr", "value": 0.1}}}]},
+              "stats": {"started_at": "2026-05-01T10:00:00+00:00", "completed_at": "2026-05-01T10:01:10+00:00"}}
+
+    def isample(sid, epoch, text, stop, completion=True):
+        content = [{"type": "reasoning", "reasoning": "Read the table row by row.", "signature": "EqQB", "redacted": False}, {"type": "text", "text": text}]
+        return {"id": sid, "epoch": epoch, "input": f"Transcribe page {sid}.", "target": "", "messages": [],
+                "output": {"model": "claude-sonnet-4-5-20250929", "choices": [{"message": {"role": "assistant", "content": content, "source": "generate"}, "stop_reason": stop}],
+                           "completion": text if completion else "", "usage": {"input_tokens": 3120, "output_tokens": max(10, len(text) // 4), "total_tokens": 3120 + len(text) // 4}, "time": 21.4},
+                "scores": {"match": {"value": "C" if stop == "stop" else "I"}}, "metadata": {}, "total_time": 22.0,
+                "started_at": "2026-05-01T10:00:00+00:00", "completed_at": "2026-05-01T10:00:22+00:00", "error": None}
+    samples = [isample(3, 1, decoy_verdict(3), "stop"), isample(9, 1, four_fenced(), "stop", completion=False), isample(17, 1, long_page[:3000], "max_tokens")]
+    members = [("_journal/start.json", js({"version": 2, "eval": eval_, "plan": header["plan"]}))]
+    members += [(f"samples/{s['id']}_epoch_{s['epoch']}.json", js(s)) for s in samples]
+    members += [("summaries.json", js([{"id": s["id"], "epoch": s["epoch"]} for s in samples])), ("header.json", js(header))]
+    zip_by_hand(ins / "page-transcription.eval", members, "zstd")
+    zip_by_hand(ins / "page-transcription-deflate.eval", members, "deflate")
+    log = dict(header)
+    log["samples"] = samples
+    # Python's json.dumps writes a NaN score as a bare word.
+    write(ins / "page-transcription.json", pretty(log).replace('"value": 0.1', '"value": NaN'))
+
+    # OpenTelemetry GenAI spans, as the collector's file exporter writes them.
+    attr = lambda k, v: {"key": k, "value": {"intValue": str(v)} if isinstance(v, int) else {"stringValue": v}}
+    def span(name, sid, attrs, start=1747648000000000000, ms=8100):
+        return {"traceId": "4bf92f3577b34da6a3ce929d0e0e4736", "spanId": sid, "parentSpanId": "00f067aa0ba902b7", "name": name, "kind": 3,
+                "startTimeUnixNano": str(start), "endTimeUnixNano": str(start + ms * 1000000), "attributes": attrs, "status": {}}
+    def request(spans):
+        return {"resourceSpans": [{"resource": {"attributes": [attr("service.name", "doc-pipeline")]},
+                                   "scopeSpans": [{"scope": {"name": "opentelemetry.instrumentation.openai_v2", "version": "2.1b0"}, "spans": spans}]}]}
+    text = verdict_339()
+    out_msgs = [{"role": "assistant", "parts": [{"type": "reasoning", "content": "The notes quote the contract."}, {"type": "text", "content": text}], "finish_reason": "stop"}]
+    line1 = request([
+        span("POST /documents", "00f067aa0ba902b7", [attr("http.request.method", "POST"), attr("http.route", "/documents"), attr("http.response.status_code", 202)], ms=40000),
+        span("chat gpt-4.1", "a1b2c3d4e5f60718", [attr("gen_ai.operation.name", "chat"), attr("gen_ai.provider.name", "openai"), attr("gen_ai.request.model", "gpt-4.1"),
+                                                  attr("gen_ai.response.model", "gpt-4.1-2025-04-14"), attr("gen_ai.response.id", "chatcmpl-Otel339"),
+                                                  {"key": "gen_ai.response.finish_reasons", "value": {"arrayValue": {"values": [{"stringValue": "stop"}]}}},
+                                                  attr("gen_ai.usage.input_tokens", 3300), attr("gen_ai.usage.output_tokens", 180),
+                                                  attr("gen_ai.output.messages", js(out_msgs))]),
+        span("SELECT pages", "b2c3d4e5f6071829", [attr("db.system.name", "postgresql"), attr("db.operation.name", "SELECT")], ms=12),
+    ])
+    line2 = request([
+        span("openai.chat", "c3d4e5f607182930", [attr("llm.request.type", "chat"), attr("gen_ai.system", "OpenAI"), attr("gen_ai.request.model", "gpt-4.1-mini"),
+                                                 attr("gen_ai.response.model", "gpt-4.1-mini-2025-04-14"), attr("gen_ai.completion.0.role", "assistant"),
+                                                 attr("gen_ai.completion.0.content", long_page[:1200]), attr("gen_ai.completion.0.finish_reason", "length"),
+                                                 attr("gen_ai.usage.prompt_tokens", 3010), attr("gen_ai.usage.completion_tokens", 300)], start=1747648060000000000),
+        span("embeddings text-embedding-3-small", "d4e5f60718293041", [attr("gen_ai.operation.name", "embeddings"), attr("gen_ai.request.model", "text-embedding-3-small"),
+                                                                        attr("gen_ai.usage.input_tokens", 812)], start=1747648070000000000, ms=90),
+    ])
+    write(out / "otel" / "traces.jsonl", js(line1) + "\n" + js(line2) + "\n")
+
+    # promptfoo.
+    def pf(idx, text, finish=None, error=None):
+        resp = {"output": text, "tokenUsage": {"total": 3400, "prompt": 3300, "completion": 100, "cached": 0}, "cached": False}
+        if finish:
+            resp["finishReason"] = finish
+        if error:
+            resp = {"error": error}
+        r = {"id": f"0d8c-{idx}", "promptIdx": 0, "testIdx": idx, "provider": {"id": "openai:gpt-4.1-mini", "label": ""},
+             "prompt": {"raw": "Transcribe page {{page}} as {html, log}.", "label": "page-prompt"}, "vars": {"page": idx + 1},
+             "response": resp, "success": error is None, "score": 1 if error is None else 0, "latencyMs": 4120 + idx, "namedScores": {}, "cost": 0.0021}
+        if error:
+            r["error"] = error
+        return r
+    doc = {"evalId": "eval-7Hq-2026-05-01T10:00:00", "results": {"version": 3, "timestamp": "2026-05-01T10:00:00.000Z",
+           "prompts": [{"raw": "Transcribe page {{page}} as {html, log}.", "label": "page-prompt", "provider": "openai:gpt-4.1-mini"}],
+           "results": [pf(0, blockquote_page()), pf(1, long_page[:2000], "length"), pf(2, None, error="API error: 429 Too Many Requests")],
+           "stats": {"successes": 2, "failures": 1, "errors": 1}}, "config": {"description": "page transcription"}, "shareableUrl": None}
+    write(out / "promptfoo" / "out.json", pretty(doc))
+
+    # bracewalk's own records, what `extract --jsonl` reads.
+    recs = [{"id": "measures-p3", "text": verdict_339()}, {"id": "annual-p3", "text": restart_with_brace()},
+            {"id": "budget-p17-cut", "text": '{"edits": [{"find": "a", "replace": "b"}, {"find": "<p>Table 3 contin', "fields": ["edits"]}]
+    write(out / "records" / "corpus.jsonl", "".join(js(r) + "\n" for r in recs))
+
+
 def bad(out):
     rng = random.Random(99)
     good = envelope("<h2>Safety</h2>" + paragraphs(rng, 1), "Page 6. Safety.")
@@ -953,6 +1229,7 @@ def main():
     round4(ROOT / "round-4")
     round5(ROOT / "round-5")
     formats(ROOT / "formats")
+    more_formats(ROOT / "formats")
     bad(ROOT / "bad")
 
 

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use bracewalk::cli::record::Offsets;
 use bracewalk::cli::scan as cli_scan;
@@ -88,6 +88,13 @@ enum Command {
     /// Print the replies marked for triage in the inspector (`m`), as a Markdown
     /// checklist for a bug report, or as JSONL.
     Marks(MarksArgs),
+    /// Print a shell completion script (`bracewalk completions bash > ~/.local/share/bash-completion/completions/bracewalk`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page, in roff (`bracewalk man > ~/.local/share/man/man1/bracewalk.1`).
+    Man,
 }
 
 #[derive(clap::Args)]
@@ -235,6 +242,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::List(args)) => list(&args),
         Some(Command::Scan(args)) => scan(&args),
         Some(Command::Marks(args)) => marks(&args),
+        Some(Command::Completions { shell }) => cli::to_stdout(|out| {
+            cli::shell::completions(shell, Cli::command(), out).context("writing the completions")?;
+            Ok(0)
+        }),
+        Some(Command::Man) => cli::to_stdout(|out| {
+            cli::shell::man(Cli::command(), out).context("writing the man page")?;
+            Ok(0)
+        }),
     }
 }
 

@@ -430,10 +430,83 @@ fn a_reply_nested_a_million_deep_is_read_by_every_command_without_overflowing() 
     // value dropped without recursing).
     let started = Instant::now();
     for text in [&open, &closed] {
-        let detail = bracewalk::tui::analysis::detail(text, false, &bracewalk::scan::Config::default());
+        let detail = bracewalk::tui::analysis::detail(text.as_str().into(), false, &bracewalk::scan::Config::default());
         assert!(detail.trace.visited() == DEPTH || detail.trace.value.is_some());
     }
     eprintln!("{:<40} {:>7.2} s", "library: inspector analysis (deep)", started.elapsed().as_secs_f64());
+}
+
+// ---- large documents, read a record at a time --------------------------------------
+
+const RECORDS: usize = 12_000;
+
+/// A Gemini response of some 4 kB, the `n`-th.
+fn gemini(n: usize) -> serde_json::Value {
+    let text =
+        format!("{{\"html\": \"<p>{}</p>\"}}", format!("row {n} with \\\"quotes\\\" and {{braces}} ").repeat(90));
+    serde_json::json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "plan", "thought": true}, {"text": text}]},
+                       "finishReason": "STOP", "index": 0}], "usageMetadata": {"promptTokenCount": 3000, "candidatesTokenCount": 900},
+                       "modelVersion": "gemini-2.5-flash", "responseId": format!("r{n}")})
+}
+
+/// Some 50 MB of responses three ways: a pretty-printed JSON array of them (`jq .` of a
+/// list), a JSONL file (batch output lines), and an Inspect `.json` log whose samples hold
+/// them. Each is read a record at a time: the peak is the program and a few records, not the
+/// file.
+#[test]
+fn a_large_document_or_jsonl_file_is_read_in_the_memory_of_a_few_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
+    fs::create_dir_all(&input).unwrap();
+    fs::create_dir(&outs).unwrap();
+    let largest = serde_json::to_string_pretty(&gemini(RECORDS)).unwrap().len() as u64;
+
+    let array = input.join("responses.json");
+    let mut w = std::io::BufWriter::new(File::create(&array).unwrap());
+    w.write_all(b"[\n").unwrap();
+    for n in 0..RECORDS {
+        let sep = if n + 1 == RECORDS { "\n" } else { ",\n" };
+        w.write_all(serde_json::to_string_pretty(&gemini(n)).unwrap().as_bytes()).unwrap();
+        w.write_all(sep.as_bytes()).unwrap();
+    }
+    w.write_all(b"]\n").unwrap();
+    w.into_inner().unwrap().sync_all().unwrap();
+
+    let lines = input.join("batch.jsonl");
+    let mut w = std::io::BufWriter::new(File::create(&lines).unwrap());
+    for n in 0..RECORDS {
+        let line = serde_json::json!({"key": format!("k{n}"), "response": gemini(n)});
+        writeln!(w, "{line}").unwrap();
+    }
+    w.into_inner().unwrap().sync_all().unwrap();
+
+    let log = input.join("eval-log.json");
+    let mut w = std::io::BufWriter::new(File::create(&log).unwrap());
+    // Indented as Inspect writes it: the header on lines of its own, then the samples.
+    write!(w, "{{\n  \"version\": 2,\n  \"status\": \"success\", \"eval\": {{\"task\": \"t\", \"model\": \"m\"}}, \"results\": {{\"stderr\": NaN}}, \"samples\": [").unwrap();
+    for n in 0..RECORDS {
+        let text = gemini(n)["candidates"][0]["content"]["parts"][1]["text"].clone();
+        let sample = serde_json::json!({"id": n, "epoch": 1, "output": {"completion": text, "choices": [{"stop_reason": "stop"}]}});
+        write!(w, "{}{sample}", if n == 0 { "" } else { "," }).unwrap();
+    }
+    write!(w, "]}}").unwrap();
+    w.into_inner().unwrap().sync_all().unwrap();
+
+    for (label, path) in [
+        ("list --json (a 50 MB JSON array)", &array),
+        ("list --json (50 MB of JSONL)", &lines),
+        ("list --json (a 50 MB Inspect log)", &log),
+    ] {
+        let size = fs::metadata(path).unwrap().len();
+        assert!(size > 40 * MB, "{size}");
+        let r = run(&outs, label, &["list", "--json", path.to_str().unwrap()]);
+        // The program and its tables, and a few records: nothing that grows with the file.
+        r.within(64, largest);
+        assert_eq!(r.code, Some(0), "{label}: {}", r.err);
+        let listed = r.stdout().lines().count();
+        assert_eq!(listed, RECORDS, "{label}");
+        fs::remove_file(&r.out).unwrap();
+    }
 }
 
 // ---- a file that grows while it is read ------------------------------------------------

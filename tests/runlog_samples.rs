@@ -198,7 +198,8 @@ fn a_reader_verdict_quoting_an_envelope_keeps_all_five_issues() {
 
 #[test]
 fn the_other_formats_load_without_complaint_except_the_custom_one() {
-    let (replies, events, diags) = load(&["formats"]);
+    let first = ["formats/anthropic", "formats/bedrock", "formats/openai", "formats/replies", "formats/custom"];
+    let (replies, events, diags) = load(&first);
     assert_eq!((replies.len(), events.len()), (19, 1));
     assert_eq!(diags.len(), 2);
     assert!(
@@ -237,4 +238,42 @@ fn the_bad_directory_gives_one_diagnostic_per_problem_and_keeps_the_rest() {
     assert_eq!(kinds, want);
     let ids: Vec<_> = replies.iter().map(|r| r.id.rsplit('/').next().unwrap().to_owned()).collect();
     assert_eq!(ids, ["msg_bad_1", "msg_bad_4", "msg_bad_5", "msg_bad_6", "good-reply.txt", "invalid-utf8.txt"]);
+}
+
+#[test]
+fn the_formats_added_later_read_as_the_readme_says() {
+    let dirs = ["gemini", "streams", "local", "cohere", "no-text", "inspect", "otel", "promptfoo", "records"];
+    let mut counts = Vec::new();
+    for dir in dirs {
+        let (replies, events, diags) = load(&[&format!("formats/{dir}")]);
+        assert!(diags.is_empty(), "{dir}: {diags:?}");
+        let cut = replies.iter().filter(|r| r.meta.stop == StopReason::Truncated).count();
+        counts.push((dir, replies.len(), cut, events.iter().map(|e| e.kind.name()).collect::<Vec<_>>()));
+    }
+    assert_eq!(
+        counts,
+        [
+            ("gemini", 6, 2, vec!["failed-call", "blocked", "failed-call"]),
+            ("streams", 6, 1, vec![]),
+            ("local", 4, 2, vec![]),
+            ("cohere", 1, 0, vec!["tool-call"]),
+            ("no-text", 0, 0, vec!["tool-call", "refusal", "tool-call"]),
+            ("inspect", 9, 3, vec![]),
+            ("otel", 2, 1, vec![]),
+            ("promptfoo", 2, 1, vec!["failed-call"]),
+            ("records", 3, 0, vec![]),
+        ]
+    );
+    // The same replies, whichever way they were saved.
+    let (streamed, _, _) = load(&["formats/streams/anthropic-messages.sse"]);
+    assert_eq!(
+        streamed[0].text,
+        std::fs::read_to_string(format!("{SAMPLES}/formats/replies/restart-with-brace.txt")).unwrap()
+    );
+    let (inspect, _, _) = load(&["formats/inspect"]);
+    let texts = |ext: &str| -> Vec<String> {
+        inspect.iter().filter(|r| r.source.extension().is_some_and(|e| e == ext)).map(|r| r.text.clone()).collect()
+    };
+    assert_eq!(texts("json"), texts("eval")[..3]);
+    assert!(inspect.iter().all(|r| r.meta.round.as_deref() == Some("page_transcription")));
 }

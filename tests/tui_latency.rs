@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use bracewalk::runlog::Item;
-use bracewalk::tui::state::{Entry, Incoming, Progress, SortKey};
+use bracewalk::tui::entry::Entry;
+use bracewalk::tui::state::{Incoming, Progress, SortKey};
 use bracewalk::tui::{Msg, State, update};
 use fixture::{drive, reply, screen, state};
 

@@ -78,7 +78,7 @@ fn the_inspector_in_a_real_terminal() {
     session.keys(&["S"]);
     session.wait_text("how last-wins decided", Duration::from_secs(5));
     session.wait_for("every reply read for the scan", Duration::from_secs(30), |s| {
-        s.contains("143 replies, ") && !s.contains("for the scan…")
+        s.contains("176 replies, ") && !s.contains("for the scan…")
     });
     session.wait_text("by agent", Duration::from_secs(5));
     for _ in 0..7 {
@@ -86,10 +86,10 @@ fn the_inspector_in_a_real_terminal() {
     }
     session.keys(&["j", "j"]);
     session.wait_text("narrow-everywhere → last-wins: the narrow colon rule", Duration::from_secs(5));
-    session.wait_text("10 replies · Enter lists them", Duration::from_secs(5));
+    session.wait_text("16 replies · Enter lists them", Duration::from_secs(5));
     session.keys(&["Enter"]);
     session.wait_text("filter: narrow-everywhere differs", Duration::from_secs(5));
-    session.wait_text("1/10 ·", Duration::from_secs(5));
+    session.wait_text("1/16 ·", Duration::from_secs(5));
     session.wait_text("narrow-everywhere → last-wins", Duration::from_secs(5));
     session.wait_text("≠ html: 315 chars → 210 chars", Duration::from_secs(5));
     // The filter menu's c clears it.

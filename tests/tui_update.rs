@@ -15,7 +15,8 @@ use bracewalk::runlog::Item;
 use bracewalk::scan::report::Row;
 use bracewalk::scan::{Config, Scan, Scanner};
 use bracewalk::tui::badges::Badge;
-use bracewalk::tui::state::{Entry, Incoming, Mode, Pane, SortKey, ValueSource};
+use bracewalk::tui::entry::Entry;
+use bracewalk::tui::state::{Incoming, Mode, Pane, SortKey, ValueSource};
 use bracewalk::tui::summary;
 use bracewalk::tui::worker::Read;
 use bracewalk::tui::{Effect, Msg, State};
@@ -390,7 +391,7 @@ fn scanned(s: &mut State) {
         .iter()
         .filter(|e| !e.complete())
         .filter_map(|e| {
-            let text = e.text()?;
+            let text = e.held_text()?;
             let facts = match e.facts.as_deref() {
                 Some(f) => f.clone(),
                 None => Read::early(e.key, text, e.cut(), &config).facts,

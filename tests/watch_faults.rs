@@ -29,7 +29,12 @@ use serde_json::json;
 const DEADLINE: Duration = Duration::from_secs(20);
 
 /// A reply as the user sees it: file, line, text.
-type Shown = (PathBuf, Option<usize>, String);
+/// A reply as listed: where it is, and its text's size and hash (the list keeps no text).
+type Shown = (PathBuf, Option<usize>, usize, u64);
+
+fn shown_text(path: &Path, line: Option<usize>, text: &str) -> Shown {
+    (path.to_path_buf(), line, text.len(), bracewalk::tui::entry::hash(text))
+}
 
 /// One JSONL record holding an assistant's reply, with its newline.
 fn record(text: &str) -> String {
@@ -96,8 +101,8 @@ fn read_log(path: &Path, out: &mut Vec<Shown>) {
             );
             continue;
         };
-        let text = v["content"][0]["text"].as_str().unwrap().to_owned();
-        out.push((path.to_path_buf(), Some(i + 1), text));
+        let text = v["content"][0]["text"].as_str().unwrap();
+        out.push(shown_text(path, Some(i + 1), text));
     }
 }
 
@@ -116,11 +121,12 @@ impl Follower {
     /// Starts following `root` and waits until the first load is in and watching has begun.
     fn start(root: &Path, mode: WatchMode) -> Follower {
         let (ui, rx) = mpsc::channel();
-        // Summaries are not what these tests are about: their receiver is dropped, and the
+        // Readings are not what these tests are about: their receiver is dropped, and the
         // follower does not mind.
-        let (summaries, _) = mpsc::channel();
+        let (reads, _) = mpsc::channel();
         let roots = vec![root.to_path_buf()];
-        std::thread::spawn(move || watch::run(roots, LoadOptions::default(), mode, Intake::new(ui, summaries)));
+        let intake = Intake::new(ui, reads, Default::default());
+        std::thread::spawn(move || watch::run(roots, LoadOptions::default(), mode, intake));
         let state = State::new(vec![root.to_path_buf()], Default::default(), (200, 30));
         let mut f = Follower { mode, root: root.to_path_buf(), rx, state, looks: 0 };
         f.until("watching to begin", |s| {
@@ -249,7 +255,10 @@ fn shown(s: &State) -> Vec<Shown> {
         .entries
         .iter()
         .filter(|e| e.is_reply() && !e.gone)
-        .map(|e| (e.source.clone(), e.line, e.text().unwrap().to_string()))
+        .map(|e| {
+            let t = e.text().unwrap();
+            (e.source.clone(), e.line, t.len, t.hash)
+        })
         .collect();
     out.sort();
     out
@@ -260,7 +269,7 @@ fn listing(s: &State) -> String {
         .entries
         .iter()
         .take(40)
-        .map(|e| format!("  {}{} {:?}", e.reference(), if e.gone { " (gone)" } else { "" }, e.text()))
+        .map(|e| format!("  {}{} {:?}", e.reference(), if e.gone { " (gone)" } else { "" }, e.text().map(|t| t.len)))
         .collect();
     format!("{} entries, watch {:?}\n{}", s.entries.len(), s.watch, all.join("\n"))
 }

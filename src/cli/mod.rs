@@ -8,6 +8,7 @@ pub mod list;
 pub mod merge;
 pub mod record;
 pub mod scan;
+pub mod shell;
 pub mod style;
 
 use std::io::{self, Write};

@@ -327,6 +327,24 @@ pub struct Trace {
     /// Candidates a bounded trace visited without recording them (see
     /// [`super::walk::trace`]); `None` when every candidate visited is in `candidates`.
     pub unrecorded: Option<Unrecorded>,
+    /// How many candidates the walk read, recorded or not.
+    pub reads: Reads,
+}
+
+/// How many candidates a walk read (the one it kept and those it superseded), and how many
+/// of them by a repaired reading. A what-if that departs from the seed only where it reads
+/// one candidate of many, or reads one by the repair, reads as the seed where it did not.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reads {
+    pub candidates: usize,
+    pub repaired: usize,
+}
+
+impl Reads {
+    pub(crate) fn count(&mut self, by: ReadingKind) {
+        self.candidates += 1;
+        self.repaired += usize::from(by != ReadingKind::Strict);
+    }
 }
 
 /// The candidates a bounded trace walked past without recording. They were visited after

@@ -26,6 +26,19 @@ pub(crate) enum Shape {
     OpenAiChat,
     OpenAiBatch,
     OpenAiResponses,
+    Gemini,
+    GeminiBatch,
+    VertexBatch,
+    Cohere,
+    Ollama,
+    /// A chunk of an Ollama stream that goes on (`done: false`).
+    OllamaChunk,
+    InspectLog,
+    Otel,
+    Promptfoo,
+    Records,
+    /// An API's error response (`{"error": …}`): a call that failed.
+    ApiError,
     Unknown,
 }
 
@@ -38,7 +51,17 @@ impl Shape {
             Shape::OpenAiChat => Format::OpenAiChat,
             Shape::OpenAiBatch => Format::OpenAiBatch,
             Shape::OpenAiResponses => Format::OpenAiResponses,
-            Shape::Ledger | Shape::BenchContext | Shape::Unknown => return None,
+            Shape::Gemini => Format::Gemini,
+            Shape::GeminiBatch => Format::GeminiBatch,
+            Shape::VertexBatch => Format::VertexBatch,
+            Shape::Cohere => Format::Cohere,
+            Shape::Ollama => Format::Ollama,
+            Shape::OllamaChunk => Format::OllamaStream,
+            Shape::InspectLog => Format::Inspect,
+            Shape::Otel => Format::Otel,
+            Shape::Promptfoo => Format::Promptfoo,
+            Shape::Records => Format::Records,
+            Shape::Ledger | Shape::BenchContext | Shape::ApiError | Shape::Unknown => return None,
         })
     }
 }
@@ -70,6 +93,56 @@ pub(crate) fn classify(record: &Value) -> Shape {
     }
     if o.get("output").and_then(|v| v.get("message")).is_some() && (has(o, "stopReason") || has(o, "usage")) {
         return Shape::BedrockConverse;
+    }
+    // Before Gemini: a batch line holds a Gemini response under `response`.
+    if o.contains_key("key") && (o.contains_key("response") || o.contains_key("error")) {
+        return Shape::GeminiBatch;
+    }
+    if o.contains_key("request") && (o.contains_key("processed_time") || o.get("status").is_some_and(Value::is_string))
+    {
+        return Shape::VertexBatch;
+    }
+    if o.get("candidates").is_some_and(Value::is_array)
+        || o.get("promptFeedback").is_some_and(Value::is_object)
+        || (has(o, "modelVersion") && has(o, "usageMetadata"))
+    {
+        return Shape::Gemini;
+    }
+    // Ollama's `message` is an object too; its `done` and `created_at` tell it apart.
+    if o.get("done").is_some_and(Value::is_boolean) && has(o, "created_at") && has(o, "model") {
+        return if o.get("done") == Some(&Value::Bool(false)) { Shape::OllamaChunk } else { Shape::Ollama };
+    }
+    // Cohere v2: a top-level `message` (its `content`, or only `tool_calls`) and a finish.
+    if o.get("message").is_some_and(Value::is_object) && has(o, "finish_reason") && has(o, "id") {
+        return Shape::Cohere;
+    }
+    if o.get("text").is_some_and(Value::is_string)
+        && (o.contains_key("generation_id") || o.contains_key("response_id"))
+        && (o.contains_key("finish_reason") || o.contains_key("meta"))
+    {
+        return Shape::Cohere;
+    }
+    if ["resourceSpans", "resourceLogs", "resource_spans", "resource_logs"]
+        .iter()
+        .any(|k| o.get(*k).is_some_and(Value::is_array))
+    {
+        return Shape::Otel;
+    }
+    if o.get("eval").is_some_and(Value::is_object) && (o.contains_key("samples") || o.contains_key("status")) {
+        return Shape::InspectLog;
+    }
+    if has(o, "evalId") && o.get("results").is_some_and(Value::is_object)
+        || o.get("results").and_then(|r| r.get("results")).is_some_and(Value::is_array)
+    {
+        return Shape::Promptfoo;
+    }
+    if o.get("text").is_some_and(Value::is_string) && o.keys().all(|k| matches!(k.as_str(), "id" | "text" | "fields")) {
+        return Shape::Records;
+    }
+    if o.contains_key("error")
+        && o.keys().all(|k| matches!(k.as_str(), "error" | "type" | "request_id" | "status" | "code"))
+    {
+        return Shape::ApiError;
     }
     if o.get("type").is_some_and(Value::is_string) && o.get("ts").is_some_and(Value::is_string) {
         return Shape::RunLogEvent;
@@ -121,6 +194,75 @@ pub(crate) enum Record {
     /// Context only (a ledger line, a run's meta.json): no reply, nothing wrong.
     Context,
     Problem(Problem),
+    /// A record that holds several calls (an OTLP export, an eval log): each in turn.
+    Many(Vec<Record>),
+}
+
+impl Record {
+    /// A call that left no reply: `kind`, and what the record says about it.
+    pub(crate) fn event(id: Option<String>, kind: EventKind, message: String, meta: Meta) -> Record {
+        Record::Event { id, kind, message, meta }
+    }
+
+    /// The same record under another id and format (a batch line's, around its response).
+    pub(crate) fn rewrap(self, id: Option<String>, format: Format) -> Record {
+        match self {
+            Record::Reply { id: own, text, mut meta } => {
+                meta.format = format;
+                Record::Reply { id: id.or(own), text, meta }
+            }
+            Record::Event { id: own, kind, message, mut meta } => {
+                meta.format = format;
+                Record::Event { id: id.or(own), kind, message, meta }
+            }
+            other => other,
+        }
+    }
+}
+
+/// What a response said instead of text, to say why it left no reply.
+#[derive(Debug, Default)]
+pub(crate) struct NoText {
+    /// The names of the tools it called.
+    pub tools: Vec<String>,
+    pub refusal: Option<String>,
+    /// A filter's verdict: a blocked prompt's reason, a content filter's finish.
+    pub blocked: Option<String>,
+}
+
+impl NoText {
+    /// The call without a reply that a response with no text is, by what it holds and how
+    /// it stopped. Tool calls first: a model that called a tool and then hit its ceiling
+    /// still called the tool.
+    pub fn into_record(self, id: Option<String>, meta: Meta) -> Record {
+        let stop = meta.stop_detail.clone().unwrap_or_default();
+        let word = stop.to_ascii_lowercase();
+        let (kind, message) = if !self.tools.is_empty() {
+            (EventKind::ToolCall, format!("tool call: {}", clip(&self.tools.join(", "), 120)))
+        } else if let Some(r) = self.refusal {
+            (EventKind::Refusal, format!("refusal: {}", clip(&r, 160)))
+        } else if word.contains("refusal") {
+            (EventKind::Refusal, format!("refused ({stop})"))
+        } else if let Some(b) = self.blocked {
+            (EventKind::Blocked, format!("blocked: {b}"))
+        } else if meta.stop == StopReason::Truncated {
+            (EventKind::Truncated, format!("cut off before any text ({stop})"))
+        } else if is_filter_word(&word) {
+            (EventKind::Blocked, format!("blocked ({stop})"))
+        } else if stop.is_empty() {
+            (EventKind::Empty, "no text".to_owned())
+        } else {
+            (EventKind::Empty, format!("no text ({stop})"))
+        };
+        Record::event(id, kind, message, meta)
+    }
+}
+
+/// Stop reasons that mean a filter stopped the output.
+fn is_filter_word(word: &str) -> bool {
+    ["content_filter", "safety", "blocklist", "prohibited", "spii", "recitation", "guardrail", "content_filtered"]
+        .iter()
+        .any(|w| word.contains(w))
 }
 
 pub(crate) fn take_string(o: &mut Map<String, Value>, key: &str) -> Option<String> {
@@ -140,7 +282,7 @@ pub(crate) fn uint(v: &Value, key: &str) -> Option<u64> {
 
 fn anthropic_stop(reason: Option<&str>) -> StopReason {
     match reason {
-        Some("end_turn" | "stop_sequence") => StopReason::Finished,
+        Some("end_turn" | "stop_sequence" | "stop") => StopReason::Finished,
         // A context-window stop cuts the output exactly as the ceiling does.
         Some("max_tokens" | "model_context_window_exceeded") => StopReason::Truncated,
         Some(_) => StopReason::Other,
@@ -159,18 +301,33 @@ fn anthropic_tokens(usage: Option<&Value>) -> Tokens {
 }
 
 /// An Anthropic Messages response (or a Bedrock invoke body): the `text` blocks, joined.
-pub(crate) fn anthropic(mut record: Value) -> Record {
-    let mut meta = Meta::new(Format::Anthropic);
+pub(crate) fn anthropic(mut record: Value, format: Format) -> Record {
+    let mut meta = Meta::new(format);
     meta.model = string(&record, "model");
     meta.stop_detail = string(&record, "stop_reason");
     meta.stop = anthropic_stop(meta.stop_detail.as_deref());
     meta.tokens = anthropic_tokens(record.get("usage"));
     let id = string(&record, "id");
     let (text, blocks) = join_text(record.get_mut("content"), &["text"], "text");
-    if blocks == 0 {
-        return Record::Problem(Problem::BadRecord("an Anthropic message with no text blocks".to_owned()));
+    if blocks == 0 || text.is_empty() {
+        // Client tools, and the server's (web search, code execution, MCP), which pause a turn.
+        let tools = ["tool_use", "server_tool_use", "mcp_tool_use"]
+            .iter()
+            .flat_map(|kind| block_names(record.get("content"), kind, |b| string(b, "name")))
+            .collect();
+        return NoText { tools, ..NoText::default() }.into_record(id, meta);
     }
     Record::Reply { id, text, meta }
+}
+
+/// What `name` says of each block of `content` whose `type` is `kind`.
+fn block_names(content: Option<&Value>, kind: &str, name: impl Fn(&Value) -> Option<String>) -> Vec<String> {
+    let Some(Value::Array(blocks)) = content else { return Vec::new() };
+    blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str).is_some_and(|t| t == kind))
+        .map(|b| name(b).unwrap_or_else(|| kind.to_owned()))
+        .collect()
 }
 
 /// The `text` of every block in `content` whose `type` is one of `types` (a block with no
@@ -217,8 +374,17 @@ pub(crate) fn bedrock_converse(mut record: Value) -> Record {
     meta.duration_ms = record.get("metrics").and_then(|m| uint(m, "latencyMs"));
     let content = record.get_mut("output").and_then(|o| o.get_mut("message")).and_then(|m| m.get_mut("content"));
     let (text, blocks) = join_text(content, &["text"], "text");
-    if blocks == 0 {
-        return Record::Problem(Problem::BadRecord("a Bedrock Converse response with no text blocks".to_owned()));
+    if blocks == 0 || text.is_empty() {
+        let content = record.get("output").and_then(|o| o.get("message")).and_then(|m| m.get("content"));
+        let tools = match content {
+            Some(Value::Array(blocks)) => blocks
+                .iter()
+                .filter_map(|b| b.get("toolUse"))
+                .map(|t| string(t, "name").unwrap_or_else(|| "toolUse".to_owned()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        return NoText { tools, ..NoText::default() }.into_record(None, meta);
     }
     Record::Reply { id: None, text, meta }
 }
@@ -234,42 +400,52 @@ fn openai_tokens(usage: Option<&Value>) -> Tokens {
     }
 }
 
-/// An OpenAI chat completion: `choices[0].message.content`.
+/// An OpenAI chat completion: `choices[0].message.content` (what the SDK's
+/// `choices[0].message.content` is). A compatible server's reasoning (`reasoning_content`,
+/// `reasoning`) sits beside it and is not the reply. A legacy completion's `choices[0].text`
+/// is read too, as vLLM and llama.cpp serve `/v1/completions`.
 pub(crate) fn openai_chat(mut record: Value, format: Format) -> Record {
     let mut meta = Meta::new(format);
     meta.model = string(&record, "model");
     meta.tokens = openai_tokens(record.get("usage"));
     let id = string(&record, "id");
     let Some(choice) = record.get_mut("choices").and_then(|c| c.get_mut(0)) else {
-        return Record::Problem(Problem::BadRecord("a chat completion with no choices".to_owned()));
+        return NoText::default().into_record(id, meta);
     };
     meta.stop_detail = string(choice, "finish_reason");
-    meta.stop = match meta.stop_detail.as_deref() {
-        Some("stop") => StopReason::Finished,
-        Some("length") => StopReason::Truncated,
-        Some(_) => StopReason::Other,
-        None => StopReason::Unknown,
-    };
-    let message = choice.get_mut("message");
-    let text = match message.and_then(|m| m.get_mut("content")) {
+    meta.stop = openai_stop(meta.stop_detail.as_deref());
+    let legacy = choice.get("message").is_none() && choice.get("text").is_some_and(Value::is_string);
+    let content =
+        if legacy { choice.get_mut("text") } else { choice.get_mut("message").and_then(|m| m.get_mut("content")) };
+    let text = match content {
         Some(Value::String(s)) => std::mem::take(s),
         // Content as parts, which some compatible servers write.
-        Some(parts @ Value::Array(_)) => {
-            let (t, n) = join_text(Some(parts), &["text", "output_text"], "text");
-            if n == 0 {
-                return Record::Problem(Problem::BadRecord("a chat completion whose content has no text parts".into()));
-            }
-            t
-        }
-        _ => {
-            let refusal = choice.get("message").and_then(|m| string(m, "refusal"));
-            return Record::Problem(Problem::BadRecord(match refusal {
-                Some(r) => format!("a chat completion with a refusal and no content: {}", clip(&r, 120)),
-                None => "a chat completion whose message has no text content (a tool call?)".to_owned(),
-            }));
-        }
+        Some(parts @ Value::Array(_)) => join_text(Some(parts), &["text", "output_text"], "text").0,
+        _ => String::new(),
     };
+    if text.is_empty() {
+        let message = choice.get("message");
+        let mut why = NoText { refusal: message.and_then(|m| string(m, "refusal")), ..NoText::default() };
+        if let Some(Value::Array(calls)) = message.and_then(|m| m.get("tool_calls")) {
+            why.tools = calls
+                .iter()
+                .map(|c| c.get("function").and_then(|f| string(f, "name")).unwrap_or_else(|| "tool".to_owned()))
+                .collect();
+        } else if let Some(f) = message.and_then(|m| m.get("function_call")).filter(|f| f.is_object()) {
+            why.tools.push(string(f, "name").unwrap_or_else(|| "function".to_owned()));
+        }
+        return why.into_record(id, meta);
+    }
     Record::Reply { id, text, meta }
+}
+
+pub(crate) fn openai_stop(reason: Option<&str>) -> StopReason {
+    match reason {
+        Some("stop" | "eos" | "end_turn") => StopReason::Finished,
+        Some("length" | "max_tokens") => StopReason::Truncated,
+        Some(_) => StopReason::Other,
+        None => StopReason::Unknown,
+    }
 }
 
 /// An OpenAI Responses object: the `output_text` parts of its `message` outputs.
@@ -281,6 +457,8 @@ pub(crate) fn openai_responses(mut record: Value, format: Format) -> Record {
     let reason = record.get("incomplete_details").and_then(|d| string(d, "reason"));
     meta.stop = match status.as_deref() {
         Some("completed") => StopReason::Finished,
+        // Incomplete for the content filter is not the ceiling.
+        Some("incomplete") if reason.as_deref().is_some_and(|r| r != "max_output_tokens") => StopReason::Other,
         Some("incomplete") => StopReason::Truncated,
         Some(_) => StopReason::Other,
         None => StopReason::Unknown,
@@ -301,12 +479,28 @@ pub(crate) fn openai_responses(mut record: Value, format: Format) -> Record {
             }
         }
     }
-    if parts == 0 {
+    if parts == 0 || text.is_empty() {
         if status.as_deref() == Some("failed") {
             let message = record.get("error").and_then(|e| string(e, "message")).unwrap_or_else(|| "failed".into());
             return Record::Event { id, kind: EventKind::Failed, message, meta };
         }
-        return Record::Problem(Problem::BadRecord("a Responses object with no output_text".to_owned()));
+        let mut why = NoText::default();
+        if let Some(Value::Array(outputs)) = record.get("output") {
+            for out in outputs {
+                match out.get("type").and_then(Value::as_str) {
+                    Some("message") => {
+                        if let Some(r) = block_names(out.get("content"), "refusal", |b| string(b, "refusal")).pop() {
+                            why.refusal = Some(r);
+                        }
+                    }
+                    Some(t) if t.ends_with("_call") => {
+                        why.tools.push(string(out, "name").unwrap_or_else(|| t.to_owned()))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        return why.into_record(id, meta);
     }
     Record::Reply { id, text, meta }
 }
@@ -335,11 +529,40 @@ pub(crate) fn openai_batch(mut record: Value) -> Record {
         Shape::OpenAiResponses => openai_responses(body, Format::OpenAiBatch),
         _ => openai_chat(body, Format::OpenAiBatch),
     };
-    match inner {
-        Record::Reply { text, meta, .. } => Record::Reply { id, text, meta },
-        Record::Event { kind, message, meta, .. } => Record::Event { id, kind, message, meta },
-        other => other,
+    inner.rewrap(id, Format::OpenAiBatch)
+}
+
+/// bracewalk's own record, `{"id", "text", "fields"?}`: the text as given, the id as given
+/// (a number or any other JSON as it is written).
+pub(crate) fn records(mut record: Value) -> Record {
+    let id = match record.get("id") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => Some(other.to_string()),
+    };
+    let text = record.as_object_mut().and_then(|o| take_string(o, "text"));
+    match text {
+        Some(text) => Record::Reply { id, text, meta: Meta::new(Format::Records) },
+        None => Record::Problem(Problem::BadRecord("a record whose \"text\" is not a string".to_owned())),
     }
+}
+
+/// An API's error response: `{"error": {"message"}}` (OpenAI, Gemini), `{"type": "error",
+/// "error": {…}}` (Anthropic), `{"error": "…"}` (Ollama). The call failed.
+pub(crate) fn api_error(record: &Value, format: Format) -> Record {
+    let error = record.get("error");
+    let message = match error {
+        Some(Value::String(s)) => s.clone(),
+        Some(e) => {
+            let what = string(e, "message").unwrap_or_else(|| e.to_string());
+            match string(e, "type").or_else(|| string(e, "status")) {
+                Some(kind) => format!("{kind}: {what}"),
+                None => what,
+            }
+        }
+        None => "an error".to_owned(),
+    };
+    Record::event(None, EventKind::Failed, clip(&message, 300), Meta::new(format))
 }
 
 /// A record read through the user's pointers.
@@ -394,7 +617,9 @@ pub(crate) fn custom(record: &Value, text_path: &str, meta_paths: &[(String, Str
 /// A stop reason in any provider's words.
 pub(crate) fn stop_from_word(word: &str) -> StopReason {
     match word {
-        "end_turn" | "stop_sequence" | "stop" | "completed" | "finished" | "STOP" => StopReason::Finished,
+        "end_turn" | "stop_sequence" | "stop" | "completed" | "finished" | "STOP" | "COMPLETE" | "STOP_SEQUENCE" => {
+            StopReason::Finished
+        }
         "max_tokens" | "length" | "incomplete" | "truncated" | "max_output_tokens" | "MAX_TOKENS" => {
             StopReason::Truncated
         }
@@ -459,7 +684,7 @@ mod tests {
         let r = json!({"id": "msg_1", "type": "message", "model": "m", "stop_reason": "max_tokens",
             "content": [{"type": "thinking", "thinking": "no"}, {"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
             "usage": {"input_tokens": 5, "output_tokens": 7, "cache_read_input_tokens": 2}});
-        let Record::Reply { id, text, meta } = anthropic(r) else { panic!("a reply") };
+        let Record::Reply { id, text, meta } = anthropic(r, Format::Anthropic) else { panic!("a reply") };
         assert_eq!((id.as_deref(), text.as_str(), meta.stop), (Some("msg_1"), "ab", StopReason::Truncated));
         assert_eq!(meta.tokens, Tokens { input: Some(5), output: Some(7), cache_read: Some(2), cache_write: None });
     }

@@ -12,10 +12,12 @@ use serde_json::value::RawValue;
 use super::campaign::{Campaigns, is_run_context_file};
 use super::diagnostic::{Diagnostic, Problem};
 use super::discover::{Found, discover};
+use super::document::{self, Flow};
 use super::formats::{self, Record, Shape, classify, describe};
 use super::lines::{Ending, LineAt, Lines};
 use super::pipeline::{Out, RunLog};
 use super::reply::{Event, Format, Item, Meta, Reply};
+use super::{cohere, gemini, inspect, nan, ollama, otel, promptfoo, sse, stream};
 
 /// How much of a file is looked at to tell text from binary.
 const SNIFF: usize = 8192;
@@ -81,8 +83,23 @@ pub(crate) enum Start {
 
 enum Plan {
     Text,
-    Whole,
+    /// A JSON document (one value, several, an array of records), read as a stream. Should
+    /// it turn out not to be one, `look_on` says to look for a record on a later line.
+    Document {
+        look_on: bool,
+    },
     Jsonl(Option<Shape>),
+    /// A stream saved to a file, of this format.
+    Stream(Format),
+}
+
+/// How reading a file as a JSON document went.
+enum Doc {
+    Done,
+    /// It is one value of no known shape, in a file not named as JSON: a reply as written.
+    Text,
+    /// Not one record could be read: it is not a JSON document after all.
+    NotJson,
 }
 
 impl Loader {
@@ -153,6 +170,11 @@ impl Loader {
                 return Start::Skipped;
             }
         };
+        let as_eval = matches!(self.opts.format, None | Some(Format::Inspect));
+        if as_eval && head.starts_with(b"PK\x03\x04") && inspect::is_eval_archive(&file) {
+            self.read_eval(path, &file, emit);
+            return Start::Whole;
+        }
         if let Some(what) = binary(&head) {
             problem(Problem::Binary(what.to_owned()));
             return Start::Skipped;
@@ -179,15 +201,38 @@ impl Loader {
                 }
                 Start::Jsonl(file, Box::new(state))
             }
-            Plan::Text | Plan::Whole if tail && self.may_be_unfinished_jsonl(path, &head, len) => Start::NotYet,
+            Plan::Text | Plan::Document { .. } if tail && self.may_be_unfinished_jsonl(path, &head, len) => {
+                Start::NotYet
+            }
             Plan::Text => {
                 self.read_text(path, &mut file, len, emit);
                 Start::Whole
             }
-            Plan::Whole => {
-                self.read_whole(path, &mut file, len, emit);
+            Plan::Stream(format) => {
+                self.read_stream(path, &file, format, emit);
                 Start::Whole
             }
+            Plan::Document { look_on } => match self.read_document(path, &file, emit) {
+                Doc::Done => Start::Whole,
+                Doc::Text => {
+                    self.read_text(path, &mut file, len, emit);
+                    Start::Whole
+                }
+                // A first line cut short, then records: JSONL whose first write was torn (or,
+                // named as JSONL, lines each of which will say what is wrong with it).
+                Doc::NotJson if is_line_named(path) || (look_on && self.later_record(&mut file)) => {
+                    if let Err(e) = file.seek(SeekFrom::Start(0)) {
+                        let d = Diagnostic::new(path, Problem::from_io(&e, true));
+                        emit(FileOut::Item(Item::Diagnostic(d)));
+                        return Start::Skipped;
+                    }
+                    Start::Jsonl(file, Box::new(JsonlState::new(tail)))
+                }
+                Doc::NotJson => {
+                    self.read_whole(path, &mut file, len, emit);
+                    Start::Whole
+                }
+            },
         }
     }
 
@@ -209,6 +254,16 @@ impl Loader {
         if forced == Some(Format::Text) {
             return Ok(Plan::Text);
         }
+        if let Some(f) = forced.filter(|f| f.is_stream()) {
+            return Ok(Plan::Stream(f));
+        }
+        if forced.is_none() && sse::looks_like_events(head) {
+            let format = stream::sniff(BufReader::with_capacity(1 << 16, &*file), self.opts.max_line)?;
+            file.seek(SeekFrom::Start(0))?;
+            if let Some(f) = format {
+                return Ok(Plan::Stream(f));
+            }
+        }
         let ext = extension(path);
         let json_ext = matches!(ext.as_str(), "json" | "jsonl" | "ndjson");
         let line_ext = matches!(ext.as_str(), "jsonl" | "ndjson");
@@ -217,12 +272,25 @@ impl Loader {
         if forced.is_none() && !json_ext && !matches!(opens, Some(b'{' | b'[')) {
             return Ok(Plan::Text);
         }
-        let (first, on_first_line) = first_record(file, self.opts.max_line)?;
+        let first = first_record(file, self.opts.max_line, false)?;
         file.seek(SeekFrom::Start(0))?;
+        // A first line that is JSON cut short is the start of a document spread over lines
+        // (pretty-printed): read as one, whatever a later line happens to be on its own.
+        if first.opens_a_value {
+            return Ok(Plan::Document { look_on: true });
+        }
+        // An array, or an eval log, on one line is still a document of many records: read a
+        // record at a time, not as one line held whole.
+        let many = matches!(first.shape, Some(Shape::InspectLog | Shape::Promptfoo));
+        if first.on_first_line && (first.opens_array || many) {
+            return Ok(Plan::Document { look_on: false });
+        }
         // A later line that is a record of a known shape makes a file JSONL whose first line
-        // is broken; an unknown shape there proves nothing about a text reply.
-        let first = first.filter(|&s| on_first_line || json_ext || forced.is_some() || s != Shape::Unknown);
-        Ok(match first {
+        // is broken; an unknown shape there proves nothing.
+        let lines_by_name = line_ext || forced.is_some() || self.opts.text_path.is_some();
+        let shape = first.shape.filter(|&s| first.on_first_line || lines_by_name || s != Shape::Unknown);
+        Ok(match shape {
+            Some(Shape::OllamaChunk) if forced.is_none() => Plan::Stream(Format::OllamaStream),
             Some(shape) => {
                 let reads_as_text = forced.is_none()
                     && shape == Shape::Unknown
@@ -230,8 +298,112 @@ impl Loader {
                 if reads_as_text { Plan::Text } else { Plan::Jsonl(Some(shape)) }
             }
             None if line_ext || len > self.opts.max_whole => Plan::Jsonl(None),
-            None => Plan::Whole,
+            None => Plan::Document { look_on: false },
         })
+    }
+
+    /// Whether a line after the first is a record of a known shape.
+    fn later_record(&self, file: &mut File) -> bool {
+        let first = first_record(file, self.opts.max_line, true);
+        first.is_ok_and(|f| !f.on_first_line && f.shape.is_some_and(|s| s != Shape::Unknown))
+    }
+
+    /// A stream saved to a file, reassembled; each reply at the line its stream began.
+    fn read_stream(&self, path: &Path, file: &File, format: Format, emit: &mut dyn FnMut(FileOut)) {
+        let mut state = JsonlState::new(false);
+        let input = BufReader::with_capacity(1 << 16, file);
+        let mut push = |out: stream::Out| match out.what {
+            Ok(record) => state.push(self, path, record, Some(out.line), out.offset, None, emit),
+            Err(p) => {
+                let d = Diagnostic::new(path, p).at_line(out.line, out.offset);
+                state.problem(&self.opts, d, emit);
+            }
+        };
+        let read = match format {
+            Format::OllamaStream => stream::read_ollama(input, self.opts.max_line, &mut push),
+            _ => stream::read_sse(input, format, self.opts.max_line, &mut push),
+        };
+        if let Err(e) = read {
+            emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(path, Problem::from_io(&e, true)))));
+        }
+        state.finish(path, emit);
+    }
+
+    /// An Inspect `.eval` archive: a reply per sample, in the archive's order.
+    fn read_eval(&self, path: &Path, file: &File, emit: &mut dyn FnMut(FileOut)) {
+        let mut state = JsonlState::new(false);
+        let base = path.display().to_string();
+        inspect::read_eval(file, &base, &mut |r| match r {
+            Ok(record) => state.push(self, path, record, None, 0, None, emit),
+            Err(p) => state.problem(&self.opts, Diagnostic::new(path, p), emit),
+        });
+        state.finish(path, emit);
+    }
+
+    /// A JSON document read as a stream of records (see `document`).
+    fn read_document(&self, path: &Path, file: &File, emit: &mut dyn FnMut(FileOut)) -> Doc {
+        let mut input = BufReader::with_capacity(1 << 16, file);
+        if let Err(e) = input.seek(SeekFrom::Start(0)).and_then(|_| skip_bom(&mut input)) {
+            emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(path, Problem::from_io(&e, true)))));
+            return Doc::Done;
+        }
+        let json_ext = matches!(extension(path).as_str(), "json" | "jsonl" | "ndjson");
+        let text_like = self.opts.format.is_none() && !json_ext && self.opts.text_path.is_none();
+        let base = path.display().to_string();
+        let mut state = JsonlState::new(false);
+        let mut values = 0usize;
+        // Buffered again after the rewrite: serde_json reads a byte at a time, and std reads a
+        // byte from a `BufReader` without a call per byte.
+        let input = BufReader::with_capacity(1 << 16, nan::Tolerant::new(input));
+        let mut chunks = stream::GeminiArray::default();
+        let outcome = document::read(input, &mut |item| {
+            let is_chunk =
+                matches!(&item, document::Item::Value { value, index: Some(_) } if classify(value) == Shape::Gemini);
+            if !is_chunk {
+                chunks.finish(&mut |i, r| state.push(self, path, r, None, 0, Some(i), emit));
+            }
+            match item {
+                document::Item::Value { value, index: Some(i) } if is_chunk => {
+                    values += 1;
+                    chunks.feed(value, i, &mut |i, r| state.push(self, path, r, None, 0, Some(i), emit));
+                }
+                document::Item::Value { value, index } => {
+                    if values == 0 && text_like && classify(&value) == Shape::Unknown {
+                        return Flow::Stop;
+                    }
+                    // The values after the first of several are numbered, as elements are.
+                    let index = index.or((values > 0).then_some(values));
+                    values += 1;
+                    let at = LineAt { number: 0, offset: 0, ending: Ending::Eof, len: 0, too_long: false };
+                    state.record(self, path, value, &at, None, index, emit);
+                }
+                document::Item::Sample { header, sample } => {
+                    values += 1;
+                    state.push(self, path, inspect::sample(header, &sample, &base), None, 0, None, emit);
+                }
+                document::Item::Result { eval_id, result } => {
+                    let index = Some(values);
+                    values += 1;
+                    state.push(self, path, promptfoo::result(eval_id, &result), None, 0, index, emit);
+                }
+            }
+            Flow::Continue
+        });
+        chunks.finish(&mut |i, r| state.push(self, path, r, None, 0, Some(i), emit));
+        if outcome.stopped {
+            return Doc::Text;
+        }
+        match outcome.error {
+            Some(_) if outcome.records == 0 => return Doc::NotJson,
+            Some(e) => {
+                let mut d = Diagnostic::new(path, Problem::MalformedJson(json_error(&e)));
+                d.line = Some(e.line());
+                state.problem(&self.opts, d, emit);
+            }
+            None => {}
+        }
+        state.finish(path, emit);
+        Doc::Done
     }
 
     fn read_text(&self, path: &Path, file: &mut File, len: u64, emit: &mut dyn FnMut(FileOut)) {
@@ -272,7 +444,7 @@ impl Loader {
         let ext = extension(path);
         let json_ext = matches!(ext.as_str(), "json" | "jsonl" | "ndjson");
         let (text, bad) = decode(bytes);
-        let value: Value = match serde_json::from_str(&text) {
+        let value: Value = match nan::parse(text.as_bytes()) {
             Ok(v) => v,
             Err(e) if json_ext || self.opts.format.is_some() => {
                 let mut d = Diagnostic::new(path, Problem::MalformedJson(json_error(&e)));
@@ -296,20 +468,35 @@ impl Loader {
         }
         let mut state = JsonlState::new(false);
         let at = LineAt { number: 0, offset: 0, ending: Ending::Eof, len, too_long: false };
-        state.record(self, path, value, &at, None, emit);
+        state.record(self, path, value, &at, None, None, emit);
         state.finish(path, emit);
     }
 
-    /// The reply or event one record gives, or what is wrong with it.
-    fn convert(&self, path: &Path, value: Value) -> Record {
+    /// The reply or event one record gives (several, for a record of many calls), or what
+    /// is wrong with it. `base` names the record, for the ids of the calls inside it.
+    fn convert(&self, path: &Path, value: Value, base: &str) -> Record {
         let shape = classify(&value);
         let format = self.opts.format.or_else(|| shape.format());
         match format {
-            Some(Format::Anthropic) => formats::anthropic(value),
+            _ if shape == Shape::ApiError && self.opts.format.is_none_or(|f| f != Format::Json) => {
+                formats::api_error(&value, self.opts.format.unwrap_or(Format::Json))
+            }
+            Some(Format::Anthropic | Format::AnthropicStream) => formats::anthropic(value, Format::Anthropic),
             Some(Format::BedrockConverse) => formats::bedrock_converse(value),
-            Some(Format::OpenAiChat) => formats::openai_chat(value, Format::OpenAiChat),
+            Some(Format::OpenAiChat | Format::OpenAiChatStream) => formats::openai_chat(value, Format::OpenAiChat),
             Some(Format::OpenAiBatch) => formats::openai_batch(value),
-            Some(Format::OpenAiResponses) => formats::openai_responses(value, Format::OpenAiResponses),
+            Some(Format::OpenAiResponses | Format::OpenAiResponsesStream) => {
+                formats::openai_responses(value, Format::OpenAiResponses)
+            }
+            Some(Format::Gemini | Format::GeminiStream) => gemini::response(&value, Format::Gemini),
+            Some(Format::GeminiBatch) => gemini::batch_line(&value),
+            Some(Format::VertexBatch) => gemini::vertex_line(&value),
+            Some(Format::Cohere) => cohere::response(&value),
+            Some(Format::Ollama | Format::OllamaStream) => ollama::response(&value),
+            Some(Format::Inspect) => inspect::log(&value, base),
+            Some(Format::Otel) => otel::export(&value),
+            Some(Format::Promptfoo) => promptfoo::document(&value),
+            Some(Format::Records) => formats::records(value),
             Some(Format::Json) => match &self.opts.text_path {
                 Some(p) => formats::custom(&value, p, &self.opts.meta),
                 None => Record::Problem(Problem::BadRecord("--format json needs --text-path".to_owned())),
@@ -343,11 +530,34 @@ pub(crate) struct JsonlState {
     problems: usize,
     suppressed: usize,
     tail: bool,
+    /// Read only the line that starts here (a reply read again, [`super::Locator`]).
+    only: Option<u64>,
 }
 
 impl JsonlState {
     fn new(tail: bool) -> JsonlState {
-        JsonlState { offset: 0, line: 0, pending_newline: false, run_log: None, problems: 0, suppressed: 0, tail }
+        JsonlState {
+            offset: 0,
+            line: 0,
+            pending_newline: false,
+            run_log: None,
+            problems: 0,
+            suppressed: 0,
+            tail,
+            only: None,
+        }
+    }
+
+    /// The next read reads the one line at byte `offset`, line number `line`, alone.
+    pub fn one_line(&mut self, offset: u64, line: usize) {
+        self.offset = offset;
+        self.line = line.saturating_sub(1);
+        self.only = Some(offset);
+    }
+
+    /// Whether the line at `offset` is past what this read is to read.
+    fn past(&self, offset: u64) -> bool {
+        self.only.is_some_and(|only| offset > only)
     }
 
     fn problem(&mut self, opts: &LoadOptions, d: Diagnostic, emit: &mut dyn FnMut(FileOut)) {
@@ -406,8 +616,10 @@ impl JsonlState {
             file.seek(SeekFrom::Start(self.offset))?;
             let mut lines = Lines::new(BufReader::with_capacity(1 << 16, file), self.offset, self.line, opts.max_line);
             let mut last = self.offset;
+            let only = self.only;
             while let Some(at) = lines.next_line(&mut buf)? {
-                if at.ending == Ending::Eof && (at.too_long || cut_short(&buf)) {
+                let past = only.is_some_and(|o| at.offset > o);
+                if past || (at.ending == Ending::Eof && (at.too_long || cut_short(&buf))) {
                     break;
                 }
                 if !at.too_long {
@@ -425,6 +637,9 @@ impl JsonlState {
         };
         let mut lines = Lines::new(BufReader::with_capacity(1 << 16, input), self.offset, self.line, opts.max_line);
         while let Some(at) = lines.next_line(&mut buf)? {
+            if self.past(at.offset) {
+                break;
+            }
             if at.too_long {
                 if at.ending == Ending::Eof {
                     break;
@@ -447,7 +662,7 @@ impl JsonlState {
                     Ok((value, bad)) => {
                         self.advance(&at);
                         self.pending_newline = true;
-                        self.record(loader, path, value, &at, bad, emit);
+                        self.record(loader, path, value, &at, bad, None, emit);
                     }
                     Err(p) if !cut_short(&buf) => {
                         self.advance(&at);
@@ -463,7 +678,7 @@ impl JsonlState {
                 continue;
             }
             match parse_line(&buf, &at) {
-                Ok((value, bad)) => self.record(loader, path, value, &at, bad, emit),
+                Ok((value, bad)) => self.record(loader, path, value, &at, bad, None, emit),
                 Err(p) => self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit),
             }
         }
@@ -475,7 +690,9 @@ impl JsonlState {
         self.line = at.number;
     }
 
-    /// One record (or, for a JSON array, each of its elements).
+    /// One record (or, for a JSON array, each of its elements). `index` is the record's
+    /// place in the document it is an element of.
+    #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
         loader: &Loader,
@@ -483,6 +700,7 @@ impl JsonlState {
         value: Value,
         at: &LineAt,
         bad: Option<Problem>,
+        index: Option<usize>,
         emit: &mut dyn FnMut(FileOut),
     ) {
         let opts = loader.options();
@@ -500,9 +718,9 @@ impl JsonlState {
             d.offset = Some(first);
             self.problem(opts, d, emit);
         }
-        let elements = match value {
-            Value::Array(items) => items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
-            other => vec![(None, other)],
+        let elements = match (value, index) {
+            (Value::Array(items), None) => items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
+            (other, index) => vec![(index, other)],
         };
         for (index, value) in elements {
             let is_event = opts.format == Some(Format::RunLog)
@@ -525,21 +743,40 @@ impl JsonlState {
                 }
                 continue;
             }
-            let id = |own: Option<String>| {
-                own.unwrap_or_else(|| {
-                    let base = super::reply::reference(path, line);
-                    match index {
-                        Some(i) => format!("{base}#{i}"),
-                        None => base,
-                    }
-                })
-            };
-            match loader.convert(path, value) {
+            let base = name(path, line, index);
+            let record = loader.convert(path, value, &base);
+            self.push(loader, path, record, line, at.offset, index, emit);
+        }
+    }
+
+    /// What one record gave, pushed: replies and events under their own ids or, lacking
+    /// one, `path:line` (`#index` for an element of a document, `#n` for the n-th call of
+    /// a record of many).
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        record: Record,
+        line: Option<usize>,
+        offset: u64,
+        index: Option<usize>,
+        emit: &mut dyn FnMut(FileOut),
+    ) {
+        let opts = loader.options();
+        let base = name(path, line, index);
+        let records = match record {
+            Record::Many(many) => many.into_iter().enumerate().map(|(k, r)| (Some(format!("{base}#{k}")), r)).collect(),
+            one => vec![(None, one)],
+        };
+        for (sub, record) in records {
+            let id = |own: Option<String>| own.or_else(|| sub.clone()).unwrap_or_else(|| base.clone());
+            match record {
                 Record::Reply { id: own, text, meta } => emit(FileOut::Item(Item::Reply(Reply {
                     id: id(own),
                     source: path.to_path_buf(),
                     line,
-                    offset: at.offset,
+                    offset,
                     text,
                     meta,
                 }))),
@@ -547,33 +784,55 @@ impl JsonlState {
                     id: id(own),
                     source: path.to_path_buf(),
                     line,
-                    offset: at.offset,
+                    offset,
                     kind,
                     message,
                     meta,
                 }))),
-                Record::Context => {}
+                Record::Context | Record::Many(_) => {}
                 Record::Problem(p) => {
                     let p = match (p, index) {
                         (Problem::UnknownShape(s), Some(i)) => Problem::UnknownShape(format!("element {i}: {s}")),
                         (Problem::BadRecord(s), Some(i)) => Problem::BadRecord(format!("element {i}: {s}")),
                         (p, _) => p,
                     };
-                    self.problem(opts, locate(Diagnostic::new(path, p)), emit);
+                    let d = Diagnostic::new(path, p);
+                    let d = match line {
+                        Some(n) => d.at_line(n, offset),
+                        None => d,
+                    };
+                    self.problem(opts, d, emit);
                 }
             }
         }
     }
 }
 
+/// A record's name when it has none of its own: `path:line`, `#index` for an element.
+fn name(path: &Path, line: Option<usize>, index: Option<usize>) -> String {
+    let base = super::reply::reference(path, line);
+    match index {
+        Some(i) => format!("{base}#{i}"),
+        None => base,
+    }
+}
+
+/// Steps past a UTF-8 byte order mark, which JSON parsers refuse.
+fn skip_bom(input: &mut impl io::BufRead) -> io::Result<()> {
+    if input.fill_buf()?.starts_with(b"\xef\xbb\xbf") {
+        input.consume(3);
+    }
+    Ok(())
+}
+
 /// A line as JSON. Invalid UTF-8 is decoded lossily and said so, at its byte in the file.
 fn parse_line(buf: &[u8], at: &LineAt) -> Result<(Value, Option<Problem>), Problem> {
-    match serde_json::from_slice(buf) {
+    match nan::parse(buf) {
         Ok(v) => Ok((v, None)),
         Err(e) if std::str::from_utf8(buf).is_ok() => Err(Problem::MalformedJson(json_error(&e))),
         Err(_) => {
             let (text, bad) = decode(buf.to_vec());
-            let value = serde_json::from_str(&text).map_err(|e| Problem::MalformedJson(json_error(&e)))?;
+            let value = nan::parse(text.as_bytes()).map_err(|e| Problem::MalformedJson(json_error(&e)))?;
             Ok((value, bad.map(|(first, count)| Problem::InvalidUtf8 { first: at.offset + first, count })))
         }
     }
@@ -625,26 +884,51 @@ fn head(file: &mut File) -> io::Result<Vec<u8>> {
     Ok(head)
 }
 
-/// The shape of the first record among the first few non-blank lines, and whether it was
-/// the first.
-fn first_record(file: &mut File, max_line: usize) -> io::Result<(Option<Shape>, bool)> {
+/// What the first lines of a file say it is.
+struct First {
+    /// The shape of the first record among the first few non-blank lines.
+    shape: Option<Shape>,
+    /// That record was the first non-blank line.
+    on_first_line: bool,
+    /// The first non-blank line is JSON cut short: a value goes on past it.
+    opens_a_value: bool,
+    /// The first non-blank line opens an array.
+    opens_array: bool,
+}
+
+/// `past_first`: look on past a first line that opens a value, for a record on a later one.
+fn first_record(file: &mut File, max_line: usize, past_first: bool) -> io::Result<First> {
     file.seek(SeekFrom::Start(0))?;
     let mut lines = Lines::new(BufReader::with_capacity(1 << 16, &*file), 0, 0, max_line);
     let mut buf = Vec::new();
     let mut tried = 0;
+    let mut opens_a_value = false;
+    let mut opens_array = false;
     while let Some(at) = lines.next_line(&mut buf)? {
         if at.too_long || buf.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
+        if tried == 0 {
+            let line = buf.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&buf);
+            opens_array = line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+        }
         if let Some(shape) = shape_of(&buf, &at) {
-            return Ok((Some(shape), tried == 0));
+            return Ok(First { shape: Some(shape), on_first_line: tried == 0, opens_a_value, opens_array });
+        }
+        if tried == 0 {
+            opens_a_value = cut_short(buf.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&buf));
+            // A document spread over lines is read as one; its later lines (one may be most
+            // of the file) are looked at only if it turns out not to be one.
+            if opens_a_value && !past_first {
+                break;
+            }
         }
         tried += 1;
         if tried == 16 {
             break;
         }
     }
-    Ok((None, false))
+    Ok(First { shape: None, on_first_line: false, opens_a_value, opens_array })
 }
 
 /// Values longer than this are not read to learn a record's shape.
@@ -711,6 +995,11 @@ fn binary(head: &[u8]) -> Option<&'static str> {
         return Some(what);
     }
     head.contains(&0).then_some("it contains NUL bytes")
+}
+
+/// Whether the file is named as JSONL.
+fn is_line_named(path: &Path) -> bool {
+    matches!(extension(path).as_str(), "jsonl" | "ndjson")
 }
 
 fn extension(path: &Path) -> String {

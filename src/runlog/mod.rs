@@ -3,16 +3,21 @@
 //! Nobody converts their logs for a tool, so this reads them as they are: the pipeline's
 //! run logs (a reply is one field of one event among many), whole bench campaigns (a
 //! ledger and a directory per document, several campaigns side by side being several
-//! rounds), raw API responses from Anthropic, Bedrock and OpenAI as JSON or JSONL, a file
-//! per reply, and any other JSON through a pointer. What a file is, is decided by its
-//! content (the `formats` module says how), and a user can force it.
+//! rounds), raw API responses (Anthropic, Bedrock, OpenAI and the servers that speak its
+//! API, Gemini and Vertex AI, Cohere, Ollama) as JSON, JSONL or batch output, streams saved
+//! as server-sent events or NDJSON (`stream`), eval and trace logs (`inspect`, `promptfoo`,
+//! `otel`), bracewalk's own records, a file per reply, and any other JSON through a
+//! pointer. What a file is, is decided by its content (the `formats` module says how), and
+//! a user can force it. A response that holds no text (a tool call, a refusal, a blocked
+//! prompt) is a call that left no reply, not a problem.
 //!
 //! Three promises shape the code:
 //!
 //! * **nothing is lost to one problem.** Every problem — a bad byte, a broken line, a
 //!   record of no known shape, a file that cannot be opened or vanished, a symlink loop —
 //!   becomes a [`Diagnostic`] with its path and line or byte, and loading goes on;
-//! * **memory is bounded by the largest reply.** JSONL is streamed a line at a time, and
+//! * **memory is bounded by the largest reply.** JSONL is streamed a line at a time, a JSON
+//!   document a record at a time (`document`), an eval archive a sample at a time, and
 //!   the context a run log logs after a reply is gathered by a light first pass (see
 //!   `pipeline`), so a 1 GB log opens in the memory of its longest line;
 //! * **results are pushed, not collected.** [`Loader::load`] pushes each [`Item`] to a
@@ -28,15 +33,26 @@
 //! them in [`Meta::inferred`].
 
 mod campaign;
+mod cohere;
 mod diagnostic;
 mod discover;
+mod document;
 mod follow;
 mod formats;
+mod gemini;
+mod inspect;
 mod lines;
 mod loader;
+mod locator;
+mod nan;
+mod ollama;
+mod otel;
 mod pipeline;
+mod promptfoo;
 mod reference;
 mod reply;
+mod sse;
+mod stream;
 mod tail;
 
 use std::path::PathBuf;
@@ -45,6 +61,7 @@ pub use diagnostic::{Diagnostic, Problem};
 pub use discover::{Found, discover, is_passed_over};
 pub use follow::{Sink, WatchMode, Watching, follow};
 pub use loader::{LoadOptions, Loader};
+pub use locator::Locator;
 pub use reference::{ReferenceError, Resolved, parse_reference, resolve};
 pub use reply::{Event, EventKind, Format, Item, Meta, Reply, StopReason, Tokens};
 pub use tail::{Change, Restart, Tail};

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use super::diagnostic::Diagnostic;
 
-/// The record format a reply was read from.
+/// The record format a reply was read from. Every one is detected by content; `--format`
+/// forces one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Format {
     /// The pipeline's `log.jsonl`: `agent_call` events carry the replies.
@@ -15,18 +16,59 @@ pub enum Format {
     Text,
     /// Anthropic Messages responses (and Bedrock invoke bodies, which are the same shape).
     Anthropic,
+    /// Anthropic Messages streams saved as server-sent events: the `text_delta`s of the text
+    /// blocks.
+    #[value(name = "anthropic-stream")]
+    AnthropicStream,
     /// Bedrock Converse responses: `output.message.content[].text`.
     #[value(name = "bedrock-converse")]
     BedrockConverse,
-    /// OpenAI chat completions: `choices[0].message.content`.
+    /// OpenAI chat completions, and the servers that speak them (vLLM, llama.cpp):
+    /// `choices[0].message.content`.
     #[value(name = "openai-chat")]
     OpenAiChat,
+    /// OpenAI chat completion streams saved as server-sent events: `choices[0].delta.content`.
+    #[value(name = "openai-chat-stream")]
+    OpenAiChatStream,
     /// OpenAI Batch output lines: `response.body` is a completion, `custom_id` the id.
     #[value(name = "openai-batch")]
     OpenAiBatch,
     /// OpenAI Responses: the `output_text` parts of the `message` outputs.
     #[value(name = "openai-responses")]
     OpenAiResponses,
+    /// OpenAI Responses streams saved as server-sent events: the final `response`, or the
+    /// `output_text` deltas of a stream cut short.
+    #[value(name = "openai-responses-stream")]
+    OpenAiResponsesStream,
+    /// Gemini `generateContent` responses (Developer API and Vertex AI): the text parts of
+    /// `candidates[0]`, thought parts left out.
+    Gemini,
+    /// Gemini `streamGenerateContent` streams saved as server-sent events.
+    #[value(name = "gemini-stream")]
+    GeminiStream,
+    /// Gemini Developer API batch output lines: `{"key", "response"}` or `{"key", "error"}`.
+    #[value(name = "gemini-batch")]
+    GeminiBatch,
+    /// Vertex AI batch prediction output lines: `{"status", "processed_time", "request",
+    /// "response"}`.
+    #[value(name = "vertex-batch")]
+    VertexBatch,
+    /// Cohere chat responses (v2 `message.content[]`, and v1 `text`).
+    Cohere,
+    /// Ollama `/api/chat` and `/api/generate` responses: `message.content` or `response`.
+    Ollama,
+    /// Ollama streams: one chunk a line until `done`.
+    #[value(name = "ollama-stream")]
+    OllamaStream,
+    /// Inspect AI eval logs, `.eval` archives and `.json` logs: one reply per sample and
+    /// epoch.
+    Inspect,
+    /// OpenTelemetry GenAI spans in OTLP/JSON files: one reply per model call.
+    Otel,
+    /// promptfoo `eval -o out.json` results: `response.output`.
+    Promptfoo,
+    /// bracewalk's own records, `{"id", "text", "fields"?}`: what `extract --jsonl` reads.
+    Records,
     /// Any other JSON or JSONL, read through `--text-path` and `--meta` pointers.
     Json,
 }
@@ -38,10 +80,24 @@ impl Format {
             Format::RunLog => "run-log",
             Format::Text => "text",
             Format::Anthropic => "anthropic",
+            Format::AnthropicStream => "anthropic-stream",
             Format::BedrockConverse => "bedrock-converse",
             Format::OpenAiChat => "openai-chat",
+            Format::OpenAiChatStream => "openai-chat-stream",
             Format::OpenAiBatch => "openai-batch",
             Format::OpenAiResponses => "openai-responses",
+            Format::OpenAiResponsesStream => "openai-responses-stream",
+            Format::Gemini => "gemini",
+            Format::GeminiStream => "gemini-stream",
+            Format::GeminiBatch => "gemini-batch",
+            Format::VertexBatch => "vertex-batch",
+            Format::Cohere => "cohere",
+            Format::Ollama => "ollama",
+            Format::OllamaStream => "ollama-stream",
+            Format::Inspect => "inspect",
+            Format::Otel => "otel",
+            Format::Promptfoo => "promptfoo",
+            Format::Records => "records",
             Format::Json => "json",
         }
     }
@@ -49,6 +105,18 @@ impl Format {
     /// Whether the format holds records (one file, many replies) rather than one reply.
     pub fn is_records(self) -> bool {
         self != Format::Text
+    }
+
+    /// Whether the format is a stream saved to a file, reassembled into replies.
+    pub fn is_stream(self) -> bool {
+        matches!(
+            self,
+            Format::AnthropicStream
+                | Format::OpenAiChatStream
+                | Format::OpenAiResponsesStream
+                | Format::GeminiStream
+                | Format::OllamaStream
+        )
     }
 }
 
@@ -215,13 +283,23 @@ pub(crate) fn reference(source: &std::path::Path, line: Option<usize>) -> String
     }
 }
 
-/// What a call that produced no reply was.
+/// What a call that produced no reply was. A response that is fine but holds no text (a
+/// tool call, a refusal, a blocked prompt) is one of these, not a problem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventKind {
-    /// The call hit its output ceiling; the pipeline raised instead of logging the text.
+    /// The call hit its output ceiling before any text (or, in a run log, the pipeline
+    /// raised instead of logging the text).
     Truncated,
     /// The call failed for another reason (an error, a stall, a refused request).
     Failed,
+    /// The model answered with tool calls only.
+    ToolCall,
+    /// The model refused, in a refusal field or by its stop reason.
+    Refusal,
+    /// A safety or content filter blocked the prompt or the answer.
+    Blocked,
+    /// The response holds no text and says no more about why.
+    Empty,
 }
 
 impl EventKind {
@@ -229,6 +307,10 @@ impl EventKind {
         match self {
             EventKind::Truncated => "truncated-call",
             EventKind::Failed => "failed-call",
+            EventKind::ToolCall => "tool-call",
+            EventKind::Refusal => "refusal",
+            EventKind::Blocked => "blocked",
+            EventKind::Empty => "empty",
         }
     }
 }

@@ -3,9 +3,10 @@
 //! memory of its counts).
 //!
 //! The facts come in two parts, so that a front end can show the first soon: [`Facts::early`]
-//! reads the seed's decision, the repair, the truncation, and the comparisons of the
-//! config's early readers (the inspector's `≠` badge); [`Facts::complete`] makes the other
-//! comparisons. [`Facts::of`] does both at once, sharing every answer.
+//! reads the seed's decision, the repair, whether the reply was cut off, and the comparisons
+//! of the config's early readers (the inspector's badges); [`Facts::complete`] makes the
+//! other comparisons and looks for cut-off array fields. [`Facts::of`] does both at once,
+//! sharing every answer.
 
 use crate::read::trace::{DecidedBy, NoReading, Verdict, WholeReply};
 use crate::read::value::Value;
@@ -15,6 +16,36 @@ use crate::runlog::{Format, Reply, StopReason};
 
 use super::Config;
 use super::difference::account;
+
+/// The early facts of a reply ([`Facts::start`]), and the answers read for them.
+pub struct Partial<'a> {
+    facts: Facts,
+    answers: Answers<'a>,
+    text: &'a str,
+    config: &'a Config,
+}
+
+impl Partial<'_> {
+    /// The early facts.
+    pub fn facts(&self) -> &Facts {
+        &self.facts
+    }
+
+    /// What a caller of the seed holds.
+    pub fn seed(&mut self) -> Option<&Value> {
+        self.answers.get(ReaderId::LAST_WINS)
+    }
+
+    /// The complete facts: [`Facts::of_text`], from what the early part read.
+    pub fn finish(mut self) -> Facts {
+        let (config, text) = (self.config, self.text);
+        self.facts.compare(&mut self.answers, config, |p| !config.is_early(p));
+        self.facts.differences.sort_by_key(|(p, _)| *p);
+        self.facts.truncation(text, config);
+        self.facts.complete = true;
+        self.facts
+    }
+}
 
 /// One reply, as the scan counts it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +72,7 @@ pub struct Facts {
     /// never closes.
     pub cut_off: bool,
     /// For each of the config's array fields (by index) whose `]` never came: the entries
-    /// `readArrayPrefix` recovers.
+    /// `readArrayPrefix` recovers. Read with the complete facts.
     pub cut: Vec<(usize, usize)>,
     /// For each of the config's pairs (by index, ascending) whose readers disagree: the
     /// account.
@@ -61,19 +92,24 @@ impl Facts {
     /// itself. The id is empty, there is no agent or round, and the format is
     /// [`Format::Text`]; [`Facts::named`] puts a reply's in.
     pub fn of_text(text: &str, stopped: bool, config: &Config) -> Facts {
-        let (mut facts, mut answers) = Facts::first_part(text, stopped, config);
-        facts.compare(&mut answers, config, |_| true);
-        facts.complete = true;
-        facts
+        Facts::start(text, stopped, config).finish()
     }
 
     /// The first part ([`Facts::of_text`] short of the comparisons of readers that are not
     /// early), with the seed's answer for a caller that shows it.
     pub fn early(text: &str, stopped: bool, config: &Config) -> (Facts, Option<Value>) {
+        let mut partial = Facts::start(text, stopped, config);
+        let seed = partial.answers.take(ReaderId::LAST_WINS);
+        (partial.facts, seed)
+    }
+
+    /// The early part read, the answers it read kept for the rest: what a caller that shows
+    /// the early part before the rest, and still holds the text, finishes with
+    /// [`Partial::finish`], reading no answer twice.
+    pub fn start<'a>(text: &'a str, stopped: bool, config: &'a Config) -> Partial<'a> {
         let (mut facts, mut answers) = Facts::first_part(text, stopped, config);
         facts.compare(&mut answers, config, |p| config.is_early(p));
-        facts.complete = (0..config.pairs.len()).all(|p| config.is_early(p));
-        (facts, answers.get(ReaderId::LAST_WINS).cloned())
+        Partial { facts, answers, text, config }
     }
 
     /// Makes the comparisons [`Facts::early`] left. The seed is read again: its answer, as
@@ -82,11 +118,26 @@ impl Facts {
         if self.complete {
             return;
         }
-        let seed = walk::run(text, &WalkOptions::SEED, false);
-        let mut answers = Answers::with_seed(&config.catalogue, text, &seed);
+        let mut seed = walk::run(text, &WalkOptions::SEED, false);
+        let mut answers = Answers::with_seed(&config.catalogue, text, &mut seed);
         self.compare(&mut answers, config, |p| !config.is_early(p));
         self.differences.sort_by_key(|(p, _)| *p);
+        self.truncation(text, config);
         self.complete = true;
+    }
+
+    /// Each of the config's array fields whose `]` never came, with the entries
+    /// `readArrayPrefix` recovers.
+    fn truncation(&mut self, text: &str, config: &Config) {
+        self.cut = config
+            .fields
+            .iter()
+            .enumerate()
+            .filter_map(|(i, field)| {
+                let prefix = walk::read_array_prefix(text, field)?;
+                (!prefix.closed).then_some((i, prefix.entries.len()))
+            })
+            .collect();
     }
 
     /// These facts with `reply`'s name and metadata.
@@ -107,10 +158,10 @@ impl Facts {
         self.differences.iter().find(|(q, _)| *q == p).map(|(_, a)| a.as_str())
     }
 
-    /// The seed's decision, the repair and the truncation; no comparison yet.
+    /// The seed's decision, the repair and whether it was cut off; no comparison yet.
     fn first_part<'c>(text: &'c str, stopped: bool, config: &'c Config) -> (Facts, Answers<'c>) {
-        let seed = walk::run(text, &WalkOptions::SEED, false);
-        let mut answers = Answers::with_seed(&config.catalogue, text, &seed);
+        let mut seed = walk::run(text, &WalkOptions::SEED, false);
+        let mut answers = Answers::with_seed(&config.catalogue, text, &mut seed);
         let reads = answers.get(ReaderId::LAST_WINS).is_some();
         let strict_reads = answers.get(ReaderId::STRICT_ONLY).is_some();
         let repair_changed = strict_reads && {
@@ -118,15 +169,6 @@ impl Facts {
             strict != last
         };
         let never_closes = matches!(seed.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
-        let cut = config
-            .fields
-            .iter()
-            .enumerate()
-            .filter_map(|(i, field)| {
-                let prefix = walk::read_array_prefix(text, field)?;
-                (!prefix.closed).then_some((i, prefix.entries.len()))
-            })
-            .collect();
         let facts = Facts {
             reference: None,
             id: String::new(),
@@ -140,9 +182,9 @@ impl Facts {
             strict_reads,
             repair_changed,
             cut_off: stopped || never_closes,
-            cut,
+            cut: Vec::new(),
             differences: Vec::new(),
-            complete: false,
+            complete: (0..config.pairs.len()).all(|p| config.is_early(p)) && config.fields.is_empty(),
         };
         (facts, answers)
     }
@@ -183,7 +225,10 @@ mod tests {
         ] {
             let whole = Facts::of_text(t, false, &config);
             let (mut early, _) = Facts::early(t, false, &config);
-            assert!(!early.complete || whole.differences.iter().all(|(p, _)| config.is_early(*p)), "{t}");
+            assert!(!early.complete, "{t}");
+            let partial = Facts::start(t, false, &config);
+            assert_eq!(partial.facts(), &early, "{t}");
+            assert_eq!(partial.finish(), whole, "{t}");
             early.complete(t, &config);
             assert_eq!(early, whole, "{t}");
         }

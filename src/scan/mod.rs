@@ -43,7 +43,7 @@
 //! | key | value |
 //! | --- | --- |
 //! | `replies`, `bytes` | replies read, and the bytes of their text |
-//! | `calls_without_reply` | model calls that left no reply (truncated or failed) |
+//! | `calls_without_reply` | model calls that left no reply (truncated or failed, or a response with no text: a tool call, a refusal, a blocked prompt, an empty one) |
 //! | `diagnostics` | inputs or lines that could not be read |
 //! | `by_agent`, `by_round`, `by_format` | `{NAME: {replies, bytes, decided_by}}`; no agent or round is `(none)` |
 //! | `decided_by` | `{whole-text, last-wins, whole-reply, none}`: how the seed decided (the oracle's names) |
@@ -69,7 +69,7 @@ pub mod report;
 mod scanner;
 
 pub use difference::{account, parts};
-pub use facts::Facts;
+pub use facts::{Facts, Partial};
 pub use merge::ShardError;
 pub use pair::Pair;
 pub use paths::{Progress, scan_paths};

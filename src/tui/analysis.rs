@@ -5,6 +5,8 @@
 //! the list knows of every reply is the scan's facts ([`crate::scan::Facts`]), not this.
 
 use crate::read::Value;
+use std::sync::Arc;
+
 use crate::read::first::{FirstWins, first_wins};
 use crate::read::trace::{Fate, NoReading, Step, Trace, WholeReply};
 use crate::read::walk::{self, ArrayPrefix};
@@ -26,6 +28,10 @@ pub enum Paint {
 /// The full record of one reply, for the panes that show a single reply.
 #[derive(Debug)]
 pub struct Detail {
+    /// The text the record is of, as it was read for it.
+    pub text: Arc<str>,
+    /// Its lines (newlines, plus one).
+    pub lines: usize,
     pub trace: Trace,
     pub first: FirstWins,
     /// What a caller of the first-wins reader holds.
@@ -67,10 +73,10 @@ impl Detail {
 
 /// The full record of `text`; the first-wins reader's answer as the catalogue of `config`
 /// reads it (what the `≠` badge compared).
-pub fn detail(text: &str, cut: bool, config: &Config) -> Detail {
-    let trace = walk::trace(text);
-    let first = first_wins(text);
-    let first_value = config.catalogue.read(ReaderId::FIRST_WINS, text);
+pub fn detail(text: Arc<str>, cut: bool, config: &Config) -> Detail {
+    let trace = walk::trace(&text);
+    let first = first_wins(&text);
+    let first_value = config.catalogue.read(ReaderId::FIRST_WINS, &text);
     let nested = trace.nested();
     let spans: Vec<(usize, usize)> = trace
         .candidates
@@ -101,8 +107,9 @@ pub fn detail(text: &str, cut: bool, config: &Config) -> Detail {
         }
     }
     let never_closes = matches!(trace.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
-    let prefix = if cut || never_closes || trace.value.is_none() { array_prefix(text) } else { None };
-    Detail { trace, first, first_value, prefix, nested, spans, paint }
+    let prefix = if cut || never_closes || trace.value.is_none() { array_prefix(&text) } else { None };
+    let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+    Detail { text, lines, trace, first, first_value, prefix, nested, spans, paint }
 }
 
 /// The array prefix of a cut reply: the `edits` field the pipeline reads, else the first
@@ -178,7 +185,7 @@ mod tests {
     #[test]
     fn a_cut_reply_keeps_its_array_prefix() {
         let t = r#"{"edits":[{"a":1},{"b":2},{"c":"#;
-        let d = detail(t, true, &Config::default());
+        let d = detail(t.into(), true, &Config::default());
         let (field, p) = d.prefix.as_ref().unwrap();
         assert_eq!(field, "edits");
         assert_eq!(p.entries.len(), 2);
@@ -187,7 +194,7 @@ mod tests {
     #[test]
     fn paint_follows_fates_and_nesting() {
         let t = r#"the contract is {html, log {"html": "x"}} done"#;
-        let d = detail(t, false, &Config::default());
+        let d = detail(t.into(), false, &Config::default());
         assert_eq!(d.trace.candidates.len(), 2);
         assert_eq!(d.class(0), Paint::Unreadable);
         assert_eq!(d.class(1), Paint::Kept);

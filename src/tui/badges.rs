@@ -14,8 +14,8 @@ use crate::readers::ReaderId;
 use crate::scan::Config;
 use crate::scan::report::{Alternatives, Row};
 
+use super::entry::{Body, Entry};
 use super::look::{accent, bad, dim, good, warn, whole_reply_style};
-use super::state::{Body, Entry};
 
 /// Something a list entry can be marked with.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

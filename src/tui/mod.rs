@@ -18,6 +18,7 @@
 pub mod analysis;
 pub mod badges;
 mod debug;
+pub mod entry;
 mod index;
 pub mod keymap;
 pub mod layout;
@@ -194,8 +195,12 @@ fn carry_out(
     signals: &mut StopSignals,
 ) -> io::Result<Option<Msg>> {
     Ok(match effect {
-        Effect::Detail { key, text, cut } => {
-            worker.detail(key, text, cut);
+        Effect::Detail(job) => {
+            worker.detail(job);
+            None
+        }
+        Effect::Reread { key, locator, stopped } => {
+            worker.reread(key, locator, stopped);
             None
         }
         Effect::SaveMarks(list) => match marks_path {

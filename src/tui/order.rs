@@ -19,7 +19,8 @@ use crate::read::trace::DecidedBy;
 use crate::readers::ReaderId;
 use crate::scan::Config;
 
-use super::state::{Body, Entry, EntryKey, SortKey, State};
+use super::entry::{Body, Entry, EntryKey};
+use super::state::{SortKey, State};
 
 /// How `a` and `b` (positions in `entries`) are ordered under `sort`. A total order: every
 /// sort ends on a key or a position, so only an entry is equal to itself, and an entry's
@@ -608,7 +609,7 @@ mod tests {
                         .iter()
                         .filter_map(|&p| s.entries.get(p % s.entries.len().max(1)))
                         .filter_map(|e| {
-                            let (facts, _) = Facts::early(e.text()?, false, &config);
+                            let (facts, _) = Facts::early(e.held_text()?, false, &config);
                             Some(Read { key: e.key, facts, sketch: None })
                         })
                         .collect();

@@ -2,199 +2,22 @@
 //! [`update`](super::update::update) changes and what [`render`](super::view::render) draws.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use regex::Regex;
 
 use crate::read::value::Value;
 use crate::readers::ReaderId;
-use crate::runlog::{Diagnostic, EventKind, Item, Meta, StopReason};
-use crate::scan::{Config, Facts};
+use crate::runlog::Meta;
+use crate::scan::Config;
 
 use super::analysis::Detail;
 use super::badges::{Badge, Kind};
+use super::entry::{Entry, EntryKey};
 use super::index::FileIndex;
 use super::marks::Mark;
 use super::summary::Corpus;
-
-/// A list entry's identity for the whole session (ids can repeat across files; keys can't).
-pub type EntryKey = u64;
-
-/// What a list entry is.
-#[derive(Debug, Clone)]
-pub enum Body {
-    Reply {
-        text: Arc<str>,
-        meta: Box<Meta>,
-    },
-    /// A call that left no reply (a truncated or failed call).
-    Event {
-        kind: EventKind,
-        message: String,
-        meta: Box<Meta>,
-    },
-    /// A problem loading an input: listed so a bad file is seen, not hidden.
-    Diagnostic(Diagnostic),
-}
-
-/// One line of the list.
-#[derive(Debug, Clone)]
-pub struct Entry {
-    pub key: EntryKey,
-    pub id: String,
-    pub source: PathBuf,
-    pub line: Option<usize>,
-    pub body: Body,
-    /// What the scan's readers make of the reply: its badges, the what-if column, the
-    /// summary screen. The early part comes first ([`Facts::early`]), then the rest.
-    pub facts: Option<Box<Facts>>,
-    /// A one-line sketch of the seed's answer (`{html: 3 chars, log: …}`), or `null`.
-    pub sketch: Option<String>,
-    /// Arrived after the first load finished.
-    pub new: bool,
-    /// Its file was deleted.
-    pub gone: bool,
-}
-
-impl Entry {
-    pub fn from_item(key: EntryKey, item: Item) -> Entry {
-        match item {
-            Item::Reply(r) => Entry {
-                key,
-                id: r.id,
-                source: r.source,
-                line: r.line,
-                body: Body::Reply { text: Arc::from(r.text), meta: Box::new(r.meta) },
-                facts: None,
-                sketch: None,
-                new: false,
-                gone: false,
-            },
-            Item::Event(e) => Entry {
-                key,
-                id: e.id,
-                source: e.source,
-                line: e.line,
-                body: Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) },
-                facts: None,
-                sketch: None,
-                new: false,
-                gone: false,
-            },
-            Item::Diagnostic(d) => Entry {
-                key,
-                id: crate::runlog::Diagnostic::to_string(&d),
-                source: d.source.clone(),
-                line: d.line,
-                body: Body::Diagnostic(d),
-                facts: None,
-                sketch: None,
-                new: false,
-                gone: false,
-            },
-        }
-    }
-
-    pub fn text(&self) -> Option<&Arc<str>> {
-        match &self.body {
-            Body::Reply { text, .. } => Some(text),
-            _ => None,
-        }
-    }
-
-    pub fn meta(&self) -> Option<&Meta> {
-        match &self.body {
-            Body::Reply { meta, .. } | Body::Event { meta, .. } => Some(meta),
-            Body::Diagnostic(_) => None,
-        }
-    }
-
-    pub fn is_reply(&self) -> bool {
-        matches!(self.body, Body::Reply { .. })
-    }
-
-    /// Takes facts read from this reply's text, and names them after it (its id, where it
-    /// is, its metadata as last amended), as the scan names a reply's facts.
-    pub fn set_facts(&mut self, mut facts: Facts) {
-        let reference = self.reference();
-        facts.reference = (reference != self.id).then_some(reference);
-        facts.id.clone_from(&self.id);
-        if let Some(meta) = self.meta() {
-            facts.agent.clone_from(&meta.agent);
-            facts.round.clone_from(&meta.round);
-            facts.format = meta.format;
-        }
-        self.facts = Some(Box::new(facts));
-    }
-
-    /// Whether the reply's facts are all read, every comparison made.
-    pub fn complete(&self) -> bool {
-        self.facts.as_deref().is_some_and(|f| f.complete)
-    }
-
-    /// What `reader` makes of the reply against the seed: `None` while that is still being
-    /// read (or is not compared), `Some(None)` for the same answer, `Some(Some(account))` for
-    /// another one, as the scan accounts for it.
-    pub fn against_seed<'a>(&'a self, config: &Config, reader: ReaderId) -> Option<Option<&'a str>> {
-        let f = self.facts.as_deref()?;
-        let p = config.pair_with_seed(reader)?;
-        (f.complete || config.is_early(p)).then(|| f.difference(p))
-    }
-
-    /// Bytes of reply text (0 for the rest).
-    pub fn size(&self) -> usize {
-        self.text().map_or(0, |t| t.len())
-    }
-
-    /// Whether the log says the model was cut off.
-    pub fn cut(&self) -> bool {
-        match &self.body {
-            Body::Reply { meta, .. } => meta.stop == StopReason::Truncated,
-            Body::Event { kind, .. } => *kind == EventKind::Truncated,
-            Body::Diagnostic(_) => false,
-        }
-    }
-
-    /// Where the entry is, short: `3f1c9a0e7b2d4c58:135` for a run's `log.jsonl` (the run
-    /// directory names the document), `formats/page-009.json`, or the record's own id.
-    pub fn label(&self) -> String {
-        let path_based = self.id.starts_with(&*self.source.to_string_lossy());
-        if !path_based && !matches!(self.body, Body::Diagnostic(_)) {
-            return self.id.clone();
-        }
-        let run_log = self.source.file_name().is_some_and(|n| n == "log.jsonl");
-        let short = match self.source.parent().and_then(|p| p.file_name()) {
-            Some(dir) if run_log => dir.to_string_lossy().into_owned(),
-            _ => short_path(&self.source),
-        };
-        match self.line {
-            Some(n) => format!("{short}:{n}"),
-            None => short,
-        }
-    }
-
-    /// `path:line`, or `path`: what `explain` accepts.
-    pub fn reference(&self) -> String {
-        match self.line {
-            Some(n) => format!("{}:{n}", self.source.display()),
-            None => self.source.display().to_string(),
-        }
-    }
-}
-
-/// The last two components of a path: enough to tell `run-3/log.jsonl` from `run-4/…`.
-pub fn short_path(p: &Path) -> String {
-    let parts: Vec<_> = p.components().rev().take(2).collect();
-    let mut s = String::new();
-    for c in parts.iter().rev() {
-        if !s.is_empty() {
-            s.push('/');
-        }
-        s.push_str(&c.as_os_str().to_string_lossy());
-    }
-    s
-}
 
 /// The panes, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -479,7 +302,10 @@ pub struct State {
     pub(crate) restarted: HashSet<String>,
     pub(crate) view_dirty: bool,
     /// Entries or facts changed since the corpus was folded.
-    pub(crate) corpus_dirty: bool,
+    /// Changes to entries or facts since the corpus was folded: it is folded again once they
+    /// are many for its size, or once every reply is read (a fold reads every entry, and
+    /// folding on every batch of a 1 GB campaign's facts would be quadratic).
+    pub(crate) corpus_stale: usize,
     /// An entry to select once the view is rebuilt (following new replies).
     pub(crate) select: Option<EntryKey>,
     /// Entries looked at to keep the view and the indexes (compared, filtered, passed
@@ -526,7 +352,7 @@ impl State {
             quit: false,
             restarted: HashSet::new(),
             view_dirty: false,
-            corpus_dirty: true,
+            corpus_stale: 1,
             select: None,
             work: 0,
         }

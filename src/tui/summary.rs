@@ -13,7 +13,7 @@ use crate::describe::thousands;
 use crate::scan::report::{self, Kind, Row, Section, plural};
 use crate::scan::{Config, Scan, Scanner};
 
-use super::state::{Body, Entry, EntryKey};
+use super::entry::{Body, Entry, EntryKey};
 
 /// The scan of the loaded replies, with the entry behind each of its reply numbers.
 #[derive(Debug, Clone)]

@@ -1,40 +1,43 @@
 //! The inspector's end of the follower ([`crate::runlog::follow`]): what it finds becomes
-//! list entries, sent to the event loop in batches, and reply texts, sent to the readings
-//! thread once their entries have gone.
+//! list entries, sent to the event loop in batches, and replies to read, sent to the
+//! readings thread once their entries have gone (with their texts, while the texts on their
+//! way stay within budget; see [`super::worker`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
-use crate::runlog::{Change, Item, LoadOptions, Sink, Watching, follow};
+use crate::runlog::{Change, Item, LoadOptions, Locator, Sink, Watching, follow};
 
-use super::state::{Entry, EntryKey, Incoming, Progress, WatchState};
+use super::entry::{Entry, EntryKey};
+use super::state::{Incoming, Progress, WatchState};
 use super::update::Msg;
+use super::worker::{InFlight, ReadJob};
 
 pub use crate::runlog::WatchMode;
 
-/// A reply whose summary is wanted: its key, text, and whether the log says it was cut.
-pub type SummaryJob = (EntryKey, Arc<str>, bool);
-
-/// Where loaded items go: entries to the event loop in batches, texts to the summarizer.
+/// Where loaded items go: entries to the event loop in batches, replies to the readings
+/// thread.
 pub struct Intake {
     ui: Sender<Msg>,
-    summaries: Sender<SummaryJob>,
+    reads: Sender<ReadJob>,
+    in_flight: Arc<InFlight>,
     next_key: EntryKey,
     batch: Vec<Incoming>,
-    /// Summaries to ask for once their entries have been sent (so they arrive after them).
-    jobs: Vec<SummaryJob>,
+    /// Replies to read once their entries have been sent (so they arrive after them).
+    jobs: Vec<ReadJob>,
     last_flush: Instant,
     progress: Progress,
     initial: bool,
 }
 
 impl Intake {
-    pub fn new(ui: Sender<Msg>, summaries: Sender<SummaryJob>) -> Intake {
+    pub fn new(ui: Sender<Msg>, reads: Sender<ReadJob>, in_flight: Arc<InFlight>) -> Intake {
         Intake {
             ui,
-            summaries,
+            reads,
+            in_flight,
             next_key: 1,
             batch: Vec::new(),
             jobs: Vec::new(),
@@ -54,7 +57,7 @@ impl Intake {
             }
         }
         for job in self.jobs.drain(..) {
-            let _ = self.summaries.send(job);
+            let _ = self.reads.send(job);
         }
         self.ui.send(Msg::Progress(self.progress)).is_ok()
     }
@@ -64,15 +67,21 @@ impl Sink for Intake {
     fn change(&mut self, change: Change) {
         let incoming = match change {
             Change::Item(item) => {
-                if let Item::Reply(r) = &item {
-                    self.progress.bytes += r.text.len() as u64;
-                }
                 self.progress.items += 1;
                 let key = self.next_key;
                 self.next_key += 1;
-                let entry = Entry::from_item(key, item);
-                if let Some(text) = entry.text() {
-                    self.jobs.push((key, text.clone(), entry.cut()));
+                let job = match &item {
+                    Item::Reply(r) => {
+                        self.progress.bytes += r.text.len() as u64;
+                        let text = self.in_flight.take(r.text.len()).then(|| Arc::from(r.text.as_str()));
+                        Some(ReadJob { key, locator: Locator::of(r), text, stopped: false })
+                    }
+                    _ => None,
+                };
+                let entry = Entry::loaded(key, item);
+                if let Some(mut job) = job {
+                    job.stopped = entry.cut();
+                    self.jobs.push(job);
                 }
                 Incoming::Entry(entry)
             }
@@ -91,6 +100,7 @@ impl Sink for Intake {
     }
 
     fn loaded(&mut self) -> bool {
+        self.in_flight.loaded();
         self.progress.done = true;
         let sent = self.send();
         self.initial = false;

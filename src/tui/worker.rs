@@ -2,37 +2,94 @@
 //! loop's one channel:
 //!
 //! * **files**: the first load, then watching ([`watch::run`]); pushes entries in batches;
-//! * **readings**: the scan's facts of every reply, as `bracewalk scan` reads them: first
-//!   their early part, for the list's badges; then, whenever no badge is waiting, the rest
-//!   (every what-if, for the summary screen and the what-if column), so the scan never holds
-//!   a badge back;
+//! * **readings**: the scan's facts of every reply, as `bracewalk scan` reads them, a batch
+//!   of replies at a time read in parallel on every core: first the batch's early facts
+//!   (the list's badges), then the rest (every what-if, for the summary screen and the
+//!   what-if column), from the answers already read;
 //! * **details**: the full record of the reply being looked at. Only the latest request
 //!   matters (a person holding `j` passes replies by), so requests that were overtaken
 //!   before they started are dropped.
 //!
-//! Texts are shared (`Arc<str>`) between the list and these threads, never copied.
+//! The list holds no text of a reply loaded from a file: a text goes to the readings thread
+//! with its entry while the texts on their way there stay within [`IN_FLIGHT`] bytes, and
+//! past that the readings thread reads it again from its file ([`Loader::reread`]), as the
+//! details thread does for the reply being looked at. Memory is then the list's few hundred
+//! bytes a reply, plus a bounded number of texts, whatever the size of the campaign.
 
-use std::collections::VecDeque;
+use std::collections::BTreeMap;
 use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
 
 use crate::describe::sketch;
-use crate::runlog::LoadOptions;
+use crate::runlog::{LoadOptions, Loader, Locator};
 use crate::scan::{Config, Facts};
 
 use super::analysis;
-use super::state::EntryKey;
+use super::entry::{EntryKey, hash};
 use super::update::Msg;
-use super::watch::{self, Intake, SummaryJob, WatchMode};
-
-/// A request for a reply's full record.
-type DetailJob = (EntryKey, Arc<str>, bool);
+use super::watch::{self, Intake, WatchMode};
 
 /// The longest sketch of a reply's answer kept, in characters.
 const SKETCH_MAX: usize = 160;
+
+/// Bytes of reply text that may be on their way to the readings thread at once; past it, a
+/// reply's text is read again from its file when its turn comes.
+pub const IN_FLIGHT: usize = 64 << 20;
+
+/// Replies read in one batch (in parallel), at most; and the most text a batch reads.
+const BATCH: usize = 256;
+const BATCH_BYTES: usize = 16 << 20;
+
+/// A reply whose facts are wanted.
+#[derive(Debug)]
+pub struct ReadJob {
+    pub key: EntryKey,
+    /// Where its text is read again.
+    pub locator: Locator,
+    /// Its text, where it came with one (counted in the in-flight bytes until read).
+    pub text: Option<Arc<str>>,
+    /// Its record says it was cut off.
+    pub stopped: bool,
+}
+
+/// The bytes of text on their way to the readings thread, and whether the first load is
+/// done.
+#[derive(Debug, Default)]
+pub struct InFlight(AtomicUsize, AtomicBool);
+
+impl InFlight {
+    /// The first load is done: the readings may take every core.
+    pub fn loaded(&self) {
+        self.1.store(true, Ordering::Release);
+    }
+
+    fn is_loaded(&self) -> bool {
+        self.1.load(Ordering::Acquire)
+    }
+
+    /// Whether `len` more bytes may go, counting them if so.
+    pub fn take(&self, len: usize) -> bool {
+        self.0
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
+                (held == 0 || held + len <= IN_FLIGHT).then_some(held + len)
+            })
+            .is_ok()
+    }
+
+    fn give_back(&self, len: usize) {
+        self.0.fetch_sub(len, Ordering::AcqRel);
+    }
+
+    /// Bytes on their way now.
+    pub fn held(&self) -> usize {
+        self.0.load(Ordering::Acquire)
+    }
+}
 
 /// A reply's facts as the readings thread sends them: the early part (with a sketch of the
 /// seed's answer), then the complete facts.
@@ -48,21 +105,35 @@ impl Read {
     /// of the seed's answer: the first thing the readings thread reads of it.
     pub fn early(key: EntryKey, text: &str, stopped: bool, config: &Config) -> Read {
         let (facts, seed) = Facts::early(text, stopped, config);
-        let sketch = seed.as_ref().map_or_else(|| "null".to_owned(), sketch);
-        Read { key, facts, sketch: Some(crate::runlog::clip(&sketch, SKETCH_MAX)) }
+        Read { key, facts, sketch: Some(sketch_of(seed.as_ref())) }
     }
 
-    /// The facts of [`Read::early`], completed: what the readings thread reads of a reply
-    /// once no early reading is waiting.
+    /// The facts of [`Read::early`], completed (the seed read again).
     pub fn complete(key: EntryKey, text: &str, mut facts: Facts, config: &Config) -> Read {
         facts.complete(text, config);
         Read { key, facts, sketch: None }
     }
 }
 
+fn sketch_of(seed: Option<&crate::read::Value>) -> String {
+    let s = seed.map_or_else(|| "null".to_owned(), sketch);
+    crate::runlog::clip(&s, SKETCH_MAX)
+}
+
+/// A request for a reply's full record: its text where the list holds it, else where to
+/// read it again; whether it was cut off.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DetailJob {
+    pub key: EntryKey,
+    pub locator: Option<Locator>,
+    pub held: Option<Arc<str>>,
+    pub cut: bool,
+}
+
 /// The handle the event loop keeps.
 pub struct Worker {
     details: Sender<DetailJob>,
+    reads: Sender<ReadJob>,
 }
 
 impl Worker {
@@ -75,118 +146,152 @@ impl Worker {
         config: Arc<Config>,
         ui: Sender<Msg>,
     ) -> io::Result<Worker> {
-        let (sum_tx, sum_rx) = mpsc::channel::<SummaryJob>();
+        let (read_tx, read_rx) = mpsc::channel::<ReadJob>();
         let (det_tx, det_rx) = mpsc::channel::<DetailJob>();
-        let to_ui = ui.clone();
-        let cfg = config.clone();
-        std::thread::Builder::new().name("bracewalk-readings".into()).spawn(move || readings(&sum_rx, &to_ui, &cfg))?;
+        let loader = Arc::new(Loader::new(opts.clone()));
+        let in_flight = Arc::new(InFlight::default());
+        let (to_ui, cfg, l, inf) = (ui.clone(), config.clone(), loader.clone(), in_flight.clone());
+        std::thread::Builder::new()
+            .name("bracewalk-readings".into())
+            .spawn(move || readings(&read_rx, &to_ui, &cfg, &l, &inf))?;
         let to_ui = ui.clone();
         std::thread::Builder::new()
             .name("bracewalk-details".into())
-            .spawn(move || details(&det_rx, &to_ui, &config))?;
-        let intake = Intake::new(ui, sum_tx);
+            .spawn(move || details(&det_rx, &to_ui, &config, &loader))?;
+        let intake = Intake::new(ui, read_tx.clone(), in_flight);
         std::thread::Builder::new()
             .name("bracewalk-files".into())
             .spawn(move || watch::run(paths, opts, mode, intake))?;
-        Ok(Worker { details: det_tx })
+        Ok(Worker { details: det_tx, reads: read_tx })
     }
 
     /// Asks for the full record of a reply.
-    pub fn detail(&self, key: EntryKey, text: Arc<str>, cut: bool) {
-        let _ = self.details.send((key, text, cut));
+    pub fn detail(&self, job: DetailJob) {
+        let _ = self.details.send(job);
+    }
+
+    /// Asks for a reply's facts again (its text changed on disk).
+    pub fn reread(&self, key: EntryKey, locator: Locator, stopped: bool) {
+        let _ = self.reads.send(ReadJob { key, locator, text: None, stopped });
     }
 }
 
-/// Results gathered before they are sent, and when they last were.
-struct Outbox {
-    read: Vec<Read>,
-    since: Instant,
-}
-
-impl Outbox {
-    /// Sends what has gathered; false when the event loop is gone.
-    fn send(&mut self, ui: &Sender<Msg>) -> bool {
-        self.since = Instant::now();
-        self.read.is_empty() || ui.send(Msg::Facts(std::mem::take(&mut self.read))).is_ok()
-    }
-
-    fn full(&self) -> bool {
-        self.read.len() >= 500 || self.since.elapsed() >= Duration::from_millis(100)
-    }
-}
-
-/// Reads the early facts of every reply sent, then completes each when no early reading is
-/// waiting; reports in batches.
-fn readings(rx: &Receiver<SummaryJob>, ui: &Sender<Msg>, config: &Config) {
-    let mut out = Outbox { read: Vec::new(), since: Instant::now() };
-    let mut later: VecDeque<(EntryKey, Arc<str>, Facts)> = VecDeque::new();
-    let mut early_sent = true;
-    let mut open = true;
-    loop {
-        let idle = out.read.is_empty() && later.is_empty();
-        let job = if !open {
-            None
-        } else if idle {
-            match rx.recv() {
-                Ok(j) => Some(j),
-                Err(_) => {
-                    open = false;
-                    None
-                }
-            }
-        } else {
-            match rx.try_recv() {
-                Ok(j) => Some(j),
-                Err(mpsc::TryRecvError::Empty) => None,
-                Err(mpsc::TryRecvError::Disconnected) => {
-                    open = false;
-                    None
-                }
-            }
+/// Reads the facts of every reply sent, a batch at a time in parallel: the batch's early
+/// facts are sent first, then its complete ones. While the first load is under way the
+/// readings leave it a core, so that every reply is listed soon; then they take them all.
+fn readings(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &Loader, in_flight: &InFlight) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build().ok();
+    let (sharing, all) = (pool(cores.saturating_sub(1)), pool(cores));
+    while let Ok(first) = rx.recv() {
+        let batch = first_batch(rx, first);
+        let read = || read_batch(batch, ui, config, loader, in_flight);
+        let sent = match if in_flight.is_loaded() { &all } else { &sharing } {
+            Some(p) => p.install(read),
+            None => read(),
         };
-        match job {
-            Some((key, text, stopped)) => {
-                let read = Read::early(key, &text, stopped, config);
-                if !read.facts.complete {
-                    later.push_back((key, text, read.facts.clone()));
-                }
-                out.read.push(read);
-                early_sent = false;
-            }
-            None => {
-                // Caught up: the badges go first, then one reply is completed.
-                if !early_sent {
-                    early_sent = true;
-                    if !out.send(ui) {
-                        return;
-                    }
-                }
-                match later.pop_front() {
-                    Some((key, text, facts)) => out.read.push(Read::complete(key, &text, facts, config)),
-                    None => {
-                        if !out.send(ui) || !open {
-                            return;
-                        }
-                        continue;
-                    }
-                }
-            }
-        }
-        if out.full() && !out.send(ui) {
+        if !sent {
             return;
         }
     }
 }
 
+/// The first job and those waiting after it, up to a batch.
+fn first_batch(rx: &Receiver<ReadJob>, first: ReadJob) -> Vec<ReadJob> {
+    let mut batch = vec![first];
+    let mut bytes = 0;
+    while batch.len() < BATCH && bytes < BATCH_BYTES {
+        match rx.try_recv() {
+            Ok(job) => {
+                bytes += job.text.as_ref().map_or(0, |t| t.len());
+                batch.push(job);
+            }
+            Err(_) => break,
+        }
+    }
+    batch
+}
+
+/// Reads one batch, and sends its facts; false when the event loop is gone.
+fn read_batch(batch: Vec<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &Loader, in_flight: &InFlight) -> bool {
+    {
+        let texts = texts_of(&batch, loader);
+        for job in &batch {
+            if let Some(t) = &job.text {
+                in_flight.give_back(t.len());
+            }
+        }
+        let mut lost = Vec::new();
+        let mut partials = Vec::new();
+        for (job, text) in batch.iter().zip(&texts) {
+            match text {
+                Ok(t) => partials.push((job.key, t, job.stopped)),
+                Err(why) => lost.push((job.key, why.clone())),
+            }
+        }
+        if !lost.is_empty() && ui.send(Msg::Lost(lost)).is_err() {
+            return false;
+        }
+        let mut started: Vec<_> =
+            partials.par_iter().map(|&(key, text, stopped)| (key, Facts::start(text, stopped, config))).collect();
+        let early: Vec<Read> = started
+            .par_iter_mut()
+            .map(|(key, p)| Read { key: *key, facts: p.facts().clone(), sketch: Some(sketch_of(p.seed())) })
+            .collect();
+        if ui.send(Msg::Facts(early)).is_err() {
+            return false;
+        }
+        let complete: Vec<Read> =
+            started.into_par_iter().map(|(key, p)| Read { key, facts: p.finish(), sketch: None }).collect();
+        ui.send(Msg::Facts(complete)).is_ok()
+    }
+}
+
+/// The texts of a batch: those that came with their jobs, and the others read again from
+/// their files, each file opened once for its replies (in chunks read in parallel).
+fn texts_of(batch: &[ReadJob], loader: &Loader) -> Vec<Result<Arc<str>, String>> {
+    let mut texts: Vec<Option<Result<Arc<str>, String>>> = batch.iter().map(|j| j.text.clone().map(Ok)).collect();
+    let mut by_file: BTreeMap<&std::path::Path, Vec<usize>> = BTreeMap::new();
+    for (i, job) in batch.iter().enumerate().filter(|(_, j)| j.text.is_none()) {
+        by_file.entry(&job.locator.source).or_default().push(i);
+    }
+    let chunks: Vec<&[usize]> = by_file.values().flat_map(|v| v.chunks(REREAD_CHUNK)).collect();
+    let read: Vec<(usize, Result<Arc<str>, String>)> = chunks
+        .par_iter()
+        .flat_map_iter(|chunk| {
+            let at: Vec<Locator> = chunk.iter().map(|&i| batch[i].locator.clone()).collect();
+            let got = loader.reread_all(&at);
+            chunk.iter().copied().zip(got.into_iter().map(|r| r.map(Arc::from).map_err(|p| p.to_string())))
+        })
+        .collect();
+    for (i, text) in read {
+        texts[i] = Some(text);
+    }
+    texts.into_iter().map(|t| t.unwrap_or_else(|| Err("not read".to_owned()))).collect()
+}
+
+/// Replies of one file read again together, at most.
+const REREAD_CHUNK: usize = 64;
+
 /// Makes full records, the latest request first.
-fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>, config: &Config) {
+fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>, config: &Config, loader: &Loader) {
     while let Ok(mut job) = rx.recv() {
         while let Ok(newer) = rx.try_recv() {
             job = newer;
         }
-        let (key, text, cut) = job;
-        let d = analysis::detail(&text, cut, config);
-        if ui.send(Msg::Detail(key, Arc::new(d))).is_err() {
+        let text = match (&job.held, &job.locator) {
+            (Some(t), _) => Ok(t.clone()),
+            (None, Some(at)) => loader.reread(at).map(Arc::from).map_err(|p| p.to_string()),
+            (None, None) => Err("not a reply".to_owned()),
+        };
+        let msg = match text {
+            Ok(text) => {
+                let hash = hash(&text);
+                Msg::Detail(job.key, Arc::new(analysis::detail(text, job.cut, config)), hash)
+            }
+            Err(why) => Msg::Lost(vec![(job.key, why)]),
+        };
+        if ui.send(msg).is_err() {
             return;
         }
     }

@@ -86,6 +86,7 @@ pub fn visits_agree(text: &str, slow: &Trace) {
         }
     }
     assert_eq!(trace.walk_end, slow.walk_end);
+    assert_eq!(trace.reads, slow.reads);
     assert_eq!(trace.decided_by, slow.decided_by);
     assert_eq!(trace.whole_reply.name(), slow.whole_reply.name());
     assert_eq!(trace.value.as_ref().map(Value::to_json), slow.value.as_ref().map(Value::to_json));

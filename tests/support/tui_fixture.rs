@@ -14,7 +14,8 @@ use ratatui::layout::Rect;
 
 use bracewalk::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason};
 use bracewalk::tui::analysis;
-use bracewalk::tui::state::{Entry, Incoming, Pane, Progress};
+use bracewalk::tui::entry::Entry;
+use bracewalk::tui::state::{Incoming, Pane, Progress};
 use bracewalk::tui::worker::Read;
 use bracewalk::tui::{Effect, Msg, State, update, view};
 
@@ -58,7 +59,7 @@ pub fn state(items: Vec<Item>, w: u16, h: u16) -> State {
     let entries: Vec<Entry> = items.into_iter().enumerate().map(|(i, it)| Entry::from_item(i as u64 + 1, it)).collect();
     let config = s.config.clone();
     let early: Vec<Read> =
-        entries.iter().filter_map(|e| e.text().map(|t| Read::early(e.key, t, e.cut(), &config))).collect();
+        entries.iter().filter_map(|e| e.held_text().map(|t| Read::early(e.key, t, e.cut(), &config))).collect();
     drive(&mut s, Msg::Incoming { batch: entries.into_iter().map(Incoming::Entry).collect(), initial: true });
     drive(&mut s, Msg::Progress(Progress { files: 1, items: 0, bytes: 0, done: true }));
     drive(&mut s, Msg::Facts(early));
@@ -72,7 +73,7 @@ pub fn complete(s: &mut State) {
     let done: Vec<Read> = s
         .entries
         .iter()
-        .filter_map(|e| Some(Read::complete(e.key, e.text()?, (**e.facts.as_ref()?).clone(), &config)))
+        .filter_map(|e| Some(Read::complete(e.key, e.held_text()?, (**e.facts.as_ref()?).clone(), &config)))
         .collect();
     drive(s, Msg::Facts(done));
 }
@@ -82,9 +83,19 @@ pub fn drive(s: &mut State, msg: Msg) -> Vec<Effect> {
     let mut rest = Vec::new();
     for e in update(s, msg) {
         match e {
-            Effect::Detail { key, text, cut } => {
-                let d = analysis::detail(&text, cut, &s.config);
-                rest.extend(drive(s, Msg::Detail(key, Arc::new(d))));
+            Effect::Detail(job) => {
+                // The worker's details thread: the text held, or read again from its file.
+                let text = match (&job.held, &job.locator) {
+                    (Some(t), _) => t.clone(),
+                    (None, Some(at)) => {
+                        let loader = bracewalk::runlog::Loader::new(Default::default());
+                        Arc::from(loader.reread(at).unwrap())
+                    }
+                    (None, None) => panic!("a record asked for something that is not a reply"),
+                };
+                let hash = bracewalk::tui::entry::hash(&text);
+                let d = analysis::detail(text, job.cut, &s.config);
+                rest.extend(drive(s, Msg::Detail(job.key, Arc::new(d), hash)));
             }
             other => rest.push(other),
         }

@@ -33,7 +33,7 @@ use super::lex;
 use super::memo::{Mode, Validator, Work, flat};
 use super::repair::ColonRule;
 use super::span::Span;
-use super::trace::{Candidate, DecidedBy, Reading, ReadingKind, Trace, Unrecorded, WholeReply, WholeText};
+use super::trace::{Candidate, DecidedBy, Reading, ReadingKind, Reads, Trace, Unrecorded, WholeReply, WholeText};
 use super::value::Value;
 
 use braces::{find_brace, first_token, next_candidate};
@@ -90,15 +90,22 @@ fn walk_text(text: &str, opts: &WalkOptions, how: How) -> Trace {
                 value: Some(value),
                 work: readers.work(),
                 unrecorded: None,
+                reads: Reads::default(),
             };
         }
         Err(whole_text) => whole_text,
     };
-    let unrecorded = |last| Walked { candidates: Vec::new(), last, kept: None, unrecorded: None };
-    let Walked { candidates, last, kept, unrecorded } = match how {
+    let mut reads = Reads::default();
+    let Walked { candidates, last, kept, unrecorded, reads } = match how {
         How::Recorded(budget) => walk_recorded(text, &mut readers, opts, budget),
-        How::Unrecorded => unrecorded(walk_unrecorded(text, &mut readers, opts)),
-        How::Visiting(visits) => unrecorded(walk_visiting(&mut readers, visits)),
+        How::Unrecorded => {
+            let last = walk_unrecorded(text, &mut readers, opts, &mut reads);
+            Walked { candidates: Vec::new(), last, kept: None, unrecorded: None, reads }
+        }
+        How::Visiting(visits) => {
+            let last = walk_visiting(&mut readers, visits, &mut reads);
+            Walked { candidates: Vec::new(), last, kept: None, unrecorded: None, reads }
+        }
     };
     let last_end = last.map(|(_, end, _)| end);
     let (whole_reply, taken) = if record {
@@ -124,7 +131,7 @@ fn walk_text(text: &str, opts: &WalkOptions, how: How) -> Trace {
         }
     };
     let work = readers.work();
-    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work, unrecorded }
+    Trace { whole_text, candidates, kept, walk_end: last_end, whole_reply, decided_by, value, work, unrecorded, reads }
 }
 
 /// The walk's answer under `opts`, with no more work than the answer needs: nothing
@@ -192,7 +199,7 @@ pub fn answer_in(text: &str, opts: &WalkOptions) -> Option<Answer> {
             return whole.map(|w| Answer::Value(w.value));
         }
     }
-    let last = walk_unrecorded(text, &mut readers, opts);
+    let last = walk_unrecorded(text, &mut readers, opts, &mut Reads::default());
     let walk_end = last.map(|(_, end, _)| end);
     // Every refusal leaves the walk's answer.
     let policy = &opts.whole_reply;
@@ -236,6 +243,7 @@ fn read_whole_text(text: &str, readers: &mut Readers, record: bool) -> Result<(S
 /// it starts and ends and by which reading) and its index among the recorded ones, and what
 /// a bounded recording walked past.
 struct Walked {
+    reads: Reads,
     candidates: Vec<Candidate>,
     last: Option<(usize, usize, ReadingKind)>,
     kept: Option<usize>,
@@ -245,13 +253,19 @@ struct Walked {
 /// The walk with nothing recorded: where the candidate read last starts and ends, and by
 /// which reading. It is most of what reading a brace-laden reply costs, so nothing bigger
 /// than that crosses its loop.
-fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions) -> Option<(usize, usize, ReadingKind)> {
+fn walk_unrecorded(
+    text: &str,
+    readers: &mut Readers,
+    opts: &WalkOptions,
+    reads: &mut Reads,
+) -> Option<(usize, usize, ReadingKind)> {
     let mut last = None;
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
         next = match readers.read(start, opts.readings) {
             // Past the object: everything inside it belongs to it.
             Some((end, by)) => {
+                reads.count(by);
                 last = Some((start, end, by));
                 if opts.keep == Keep::First {
                     break;

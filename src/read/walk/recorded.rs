@@ -9,7 +9,7 @@ use crate::read::js::{self, ParseError};
 use crate::read::repair::{ColonRule, repaired_span};
 use crate::read::span::Span;
 use crate::read::strict::strict_span;
-use crate::read::trace::{Candidate, Reading, ReadingKind, Step, Trace, Unrecorded};
+use crate::read::trace::{Candidate, Reading, ReadingKind, Reads, Step, Trace, Unrecorded};
 
 use super::braces::find_brace;
 use super::options::{Keep, OnFailure, Readings, WalkOptions};
@@ -63,6 +63,7 @@ pub(super) fn walk_recorded(text: &str, readers: &mut Readers, opts: &WalkOption
     let mut last_number = 0usize;
     let mut last: Option<(usize, usize, ReadingKind)> = None;
     let mut kept = None;
+    let mut reads = Reads::default();
 
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
@@ -82,6 +83,7 @@ pub(super) fn walk_recorded(text: &str, readers: &mut Readers, opts: &WalkOption
         visited += 1;
         let step = match read {
             Some((end, by)) => {
+                reads.count(by);
                 last = Some((start, end, by));
                 last_number = visited - 1;
                 kept = candidate.is_some().then_some(candidates.len());
@@ -126,7 +128,7 @@ pub(super) fn walk_recorded(text: &str, readers: &mut Readers, opts: &WalkOption
         candidates.push(c);
     }
     let unrecorded = unrecorded.filter(|u| u.count > 0 || u.kept.is_some());
-    Walked { candidates, last, kept, unrecorded }
+    Walked { candidates, last, kept, unrecorded, reads }
 }
 
 /// Where a failed candidate ends, for [`OnFailure::Resume`].

@@ -22,7 +22,7 @@
 //! [`Validator::object_at_knowing`]: crate::read::memo::Validator::object_at_knowing
 
 use crate::read::ends::{Scan, SpanEnds};
-use crate::read::trace::{Candidate, ReadingKind, Trace};
+use crate::read::trace::{Candidate, ReadingKind, Reads, Trace};
 
 use super::braces::find_brace;
 use super::options::{Readings, WalkOptions};
@@ -71,7 +71,11 @@ pub fn visits(text: &str) -> (Trace, Vec<Visit>) {
 
 /// The candidate walk, each `{` visited kept in `visits`: where the candidate read last
 /// starts and ends, and by which reading.
-pub(super) fn walk_visiting(readers: &mut Readers, visits: &mut Vec<Visit>) -> Option<(usize, usize, ReadingKind)> {
+pub(super) fn walk_visiting(
+    readers: &mut Readers,
+    visits: &mut Vec<Visit>,
+    reads: &mut Reads,
+) -> Option<(usize, usize, ReadingKind)> {
     let text = readers.text;
     let mut strict_ends = SpanEnds::new(readers.text, Scan::Strict);
     let mut wide_ends = SpanEnds::new(readers.text, Scan::Wide);
@@ -90,6 +94,7 @@ pub(super) fn walk_visiting(readers: &mut Readers, visits: &mut Vec<Visit>) -> O
         next = match read {
             // Past the object: everything inside it belongs to it.
             Some((end, by)) => {
+                reads.count(by);
                 last = Some((start, end, by));
                 find_brace(text, end)
             }

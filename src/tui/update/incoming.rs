@@ -1,7 +1,8 @@
 //! What the loader and the watcher send: entries that arrive, amended, restarted, gone.
 
+use super::super::entry::{Body, EntryKey};
 use super::super::order::Kept;
-use super::super::state::{Body, EntryKey, Incoming, State};
+use super::super::state::{Incoming, State};
 
 pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
     let mut kept = Kept::begin(state);
@@ -63,7 +64,7 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
         }
     }
     kept.finish(state);
-    state.corpus_dirty = true;
+    state.corpus_stale += 1;
 }
 
 /// Takes the entry with key `k` out of the indexes; `kept` takes it out of the list.

@@ -19,14 +19,18 @@ mod triage;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::runlog::Locator;
+
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::analysis::Detail;
+use super::entry::Body;
+use super::entry::EntryKey;
 use super::layout;
 use super::marks::Mark;
 use super::order::{self, Kept};
-use super::state::{EntryKey, Incoming, Progress, ReplyView, State, WatchState, Wrap};
-use super::worker::Read;
+use super::state::{Incoming, Progress, ReplyView, State, WatchState, Wrap};
+use super::worker::{DetailJob, Read};
 use super::wrap;
 
 // The parts call one another as the one file they were; each names the others through here.
@@ -38,8 +42,9 @@ use screen::*;
 use search::*;
 use triage::*;
 
-/// How many full records are kept.
+/// How many full records are kept, at most, and in how many bytes of text.
 const DETAILS_KEPT: usize = 6;
+const DETAILS_BYTES: usize = 64 << 20;
 
 /// Something that happened.
 #[derive(Debug)]
@@ -56,7 +61,10 @@ pub enum Msg {
     /// What the scan's readers make of replies: early facts (the badges), then complete
     /// ones (the summary screen, the what-if column).
     Facts(Vec<Read>),
-    Detail(EntryKey, Arc<Detail>),
+    /// A reply's full record, and the hash of the text it was made from.
+    Detail(EntryKey, Arc<Detail>, u64),
+    /// Replies whose text could not be read again, and why.
+    Lost(Vec<(EntryKey, String)>),
     Watch(WatchState),
     /// The outcome of an effect, for the status line.
     Flash(String),
@@ -68,10 +76,12 @@ pub enum Msg {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Make the full record of a reply.
-    Detail {
+    Detail(DetailJob),
+    /// Read a reply's facts again: its text changed on disk since it was listed.
+    Reread {
         key: EntryKey,
-        text: Arc<str>,
-        cut: bool,
+        locator: Locator,
+        stopped: bool,
     },
     SaveMarks(Vec<Mark>),
     /// Put text on the clipboard (OSC 52).
@@ -102,6 +112,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Progress(p) => state.progress = p,
         Msg::Facts(list) => {
+            let n = list.len();
             let mut kept = Kept::begin(state);
             for read in list {
                 if let Some(&i) = state.by_key.get(&read.key) {
@@ -114,17 +125,29 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 }
             }
             kept.finish(state);
-            state.corpus_dirty = true;
+            state.corpus_stale += n;
         }
-        Msg::Detail(k, d) => {
-            state.details.retain(|(key, _)| *key != k);
-            state.details.push((k, d));
-            if state.details.len() > DETAILS_KEPT {
-                state.details.remove(0);
-            }
+        Msg::Detail(k, d, hash) => {
             if state.wanted == Some(k) {
                 state.wanted = None;
             }
+            changed(state, k, &d, hash, &mut fx);
+            keep_detail(state, k, d);
+        }
+        Msg::Lost(list) => {
+            let mut kept = Kept::begin(state);
+            for (k, why) in list {
+                if let Some(&i) = state.by_key.get(&k) {
+                    kept.touch(state, i);
+                    state.entries[i].gone = true;
+                    state.last_diagnostic = Some(format!("{}: could not be read again: {why}", state.entries[i].id));
+                }
+                if state.wanted == Some(k) {
+                    state.wanted = None;
+                }
+            }
+            kept.finish(state);
+            state.corpus_stale += 1;
         }
         Msg::Watch(w) => state.watch = w,
         Msg::Flash(s) => state.flash = Some(s),
@@ -132,6 +155,50 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     }
     settle(state, &mut fx);
     fx
+}
+
+/// Keeps the record of reply `k`: the most recent few, in fewer than [`DETAILS_BYTES`] of
+/// text (the one just made always).
+fn keep_detail(state: &mut State, k: EntryKey, d: Arc<Detail>) {
+    state.details.retain(|(key, _)| *key != k);
+    state.details.push((k, d));
+    let mut bytes = 0;
+    let mut keep = state.details.len();
+    for (i, (_, d)) in state.details.iter().enumerate().rev() {
+        bytes += d.text.len();
+        if (bytes > DETAILS_BYTES || state.details.len() - i > DETAILS_KEPT) && i + 1 < state.details.len() {
+            keep = state.details.len() - i - 1;
+            break;
+        }
+    }
+    let drop = state.details.len() - keep;
+    state.details.drain(..drop);
+}
+
+/// A record made from a text other than the one listed: the reply changed on disk since. It
+/// is marked, its size and hash are the new text's, and its facts are read again.
+fn changed(state: &mut State, k: EntryKey, d: &Detail, hash: u64, fx: &mut Vec<Effect>) {
+    let Some(&i) = state.by_key.get(&k) else { return };
+    let e = &mut state.entries[i];
+    let Body::Reply { text, .. } = &mut e.body else { return };
+    if text.hash == hash && text.len == d.text.len() {
+        return;
+    }
+    let mut kept = Kept::begin(state);
+    kept.touch(state, i);
+    let e = &mut state.entries[i];
+    if let Body::Reply { text, .. } = &mut e.body {
+        text.len = d.text.len();
+        text.hash = hash;
+    }
+    e.changed = true;
+    e.facts = None;
+    let stopped = e.cut();
+    if let Some(locator) = e.locator() {
+        fx.push(Effect::Reread { key: k, locator, stopped });
+    }
+    kept.finish(state);
+    state.corpus_stale += 1;
 }
 
 /// Brings what depends on the selection up to date: the view's order, the reply's record
@@ -142,7 +209,7 @@ fn settle(state: &mut State, fx: &mut Vec<Effect>) {
     }
     settle_summary(state);
     state.cursor = state.cursor.min(state.view.len().saturating_sub(1));
-    let selected = state.selected().map(|e| (e.key, e.text().cloned(), e.cut()));
+    let selected = state.selected().map(|e| (e.key, e.is_reply(), e.cut()));
     let key = selected.as_ref().map(|s| s.0);
     if key != state.reply_key {
         state.reply_key = key;
@@ -151,13 +218,24 @@ fn settle(state: &mut State, fx: &mut Vec<Effect>) {
         state.reply.tree.source = source;
         state.wrap = None;
     }
-    if let Some((key, Some(text), cut)) = selected {
+    if let Some((key, true, cut)) = selected {
         if state.detail().is_none() && state.wanted != Some(key) {
             state.wanted = Some(key);
-            fx.push(Effect::Detail { key, text: text.clone(), cut });
+            let e = state.selected();
+            let job = DetailJob {
+                key,
+                locator: e.and_then(|e| e.locator()),
+                held: e.and_then(|e| e.held_text().cloned()),
+                cut,
+            };
+            fx.push(Effect::Detail(job));
         }
         let width = text_width(state);
-        if state.wrap.as_ref().is_none_or(|w| w.key != key || w.width != width) {
+        // The text is the record's: it is read when the record is made.
+        let text = state.detail().map(|d| d.text.clone());
+        if let Some(text) = text
+            && state.wrap.as_ref().is_none_or(|w| w.key != key || w.width != width)
+        {
             let top_at = state.wrap.as_ref().and_then(|w| w.rows.get(state.reply.text_top).copied());
             state.wrap = Some(Wrap { key, width, rows: wrap::rows(&text, width as usize) });
             if let (Some(at), Some(w)) = (top_at, &state.wrap) {

@@ -68,7 +68,7 @@ pub(super) fn click_text(state: &mut State, panes: &Panes, x: u16, y: u16) {
     if y < body.y || x < body.x {
         return;
     }
-    let Some(text) = state.selected().and_then(|e| e.text().cloned()) else { return };
+    let Some(text) = state.detail().map(|d| d.text.clone()) else { return };
     let Some(w) = &state.wrap else { return };
     let row = state.reply.text_top + (y - body.y) as usize;
     let Some(&start) = w.rows.get(row) else { return };

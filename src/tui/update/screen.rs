@@ -95,9 +95,13 @@ pub(super) fn settle_summary(state: &mut State) {
     if state.mode != Mode::Summary {
         return;
     }
-    if state.corpus_dirty || state.corpus.is_none() {
+    let due = state.corpus.is_none()
+        || (state.corpus_stale > 0
+            && (state.corpus_stale * 8 >= state.entries.len()
+                || state.entries.iter().all(|e| !e.is_reply() || e.gone || e.complete())));
+    if due {
         state.corpus = Some(Corpus::of(&state.entries, &state.config));
-        state.corpus_dirty = false;
+        state.corpus_stale = 0;
     }
     let sections = summary_sections(state);
     let slots = summary::slots(&sections);

@@ -32,19 +32,17 @@ pub(super) fn start_search(state: &mut State, pattern: &str) {
 }
 
 pub(super) fn refresh_matches(state: &mut State) {
-    let Some(sel) = state.selected().map(|e| (e.key, e.text().cloned())) else { return };
+    // The text arrives with the reply's record: the matches are found then.
+    let Some(sel) = state.selected().map(|e| e.key) else { return };
+    let Some(text) = state.detail().map(|d| d.text.clone()) else { return };
     let Some(search) = &mut state.search else { return };
-    if search.key == Some(sel.0) {
+    if search.key == Some(sel) {
         return;
     }
-    search.key = Some(sel.0);
+    search.key = Some(sel);
     search.current = None;
-    search.matches = match &sel.1 {
-        Some(text) => {
-            search.regex.find_iter(text).filter(|m| !m.is_empty()).take(100_000).map(|m| (m.start(), m.end())).collect()
-        }
-        None => Vec::new(),
-    };
+    search.matches =
+        search.regex.find_iter(&text).filter(|m| !m.is_empty()).take(100_000).map(|m| (m.start(), m.end())).collect();
 }
 
 pub(super) fn jump_to_match(state: &mut State, index: Option<usize>) {

@@ -4,7 +4,7 @@ use crate::read::span::line_col;
 
 use super::super::badges::Badge;
 use super::super::marks::{self, Mark};
-use super::super::state::{Body, Pane, State};
+use super::super::state::{Pane, State};
 use super::*;
 
 pub(super) fn mark(state: &mut State, note: String, fx: &mut Vec<Effect>) {
@@ -46,13 +46,13 @@ pub(super) fn next_mark(state: &mut State) {
 
 pub(super) fn open(state: &mut State, fx: &mut Vec<Effect>) {
     let Some(e) = state.selected() else { return };
-    let line = match (&e.body, e.line) {
-        (_, Some(n)) => n,
-        (Body::Reply { text, .. }, None) => {
-            let at = state.detail().and_then(|d| d.trace.candidates.get(state.reply.candidate)).map_or(0, |c| c.start);
-            line_col(text, at).0
+    let line = match (e.line, state.detail()) {
+        (Some(n), _) => n,
+        (None, Some(d)) => {
+            let at = d.trace.candidates.get(state.reply.candidate).map_or(0, |c| c.start);
+            line_col(&d.text, at).0
         }
-        _ => 1,
+        (None, None) => 1,
     };
     fx.push(Effect::Open { path: e.source.clone(), line });
 }

@@ -31,8 +31,11 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
 
 pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     let Some(e) = state.selected() else { return Vec::new() };
-    let Some(text) = e.text() else { return para("not a reply", dim(), width, 0) };
+    if !e.is_reply() {
+        return para("not a reply", dim(), width, 0);
+    }
     let Some(d) = state.detail() else { return para("reading the reply…", dim(), width, 0) };
+    let text = &*d.text;
     let loc = Locator::new(text);
     let mut out = Vec::new();
     if let Some(r) = state.what_if {

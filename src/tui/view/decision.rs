@@ -36,8 +36,11 @@ fn head(name: &str, decided: bool) -> (String, Style) {
 
 pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     let Some(e) = state.selected() else { return Vec::new() };
-    let Some(text) = e.text() else { return para("not a reply", dim(), width, 0) };
+    if !e.is_reply() {
+        return para("not a reply", dim(), width, 0);
+    }
     let Some(d) = state.detail() else { return para("reading the reply…", dim(), width, 0) };
+    let text = &*d.text;
     let t = &d.trace;
     let loc = Locator::new(text);
     let mut out = Vec::new();

@@ -12,8 +12,9 @@ use crate::readers::ReaderId;
 use crate::visible::visible;
 
 use super::super::badges::{self, Badge, Look};
+use super::super::entry::{Body, Entry};
 use super::super::layout;
-use super::super::state::{Body, Entry, Pane, State};
+use super::super::state::{Pane, State};
 use super::super::wrap::{fit, fit_end, pad, pad_left};
 use super::{bad, block, dim, warn};
 

@@ -33,8 +33,11 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
 
 pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     let Some(e) = state.selected() else { return Vec::new() };
-    let Some(text) = e.text() else { return para("not a reply", dim(), width, 0) };
+    if !e.is_reply() {
+        return para("not a reply", dim(), width, 0);
+    }
     let Some(d) = state.detail() else { return para("reading the reply…", dim(), width, 0) };
+    let text = &*d.text;
     let Some(c) = d.trace.candidates.get(state.reply.candidate) else {
         let why = if d.trace.whole_text.outcome.is_ok() {
             "The trimmed reply is JSON: it was read whole, and no `{` candidate was visited."

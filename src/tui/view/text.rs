@@ -13,8 +13,9 @@ use crate::read::span::utf16_len;
 use crate::visible::{stand_in, visible};
 
 use super::super::analysis::{Detail, Paint};
+use super::super::entry::{Body, Entry};
 use super::super::layout;
-use super::super::state::{Body, Entry, Pane, State};
+use super::super::state::{Pane, State};
 use super::super::wrap;
 use super::{accent, bad, block, dim, paint_glyph, paint_style, paint_word, para, warn};
 
@@ -23,18 +24,26 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         frame.render_widget(block(state, Pane::Text, "reply text".to_owned()), area);
         return;
     };
-    let text = match &e.body {
-        Body::Reply { text, .. } => text,
-        _ => return not_a_reply(state, e, frame, area),
+    if !e.is_reply() {
+        return not_a_reply(state, e, frame, area);
+    }
+    // The text is the record's: read, for a reply loaded from a file, when the record is made.
+    let Some(detail) = state.detail() else {
+        let title = format!("reply text · {} B", thousands(e.size()));
+        frame.render_widget(
+            Paragraph::new(Span::styled("reading the reply…", dim())).block(block(state, Pane::Text, title)),
+            area,
+        );
+        return;
     };
-    let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
-    let title = format!("reply text · {} B · {} lines", thousands(text.len()), thousands(lines));
+    let text = &*detail.text;
+    let title = format!("reply text · {} B · {} lines", thousands(text.len()), thousands(detail.lines));
     frame.render_widget(block(state, Pane::Text, title), area);
     let inner = layout::inner(area);
     if inner.height < 3 || inner.width < 8 {
         return;
     }
-    let detail = state.detail();
+    let detail = Some(detail);
     let body = layout::text_body(area);
     // The text as `update` wrapped it, or (drawn into another area) wrapped here.
     let (rows, top) = match state.wrap.as_ref().filter(|w| w.key == e.key) {
