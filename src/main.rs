@@ -115,9 +115,16 @@ enum Command {
 
 #[derive(clap::Args)]
 struct ScanArgs {
-    /// Files and directories (read recursively).
+    /// Files and directories (read recursively); with --merge, the shards' JSON files.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    /// Merge shards: each PATH is what `scan --json --list` printed for a part of a corpus,
+    /// given in the order of the corpus's inputs, and the merge prints (in any format, with
+    /// or without --list) what one scan of all those inputs prints, timing aside. Shards must
+    /// be made with --list: the ids behind the counts are what put them back together. Give
+    /// the --compare and --field options the shards were made with.
+    #[arg(long, conflicts_with_all = ["accept", "accepted"])]
+    merge: bool,
     /// Print the whole result as JSON (keys documented in the README).
     #[arg(long, conflicts_with = "markdown")]
     json: bool,
@@ -342,6 +349,9 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
         (_, true) => cli_scan::Output::Markdown,
         _ => cli_scan::Output::Table,
     };
+    if args.merge {
+        return cli::to_stdout(|out| cli::merge::run(&args.paths, config, output, args.list, out));
+    }
     let catalogue = config.catalogue.clone();
     let paths = &args.paths;
     let done = cli::to_stdout(|out| match (&args.accept, &args.accepted) {

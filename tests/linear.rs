@@ -5,7 +5,7 @@
 #[path = "support/corpus.rs"]
 mod corpus;
 
-use bracewalk::read::walk::{OnFailure, Readings, WalkOptions, run};
+use bracewalk::read::walk::{OnFailure, Readings, WalkOptions, run, visits};
 
 #[test]
 fn work_per_byte_stays_flat_as_replies_grow() {
@@ -65,4 +65,29 @@ fn an_object_every_candidate_reaches_is_read_once() {
     let trace = run(&text, &WalkOptions::SEED, false);
     assert!((trace.work.bytes as usize) < 8 * text.len(), "{:?} for {} bytes", trace.work, text.len());
     assert!(trace.work.hits as usize >= n, "{:?}", trace.work);
+}
+
+/// The record of every candidate (`extract --jsonl` with `candidates`): the seed reads each
+/// from scratch, quadratic on every family here. Counted as the walk is, plus the span-end
+/// passes, so a record that read its candidates as the seed does (and counts nothing) fails
+/// the floor.
+#[test]
+fn the_record_of_candidates_does_linear_work() {
+    for family in corpus::ADVERSARIAL_FAMILIES {
+        let mut per_byte = Vec::new();
+        for size in [16 << 10, 64 << 10, 256 << 10] {
+            let text = corpus::adversarial(family, size);
+            let (trace, visits) = visits(&text);
+            let w = trace.work.bytes as f64 / text.len() as f64;
+            // Each span-end pass examines every byte once, strict and repaired, where there
+            // is a candidate to ask them of.
+            if !visits.is_empty() {
+                assert!(w >= 2.0, "{family}: {w:.2} bytes examined per byte: not the linear record");
+            }
+            assert!(w <= 12.0, "{family}: {w:.2} bytes examined per byte at {size} bytes");
+            assert!(visits.len() <= text.len(), "{family}: more visits than bytes");
+            per_byte.push(w);
+        }
+        assert!(per_byte[2] <= per_byte[0] * 1.25 + 0.1, "{family}: work per byte grew: {per_byte:?}");
+    }
 }

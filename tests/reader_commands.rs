@@ -96,6 +96,11 @@ fn ids(v: &Json) -> Vec<String> {
     v.as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_owned()).collect()
 }
 
+/// The ids of a `reader_failed` listing, each `{id, why}`.
+fn failed_ids(v: &Json) -> Vec<String> {
+    v.as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap().to_owned()).collect()
+}
+
 fn differing(scan: &Json, key: &str) -> Vec<String> {
     let replies = scan["comparisons"][key]["replies"].as_array().unwrap_or_else(|| panic!("no comparison {key}"));
     replies.iter().map(|r| r["id"].as_str().unwrap().to_owned()).collect()
@@ -169,7 +174,7 @@ fn every_failure_is_one_diagnostic_and_no_other_reader_loses_a_reply() {
     assert_eq!(diagnostics.len(), expect.len(), "the healthy readers report nothing: {diagnostics:#?}");
 
     // What failed is "reader failed", from the failure on; the answers before it stand.
-    let failed = |name: &str| ids(&scan["ids"]["reader_failed"][name]);
+    let failed = |name: &str| failed_ids(&scan["ids"]["reader_failed"][name]);
     assert_eq!(failed("ok"), Vec::<String>::new());
     assert_eq!(failed("buffered"), Vec::<String>::new());
     assert_eq!(failed("exits"), names(4..=8));
@@ -203,7 +208,7 @@ fn a_reader_that_cannot_start_or_exits_early_fails_at_once() {
     let corpus = Corpus::new();
     let out = corpus.scan(&["--json", "--list", "--reader", "gone=exit 0", "--compare", "gone,last-wins"]);
     let scan = json(&out);
-    assert_eq!(ids(&scan["ids"]["reader_failed"]["gone"]), names(1..=8));
+    assert_eq!(failed_ids(&scan["ids"]["reader_failed"]["gone"]), names(1..=8));
     let diagnostics = ids(&scan["ids"]["diagnostics"]);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
     assert!(

@@ -2,18 +2,17 @@
 //! and its answer printed, or its decision record; and `extract --jsonl`, the oracle's record
 //! for every line of a corpus.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{Read, Write};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::read::lex;
 use crate::read::walk;
 use crate::readers::{Catalogue, ReaderId};
 use crate::runlog::{self, LoadOptions};
 
 use super::explain;
-use super::record::{self, Input, Offsets};
+use super::record::Offsets;
 use super::style::Style;
 
 /// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. Invalid UTF-8 is
@@ -88,29 +87,7 @@ pub fn extract_named(id: &str, text: &str, how: &Extract, out: &mut dyn Write) -
 /// exactly what the reference oracle prints; a line that is not such a record is an error
 /// line, and makes the exit status 1.
 pub fn extract_jsonl(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn Write) -> Result<u8> {
-    let reader: Box<dyn BufRead> = if input == "-" {
-        Box::new(BufReader::new(std::io::stdin()))
-    } else {
-        let path = PathBuf::from(input);
-        Box::new(BufReader::new(std::fs::File::open(&path).with_context(|| format!("opening {}", path.display()))?))
-    };
-    let mut errors = 0usize;
-    for (n, line) in reader.split(b'\n').enumerate() {
-        let line = line.with_context(|| format!("reading {input} line {}", n + 1))?;
-        let line = String::from_utf8_lossy(&line);
-        if lex::trim(&line).is_empty() {
-            continue;
-        }
-        let printed = match Input::parse(&line) {
-            Ok(input) => record::render(&input, offsets, keys),
-            Err(message) => {
-                errors += 1;
-                record::error_line(n + 1, &message)
-            }
-        };
-        writeln!(out, "{printed}").context("writing a record")?;
-    }
-    Ok(u8::from(errors > 0))
+    super::jsonl::run(input, offsets, keys, out)
 }
 
 /// Prints the seed's decision record for the reply at `input`: text, or with `json` all of

@@ -4,7 +4,9 @@
 pub mod accepted;
 pub mod explain;
 pub mod extract;
+pub mod jsonl;
 pub mod list;
+pub mod merge;
 pub mod readers;
 pub mod record;
 pub mod scan;

@@ -4,9 +4,11 @@
 use std::fmt::Write;
 
 use crate::read::js;
+use crate::read::reprint::reprint;
 use crate::read::span::Utf16Index;
-use crate::read::trace::{Reading, Trace};
+use crate::read::trace::Trace;
 use crate::read::value::{JsString, Object, Value, write_json_string};
+use crate::read::walk::Visit;
 use crate::read::{first, served, walk};
 
 /// The record's keys, in the order they are printed.
@@ -43,12 +45,16 @@ pub struct Input {
 impl Input {
     /// Reads one JSONL line. The error says what is wrong with it.
     pub fn parse(line: &str) -> Result<Input, String> {
-        let value = js::parse(line).map_err(|e| format!("not JSON: {e}"))?;
-        let Value::Object(obj) = &value else {
+        let mut value = js::parse(line).map_err(|e| format!("not JSON: {e}"))?;
+        let Value::Object(obj) = &mut value else {
             return Err(format!("expected an object with \"text\", found a {}", value.kind()));
         };
-        let text = match obj.get("text") {
-            Some(Value::String(s)) => s.to_string_lossy().into_owned(),
+        let text = match obj.get_mut("text") {
+            // Taken, not copied: it may be most of the line.
+            Some(Value::String(s)) => match std::mem::take(s) {
+                JsString::Utf8(s) => s,
+                units => units.to_string_lossy().into_owned(),
+            },
             Some(other) => return Err(format!("\"text\" is a {}, not a string", other.kind())),
             None => return Err("no \"text\" key".to_owned()),
         };
@@ -70,43 +76,105 @@ impl Input {
 
 /// Prints the record for `input`, restricted to `keys` when given.
 pub fn render(input: &Input, offsets: Offsets, keys: Option<&[String]>) -> String {
+    let mut out = String::new();
+    write(&mut out, input, offsets, keys);
+    out
+}
+
+/// What the record's keys ask of the seed's walk, the least that gives them: the answer
+/// alone ([`walk::answer`]); the decision too ([`walk::run`] unrecorded); or every
+/// candidate too ([`walk::visits`]). Each is linear in the reply and exactly what the
+/// recorded walk says.
+enum Walked {
+    Nothing,
+    Answer(Option<walk::Answer>),
+    Decision(Trace),
+    Visits(Trace, Vec<Visit>),
+}
+
+impl Walked {
+    fn of(text: &str, wanted: &dyn Fn(&str) -> bool) -> Walked {
+        if wanted("candidates") {
+            let (trace, visits) = walk::visits(text);
+            Walked::Visits(trace, visits)
+        } else if ["decided_by", "whole_reply", "walk_end"].iter().any(|k| wanted(k)) {
+            Walked::Decision(walk::run(text, &walk::WalkOptions::SEED, false))
+        } else if wanted("extract_json") {
+            Walked::Answer(walk::answer_in(text, &walk::WalkOptions::SEED))
+        } else {
+            Walked::Nothing
+        }
+    }
+
+    fn trace(&self) -> Option<&Trace> {
+        match self {
+            Walked::Decision(t) | Walked::Visits(t, _) => Some(t),
+            Walked::Nothing | Walked::Answer(_) => None,
+        }
+    }
+
+    /// Writes the answer as `JSON.stringify` would, or `null`.
+    fn write_value(&self, text: &str, out: &mut String) {
+        let value = match self {
+            Walked::Answer(Some(walk::Answer::Json(span))) => {
+                if reprint(text, span.start, span.end, out) {
+                    return;
+                }
+                text.get(span.start..span.end).and_then(|json| js::parse(json).ok())
+            }
+            Walked::Answer(Some(walk::Answer::Value(v))) => return v.write_json(out),
+            Walked::Decision(t) | Walked::Visits(t, _) => match &t.value {
+                Some(v) => return v.write_json(out),
+                None => None,
+            },
+            Walked::Answer(None) | Walked::Nothing => None,
+        };
+        match value {
+            Some(v) => v.write_json(out),
+            None => out.push_str("null"),
+        }
+    }
+}
+
+/// [`render`] appended to `out`: a batch writes every record into one buffer, with nothing
+/// made in between but the values it prints.
+pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[String]>) {
     let text = input.text.as_str();
     let wanted = |k: &str| keys.is_none_or(|ks| ks.iter().any(|w| w == k));
-    let needs_trace = ["extract_json", "decided_by", "whole_reply", "walk_end", "candidates"].iter().any(|k| wanted(k));
-    // Every candidate, however long that takes: the oracle's record lists them all.
-    let trace = needs_trace.then(|| walk::run(text, &walk::WalkOptions::SEED, true));
-    let index = Utf16Index::new(text);
-    let off = |b: usize| match offsets {
-        Offsets::Bytes => b,
-        Offsets::Utf16 => index.utf16(b),
-    };
+    let walked = Walked::of(text, &wanted);
+    // Only offsets need the UTF-16 index, and only in a reply that is not ASCII.
+    let index = (offsets == Offsets::Utf16 && walked.trace().is_some()).then(|| Utf16Index::new(text));
+    let off = |b: usize| index.as_ref().map_or(b, |i| i.utf16(b));
 
-    let mut out = String::from("{");
+    let opened = out.len();
+    out.push('{');
     let key = |out: &mut String, k: &str| {
-        if out.len() > 1 {
+        if out.len() > opened + 1 {
             out.push(',');
         }
-        let _ = write!(out, "\"{k}\":");
+        out.push('"');
+        out.push_str(k);
+        out.push_str("\":");
     };
     if wanted("id") {
-        key(&mut out, "id");
-        out.push_str(&input.id.to_json());
+        key(out, "id");
+        input.id.write_json(out);
     }
-    if let Some(t) = &trace {
-        if wanted("extract_json") {
-            key(&mut out, "extract_json");
-            out.push_str(&t.value.as_ref().map_or_else(|| "null".to_owned(), Value::to_json));
-        }
+    if wanted("extract_json") {
+        key(out, "extract_json");
+        walked.write_value(text, out);
+    }
+    if let Some(t) = walked.trace() {
         if wanted("decided_by") {
-            key(&mut out, "decided_by");
+            key(out, "decided_by");
             let _ = write!(out, "\"{}\"", t.decided_by.name());
         }
         if wanted("whole_reply") {
-            key(&mut out, "whole_reply");
+            key(out, "whole_reply");
             let _ = write!(out, "\"{}\"", t.whole_reply.name());
         }
         if wanted("walk_end") {
-            key(&mut out, "walk_end");
+            key(out, "walk_end");
             match t.walk_end {
                 Some(e) => {
                     let _ = write!(out, "{}", off(e));
@@ -114,66 +182,76 @@ pub fn render(input: &Input, offsets: Offsets, keys: Option<&[String]>) -> Strin
                 None => out.push_str("-1"),
             }
         }
-        if wanted("candidates") {
-            key(&mut out, "candidates");
-            write_candidates(&mut out, t, &off);
-        }
+    }
+    if let Walked::Visits(_, visits) = &walked
+        && wanted("candidates")
+    {
+        key(out, "candidates");
+        write_candidates(out, visits, &off);
     }
     if wanted("array_prefix") {
-        key(&mut out, "array_prefix");
+        key(out, "array_prefix");
         out.push_str(&array_prefixes(text, &input.fields));
     }
     if wanted("extract_json_object") {
-        key(&mut out, "extract_json_object");
-        write_json_string(&mut out, &JsString::from(first::extract_json_object(text)));
+        key(out, "extract_json_object");
+        write_json_string(out, &JsString::from(first::extract_json_object(text)));
     }
     if wanted("leading_json_values") {
-        key(&mut out, "leading_json_values");
+        key(out, "leading_json_values");
         let l = served::leading_json_values(text);
         out.push_str("{\"values\":");
-        out.push_str(&Value::Array(l.values).to_json());
+        Value::Array(l.values).write_json(out);
         out.push_str(",\"rest\":");
-        write_json_string(&mut out, &JsString::from(l.rest));
+        write_json_string(out, &JsString::from(l.rest));
         out.push('}');
     }
     if wanted("json_prefix_of") {
-        key(&mut out, "json_prefix_of");
+        key(out, "json_prefix_of");
         match served::json_prefix_of(text) {
             None => out.push_str("null"),
             Some(p) => {
                 out.push_str("{\"leaves\":");
-                out.push_str(&Value::Array(p.leaves.into_iter().map(Value::String).collect()).to_json());
+                Value::Array(p.leaves.into_iter().map(Value::String).collect()).write_json(out);
                 if let Some(w) = p.words {
                     out.push_str(",\"words\":");
-                    write_json_string(&mut out, &w);
+                    write_json_string(out, &w);
                 }
                 out.push('}');
             }
         }
     }
     out.push('}');
-    out
 }
 
-fn write_candidates(out: &mut String, t: &Trace, off: &dyn Fn(usize) -> usize) {
+fn write_candidates(out: &mut String, visits: &[Visit], off: &dyn Fn(usize) -> usize) {
+    // Each is 96 bytes and four offsets at most: room made once for a list that may be a
+    // hundred times the reply, not by doubling.
+    let digits = visits.last().map_or(1, |v| off(v.start).max(1).ilog10() as usize + 1);
+    out.reserve(visits.len() * (96 + 4 * digits) + 2);
     out.push('[');
-    for (i, c) in t.candidates.iter().enumerate() {
+    for (i, v) in visits.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        let span = |r: &Reading| r.span().map_or_else(|| "null".to_owned(), |s| format!("{{\"end\":{}}}", off(s.end)));
-        let _ = write!(
-            out,
-            "{{\"start\":{},\"strict\":{},\"strict_ok\":{},\"repaired\":{},\"repaired_ok\":{},\"read_end\":{}}}",
-            off(c.start),
-            span(&c.strict),
-            c.strict.parses(),
-            span(&c.wide),
-            c.wide.parses(),
-            c.read_end().map_or_else(|| "null".to_owned(), |e| off(e).to_string()),
-        );
+        let _ = write!(out, "{{\"start\":{},\"strict\":", off(v.start));
+        write_end(out, v.strict_end.map(off), true);
+        let _ = write!(out, ",\"strict_ok\":{},\"repaired\":", v.strict_ok);
+        write_end(out, v.repaired_end.map(off), true);
+        let _ = write!(out, ",\"repaired_ok\":{},\"read_end\":", v.repaired_ok);
+        write_end(out, v.read_end.map(off), false);
+        out.push('}');
     }
     out.push(']');
+}
+
+/// An offset, `null` for none; a span's as `{"end":N}`.
+fn write_end(out: &mut String, end: Option<usize>, span: bool) {
+    let _ = match (end, span) {
+        (None, _) => write!(out, "null"),
+        (Some(e), true) => write!(out, "{{\"end\":{e}}}"),
+        (Some(e), false) => write!(out, "{e}"),
+    };
 }
 
 /// `{field: readArrayPrefix(text, field), …}` as JavaScript builds and prints the object:

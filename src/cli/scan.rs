@@ -42,13 +42,19 @@ pub fn run(
     out: &mut dyn Write,
 ) -> io::Result<u8> {
     let scan = scan_with_progress(paths, load, config);
+    print(&scan, output, list, out)
+}
+
+/// Prints a scan made by any means (read, or merged from shards) as `output`; the exit
+/// status is [`exit_code`]'s.
+pub fn print(scan: &Scan, output: Output, list: bool, out: &mut dyn Write) -> io::Result<u8> {
     let printed = match output {
-        Output::Table => render_text(&scan, list, &Style::for_stdout()),
-        Output::Markdown => render_markdown(&scan, list),
-        Output::Json => format!("{}\n", render_json(&scan, list)),
+        Output::Table => render_text(scan, list, &Style::for_stdout()),
+        Output::Markdown => render_markdown(scan, list),
+        Output::Json => format!("{}\n", render_json(scan, list)),
     };
     out.write_all(printed.as_bytes())?;
-    Ok(exit_code(&scan))
+    Ok(exit_code(scan))
 }
 
 /// Scans `paths`, with a progress bar on a terminal.
@@ -399,6 +405,9 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
                         .get(*t)
                         .map(|t| t.replies.iter().map(|&(i, n)| json!({"id": scan.id(i), "entries": n})).collect())
                         .unwrap_or_default(),
+                    Row::ReaderFailed(_) => {
+                        row.replies(scan).into_iter().map(|(i, why)| json!({"id": scan.id(i), "why": why})).collect()
+                    }
                     _ => row.replies(scan).into_iter().map(|(i, _)| json!(scan.id(i))).collect(),
                 };
                 place(&mut ids, key, Json::from(listed));
@@ -410,6 +419,10 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
     out.insert("bytes_per_second".to_owned(), json!(per_second(scan.bytes as f64, elapsed)));
     if list {
         ids.insert("replies".to_owned(), json!((0..scan.replies.len()).map(|i| scan.id(i)).collect::<Vec<_>>()));
+        ids.insert(
+            "references".to_owned(),
+            json!(scan.replies.iter().map(|r| r.reference.as_deref()).collect::<Vec<_>>()),
+        );
         ids.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply));
         ids.insert("diagnostics".to_owned(), json!(scan.diagnostics));
         for top in ["by_agent", "by_round", "by_format", "truncation", "reader_failed"] {

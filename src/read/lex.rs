@@ -112,6 +112,17 @@ fn swar_special(bytes: &[u8], from: usize, words: usize) -> usize {
     i
 }
 
+/// Appends `text[from..to]` to `out`: a byte of ASCII pushed as itself, where escapes come
+/// thick and a copy call costs more than the byte.
+#[inline(always)]
+pub(crate) fn push_run(out: &mut String, text: &str, from: usize, to: usize) {
+    match text.as_bytes().get(from..to) {
+        Some([]) => {}
+        Some(&[b]) if b.is_ascii() => out.push(char::from(b)),
+        _ => out.push_str(text.get(from..to).unwrap_or_default()),
+    }
+}
+
 /// Where the JSON number at `at` ends (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`),
 /// or where it stops being one.
 pub(crate) fn number_end(bytes: &[u8], at: usize) -> Result<usize, usize> {

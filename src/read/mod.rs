@@ -10,7 +10,8 @@
 //!   the tokens' ends, `JSON.parse`, and the values it builds;
 //! * [`strict`], [`repair`]: the two span readings a candidate gets; [`memo`] and [`ends`]:
 //!   what the candidates have in common, computed once per reply;
-//! * [`span`], [`trace`](mod@trace): positions and the decision record.
+//! * [`span`], [`trace`](mod@trace): positions and the decision record; [`reprint`]: an
+//!   answer printed straight from the reply.
 
 pub mod ends;
 pub mod fence;
@@ -19,6 +20,7 @@ pub mod js;
 pub mod lex;
 pub mod memo;
 pub mod repair;
+pub mod reprint;
 pub mod served;
 pub mod span;
 pub mod strict;

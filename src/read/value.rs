@@ -152,6 +152,10 @@ impl Object {
         Some(self.entries.remove(at).1)
     }
 
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.entries.iter_mut().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v)
+    }
+
     pub(crate) fn from_entries(entries: Vec<(JsString, Value)>) -> Object {
         Object { entries }
     }
@@ -211,6 +215,11 @@ impl Value {
         let mut out = String::new();
         write_json(&mut out, self, None);
         out
+    }
+
+    /// [`Value::to_json`] appended to `out`.
+    pub fn write_json(&self, out: &mut String) {
+        write_json(out, self, None);
     }
 
     /// `JSON.stringify(value, null, indent)`.
@@ -396,14 +405,27 @@ fn write_utf8_inside(out: &mut String, s: &str) {
         let escaped = escaped_len(bytes);
         out.reserve_exact(escaped + 2 + escaped / 16);
     }
-    let mut run = 0;
-    loop {
-        let i = super::lex::next_string_special(bytes, run);
-        out.push_str(&s[run..i]);
-        let Some(&b) = bytes.get(i) else { break };
-        push_escape(out, u32::from(b));
-        run = i + 1;
+    // Plain runs are found a word at a time and copied whole; where what JSON escapes
+    // comes thick (a reply's quotes, `":"` by the page), the next one, a byte or two
+    // on, is stepped to: a search would cost more than the bytes it passes over.
+    let (mut run, mut i) = (0, 0);
+    'search: loop {
+        i = super::lex::next_string_special(bytes, i);
+        loop {
+            match bytes.get(i) {
+                Some(&b) if is_special(b) => {
+                    super::lex::push_run(out, s, run, i);
+                    push_escape(out, u32::from(b));
+                    i += 1;
+                    run = i;
+                }
+                Some(_) if bytes.get(i + 1).is_some_and(|&c| is_special(c)) => i += 1,
+                Some(_) => continue 'search,
+                None => break 'search,
+            }
+        }
     }
+    super::lex::push_run(out, s, run, bytes.len());
 }
 
 /// Strings at least this long are measured before they are written.
@@ -411,21 +433,31 @@ const LONG_STRING: usize = 1 << 16;
 
 /// The length of `bytes` written as the inside of a JSON string.
 fn escaped_len(bytes: &[u8]) -> usize {
-    let mut len = bytes.len();
-    let mut at = 0;
-    loop {
-        at = super::lex::next_string_special(bytes, at);
-        let Some(&b) = bytes.get(at) else { return len };
-        // `\"` and the short escapes take two bytes, other controls six (`\u001b`).
-        len += if matches!(b, b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t') { 1 } else { 5 };
-        at += 1;
-    }
+    // `\"` and the short escapes take two bytes, other controls six (`\u001b`).
+    let extra = |b: u8| match b {
+        b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 1,
+        0..0x20 => 5,
+        _ => 0,
+    };
+    bytes.len() + bytes.iter().map(|&b| extra(b)).sum::<usize>()
+}
+
+/// Whether JSON escapes the byte in a string.
+#[inline(always)]
+fn is_special(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
 }
 
 fn push_escape(out: &mut String, unit: u32) {
     match unit {
-        0x22 => out.push_str("\\\""),
-        0x5c => out.push_str("\\\\"),
+        0x22 => {
+            out.push('\\');
+            out.push('"');
+        }
+        0x5c => {
+            out.push('\\');
+            out.push('\\');
+        }
         0x08 => out.push_str("\\b"),
         0x0c => out.push_str("\\f"),
         0x0a => out.push_str("\\n"),
@@ -503,6 +535,19 @@ fn write_json(out: &mut String, value: &Value, indent: Option<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strings_of_thick_escapes_print_as_sparse_ones_do() {
+        // What JSON escapes one byte in two or three, beside plain and non-ASCII runs, and
+        // past the length measured before it is written.
+        let pieces = ["\":\"", "\\\"", "a\nb", "é\"", "😀\t", "plain text run ", "\u{1b}x"];
+        for n in [1, 7, 300, 40_000] {
+            let s: String = (0..n).map(|i| pieces[i % pieces.len()]).collect();
+            let mut out = String::new();
+            write_json_string(&mut out, &JsString::from(s.as_str()));
+            assert_eq!(out, serde_json::to_string(&s).unwrap(), "{n}");
+        }
+    }
 
     #[test]
     fn numbers_print_as_javascript_prints_them() {

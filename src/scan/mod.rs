@@ -58,7 +58,7 @@
 //! | `comparisons` | `{KEY: {from, to, differ, replies: [{id, reference?, account}]}}` for each pair; `reference` (`PATH:LINE`) where the id is the record's own |
 //! | `reader_failed` | `{NAME: replies}`: for each reader command compared, the replies it gave no answer for (an error, or its failure at or before them); their comparisons are not made |
 //! | `elapsed_seconds`, `replies_per_second`, `bytes_per_second` | how long the scan took |
-//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `cut_off`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count, and `diagnostics` as printed |
+//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `cut_off`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count (`truncation.FIELD` as `{id, entries}`, `reader_failed.NAME` as `{id, why}`), `diagnostics` as printed, and `references`: for each of `replies`, where it was read (`PATH:LINE`), or null where that is its id |
 //!
 //! Keys of maps (`by_agent`, `comparisons`, …) are in sorted order; lists of replies are in
 //! load order (path, then line), whatever the number of threads.
@@ -66,6 +66,7 @@
 pub mod accepted;
 mod difference;
 mod facts;
+mod merge;
 mod pair;
 mod paths;
 pub mod report;
@@ -73,6 +74,7 @@ mod scanner;
 
 pub use difference::{account, parts};
 pub use facts::{Facts, Partial};
+pub use merge::ShardError;
 pub use pair::Pair;
 pub use paths::{Progress, scan_paths};
 pub use scanner::{Comparison, Difference, Failures, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};

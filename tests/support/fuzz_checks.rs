@@ -9,8 +9,10 @@ use std::sync::Arc;
 use bracewalk::cli::explain;
 use bracewalk::cli::record::{self, Input, Offsets};
 use bracewalk::cli::style::Style;
+use bracewalk::read::reprint::reprint;
+use bracewalk::read::trace::Trace;
 use bracewalk::read::value::Value;
-use bracewalk::read::walk::{WalkOptions, run};
+use bracewalk::read::walk::{Visit, WalkOptions, run};
 use bracewalk::read::{first, js, served, walk};
 use bracewalk::readers::{Catalogue, Run};
 use bracewalk::runlog::{LoadOptions, Loader, Tail};
@@ -25,6 +27,8 @@ pub fn exercise(text: &str) {
     assert_eq!(slow.decided_by, fast.decided_by);
     assert_eq!(slow.whole_reply.name(), fast.whole_reply.name());
     assert_eq!(walk::extract_json(text).as_ref().map(Value::to_json), fast.value.as_ref().map(Value::to_json));
+    visits_agree(text, &slow);
+    answer_in_agrees(text, fast.value.as_ref());
     let _ = explain::render_text(text, &slow, &Style::plain());
     let json = explain::render_json(text, &slow);
     // Checked with our own parse: the trace nests as deep as the reply, past serde_json's limit.
@@ -41,6 +45,56 @@ pub fn exercise(text: &str) {
     let input = Input { id: Value::Null, text: text.to_owned(), fields: vec!["edits".into(), "0".into()] };
     let line = record::render(&input, Offsets::Utf16, None);
     assert!(js::parse(&line).is_ok(), "the record is JSON");
+}
+
+/// Where `text[start..end]` is JSON, what `reprint` writes straight from it (when it does)
+/// is what `JSON.stringify` prints of its value.
+pub fn reprint_agrees(text: &str, start: usize, end: usize) {
+    let Ok(value) = js::parse(&text[start..end]) else { return };
+    let mut out = String::new();
+    if reprint(text, start, end, &mut out) {
+        assert_eq!(out, value.to_json(), "reprinted {:?}", &text[start..end]);
+    } else {
+        assert!(out.is_empty(), "nothing written where the value is needed");
+    }
+}
+
+/// The answer as `extract --jsonl` prints it: left in the reply where it is a strict reading,
+/// it is the answer's value.
+pub fn answer_in_agrees(text: &str, value: Option<&Value>) {
+    match walk::answer_in(text, &WalkOptions::SEED) {
+        Some(walk::Answer::Json(span)) => {
+            let json = &text[span.start..span.end];
+            assert_eq!(js::parse(json).ok().map(|v| v.to_json()), value.map(Value::to_json));
+            reprint_agrees(text, span.start, span.end);
+        }
+        Some(walk::Answer::Value(v)) => assert_eq!(Some(v.to_json()), value.map(Value::to_json)),
+        None => assert!(value.is_none()),
+    }
+}
+
+/// The record of candidates (`walk::visits`, what `extract --jsonl` prints) is the recorded
+/// walk's: every candidate `slow` recorded, and where it stopped recording, the kept one at
+/// its number. The decision beside it is the recorded walk's too.
+pub fn visits_agree(text: &str, slow: &Trace) {
+    let (trace, visits) = walk::visits(text);
+    let recorded: Vec<Visit> = slow.candidates.iter().map(Visit::of).collect();
+    match slow.unrecorded {
+        None => assert_eq!(visits, recorded, "the visits are the recorded candidates"),
+        Some(u) => {
+            assert_eq!(visits.len(), slow.visited(), "one visit per candidate visited");
+            let before = recorded.len() - usize::from(u.kept.is_some());
+            assert_eq!(visits[..before], recorded[..before], "the visits are the recorded candidates");
+            if let Some(k) = u.kept {
+                assert_eq!(visits[k], recorded[before], "the kept candidate at its number");
+            }
+        }
+    }
+    assert_eq!(trace.walk_end, slow.walk_end);
+    assert_eq!(trace.reads, slow.reads);
+    assert_eq!(trace.decided_by, slow.decided_by);
+    assert_eq!(trace.whole_reply.name(), slow.whole_reply.name());
+    assert_eq!(trace.value.as_ref().map(Value::to_json), slow.value.as_ref().map(Value::to_json));
 }
 
 /// Every reader of the catalogue: each walk variant's memoized run agrees with its recorded
@@ -155,6 +209,7 @@ const JS_ONLY: [&str; 5] = [
 /// value; we accept everything serde_json accepts; and where only we accept, the reason is
 /// one of the real JavaScript differences ([`JS_ONLY`]). `Err` describes a disagreement.
 pub fn parse_agrees(text: &str) -> Result<(), String> {
+    reprint_agrees(text, 0, text.len());
     let ours = js::parse(text);
     let theirs = serde_json::from_str::<serde_json::Value>(text);
     match (ours, theirs) {

@@ -23,6 +23,7 @@ mod gates;
 mod options;
 mod prefix;
 mod recorded;
+mod visits;
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -41,11 +42,13 @@ use super::value::Value;
 use braces::{find_brace, first_token, next_candidate};
 use gates::{whole_reply, whole_reply_unrecorded};
 use recorded::{Budget, record, walk_recorded};
+use visits::walk_visiting;
 
 pub use gates::{strings_are_self_contained, strings_not_self_contained};
 pub use options::{Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 pub use prefix::{ArrayPrefix, count_array_prefix, read_array_prefix};
 pub use recorded::{RecordLimit, reading_at};
+pub use visits::{Visit, visits};
 
 /// `extractJson(text)`: the answer only.
 pub fn extract_json(text: &str) -> Option<Value> {
@@ -64,11 +67,19 @@ pub fn trace(text: &str) -> Trace {
 /// narrow) and is kept in the trace, however long that takes (the oracle's record, which
 /// [`crate::cli::record`] prints); without, only the readings the walk needs are made.
 pub fn run(text: &str, opts: &WalkOptions, record_all: bool) -> Trace {
-    if record_all { record(text, opts, None) } else { walk_text(text, opts, None) }
+    if record_all { record(text, opts, None) } else { walk_text(text, opts, How::Unrecorded) }
 }
 
-fn walk_text(text: &str, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
-    walk_with(&mut Readers::new(text), opts, budget)
+/// How [`walk_with`] walks the candidates: as the engine does, recording each as the seed
+/// reads it (within a budget), or keeping what the oracle's record says of each.
+enum How<'v> {
+    Unrecorded,
+    Recorded(Budget),
+    Visiting(&'v mut Vec<Visit>),
+}
+
+fn walk_text(text: &str, opts: &WalkOptions, how: How) -> Trace {
+    walk_with(&mut Readers::new(text), opts, how)
 }
 
 /// Walks of one reply under several options, sharing what each learned of the text (each
@@ -87,7 +98,7 @@ impl<'a> Walker<'a> {
 
     /// [`run`]`(text, opts, false)`.
     pub fn run(&mut self, opts: &WalkOptions) -> Trace {
-        walk_with(&mut self.readers, opts, None)
+        walk_with(&mut self.readers, opts, How::Unrecorded)
     }
 
     /// [`locate`]`(text, opts)`.
@@ -96,11 +107,11 @@ impl<'a> Walker<'a> {
     }
 }
 
-fn walk_with(readers: &mut Readers, opts: &WalkOptions, budget: Option<Budget>) -> Trace {
+fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How) -> Trace {
     let text = readers.text;
     // What one walk knew of its own repaired reading's failing keys is its own.
     readers.failing_keys = 0..0;
-    let record = budget.is_some();
+    let record = matches!(how, How::Recorded(_));
     let whole_text = match read_whole_text(text, readers, record) {
         Ok((span, value)) => {
             return Trace {
@@ -119,11 +130,15 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, budget: Option<Budget>) 
         }
         Err(whole_text) => whole_text,
     };
-    let Walked { candidates, last, kept, unrecorded, reads } = match budget {
-        Some(budget) => walk_recorded(text, readers, opts, budget),
-        None => {
-            let mut reads = Reads::default();
+    let mut reads = Reads::default();
+    let Walked { candidates, last, kept, unrecorded, reads } = match how {
+        How::Recorded(budget) => walk_recorded(text, readers, opts, budget),
+        How::Unrecorded => {
             let last = walk_unrecorded(text, readers, opts, &mut reads);
+            Walked { candidates: Vec::new(), last, kept: None, unrecorded: None, reads }
+        }
+        How::Visiting(visits) => {
+            let last = walk_visiting(readers, visits, &mut reads);
             Walked { candidates: Vec::new(), last, kept: None, unrecorded: None, reads }
         }
     };
@@ -190,12 +205,44 @@ pub struct Located {
 impl Located {
     /// The answer: the value at the place, built now if it was not built finding it.
     pub fn into_value(self, text: &str) -> Option<Value> {
+        self.into_answer(text)?.into_value(text)
+    }
+
+    /// The answer, a strict reading's left in the reply where it is.
+    pub fn into_answer(self, text: &str) -> Option<Answer> {
         match (self.value, self.place) {
-            (Some(v), _) => Some(v),
-            (None, Place::Span { start, end, by }) => build_value(text, start, end, by),
+            (Some(v), _) => Some(Answer::Value(v)),
+            (None, Place::WholeText) => {
+                let (start, end) = lex::trim_range(text);
+                Some(Answer::Json(Span::new(start, end)))
+            }
+            (None, Place::Span { start, end, by: ReadingKind::Strict }) => Some(Answer::Json(Span::new(start, end))),
+            (None, Place::Span { start, end, by }) => build_value(text, start, end, by).map(Answer::Value),
             (None, _) => None,
         }
     }
+}
+
+/// Where an answer is: a value, or a span of the reply that is JSON (a strict reading), whose
+/// value is the answer, for a caller that prints it without building it
+/// ([`crate::read::reprint`]).
+pub enum Answer {
+    Value(Value),
+    Json(Span),
+}
+
+impl Answer {
+    pub fn into_value(self, text: &str) -> Option<Value> {
+        match self {
+            Answer::Value(v) => Some(v),
+            Answer::Json(span) => js::parse(text.get(span.start..span.end)?).ok(),
+        }
+    }
+}
+
+/// [`answer`], its value left in the reply where it is a strict reading.
+pub fn answer_in(text: &str, opts: &WalkOptions) -> Option<Answer> {
+    find(text, opts, true).into_answer(text)
 }
 
 /// [`answer`] without its value where finding where it is needs none: a caller comparing
@@ -233,11 +280,7 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located 
         first_fails_strictly = first.is_err();
         match first {
             // The object is the whole reply: the reply is JSON.
-            Ok(end) if end == span.end => {
-                if let Ok(value) = js::parse(&text[span.start..span.end]) {
-                    return built(Place::WholeText, value);
-                }
-            }
+            Ok(end) if end == span.end => return Located { place: Place::WholeText, value: None },
             // A strict failure that carries to the narrow reading leaves it none.
             Err((_, carries)) if carries.to(Mode::Narrow) => {}
             _ if eager => whole = js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end).map(Some),

@@ -13,7 +13,7 @@ use crate::read::trace::{Candidate, Reading, ReadingKind, Reads, Step, Trace, Un
 
 use super::braces::find_brace;
 use super::options::{Keep, OnFailure, Readings, WalkOptions};
-use super::{Readers, Walked, walk_text};
+use super::{How, Readers, Walked, walk_text};
 
 /// How much of a walk a bounded trace records in full.
 ///
@@ -43,7 +43,7 @@ pub(super) fn record(text: &str, opts: &WalkOptions, limit: Option<RecordLimit>)
         }
         None => Budget { candidates: usize::MAX, bytes: usize::MAX },
     };
-    walk_text(text, opts, Some(budget))
+    walk_text(text, opts, How::Recorded(budget))
 }
 
 /// What is left of a trace's [`RecordLimit`].

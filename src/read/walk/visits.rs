@@ -1,0 +1,146 @@
+//! Every `{` the seed's walk visits, with what the oracle's record says of each, in work
+//! linear in the reply.
+//!
+//! The oracle's record lists, for each candidate, its strict span end and whether that span
+//! parses, the same for the repaired (wide-colon) reading, and where the walk went on after
+//! reading it. The recorded walk gets those as the seed does, by scanning and parsing each
+//! candidate from scratch, which is quadratic on brace-laden text. None of it needs that:
+//!
+//! * a span end is where the brace-matching scan from that `{` closes, and [`SpanEnds`]
+//!   finds every `{`'s in one pass;
+//! * a reading parses iff the grammar accepts the object at its brace (the essay in
+//!   [`crate::read::memo`]), which the memoized validators answer, each candidate at the
+//!   cost of a lookup where an earlier one read through it;
+//! * a strict reading that parses is the repaired reading too (a container that reads
+//!   strictly reads the same repaired, [`Validator::object_at_knowing`]), so the walk's
+//!   first reading that parses says both outcomes: strict, both parse; repaired, only the
+//!   repaired one; none, neither.
+//!
+//! The walk is the recorded walk's: every `{` from the start, past a candidate it read and
+//! into one it did not, not the engine's, which steps over braces it knows open nothing.
+//!
+//! [`Validator::object_at_knowing`]: crate::read::memo::Validator::object_at_knowing
+
+use crate::read::ends::{Scan, SpanEnds};
+use crate::read::trace::{Candidate, ReadingKind, Reads, Trace};
+
+use super::braces::find_brace;
+use super::options::{Readings, WalkOptions};
+use super::{How, Readers, walk_text};
+
+/// One `{` the walk visited, as the oracle's record lists it. Offsets are bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Visit {
+    /// The `{`.
+    pub start: usize,
+    /// The end of the balanced strict span, `None` when its braces never balance.
+    pub strict_end: Option<usize>,
+    /// The strict span parses.
+    pub strict_ok: bool,
+    /// The end of the balanced repaired (wide-colon) span.
+    pub repaired_end: Option<usize>,
+    /// The repaired span's text parses.
+    pub repaired_ok: bool,
+    /// Where the walk went on after reading it; `None` when it descended into it.
+    pub read_end: Option<usize>,
+}
+
+impl Visit {
+    /// What a recorded candidate says of the same.
+    pub fn of(c: &Candidate) -> Visit {
+        Visit {
+            start: c.start,
+            strict_end: c.strict.span().map(|s| s.end),
+            strict_ok: c.strict.parses(),
+            repaired_end: c.wide.span().map(|s| s.end),
+            repaired_ok: c.wide.parses(),
+            read_end: c.read_end(),
+        }
+    }
+}
+
+/// The seed's walk (`extractJson`) with every candidate it visited: the trace as
+/// [`super::run`] gives it unrecorded (answer, decision, whole-reply verdict, walk end; no
+/// candidates), and the visits, equal to [`Visit::of`] each candidate of the recorded walk.
+pub fn visits(text: &str) -> (Trace, Vec<Visit>) {
+    // At most one a brace: room made once, not by doubling a list as long as the reply.
+    let mut visits = Vec::with_capacity(memchr::memchr_iter(b'{', text.as_bytes()).count());
+    let trace = walk_text(text, &WalkOptions::SEED, How::Visiting(&mut visits));
+    (trace, visits)
+}
+
+/// The candidate walk, each `{` visited kept in `visits`: where the candidate read last
+/// starts and ends, and by which reading.
+pub(super) fn walk_visiting(
+    readers: &mut Readers,
+    visits: &mut Vec<Visit>,
+    reads: &mut Reads,
+) -> Option<(usize, usize, ReadingKind)> {
+    let text = readers.text;
+    let mut strict_ends = SpanEnds::new(readers.text, Scan::Strict);
+    let mut wide_ends = SpanEnds::new(readers.text, Scan::Wide);
+    let mut last = None;
+    let mut next = find_brace(text, 0);
+    while let Some(start) = next {
+        let read = readers.read(start, Readings::StrictThenWide);
+        visits.push(Visit {
+            start,
+            strict_end: strict_ends.end(start),
+            strict_ok: matches!(read, Some((_, ReadingKind::Strict))),
+            repaired_end: wide_ends.end(start),
+            repaired_ok: read.is_some(),
+            read_end: read.map(|(end, _)| end),
+        });
+        next = match read {
+            // Past the object: everything inside it belongs to it.
+            Some((end, by)) => {
+                reads.count(by);
+                last = Some((start, end, by));
+                find_brace(text, end)
+            }
+            // Inside it: its closing brace may belong to something else.
+            None => find_brace(text, start + 1),
+        };
+    }
+    readers.strict_ends = Some(strict_ends);
+    readers.wide_ends = Some(wide_ends);
+    last
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::value::Value;
+    use crate::read::walk::run;
+
+    fn agree(text: &str) {
+        let (fast, got) = visits(text);
+        let slow = run(text, &WalkOptions::SEED, true);
+        let want: Vec<Visit> = slow.candidates.iter().map(Visit::of).collect();
+        assert_eq!(got, want, "{text:?}");
+        assert_eq!(fast.walk_end, slow.walk_end, "{text:?}");
+        assert_eq!(fast.decided_by, slow.decided_by, "{text:?}");
+        assert_eq!(fast.whole_reply.name(), slow.whole_reply.name(), "{text:?}");
+        assert_eq!(fast.value.as_ref().map(Value::to_json), slow.value.as_ref().map(Value::to_json), "{text:?}");
+    }
+
+    #[test]
+    fn visits_are_the_recorded_walks_candidates() {
+        for t in [
+            "",
+            "no braces",
+            r#"{"a": 1}"#,
+            r#"draft { "html": "...", "log": "..." } then {"html": "<p>real</p>", "log": "ok"}"#,
+            r#"the contract is {html, log} and {"html": "x"} ok"#,
+            "{\"html\": \"<p>draft\n{\"html\": \"<table></table>\", \"log\": \"ok\"}",
+            r#"{"faithful": false, "notes": "I read it as { "faithful": true }; it is not."}"#,
+            r#"{"a":{"a":{"a":{"a":"#,
+            r#""{"{"{"{"{"{"#,
+            r#"{"a": "q"x", "b": {"c": 1}} {}"#,
+            "{{}{\"}\"}}}{",
+            "{\"a\": \"line\nbreak\"} {\"b\\q\": 1}",
+        ] {
+            agree(t);
+        }
+    }
+}
