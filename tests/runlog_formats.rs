@@ -4,33 +4,15 @@
 // Helpers outside `#[test]` fns fail the test the same way an assertion does.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "support/loaded.rs"]
+mod loaded;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use bracewalk::runlog::{self, Diagnostic, Event, EventKind, Format, Item, LoadOptions, Reply, StopReason};
+use bracewalk::runlog::{self, EventKind, Format, LoadOptions, StopReason};
+use loaded::{load, load_with};
 use serde_json::json;
-
-#[derive(Default, Debug)]
-struct Loaded {
-    replies: Vec<Reply>,
-    events: Vec<Event>,
-    diagnostics: Vec<Diagnostic>,
-}
-
-fn load_with(paths: &[&Path], opts: &LoadOptions) -> Loaded {
-    let paths: Vec<PathBuf> = paths.iter().map(|p| p.to_path_buf()).collect();
-    let mut got = Loaded::default();
-    runlog::load(&paths, opts, &mut |item| match item {
-        Item::Reply(r) => got.replies.push(r),
-        Item::Event(e) => got.events.push(e),
-        Item::Diagnostic(d) => got.diagnostics.push(d),
-    });
-    got
-}
-
-fn load(paths: &[&Path]) -> Loaded {
-    load_with(paths, &LoadOptions::default())
-}
 
 fn jsonl(values: &[serde_json::Value]) -> String {
     values.iter().map(|v| format!("{v}\n")).collect()
