@@ -2,15 +2,15 @@
 //! printed in the order of the lines.
 //!
 //! Lines are taken in batches of what has arrived: what a read gives without waiting (a
-//! read of a file fills the buffer, a pipe gives what was written), capped in bytes. A
+//! read of a file fills the buffer, a pipe gives what was written), capped at 1 MiB. A
 //! batch's records are made on every core, then written in order, so a file is read at the
 //! speed of the cores and a slow pipe still gets each record soon after its line.
 //!
-//! A batch is one buffer of input and a few of output, kept from batch to batch: lines are
-//! slices of the input buffer, and the records of a run of lines are written one after
-//! another into one output buffer. Memory that a batch frees and the next asks for again
-//! would be handed back to the system and faulted in afresh, and a buffer per line grows
-//! to the longest line it ever held; either costs more than reading the records.
+//! A batch is one buffer of input, its lines slices of it, and an output buffer per line of
+//! a batch, all kept from batch to batch: memory that a batch frees and the next asks for
+//! again would be handed back to the system and faulted in afresh, which costs more than
+//! reading the records. (A buffer per input line, as before, grew to the longest line it
+//! ever held: twice the memory.)
 
 use std::borrow::Cow;
 use std::io::{ErrorKind, Read, Write};
@@ -23,12 +23,12 @@ use crate::read::lex;
 
 use super::record::{self, Input, Offsets};
 
-/// A batch is cut here even where more has arrived; a line longer than this makes the
-/// input buffer grow to hold it.
-const BATCH_BYTES: usize = 8 << 20;
-/// Runs of lines per thread in a batch: enough for the threads to even out long and short
-/// replies, few enough that each run's output buffer is large and kept.
-const RUNS_PER_THREAD: usize = 4;
+/// What is read at once, and so the most a batch holds beside the end of a line carried
+/// over: a batch small enough that its lines, their text and their records stay in the
+/// cache while they are made (batches of 8 MiB were a fifth slower).
+const READ: usize = 1 << 20;
+/// An output buffer that grew past this (every candidate of a long reply) is not kept.
+const KEPT_OUTPUT: usize = 8 << 20;
 
 /// Prints, for each JSONL record `{"id", "text", "fields"?}` of `input` (`-` for stdin),
 /// exactly what the reference oracle prints; a line that is not such a record is an error
@@ -51,22 +51,23 @@ fn records(
     keys: Option<&[String]>,
     out: &mut dyn Write,
 ) -> Result<u8> {
-    let mut batch = Batch { buf: vec![0; BATCH_BYTES], filled: 0, first: 1, errors: 0, outs: Vec::new() };
+    let mut batch = Batch { buf: vec![0; READ], filled: 0, first: 1, errors: 0, outs: Vec::new() };
     loop {
-        if batch.filled == batch.buf.len() {
-            // One line fills the buffer: it grows to hold the line.
-            batch.buf.resize(batch.buf.len() * 2, 0);
+        if batch.buf.len() - batch.filled < READ {
+            // The end of a line carried over is long: the buffer grows to hold the line.
+            batch.buf.resize(batch.filled + READ, 0);
         }
-        let spare = batch.buf.len() - batch.filled;
-        let n = match source.read(&mut batch.buf[batch.filled..]) {
+        let n = match source.read(&mut batch.buf[batch.filled..batch.filled + READ]) {
             Ok(n) => n,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) => return Err(e).with_context(|| format!("reading {input} line {}", batch.first)),
         };
+        let read = batch.filled..batch.filled + n;
         batch.filled += n;
+        // Each read that ends a line is a batch: a file gives a buffer's worth, a pipe what
+        // has arrived. (Only what was just read is searched, so a long line costs one pass.)
         let eof = n == 0;
-        // A read that gave less than it was asked for gave what had arrived.
-        if eof || n < spare || batch.filled >= BATCH_BYTES {
+        if eof || memchr::memchr(b'\n', &batch.buf[read]).is_some() {
             batch.records(eof, offsets, keys, out)?;
         }
         if eof {
@@ -97,29 +98,23 @@ impl Batch {
             return Ok(());
         }
         let lines: Vec<&[u8]> = held[..end].split_inclusive(|&b| b == b'\n').collect();
-        let per_run = lines.len().div_ceil(rayon::current_num_threads() * RUNS_PER_THREAD).max(1);
-        let runs = lines.len().div_ceil(per_run);
-        if self.outs.len() < runs {
-            self.outs.resize_with(runs, String::new);
+        if self.outs.len() < lines.len() {
+            self.outs.resize_with(lines.len(), String::new);
         }
         let first = self.first;
-        let errors: usize = self.outs[..runs]
+        let errors: usize = self.outs[..lines.len()]
             .par_iter_mut()
-            .zip(lines.par_chunks(per_run))
+            .zip(&lines)
             .enumerate()
-            .map(|(r, (text, run))| {
+            .map(|(i, (text, line))| {
                 text.clear();
-                let n = first + r * per_run;
-                run.iter()
-                    .enumerate()
-                    .map(|(i, line)| usize::from(record_of(n + i, line, offsets, keys, text)))
-                    .sum::<usize>()
+                usize::from(record_of(first + i, line, offsets, keys, text))
             })
             .sum();
-        for text in &mut self.outs[..runs] {
+        for text in &mut self.outs[..lines.len()] {
             out.write_all(text.as_bytes()).context("writing a record")?;
             // A run far larger than most (every candidate of a long reply) is not kept.
-            if text.capacity() > 2 * BATCH_BYTES {
+            if text.capacity() > KEPT_OUTPUT {
                 *text = String::new();
             }
         }
@@ -127,9 +122,9 @@ impl Batch {
         self.first += lines.len();
         self.buf.copy_within(end..self.filled, 0);
         self.filled -= end;
-        if self.buf.len() > BATCH_BYTES && self.filled <= BATCH_BYTES {
+        if self.buf.len() > 2 * READ && self.filled < READ {
             // The line that made it grow is done with.
-            self.buf.truncate(BATCH_BYTES);
+            self.buf.truncate(2 * READ);
             self.buf.shrink_to_fit();
         }
         Ok(())
@@ -211,12 +206,12 @@ mod tests {
 
     #[test]
     fn a_line_longer_than_a_batch_is_read_whole() {
-        let long = "y".repeat(BATCH_BYTES + 12345);
+        let long = "y".repeat(8 * READ + 12345);
         let input = format!(
             "{{\"id\":\"a\",\"text\":\"{{}}\"}}\n{{\"id\":\"long\",\"text\":\"{long} {{\\\"k\\\":1}}\"}}\nnope\n"
         );
         let keys = ["id".to_owned(), "extract_json".to_owned()];
-        for step in [usize::MAX, 1 << 20] {
+        for step in [usize::MAX, 1 << 16] {
             let (out, status) = printed(Trickle(input.as_bytes(), step), Some(&keys));
             assert_eq!(
                 out,
