@@ -66,6 +66,7 @@
 pub mod accepted;
 mod difference;
 mod facts;
+pub mod flags;
 mod merge;
 mod pair;
 mod paths;
@@ -74,6 +75,7 @@ mod scanner;
 
 pub use difference::{account, parts};
 pub use facts::{Facts, Partial};
+pub use flags::{Flag, Raised};
 pub use merge::ShardError;
 pub use pair::Pair;
 pub use paths::{Progress, scan_paths};
@@ -115,6 +117,14 @@ impl Config {
     /// Whether pair `p` is compared in the early part of the facts.
     pub fn is_early(&self, p: usize) -> bool {
         self.pairs.get(p).is_some_and(|pair| pair.against_seed() && self.early.contains(&pair.from))
+    }
+
+    /// Whether pair `p` is one the `readers-disagree` flag looks at: a reader set beside the
+    /// seed to see where it reads otherwise (an early one, the inspector's `≠`, or a reader
+    /// command), not a what-if of the seed's own rules, which differs by design.
+    pub fn disagreement(&self, p: usize) -> bool {
+        self.is_early(p)
+            || self.pairs.get(p).is_some_and(|pair| pair.against_seed() && self.catalogue.is_command(pair.from))
     }
 
     /// The index of the pair reading `reader` against the seed, if the config makes it.

@@ -22,6 +22,8 @@ use super::look::{accent, bad, dim, good, warn, whole_reply_style};
 pub enum Badge {
     /// A row of the scan's report.
     Report(Row),
+    /// Any risk flag is raised on it (each flag is a row of the report, and a filter entry).
+    Flagged,
     /// Arrived while watching.
     New,
     /// Its file was deleted.
@@ -126,6 +128,12 @@ pub fn table(config: &Config, compared: ReaderId) -> Vec<Look> {
         );
         out.push(report(Row::Differs(p), "≠", bold(bad()), &legend));
     }
+    out.push(look(
+        Badge::Flagged,
+        "⚑",
+        bold(warn()),
+        "a risk flag: a reading shaped like a failure the seed names (the decision pane says which, and where)",
+    ));
     out.extend([
         report(
             Row::CutOff,
@@ -146,6 +154,7 @@ impl Badge {
     pub fn name(&self, config: &Config) -> String {
         match self {
             Badge::Report(row) => row.name(config),
+            Badge::Flagged => "flagged (any risk flag)".to_owned(),
             Badge::New => "new".to_owned(),
             Badge::Gone => "gone".to_owned(),
             Badge::Changed => "changed on disk".to_owned(),
@@ -161,6 +170,7 @@ impl Badge {
     pub fn on(&self, e: &Entry, marked: bool, config: &Config) -> bool {
         match self {
             Badge::Report(row) => e.facts.as_deref().is_some_and(|f| row.holds(f, config)),
+            Badge::Flagged => e.facts.as_deref().is_some_and(|f| !f.flags.is_empty()),
             Badge::New => e.new,
             Badge::Gone => e.gone,
             Badge::Changed => e.changed,
@@ -171,9 +181,10 @@ impl Badge {
     }
 
     /// Whether a filter on the badge admits `e`. A row of the report admits exactly the
-    /// replies the scan counts under it: not one whose file is gone.
+    /// replies the scan counts under it: not one whose file is gone (nor does `flagged`,
+    /// which is any of the flags' rows).
     pub fn admits(&self, e: &Entry, marked: bool, config: &Config) -> bool {
-        !(e.gone && matches!(self, Badge::Report(_))) && self.on(e, marked, config)
+        !(e.gone && matches!(self, Badge::Report(_) | Badge::Flagged)) && self.on(e, marked, config)
     }
 
     /// Which badges a filter takes as alternatives to this one: what became of the entry
