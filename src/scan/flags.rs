@@ -34,6 +34,9 @@ use crate::read::trace::{DecidedBy, Place, ReadingKind, Trace};
 use crate::read::value::{JsString, Value};
 use crate::read::walk::{self, Visit};
 
+use super::Config;
+use super::difference::account;
+
 /// A risk flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Flag {
@@ -157,6 +160,25 @@ pub fn raised(text: &str, trace: &Trace, value: Option<&Value>, stopped: bool, v
     if let (true, Some(_), Some(answer)) = (stopped, value, answer) {
         out.push(Raised::ReadFromTruncated { decided_by: trace.decided_by, answer });
     }
+    out
+}
+
+/// The flags of one reply read outside a scan (`explain`): the seed's `trace` (recorded or
+/// not) with its answer, and the comparisons of `config`'s early readers with the seed (the
+/// `≠`), each reader read here. What a scan's facts say of the reply under `config`, where
+/// no reader command is compared.
+pub fn of_trace(text: &str, trace: &Trace, stopped: bool, config: &Config) -> Vec<Raised> {
+    let visits = needs_visits(text, trace).then(|| walk::visits(text).1);
+    let mut out = raised(text, trace, trace.value.as_ref(), stopped, visits.as_deref());
+    let disagreed = (0..config.pairs.len()).filter(|&p| config.is_early(p)).find_map(|p| {
+        let reader = config.pairs[p].from;
+        let theirs = config.catalogue.read(reader, text);
+        // What a caller holds: JavaScript's `null` is nothing.
+        let seed = trace.value.as_ref().filter(|v| !matches!(v, Value::Null));
+        let account = account(theirs.as_ref(), seed)?;
+        Some(Raised::ReadersDisagree { reader: config.catalogue.name(reader).to_owned(), account })
+    });
+    out.extend(disagreed);
     out
 }
 
