@@ -57,8 +57,9 @@
 //! | `truncation` | `{FIELD: {replies, entries}}`: replies whose last `"FIELD": [` array never reaches its `]` (cut mid-entry, or holding something other than objects), and the complete entries `readArrayPrefix` recovers from them; `--field` names the fields, `edits` by default |
 //! | `comparisons` | `{KEY: {from, to, differ, replies: [{id, reference?, account}]}}` for each pair; `reference` (`PATH:LINE`) where the id is the record's own |
 //! | `reader_failed` | `{NAME: replies}`: for each reader command compared, the replies it gave no answer for (an error, or its failure at or before them); their comparisons are not made |
+//! | `flags` | `{NAME: replies}` for each risk flag, all five, zeros included: `inside-unreadable`, `smaller-than-superseded`, `placeholder`, `read-from-truncated`, `readers-disagree` (see Risk flags) |
 //! | `elapsed_seconds`, `replies_per_second`, `bytes_per_second` | how long the scan took |
-//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `cut_off`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count (`truncation.FIELD` as `{id, entries}`, `reader_failed.NAME` as `{id, why}`), `diagnostics` as printed, and `references`: for each of `replies`, where it was read (`PATH:LINE`), or null where that is its id |
+//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `cut_off`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count (`truncation.FIELD` as `{id, entries}`, `reader_failed.NAME` and `flags.NAME` as `{id, why}`, `why` saying what raised the flag), `diagnostics` as printed, and `references`: for each of `replies`, where it was read (`PATH:LINE`), or null where that is its id |
 //!
 //! Keys of maps (`by_agent`, `comparisons`, …) are in sorted order; lists of replies are in
 //! load order (path, then line), whatever the number of threads.
