@@ -296,6 +296,26 @@ mod tests {
     }
 
     #[test]
+    fn the_facts_carry_the_flags_and_the_disagreement_comes_with_its_comparison() {
+        let config = Config::default();
+        let t = "Template:\n{ \"html\": \"...\" }\nAnswer:\n{\"html\": \"<p>real</p>\"}";
+        let f = Facts::of_text(t, false, &config);
+        assert_eq!(f.flags.len(), 1);
+        // First-wins binds the template: the disagreement, and no shape flag on the answer.
+        assert_eq!(f.flags.iter().map(|r| r.flag()).collect::<Vec<_>>(), [Flag::ReadersDisagree]);
+        let (early, _) = Facts::early(t, false, &config);
+        assert!(early.has(Flag::ReadersDisagree), "the first-wins comparison is early");
+        // The what-ifs that differ (first-readable, …) are not disagreements: one flag.
+        let first_wins = config.pair_with_seed(ReaderId::FIRST_WINS).unwrap();
+        assert!(f.differences.iter().any(|(p, _)| *p != first_wins), "{f:?}");
+        let template = Facts::of_text(r#"{"html": "...", "log": "<log>"}"#, true, &config);
+        assert_eq!(
+            template.flags.iter().map(|r| r.flag()).collect::<Vec<_>>(),
+            [Flag::Placeholder, Flag::ReadFromTruncated]
+        );
+    }
+
+    #[test]
     fn a_bom_before_an_array_is_read_by_the_seed_alone() {
         let config = Config::default();
         let f = Facts::of_text("\u{feff}[1,2]", false, &config);
