@@ -11,7 +11,7 @@ use ratatui::style::{Modifier, Style};
 
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::readers::ReaderId;
-use crate::scan::Config;
+use crate::scan::{Config, Flag};
 use crate::scan::report::{Alternatives, Row};
 
 use super::entry::{Body, Entry};
@@ -22,7 +22,8 @@ use super::look::{accent, bad, dim, good, warn, whole_reply_style};
 pub enum Badge {
     /// A row of the scan's report.
     Report(Row),
-    /// Any risk flag is raised on it (each flag is a row of the report, and a filter entry).
+    /// A risk flag of the reading's shape is raised on it (each flag is a row of the report,
+    /// and a filter entry); `readers-disagree` alone is the `≠`.
     Flagged,
     /// Arrived while watching.
     New,
@@ -132,7 +133,8 @@ pub fn table(config: &Config, compared: ReaderId) -> Vec<Look> {
         Badge::Flagged,
         "⚑",
         bold(warn()),
-        "a risk flag: a reading shaped like a failure the seed names (the decision pane says which, and where)",
+        "a risk flag: a reading shaped like a failure the seed names (the decision pane says which, and where; \
+         readers-disagree is the ≠)",
     ));
     out.extend([
         report(
@@ -154,7 +156,7 @@ impl Badge {
     pub fn name(&self, config: &Config) -> String {
         match self {
             Badge::Report(row) => row.name(config),
-            Badge::Flagged => "flagged (any risk flag)".to_owned(),
+            Badge::Flagged => "flagged (a risk flag but readers-disagree)".to_owned(),
             Badge::New => "new".to_owned(),
             Badge::Gone => "gone".to_owned(),
             Badge::Changed => "changed on disk".to_owned(),
@@ -170,7 +172,10 @@ impl Badge {
     pub fn on(&self, e: &Entry, marked: bool, config: &Config) -> bool {
         match self {
             Badge::Report(row) => e.facts.as_deref().is_some_and(|f| row.holds(f, config)),
-            Badge::Flagged => e.facts.as_deref().is_some_and(|f| !f.flags.is_empty()),
+            // Not for a disagreement alone: that is the `≠`.
+            Badge::Flagged => {
+                e.facts.as_deref().is_some_and(|f| f.flags.iter().any(|r| r.flag() != Flag::ReadersDisagree))
+            }
             Badge::New => e.new,
             Badge::Gone => e.gone,
             Badge::Changed => e.changed,
