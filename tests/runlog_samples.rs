@@ -422,3 +422,33 @@ fn readers_disagree_is_the_first_wins_comparison() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(ids(&flags["readers-disagree"]), ids(&v["comparisons"]["first-wins"]["replies"]));
 }
+
+#[test]
+fn explain_ends_with_each_flag_in_the_words_the_scan_lists() {
+    let explain = |file: &str, line: usize| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_bracewalk"))
+            .args(["explain", &at(file, line)])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let flags = flagged();
+    for (file, line, name) in [
+        (BUDGET_5, 17, "inside-unreadable"),
+        (CAPITAL_5, 6, "placeholder"),
+        (CAPITAL_5, 23, "smaller-than-superseded"),
+        (CAPITAL_5, 30, "inside-unreadable"),
+    ] {
+        let why = flags[name].as_array().unwrap().iter().find(|x| x["id"] == at(file, line)).unwrap()["why"].clone();
+        let printed = explain(file, line);
+        assert!(printed.contains(&format!("⚑ {name}  {}\n", why.as_str().unwrap())), "{printed}");
+    }
+    // The near misses: #339's verdict and the inline-handler correction carry the ≠ alone.
+    for line in [23, 27] {
+        let printed = explain(MEASURES_4, line);
+        let raised: Vec<&str> = printed.lines().filter(|l| l.starts_with('⚑')).collect();
+        assert_eq!(raised.len(), 1, "{printed}");
+        assert!(raised[0].starts_with("⚑ readers-disagree  first-wins reads it otherwise"), "{printed}");
+    }
+}

@@ -13,7 +13,7 @@ pub fn explain(raised: &Raised) -> String {
         Raised::InsideUnreadable { kept, inside } => {
             let span = match inside.end {
                 Some(end) => format!("{}..{}", thousands(inside.start), thousands(end)),
-                None => format!("{}.. (its braces never balance)", thousands(inside.start)),
+                None => format!("from byte {} on (its braces never balance)", thousands(inside.start)),
             };
             format!(
                 "kept #{} at byte {} lies inside #{}, {span}, which no reading could read; it ends at byte {}, before \
