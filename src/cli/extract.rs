@@ -113,7 +113,8 @@ pub fn explain(input: &str, json: bool, readers: (&Catalogue, &[ReaderId]), out:
         } else {
             let style = Style::for_stdout();
             let shown = super::readers::explain_text(catalogue, &text, &trace, &given, &style);
-            out.write_all(shown.as_bytes()).and_then(|()| out.write_all(explain::render_flags(&raised, &style).as_bytes()))
+            out.write_all(shown.as_bytes())
+                .and_then(|()| out.write_all(explain::render_flags(&raised, &style).as_bytes()))
         }
         .context("writing the trace")?;
         return Ok(0);

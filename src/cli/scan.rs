@@ -138,7 +138,8 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
             match row {
                 // A flag says what raised it.
                 Row::Flag(_) => {
-                    let _ = writeln!(o, "{indent}{}  {}", visible(scan.id(i), false), style.dim(&visible(&note, false)));
+                    let _ =
+                        writeln!(o, "{indent}{}  {}", visible(scan.id(i), false), style.dim(&visible(&note, false)));
                 }
                 _ => {
                     let _ = writeln!(o, "{indent}{}", visible(scan.id(i), false));

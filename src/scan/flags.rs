@@ -48,8 +48,13 @@ pub enum Flag {
 }
 
 impl Flag {
-    pub const ALL: [Flag; 5] =
-        [Flag::InsideUnreadable, Flag::SmallerThanSuperseded, Flag::Placeholder, Flag::ReadFromTruncated, Flag::ReadersDisagree];
+    pub const ALL: [Flag; 5] = [
+        Flag::InsideUnreadable,
+        Flag::SmallerThanSuperseded,
+        Flag::Placeholder,
+        Flag::ReadFromTruncated,
+        Flag::ReadersDisagree,
+    ];
 
     /// The flag's name, in `scan --json` and everywhere it is shown.
     pub fn name(self) -> &'static str {
@@ -141,7 +146,13 @@ pub fn needs_visits(text: &str, trace: &Trace) -> bool {
 /// comparison's): `trace` is the seed's (recorded or not), `value` its answer, `stopped`
 /// whether the record says the output ceiling stopped the reply. `visits` are the walk's
 /// candidates ([`walk::visits`]), where [`needs_visits`] says so.
-pub fn raised(text: &str, trace: &Trace, value: Option<&Value>, stopped: bool, visits: Option<&[Visit]>) -> Vec<Raised> {
+pub fn raised(
+    text: &str,
+    trace: &Trace,
+    value: Option<&Value>,
+    stopped: bool,
+    visits: Option<&[Visit]>,
+) -> Vec<Raised> {
     let mut out = Vec::new();
     let (_, reply_end) = lex::trim_range(text);
     let answer = match trace.place {
@@ -149,7 +160,8 @@ pub fn raised(text: &str, trace: &Trace, value: Option<&Value>, stopped: bool, v
         Place::WholeText | Place::Raw => Some(lex::trim_range(text)),
         Place::Nothing => None,
     };
-    if let (DecidedBy::LastWins, Place::Span { start, end, .. }, Some(visits)) = (trace.decided_by, trace.place, visits) {
+    if let (DecidedBy::LastWins, Place::Span { start, end, .. }, Some(visits)) = (trace.decided_by, trace.place, visits)
+    {
         out.extend(walked(text, visits, (start, end), reply_end, value));
     }
     if let (Some(v), Some(answer)) = (value, answer)
@@ -196,10 +208,16 @@ fn walked(
     let earlier = &visits[..k];
     if end != reply_end
         && let Some((n, v)) = earlier.iter().enumerate().find(|(_, v)| {
-            !v.strict_ok && !v.repaired_ok && opens_like_an_object(text, v.start) && v.strict_end.is_none_or(|e| start < e)
+            !v.strict_ok
+                && !v.repaired_ok
+                && opens_like_an_object(text, v.start)
+                && v.strict_end.is_none_or(|e| start < e)
         })
     {
-        out.push(Raised::InsideUnreadable { kept, inside: Numbered { number: n + 1, start: v.start, end: v.strict_end } });
+        out.push(Raised::InsideUnreadable {
+            kept,
+            inside: Numbered { number: n + 1, start: v.start, end: v.strict_end },
+        });
     }
     let length = end - start;
     let keys = value.and_then(top_keys);
@@ -213,7 +231,11 @@ fn walked(
             }
             let read_by = if v.strict_ok { ReadingKind::Strict } else { ReadingKind::Wide };
             let theirs = walk::value_at(text, v.start, e, read_by)?;
-            (top_keys(&theirs).as_ref() == Some(&keys)).then_some(Numbered { number: n + 1, start: v.start, end: Some(e) })
+            (top_keys(&theirs).as_ref() == Some(&keys)).then_some(Numbered {
+                number: n + 1,
+                start: v.start,
+                end: Some(e),
+            })
         });
         if let Some(superseded) = found {
             out.push(Raised::SmallerThanSuperseded { kept, superseded, keys: keys.len() });
@@ -384,7 +406,19 @@ mod tests {
 
     #[test]
     fn ordinary_strings_are_not_placeholders() {
-        for s in ["", ".", "Page 17.", "<br>", "<p>", "<p>x</p>", "<a href=\"x\">", "null", "strings", "Total ... 12", "<hr/>"] {
+        for s in [
+            "",
+            ".",
+            "Page 17.",
+            "<br>",
+            "<p>",
+            "<p>x</p>",
+            "<a href=\"x\">",
+            "null",
+            "strings",
+            "Total ... 12",
+            "<hr/>",
+        ] {
             assert_eq!(placeholder(&JsString::from(s)), None, "{s:?}");
         }
         let long = format!("...{}", " ".repeat(80));

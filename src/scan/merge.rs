@@ -239,7 +239,8 @@ fn put(row: &Row, scan: &mut Scan, held: Vec<(usize, Held)>, count: &Json) {
         }
         Row::Flag(f) => {
             if let Some(list) = scan.flags.get_mut(f.index()) {
-                *list = held.into_iter().map(|(i, h)| (i, if let Held::Why(w) = h { w } else { String::new() })).collect();
+                *list =
+                    held.into_iter().map(|(i, h)| (i, if let Held::Why(w) = h { w } else { String::new() })).collect();
             }
         }
         Row::Agent(name) => group(&mut scan.by_agent, name, held),
