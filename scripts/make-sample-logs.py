@@ -409,6 +409,40 @@ def brace_for_bracket():
     )
 
 
+# --- risky shapes: readings the seed makes exactly, that look like its failures ----
+
+def template_only():
+    """A page reply that is the scratch template and nothing after it: the answer's html is a
+    placeholder (the shape of the 62-character template of the long correction, alone)."""
+    return (
+        "I'll set out the envelope first and then fill in the table from the image.\n\n"
+        + model_json({"html": "<page html>", "log": "...", "suggested_agent": None})
+    )
+
+
+def contract_after_answer(html, log):
+    """A page that answers, then quotes the contract back: the quotation is the last object."""
+    return (
+        envelope(html, log)
+        + '\n\nThat follows the contract, {"html": "", "log": "", "suggested_agent": null}, with the table as one '
+        "element and nothing outside the envelope."
+    )
+
+
+def stopped_in_html(rng):
+    """A page whose model stopped mid-string (`end_turn`), its complete `suggested_agent`
+    written first: the walk's answer is that child, inside the envelope that never closes."""
+    rows = "".join(
+        f"<tr><th>{name}</th><td>{money(rng, 2, 40)}</td><td>{money(rng, 1, 20)}</td></tr>"
+        for name in ("Bus Rapid Transit, Corridor 2", "Maintenance facility roof", "Light rail signal upgrade")
+    )
+    return (
+        '{"suggested_agent": {"name": "table-agent", "reason": "the project list continues on the next page"}, '
+        '"log": "Page 4. Project list, part 1.", "html": "<h2>Project List</h2><table><caption>Capital projects, '
+        f'FY2025-2029 ($ millions)</caption><tr><th>Project</th><th>Total</th><th>FY2025</th></tr>{rows}<tr><th>Bridge'
+    )
+
+
 # --- page shapes from the seeds ------------------------------------------------
 
 def backslash_title():
@@ -697,6 +731,7 @@ MEASURES = "8a0d54e1c3b97f26"
 GRANTS = "c47e2b9915fa0d83"
 ANNUAL = "5be7f03a21c6d9e4"
 ATLAS = "e91a6c2d08b4f375"
+CAPITAL = "9d42b7e0c5a13f68"
 
 
 def budget_pages(seed, overrides):
@@ -835,6 +870,36 @@ def round5(campaign):
     html = {n: page_html_of(p["page"]) for n, p in pages.items()}
     write_run(campaign, ANNUAL, run, doc_meta(ANNUAL, "https://transit.example.gov/about/annual-report-2023.pdf", 5),
               "s-c08e6f14", "ready_for_review", html, 1, ledger, "Annual Report 2023")
+
+    # The capital program: readings shaped like the seed's failures (the risk flags).
+    run = Run(datetime.datetime(2025, 5, 19, 10, 4, 52, 0), "anthropic/claude-sonnet-4.5", "openrouter")
+    run.at(0, {"type": "run_start", "pages": 4, "mode": "full"})
+    run.at(40, {"type": "phase", "phase": "extraction"})
+    rng = random.Random(66)
+    p3_html = "<h2>Funding Sources</h2>" + paragraphs(rng, 2) + table(
+        "Table 2. Capital funding by source, FY2025-2029 ($ millions)",
+        [simple_header(["Source", "FY2025", "FY2026", "FY2027"])],
+        [[name, money(rng, 5, 90), money(rng, 5, 90), money(rng, 5, 90)]
+         for name in ("Federal formula funds", "State transit capital", "Local sales tax", "Bond proceeds")])
+    empty = lambda n: {"ok": False, "problems": [{"issue": f"Page {n} came back empty: its html is not the page.", "severity": "major"}],
+                       "verdict": verdict(False, [{"issue": f"Page {n} came back empty: its html is not the page.", "severity": "major"}],
+                                          "Nothing on the page was transcribed.")}
+    pages = {
+        1: {"page": envelope("<h1>Capital Improvement Program FY2025-2029</h1><p>Regional Transit Authority</p>", "Page 1. Cover."),
+            "verdict": verdict(True), "ok": True},
+        2: {"page": template_only(), **empty(2),
+            "correction": envelope("<h2>Program Summary</h2>" + paragraphs(rng, 3), "Page 2. Program summary.")},
+        3: {"page": contract_after_answer(p3_html, "Page 3. Funding sources and Table 2."), **empty(3),
+            "correction": envelope(p3_html, "Page 3. Funding sources and Table 2, resent.")},
+        4: {"page": stopped_in_html(rng), **empty(4), "out_tokens": 412},
+    }
+    t = extract_pages(run, "capital-program-fy2025", pages, lanes=2)
+    t = review(run, t + 40, [(reader_verdict([{"severity": "major", "pages": [4], "issue": "The project list stops after three rows.",
+                                               "suggested_action": "Re-extract page 4."}]), 1, None)])
+    finish(run, t, True, iterations=0, unresolved=1)
+    html = {n: page_html_of(p.get("correction", p["page"])) for n, p in pages.items()}
+    write_run(campaign, CAPITAL, run, doc_meta(CAPITAL, "https://transit.example.gov/capital/cip-fy2025-2029.pdf", 4),
+              "s-5a9d2e71", "ready_for_review", html, 0, ledger, "Capital Improvement Program FY2025-2029")
 
     # The atlas: refused at submission for its page count. No session, no log.
     meta = doc_meta(ATLAS, "https://planning.example.gov/atlas/regional-atlas.pdf", 212)

@@ -91,3 +91,28 @@ fn the_record_of_candidates_does_linear_work() {
         assert!(per_byte[2] <= per_byte[0] * 1.25 + 0.1, "{family}: work per byte grew: {per_byte:?}");
     }
 }
+
+/// The risk flags' candidates: the seed's walk, then its visits read through the same memo
+/// (what a scan's facts do where a flag could hold), linear on every family. The values the
+/// flags build are of superseded candidates, which do not overlap: at most the reply's length.
+#[test]
+fn the_flags_walk_does_linear_work() {
+    use bracewalk::read::walk::Walker;
+    use bracewalk::scan::flags;
+    for family in corpus::ADVERSARIAL_FAMILIES {
+        let mut per_byte = Vec::new();
+        for size in [16 << 10, 64 << 10, 256 << 10] {
+            let text = corpus::adversarial(family, size);
+            let mut walker = Walker::new(&text);
+            let seed = walker.run(&WalkOptions::SEED);
+            let (trace, visits) = walker.visits();
+            assert_eq!(trace.place, seed.place, "{family}");
+            let raised = flags::raised(&text, &seed, seed.value.as_ref(), false, Some(&visits));
+            assert!(raised.len() <= 3, "{family}: {raised:?}");
+            let w = trace.work.bytes as f64 / text.len() as f64;
+            assert!(w <= 16.0, "{family}: {w:.2} bytes examined per byte at {size} bytes, both walks");
+            per_byte.push(w);
+        }
+        assert!(per_byte[2] <= per_byte[0] * 1.25 + 0.1, "{family}: work per byte grew: {per_byte:?}");
+    }
+}

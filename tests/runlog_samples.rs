@@ -56,7 +56,7 @@ fn is_pass(v: &Value) -> bool {
 fn the_campaign_lists_every_reply_with_its_agent_page_and_round() {
     let (replies, events, diags) = load(&["round-4", "round-5"]);
     assert!(diags.is_empty(), "{diags:?}");
-    assert_eq!((replies.len(), events.len()), (117, 2));
+    assert_eq!((replies.len(), events.len()), (128, 2));
     for r in &replies {
         let m = &r.meta;
         let agent = m.agent.as_deref().unwrap_or_else(|| panic!("{} has no agent", r.id));
@@ -276,4 +276,179 @@ fn the_formats_added_later_read_as_the_readme_says() {
     };
     assert_eq!(texts("json"), texts("eval")[..3]);
     assert!(inspect.iter().all(|r| r.meta.round.as_deref() == Some("page_transcription")));
+}
+
+const CAPITAL_5: &str = "round-5/9d42b7e0c5a13f68/log.jsonl";
+
+/// `scan --json --list sample-logs`: the ids behind each risk flag, and what raised each.
+fn flagged() -> serde_json::Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bracewalk"))
+        .args(["scan", "--json", "--list", SAMPLES])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["ids"]["flags"].clone()
+}
+
+fn ids(v: &serde_json::Value) -> Vec<String> {
+    let mut ids: Vec<String> = v.as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap().to_owned()).collect();
+    ids.sort();
+    ids
+}
+
+fn at(file: &str, line: usize) -> String {
+    format!("{SAMPLES}/{file}:{line}")
+}
+
+#[test]
+fn the_risk_flags_name_exactly_the_samples_of_their_shapes() {
+    let flags = flagged();
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let expected = [
+        (
+            "inside-unreadable",
+            sorted(
+                [
+                    // The residuals, and the `}`-for-`]` verdict's lone problem.
+                    at(BUDGET_5, 17),
+                    at(BUDGET_5, 51),
+                    at(BUDGET_5, 100),
+                    at(BUDGET_5, 114),
+                    at(BUDGET_5, 133),
+                    // The page that stopped after its `suggested_agent`.
+                    at(CAPITAL_5, 30),
+                    format!("{SAMPLES}/formats/replies/restart-unreadable.txt"),
+                    // The same shapes in the other formats: the quoted-string decoy (Cohere), the
+                    // `}`-for-`]` verdict (Vertex batch, twice), the cut `edits` and the cut page.
+                    "c14c80c3-18eb-4519-9460-6c92edd8cfb4".to_owned(),
+                    "v1".to_owned(),
+                    "verify/budget-p14".to_owned(),
+                    "msg_05EditsCut".to_owned(),
+                    "budget-p17-cut".to_owned(),
+                ]
+                .to_vec(),
+            ),
+        ),
+        ("smaller-than-superseded", vec![at(CAPITAL_5, 23)]),
+        ("placeholder", vec![at(CAPITAL_5, 6)]),
+        ("read-from-truncated", vec!["msg_05EditsCut".to_owned()]),
+    ];
+    let names: Vec<&str> = flags.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        ["inside-unreadable", "placeholder", "read-from-truncated", "readers-disagree", "smaller-than-superseded"]
+    );
+    for (name, want) in expected {
+        let got: Vec<String> = ids(&flags[name]);
+        assert_eq!(got, want, "{name}");
+    }
+    // Each says why, with its offsets.
+    let why = |name: &str, id: &str| -> String {
+        flags[name].as_array().unwrap().iter().find(|x| x["id"].as_str().unwrap().ends_with(id)).unwrap()["why"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(
+        why("inside-unreadable", "3f1c9a0e7b2d4c58/log.jsonl:17"),
+        "kept #3 at byte 156 lies inside #1, 8..207, which no reading could read; it ends at byte 192, before the \
+         reply does"
+    );
+    assert_eq!(
+        why("smaller-than-superseded", "9d42b7e0c5a13f68/log.jsonl:23"),
+        "kept #2 at byte 1,400 (48 bytes) has the 3 keys of #1 at byte 0 (1,371 bytes), which it superseded: under a \
+         quarter of its length"
+    );
+    assert_eq!(
+        why("placeholder", "9d42b7e0c5a13f68/log.jsonl:6"),
+        "`html` is \"<page html>\", a template's placeholder (the answer is at 76..138)"
+    );
+}
+
+#[test]
+fn no_sample_the_readme_calls_right_carries_a_shape_flag() {
+    let flags = flagged();
+    let right = [
+        at(BUDGET_4, 135),
+        at(BUDGET_4, 116),
+        at(BUDGET_4, 125),
+        at(BUDGET_4, 57),
+        at(BUDGET_4, 18),
+        at(BUDGET_4, 49),
+        at(BUDGET_4, 91),
+        at(BUDGET_4, 109),
+        at(BUDGET_4, 140),
+        at(BUDGET_4, 145),
+        at(BUDGET_4, 149),
+        at(MEASURES_4, 13),
+        at(MEASURES_4, 6),
+        // #339's verdict, which the whole-reply reading takes, and its corrected page.
+        at(MEASURES_4, 23),
+        at(MEASURES_4, 34),
+        // The inline-handler correction, 85 characters shorter than what it replaced.
+        at(MEASURES_4, 27),
+        at(MEASURES_4, 46),
+        at(ANNUAL_5, 9),
+        at(ANNUAL_5, 27),
+        at(ANNUAL_5, 41),
+        format!("{SAMPLES}/formats/replies/page-017-correction.txt"),
+        format!("{SAMPLES}/formats/replies/verdict-339.md"),
+    ];
+    for name in ["inside-unreadable", "smaller-than-superseded", "placeholder", "read-from-truncated"] {
+        let got: Vec<String> = ids(&flags[name]);
+        for r in &right {
+            assert!(!got.contains(r), "{name} on {r}");
+        }
+    }
+    // The campaign's right replies carry none at all but the disagreement.
+    let (replies, _, _) = load(&["round-4"]);
+    let config = bracewalk::scan::Config::default();
+    for r in &replies {
+        let f = bracewalk::scan::Facts::of(r, &config);
+        assert!(f.flags.iter().all(|x| x.flag() == bracewalk::scan::Flag::ReadersDisagree), "{}: {:?}", r.id, f.flags);
+    }
+}
+
+#[test]
+fn readers_disagree_is_the_first_wins_comparison() {
+    let flags = flagged();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bracewalk"))
+        .args(["scan", "--json", "--list", SAMPLES])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ids(&flags["readers-disagree"]), ids(&v["comparisons"]["first-wins"]["replies"]));
+}
+
+#[test]
+fn explain_ends_with_each_flag_in_the_words_the_scan_lists() {
+    let explain = |file: &str, line: usize| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_bracewalk"))
+            .args(["explain", &at(file, line)])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let flags = flagged();
+    for (file, line, name) in [
+        (BUDGET_5, 17, "inside-unreadable"),
+        (CAPITAL_5, 6, "placeholder"),
+        (CAPITAL_5, 23, "smaller-than-superseded"),
+        (CAPITAL_5, 30, "inside-unreadable"),
+    ] {
+        let why = flags[name].as_array().unwrap().iter().find(|x| x["id"] == at(file, line)).unwrap()["why"].clone();
+        let printed = explain(file, line);
+        assert!(printed.contains(&format!("⚑ {name}  {}\n", why.as_str().unwrap())), "{printed}");
+    }
+    // The near misses: #339's verdict and the inline-handler correction carry the ≠ alone.
+    for line in [23, 27] {
+        let printed = explain(MEASURES_4, line);
+        let raised: Vec<&str> = printed.lines().filter(|l| l.starts_with('⚑')).collect();
+        assert_eq!(raised.len(), 1, "{printed}");
+        assert!(raised[0].starts_with("⚑ readers-disagree  first-wins reads it otherwise"), "{printed}");
+    }
 }

@@ -57,6 +57,7 @@ fn json_has_the_documented_keys_and_the_oracles_names() {
             "decided_by",
             "diagnostics",
             "elapsed_seconds",
+            "flags",
             "reader_failed",
             "repair",
             "replies",
@@ -71,6 +72,10 @@ fn json_has_the_documented_keys_and_the_oracles_names() {
         ["no-reading", "not-tried", "refused-not-self-contained", "refused-walk-closed", "taken"]
     );
     assert_eq!(keys(&v["repair"]), ["changed", "rescued", "strict_unreadable"]);
+    assert_eq!(
+        keys(&v["flags"]),
+        ["inside-unreadable", "placeholder", "read-from-truncated", "readers-disagree", "smaller-than-superseded"]
+    );
     assert_eq!(keys(&v["truncation"]), ["edits"]);
     assert_eq!(keys(&v["truncation"]["edits"]), ["entries", "replies"]);
     assert_eq!(keys(&v["comparisons"]), COMPARISONS);
@@ -118,8 +123,16 @@ fn list_adds_the_ids_behind_every_count() {
         v["truncation"]["edits"]["replies"].as_u64().unwrap()
     );
 
+    for (k, count) in v["flags"].as_object().unwrap() {
+        let listed = ids["flags"][k].as_array().unwrap();
+        assert_eq!(listed.len() as u64, count.as_u64().unwrap(), "{k}");
+        assert!(listed.iter().all(|x| x["id"].is_string() && !x["why"].as_str().unwrap().is_empty()), "{k}");
+    }
+
     let text = stdout(&bracewalk(&["scan", SAMPLES, "--list"]));
     assert!(!text.contains("--list shows all"), "{text}");
+    // A flag's replies say what raised it.
+    assert!(text.contains("\nrisk flags\n") && text.contains("is \"<page html>\", a template's placeholder"), "{text}");
     assert!(text.contains("\ndiagnostics\n"), "{text}");
 }
 

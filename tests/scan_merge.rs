@@ -72,6 +72,26 @@ fn the_sample_logs_scanned_by_directory_merge_to_their_scan() {
 }
 
 #[test]
+fn the_risk_flags_of_shards_merge_with_what_raised_them() {
+    // Inside-unreadable falls in two shards (formats, round-5), placeholder in one: each
+    // merged flag lists both shards' replies, in order, each with its why.
+    let parts = ["formats", "round-5"].map(|d| format!("{SAMPLES}/{d}"));
+    let dir = tempfile::tempdir().unwrap();
+    let shards = shards(&parts.iter().map(String::as_str).collect::<Vec<_>>(), &[], dir.path());
+    let shards: Vec<&str> = shards.iter().map(|p| p.to_str().unwrap()).collect();
+    let merged = bracewalk(&[&["scan", "--merge"], &shards[..], &["--json", "--list"]].concat());
+    let json: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
+    let listed = |name: &str| json["ids"]["flags"][name].as_array().unwrap().clone();
+    let inside = listed("inside-unreadable");
+    assert_eq!(json["flags"]["inside-unreadable"].as_u64(), Some(inside.len() as u64));
+    let from_round_5 = inside.iter().position(|x| x["id"].as_str().unwrap().contains("round-5")).unwrap();
+    assert!(from_round_5 > 0, "the formats shard's come first: {inside:?}");
+    assert!(inside.iter().all(|x| x["why"].as_str().unwrap().starts_with("kept #")), "{inside:?}");
+    assert_eq!(listed("placeholder").len(), 1);
+    assert_eq!(json["flags"]["smaller-than-superseded"].as_u64(), Some(1));
+}
+
+#[test]
 fn the_goldens_in_four_files_merge_to_their_scan_with_other_options_too() {
     // Four quarters of the golden corpus, the first opening with records under the ids of
     // some of its own that readers disagree on, holding no JSON: one id read in two places,

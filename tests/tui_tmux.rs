@@ -78,10 +78,11 @@ fn the_inspector_in_a_real_terminal() {
     session.keys(&["S"]);
     session.wait_text("how last-wins decided", Duration::from_secs(5));
     session.wait_for("every reply read for the scan", Duration::from_secs(30), |s| {
-        s.contains("176 replies, ") && !s.contains("for the scan…")
+        s.contains("187 replies, ") && !s.contains("for the scan…")
     });
     session.wait_text("by agent", Duration::from_secs(5));
-    for _ in 0..7 {
+    // Past the groups, the repair, the truncation and the risk flags.
+    for _ in 0..8 {
         session.keys(&["Tab"]);
     }
     session.keys(&["j", "j"]);

@@ -6,12 +6,14 @@ use std::fmt::Write;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::describe::flags as describe_flags;
 use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
 use crate::read::js::ParseError;
 use crate::read::span::utf16_len;
 use crate::read::trace::{Candidate, Fate, NoReading, Reading, Step, Trace, WholeReply};
 use crate::read::value::Value;
+use crate::scan::Raised;
 
 use super::style::Style;
 
@@ -67,6 +69,19 @@ pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
         None => {
             let _ = writeln!(out, "{} null", style.bold("value"));
         }
+    }
+    out
+}
+
+/// The risk flags raised on the reply, a line each (nothing where none is): what follows the
+/// trace.
+pub fn render_flags(raised: &[Raised], style: &Style) -> String {
+    let mut out = String::new();
+    for r in raised {
+        let _ = writeln!(out, "{} {}  {}", style.warn("⚑"), style.warn(r.flag().name()), describe_flags::explain(r));
+    }
+    if !out.is_empty() {
+        out.insert(0, '\n');
     }
     out
 }

@@ -9,7 +9,8 @@ use anyhow::{Context, Result};
 
 use crate::read::walk;
 use crate::readers::{Catalogue, ReaderId};
-use crate::runlog::{self, LoadOptions};
+use crate::runlog::{self, LoadOptions, StopReason};
+use crate::scan::{Config, flags};
 
 use super::explain;
 use super::record::Offsets;
@@ -18,6 +19,12 @@ use super::style::Style;
 /// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. Invalid UTF-8 is
 /// decoded lossily, and said so.
 pub fn read_reply(input: &str) -> Result<String> {
+    read_reply_stopped(input).map(|(text, _)| text)
+}
+
+/// [`read_reply`], and whether the reply's record says the output ceiling stopped it (a
+/// file or standard input says nothing, so no).
+pub fn read_reply_stopped(input: &str) -> Result<(String, bool)> {
     let bytes = if input == "-" {
         let mut buf = Vec::new();
         std::io::stdin().read_to_end(&mut buf).context("reading standard input")?;
@@ -27,17 +34,18 @@ pub fn read_reply(input: &str) -> Result<String> {
         for d in &found.diagnostics {
             eprintln!("bracewalk: {d}");
         }
-        return Ok(found.reply.text);
+        let stopped = found.reply.meta.stop == StopReason::Truncated;
+        return Ok((found.reply.text, stopped));
     } else {
         let path = Path::new(input);
         std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
     };
     match String::from_utf8(bytes) {
-        Ok(s) => Ok(s),
+        Ok(s) => Ok((s, false)),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
             eprintln!("bracewalk: {input}: invalid UTF-8 at byte {at}; read with U+FFFD in place of bad bytes");
-            Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
+            Ok((String::from_utf8_lossy(e.as_bytes()).into_owned(), false))
         }
     }
 }
@@ -94,16 +102,19 @@ pub fn extract_jsonl(input: &str, offsets: Offsets, keys: Option<&[String]>, out
 /// it as JSON, written as it is made (the trace of a 200 MB reply is not held a second time
 /// as text). With `readers`, what each of them answered beside it.
 pub fn explain(input: &str, json: bool, readers: (&Catalogue, &[ReaderId]), out: &mut dyn Write) -> Result<u8> {
-    let text = read_reply(input)?;
+    let (text, stopped) = read_reply_stopped(input)?;
     let trace = walk::trace(&text);
     let (catalogue, named) = readers;
+    let raised = flags::of_trace(&text, &trace, stopped, &Config::new(catalogue.clone()));
     if !named.is_empty() {
         let given = super::readers::answers(catalogue, named, input, &text)?;
         if json {
             super::readers::explain_json(catalogue, &text, &trace, &given, out).and_then(|()| writeln!(out))
         } else {
-            let shown = super::readers::explain_text(catalogue, &text, &trace, &given, &Style::for_stdout());
+            let style = Style::for_stdout();
+            let shown = super::readers::explain_text(catalogue, &text, &trace, &given, &style);
             out.write_all(shown.as_bytes())
+                .and_then(|()| out.write_all(explain::render_flags(&raised, &style).as_bytes()))
         }
         .context("writing the trace")?;
         return Ok(0);
@@ -111,7 +122,8 @@ pub fn explain(input: &str, json: bool, readers: (&Catalogue, &[ReaderId]), out:
     if json {
         explain::write_json(&text, &trace, out).and_then(|()| writeln!(out))
     } else {
-        writeln!(out, "{}", explain::render_text(&text, &trace, &Style::for_stdout()))
+        let style = Style::for_stdout();
+        writeln!(out, "{}{}", explain::render_text(&text, &trace, &style), explain::render_flags(&raised, &style))
     }
     .context("writing the trace")?;
     Ok(0)

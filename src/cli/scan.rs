@@ -134,8 +134,17 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
     let _ = writeln!(o, "{}", style.bold(&headline(scan)));
     let count_style = |n: usize, s: &str| if n == 0 { style.dim(s) } else { s.to_owned() };
     let ids = |o: &mut String, row: &Row, indent: &str| {
-        for (i, _) in row.replies(scan) {
-            let _ = writeln!(o, "{indent}{}", visible(scan.id(i), false));
+        for (i, note) in row.replies(scan) {
+            match row {
+                // A flag says what raised it.
+                Row::Flag(_) => {
+                    let _ =
+                        writeln!(o, "{indent}{}  {}", visible(scan.id(i), false), style.dim(&visible(&note, false)));
+                }
+                _ => {
+                    let _ = writeln!(o, "{indent}{}", visible(scan.id(i), false));
+                }
+            }
         }
     };
     let sections = report::sections(scan);
@@ -284,8 +293,15 @@ pub fn render_markdown(scan: &Scan, list: bool) -> String {
                     continue;
                 }
                 let _ = writeln!(o, "\n{}:\n", cell(row.label(config).trim()));
-                for (i, _) in replies {
-                    let _ = writeln!(o, "- {}", code(scan.id(i)));
+                for (i, note) in replies {
+                    match row {
+                        Row::Flag(_) => {
+                            let _ = writeln!(o, "- {}: {}", code(scan.id(i)), visible(&note, false));
+                        }
+                        _ => {
+                            let _ = writeln!(o, "- {}", code(scan.id(i)));
+                        }
+                    }
                 }
             }
         }
@@ -361,7 +377,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
     out.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply.len()));
     out.insert("diagnostics".to_owned(), json!(scan.diagnostics.len()));
     // Sections with no rows are still there, empty.
-    for top in ["by_agent", "by_round", "by_format", "truncation", "comparisons", "reader_failed"] {
+    for top in ["by_agent", "by_round", "by_format", "truncation", "comparisons", "reader_failed", "flags"] {
         out.insert(top.to_owned(), Json::Object(Map::new()));
     }
     let mut ids = Map::new();
@@ -405,7 +421,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
                         .get(*t)
                         .map(|t| t.replies.iter().map(|&(i, n)| json!({"id": scan.id(i), "entries": n})).collect())
                         .unwrap_or_default(),
-                    Row::ReaderFailed(_) => {
+                    Row::ReaderFailed(_) | Row::Flag(_) => {
                         row.replies(scan).into_iter().map(|(i, why)| json!({"id": scan.id(i), "why": why})).collect()
                     }
                     _ => row.replies(scan).into_iter().map(|(i, _)| json!(scan.id(i))).collect(),

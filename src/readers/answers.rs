@@ -120,6 +120,12 @@ impl<'a> Answers<'a> {
         (answers, seed)
     }
 
+    /// Every candidate the seed's walk visits ([`walk::visits`]), walked with what the
+    /// answers' walks already learned of the text.
+    pub fn visits(&mut self) -> Vec<walk::Visit> {
+        self.walker.visits().1
+    }
+
     /// These answers with the command readers' answers for the reply.
     pub fn given(self, given: &'a [(ReaderId, Given)]) -> Answers<'a> {
         Answers { given, ..self }

@@ -23,6 +23,7 @@ use crate::runlog::{Format, Reply, StopReason};
 
 use super::Config;
 use super::difference::account;
+use super::flags::{self, Flag, Raised};
 
 /// The early facts of a reply ([`Facts::start`]), and the answers read for them.
 pub struct Partial<'a> {
@@ -93,6 +94,10 @@ pub struct Facts {
     /// The command readers (ascending) that gave no answer for this reply, and why: its
     /// comparisons are not made.
     pub failed: Vec<(ReaderId, Arc<str>)>,
+    /// The risk flags raised on it, in [`Flag::ALL`] order, each with what raised it.
+    /// `readers-disagree` comes with the comparisons that raise it (an early one with the
+    /// early facts, a reader command's with the complete).
+    pub flags: Vec<Raised>,
     /// Every pair of the config has been compared ([`Facts::complete`]).
     pub complete: bool,
 }
@@ -184,6 +189,11 @@ impl Facts {
         }
     }
 
+    /// Whether the flag is raised on this reply.
+    pub fn has(&self, flag: Flag) -> bool {
+        self.flags.iter().any(|r| r.flag() == flag)
+    }
+
     /// Whether the config's pair `p` reads this reply differently, and how.
     pub fn difference(&self, p: usize) -> Option<&str> {
         self.differences.iter().find(|(q, _)| *q == p).map(|(_, a)| a.as_str())
@@ -199,6 +209,10 @@ impl Facts {
             strict != last
         };
         let never_closes = matches!(seed.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
+        // The walk's candidates, where a flag could need them: read through what the seed's
+        // walk learned of the text.
+        let visits = flags::needs_visits(text, &seed).then(|| answers.visits());
+        let flags = flags::raised(text, &seed, answers.get(ReaderId::LAST_WINS), stopped, visits.as_deref());
         let facts = Facts {
             reference: None,
             id: String::new(),
@@ -215,6 +229,7 @@ impl Facts {
             cut: Vec::new(),
             differences: Vec::new(),
             failed: Vec::new(),
+            flags,
             complete: (0..config.pairs.len()).all(|p| config.is_early(p)) && config.fields.is_empty(),
         };
         (facts, answers)
@@ -241,6 +256,10 @@ impl Facts {
             }
             let Some((from, to)) = answers.pair(pair.from, pair.to) else { continue };
             if let Some(line) = account(from, to) {
+                if config.disagreement(i) && !self.has(Flag::ReadersDisagree) {
+                    let reader = config.catalogue.name(pair.from).to_owned();
+                    self.flags.push(Raised::ReadersDisagree { reader, account: line.clone() });
+                }
                 self.differences.push((i, line));
             }
             // An answer is held only while a comparison still needs it: each may be as large as
@@ -274,6 +293,26 @@ mod tests {
             early.complete(t, &config);
             assert_eq!(early, whole, "{t}");
         }
+    }
+
+    #[test]
+    fn the_facts_carry_the_flags_and_the_disagreement_comes_with_its_comparison() {
+        let config = Config::default();
+        let t = "Template:\n{ \"html\": \"...\" }\nAnswer:\n{\"html\": \"<p>real</p>\"}";
+        let f = Facts::of_text(t, false, &config);
+        assert_eq!(f.flags.len(), 1);
+        // First-wins binds the template: the disagreement, and no shape flag on the answer.
+        assert_eq!(f.flags.iter().map(|r| r.flag()).collect::<Vec<_>>(), [Flag::ReadersDisagree]);
+        let (early, _) = Facts::early(t, false, &config);
+        assert!(early.has(Flag::ReadersDisagree), "the first-wins comparison is early");
+        // The what-ifs that differ (first-readable, …) are not disagreements: one flag.
+        let first_wins = config.pair_with_seed(ReaderId::FIRST_WINS).unwrap();
+        assert!(f.differences.iter().any(|(p, _)| *p != first_wins), "{f:?}");
+        let template = Facts::of_text(r#"{"html": "...", "log": "<log>"}"#, true, &config);
+        assert_eq!(
+            template.flags.iter().map(|r| r.flag()).collect::<Vec<_>>(),
+            [Flag::Placeholder, Flag::ReadFromTruncated]
+        );
     }
 
     #[test]

@@ -138,6 +138,7 @@ impl Scan {
             truncation,
             comparisons,
             failed,
+            flags,
             elapsed,
         } = other;
         let base = self.replies.len();
@@ -178,6 +179,9 @@ impl Scan {
         }
         for (into, Failures { reader: _, replies }) in self.failed.iter_mut().zip(failed) {
             into.replies.extend(replies.into_iter().map(|(i, why)| (i + base, why)));
+        }
+        for (into, from) in self.flags.iter_mut().zip(flags) {
+            into.extend(from.into_iter().map(|(i, why)| (i + base, why)));
         }
         self.elapsed = match (self.elapsed, elapsed) {
             (Some(a), Some(b)) => Some(a + b),
@@ -231,6 +235,12 @@ fn put(row: &Row, scan: &mut Scan, held: Vec<(usize, Held)>, count: &Json) {
                     .into_iter()
                     .map(|(reply, h)| (reply, Arc::from(if let Held::Why(w) = h { w } else { String::new() })))
                     .collect();
+            }
+        }
+        Row::Flag(f) => {
+            if let Some(list) = scan.flags.get_mut(f.index()) {
+                *list =
+                    held.into_iter().map(|(i, h)| (i, if let Held::Why(w) = h { w } else { String::new() })).collect();
             }
         }
         Row::Agent(name) => group(&mut scan.by_agent, name, held),

@@ -57,8 +57,9 @@
 //! | `truncation` | `{FIELD: {replies, entries}}`: replies whose last `"FIELD": [` array never reaches its `]` (cut mid-entry, or holding something other than objects), and the complete entries `readArrayPrefix` recovers from them; `--field` names the fields, `edits` by default |
 //! | `comparisons` | `{KEY: {from, to, differ, replies: [{id, reference?, account}]}}` for each pair; `reference` (`PATH:LINE`) where the id is the record's own |
 //! | `reader_failed` | `{NAME: replies}`: for each reader command compared, the replies it gave no answer for (an error, or its failure at or before them); their comparisons are not made |
+//! | `flags` | `{NAME: replies}` for each risk flag, all five, zeros included: `inside-unreadable`, `smaller-than-superseded`, `placeholder`, `read-from-truncated`, `readers-disagree` (see Risk flags) |
 //! | `elapsed_seconds`, `replies_per_second`, `bytes_per_second` | how long the scan took |
-//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `cut_off`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count (`truncation.FIELD` as `{id, entries}`, `reader_failed.NAME` as `{id, why}`), `diagnostics` as printed, and `references`: for each of `replies`, where it was read (`PATH:LINE`), or null where that is its id |
+//! | `ids` | with `--list` only: the same keys as above (`by_agent.NAME`, `decided_by.none`, `repair.rescued`, `cut_off`, `truncation.FIELD`, `calls_without_reply`, …) each with the list of ids behind its count (`truncation.FIELD` as `{id, entries}`, `reader_failed.NAME` and `flags.NAME` as `{id, why}`, `why` saying what raised the flag), `diagnostics` as printed, and `references`: for each of `replies`, where it was read (`PATH:LINE`), or null where that is its id |
 //!
 //! Keys of maps (`by_agent`, `comparisons`, …) are in sorted order; lists of replies are in
 //! load order (path, then line), whatever the number of threads.
@@ -66,6 +67,7 @@
 pub mod accepted;
 mod difference;
 mod facts;
+pub mod flags;
 mod merge;
 mod pair;
 mod paths;
@@ -74,6 +76,7 @@ mod scanner;
 
 pub use difference::{account, parts};
 pub use facts::{Facts, Partial};
+pub use flags::{Flag, Raised};
 pub use merge::ShardError;
 pub use pair::Pair;
 pub use paths::{Progress, scan_paths};
@@ -115,6 +118,14 @@ impl Config {
     /// Whether pair `p` is compared in the early part of the facts.
     pub fn is_early(&self, p: usize) -> bool {
         self.pairs.get(p).is_some_and(|pair| pair.against_seed() && self.early.contains(&pair.from))
+    }
+
+    /// Whether pair `p` is one the `readers-disagree` flag looks at: a reader set beside the
+    /// seed to see where it reads otherwise (an early one, the inspector's `≠`, or a reader
+    /// command), not a what-if of the seed's own rules, which differs by design.
+    pub fn disagreement(&self, p: usize) -> bool {
+        self.is_early(p)
+            || self.pairs.get(p).is_some_and(|pair| pair.against_seed() && self.catalogue.is_command(pair.from))
     }
 
     /// The index of the pair reading `reader` against the seed, if the config makes it.

@@ -12,6 +12,7 @@ use crate::readers::ReaderId;
 use crate::visible::visible;
 
 use super::facts::Facts;
+use super::flags::Flag;
 use super::scanner::{Group, NONE_KEY, Scan};
 use super::{Config, Pair};
 
@@ -35,6 +36,8 @@ pub enum Row {
     Truncated(usize),
     /// The config's pair (by index) reads it differently.
     Differs(usize),
+    /// A risk flag is raised on it.
+    Flag(Flag),
     /// The command reader gave no answer for it (an error, or its failure at it or before):
     /// "reader failed", never "nothing read"; its comparisons are not made.
     ReaderFailed(ReaderId),
@@ -92,6 +95,7 @@ pub fn sections(scan: &Scan) -> Vec<Section> {
             kind: Kind::Counts,
             rows: std::iter::once(Row::CutOff).chain((0..fields).map(Row::Truncated)).collect(),
         },
+        Section { title: "risk flags", kind: Kind::Counts, rows: Flag::ALL.into_iter().map(Row::Flag).collect() },
         Section {
             title: "reader comparison (an account reads from the first reader's answer to the second's)",
             kind: Kind::Comparisons,
@@ -135,6 +139,7 @@ impl Row {
                 None => "?".to_owned(),
             },
             Row::ReaderFailed(r) => format!("{}: reader failed", config.catalogue.name(*r)),
+            Row::Flag(f) => f.name().to_owned(),
             Row::Agent(n) | Row::Round(n) | Row::Format(n) => visible(n, false),
         }
     }
@@ -151,6 +156,7 @@ impl Row {
                 None => "?".to_owned(),
             },
             Row::ReaderFailed(r) => format!("reader {} failed", config.catalogue.name(*r)),
+            Row::Flag(f) => format!("flag {}", f.name()),
             Row::Agent(n) => format!("agent {}", visible(n, false)),
             Row::Round(n) => format!("round {}", visible(n, false)),
             Row::Format(n) => format!("format {}", visible(n, false)),
@@ -184,6 +190,7 @@ impl Row {
             Row::Truncated(i) => f.cut.iter().any(|(j, _)| j == i),
             Row::Differs(i) => i < &config.pairs.len() && f.difference(*i).is_some(),
             Row::ReaderFailed(r) => f.failed.iter().any(|(f, _)| f == r),
+            Row::Flag(flag) => f.has(*flag),
             Row::Agent(a) => group(&f.agent, a),
             Row::Round(r) => group(&f.round, r),
             Row::Format(n) => f.format.name() == n,
@@ -218,6 +225,7 @@ impl Row {
                 .find(|f| f.reader == *r)
                 .map(|f| f.replies.iter().map(|(i, why)| (*i, why.to_string())).collect())
                 .unwrap_or_default(),
+            Row::Flag(f) => scan.flagged(*f).to_vec(),
             Row::Agent(a) => group(scan.by_agent.get(a)),
             Row::Round(r) => group(scan.by_round.get(r)),
             Row::Format(n) => group(scan.by_format.get(n)),
@@ -237,6 +245,7 @@ impl Row {
             Row::Truncated(i) => scan.truncation.get(*i).map_or(0, |t| t.replies.len()),
             Row::Differs(i) => scan.comparisons.get(*i).map_or(0, |c| c.differ.len()),
             Row::ReaderFailed(r) => scan.failed.iter().find(|f| f.reader == *r).map_or(0, |f| f.replies.len()),
+            Row::Flag(f) => scan.flagged(*f).len(),
             Row::Agent(a) => group(scan.by_agent.get(a)),
             Row::Round(r) => group(scan.by_round.get(r)),
             Row::Format(n) => group(scan.by_format.get(n)),
@@ -291,6 +300,7 @@ impl Row {
             Row::Truncated(i) => ("truncation", Some(field(config, *i).to_owned())),
             Row::Differs(i) => ("comparisons", Some(config.pairs.get(*i).map(|p| config.key(p)).unwrap_or_default())),
             Row::ReaderFailed(r) => ("reader_failed", Some(config.catalogue.name(*r).to_owned())),
+            Row::Flag(f) => ("flags", Some(f.name().to_owned())),
             Row::Agent(n) => ("by_agent", Some(n.clone())),
             Row::Round(n) => ("by_round", Some(n.clone())),
             Row::Format(n) => ("by_format", Some(n.clone())),

@@ -14,6 +14,7 @@ use crate::runlog::{Diagnostic, Event, Item, Reply};
 
 use super::Config;
 use super::facts::Facts;
+use super::flags::Flag;
 use super::pair::Pair;
 
 /// The group key of a reply whose record does not say (no agent, no round).
@@ -110,6 +111,9 @@ pub struct Scan {
     pub comparisons: Vec<Comparison>,
     /// One per command reader the pairs compare ([`Config::commands`]), in catalogue order.
     pub failed: Vec<Failures>,
+    /// The replies each risk flag is raised on, in [`Flag::ALL`] order, each with what
+    /// raised it, in words.
+    pub flags: [Vec<(usize, String)>; 5],
     /// How long the scan took, where its driver timed it.
     pub elapsed: Option<Duration>,
 }
@@ -136,6 +140,7 @@ impl Scan {
             whole_reply: Default::default(),
             repair: Repair::default(),
             cut_off: Vec::new(),
+            flags: Default::default(),
             elapsed: None,
         }
     }
@@ -153,6 +158,11 @@ impl Scan {
     /// The replies with this whole-reply verdict.
     pub fn verdict(&self, v: Verdict) -> &[usize] {
         self.whole_reply.get(v.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// The replies the flag is raised on, with what raised it.
+    pub fn flagged(&self, flag: Flag) -> &[(usize, String)] {
+        self.flags.get(flag.index()).map_or(&[], Vec::as_slice)
     }
 
     /// The comparison of this pair, if the scan made it.
@@ -199,6 +209,11 @@ impl Scan {
         for (pair, account) in f.differences {
             if let Some(c) = self.comparisons.get_mut(pair) {
                 c.differ.push(Difference { reply: index, account });
+            }
+        }
+        for raised in &f.flags {
+            if let Some(list) = self.flags.get_mut(raised.flag().index()) {
+                list.push((index, crate::describe::flags::explain(raised)));
             }
         }
         for (reader, why) in f.failed {

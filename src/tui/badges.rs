@@ -11,8 +11,8 @@ use ratatui::style::{Modifier, Style};
 
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::readers::ReaderId;
-use crate::scan::Config;
 use crate::scan::report::{Alternatives, Row};
+use crate::scan::{Config, Flag};
 
 use super::entry::{Body, Entry};
 use super::look::{accent, bad, dim, good, warn, whole_reply_style};
@@ -22,6 +22,9 @@ use super::look::{accent, bad, dim, good, warn, whole_reply_style};
 pub enum Badge {
     /// A row of the scan's report.
     Report(Row),
+    /// A risk flag of the reading's shape is raised on it (each flag is a row of the report,
+    /// and a filter entry); `readers-disagree` alone is the `≠`.
+    Flagged,
     /// Arrived while watching.
     New,
     /// Its file was deleted.
@@ -126,6 +129,13 @@ pub fn table(config: &Config, compared: ReaderId) -> Vec<Look> {
         );
         out.push(report(Row::Differs(p), "≠", bold(bad()), &legend));
     }
+    out.push(look(
+        Badge::Flagged,
+        "⚑",
+        bold(warn()),
+        "a risk flag: a reading shaped like a failure the seed names (the decision pane says which, and where; \
+         readers-disagree is the ≠)",
+    ));
     out.extend([
         report(
             Row::CutOff,
@@ -146,6 +156,7 @@ impl Badge {
     pub fn name(&self, config: &Config) -> String {
         match self {
             Badge::Report(row) => row.name(config),
+            Badge::Flagged => "flagged (a risk flag but readers-disagree)".to_owned(),
             Badge::New => "new".to_owned(),
             Badge::Gone => "gone".to_owned(),
             Badge::Changed => "changed on disk".to_owned(),
@@ -161,6 +172,10 @@ impl Badge {
     pub fn on(&self, e: &Entry, marked: bool, config: &Config) -> bool {
         match self {
             Badge::Report(row) => e.facts.as_deref().is_some_and(|f| row.holds(f, config)),
+            // Not for a disagreement alone: that is the `≠`.
+            Badge::Flagged => {
+                e.facts.as_deref().is_some_and(|f| f.flags.iter().any(|r| r.flag() != Flag::ReadersDisagree))
+            }
             Badge::New => e.new,
             Badge::Gone => e.gone,
             Badge::Changed => e.changed,
@@ -171,9 +186,10 @@ impl Badge {
     }
 
     /// Whether a filter on the badge admits `e`. A row of the report admits exactly the
-    /// replies the scan counts under it: not one whose file is gone.
+    /// replies the scan counts under it: not one whose file is gone (nor does `flagged`,
+    /// which is any of the flags' rows).
     pub fn admits(&self, e: &Entry, marked: bool, config: &Config) -> bool {
-        !(e.gone && matches!(self, Badge::Report(_))) && self.on(e, marked, config)
+        !(e.gone && matches!(self, Badge::Report(_) | Badge::Flagged)) && self.on(e, marked, config)
     }
 
     /// Which badges a filter takes as alternatives to this one: what became of the entry

@@ -101,6 +101,13 @@ pub(super) fn whole_reply_unrecorded(
 /// `!stringsAreSelfContained(value)`, with where: the first string (in JavaScript's
 /// enumeration order) in which a `}` closes a `{` it never opened, or a `{` is left open.
 pub fn strings_not_self_contained(value: &Value) -> Option<NotSelfContained> {
+    first_string(value, brace_fault).map(|(path, (brace, at_char))| NotSelfContained { path, brace, at_char })
+}
+
+/// The first string of `value` (a string value, not a key; in JavaScript's enumeration
+/// order) that `test` says something of, with its path (`notes`, `problems[0].text`) and
+/// what it said.
+pub fn first_string<T>(value: &Value, mut test: impl FnMut(&JsString) -> Option<T>) -> Option<(String, T)> {
     // Depth-first, in order, without recursion. The path to the value being visited is kept
     // as borrowed parts, and written out only for the culprit.
     enum Visit<'a> {
@@ -119,9 +126,9 @@ pub fn strings_not_self_contained(value: &Value) -> Option<NotSelfContained> {
         };
         match v {
             Value::String(s) => {
-                if let Some((brace, at_char)) = brace_fault(s) {
+                if let Some(found) = test(s) {
                     trail.extend(part);
-                    return Some(NotSelfContained { path: render_path(&trail), brace, at_char });
+                    return Some((render_path(&trail), found));
                 }
             }
             Value::Array(items) => {

@@ -44,7 +44,7 @@ use gates::{whole_reply, whole_reply_unrecorded};
 use recorded::{Budget, record, walk_recorded};
 use visits::walk_visiting;
 
-pub use gates::{strings_are_self_contained, strings_not_self_contained};
+pub use gates::{first_string, strings_are_self_contained, strings_not_self_contained};
 pub use options::{Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 pub use prefix::{ArrayPrefix, count_array_prefix, read_array_prefix};
 pub use recorded::{RecordLimit, reading_at};
@@ -104,6 +104,15 @@ impl<'a> Walker<'a> {
     /// [`locate`]`(text, opts)`.
     pub fn locate(&mut self, opts: &WalkOptions) -> Located {
         find_with(&mut self.readers, opts, false)
+    }
+
+    /// [`visits`]`(text)`: the seed's walk with every candidate it visits, reading through
+    /// what the walks before it learned.
+    pub fn visits(&mut self) -> (Trace, Vec<Visit>) {
+        let braces = memchr::memchr_iter(b'{', self.readers.text.as_bytes()).count();
+        let mut visits = Vec::with_capacity(braces);
+        let trace = walk_with(&mut self.readers, &WalkOptions::SEED, How::Visiting(&mut visits));
+        (trace, visits)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::scan::Flag;
 use crate::scan::report::Row;
 
 use super::super::badges::{self, Badge};
@@ -196,13 +197,17 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
 }
 
 /// What the filter menu offers: a row chosen on the summary screen, every badge of the
-/// table, then the agents, rounds and formats seen.
+/// table, each risk flag, then the agents, rounds and formats seen.
 pub(super) fn choices(state: &State) -> Vec<Badge> {
     let table = badges::table(&state.config, state.compared);
     // A summary row chosen with Enter, so it can be seen and turned off here.
     let mut out: Vec<Badge> =
         state.filter.on.iter().filter(|c| !table.iter().any(|l| l.badge == **c)).cloned().collect();
     out.extend(table.into_iter().map(|l| l.badge));
+    // Each risk flag, after the badge that is any of them.
+    let flags: Vec<Badge> =
+        Flag::ALL.into_iter().map(|f| Badge::Report(Row::Flag(f))).filter(|b| !out.contains(b)).collect();
+    out.extend(flags);
     let mut groups = std::collections::BTreeSet::new();
     for e in &state.entries {
         // The groups a reply names (the summary screen has the replies that name none).

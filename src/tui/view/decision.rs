@@ -7,6 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
+use crate::describe::flags as describe_flags;
 use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
 use crate::read::trace::{DecidedBy, Step, Trace, WholeReply};
@@ -163,6 +164,23 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     ));
     let value = t.value.as_ref().map_or_else(|| "null".to_owned(), sketch);
     out.extend(flow(vec![("  ".to_owned(), Style::new()), head("value", false), (value, Style::new())], width, 14));
+
+    // The risk flags, a line each, as the reply's facts raised them.
+    let raised = e.facts.as_deref().map_or(&[][..], |f| f.flags.as_slice());
+    if !raised.is_empty() {
+        out.push(Line::raw(""));
+    }
+    for r in raised {
+        out.extend(flow(
+            vec![
+                ("⚑ ".to_owned(), warn().add_modifier(Modifier::BOLD)),
+                (format!("{} ", r.flag().name()), warn().add_modifier(Modifier::BOLD)),
+                (describe_flags::explain(r), Style::new()),
+            ],
+            width,
+            4,
+        ));
+    }
     out
 }
 

@@ -1,0 +1,446 @@
+//! Risk flags: the shapes in which the seed's own comments say even the last-wins walk
+//! delivers the wrong object, each found in the reply's reading and said with its offsets.
+//!
+//! The seed decides every reply exactly, and a bench round holds thousands of decisions;
+//! these name the few that look like a failure the seed describes:
+//!
+//! * `inside-unreadable`: the kept candidate lies inside an earlier envelope no reading
+//!   could read, and does not close where the reply closes. That is #339's residual (the
+//!   quoted contract inside a fence or after a sentence of preamble, which "reads as a pass
+//!   on a page the verifier rejected") and the complete child of a cut-off object ("a reply
+//!   cut off inside `"fragments": [{…}, {…}` can come back as one fragment"). A restart that
+//!   closes on the reply's last character is the answer the seed reads on purpose, and is
+//!   not flagged.
+//! * `smaller-than-superseded`: the kept candidate has the keys of an earlier candidate it
+//!   superseded and is under a quarter of its length: a decoy after the answer ("a model that
+//!   answers and then quotes the contract back"). The inline-handler correction, 85
+//!   characters shorter than the envelope it replaces, is not.
+//! * `placeholder`: a string of the answer is what a model writes in a template (`...`,
+//!   `<string>`, `string`): the scratch template whose `html` was `...`.
+//! * `read-from-truncated`: the record says the output ceiling stopped the reply, and an
+//!   answer was read anyway.
+//! * `readers-disagree`: a reader set beside the seed ([`Config::disagreement`]) reads it
+//!   otherwise: the inspector's `≠`.
+//!
+//! The first two need the walk's candidates. They come from [`walk::visits`], linear in the
+//! reply (span ends and readings memoized), and only where a flag could hold: the seed's
+//! answer is its walk's, and either it superseded a candidate or an earlier `{` exists and
+//! the answer stops short of the reply's end.
+
+use std::collections::HashSet;
+
+use crate::read::lex;
+use crate::read::trace::{DecidedBy, Place, ReadingKind, Trace};
+use crate::read::value::{JsString, Value};
+use crate::read::walk::{self, Visit};
+
+use super::Config;
+use super::difference::account;
+
+/// A risk flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Flag {
+    InsideUnreadable,
+    SmallerThanSuperseded,
+    Placeholder,
+    ReadFromTruncated,
+    ReadersDisagree,
+}
+
+impl Flag {
+    pub const ALL: [Flag; 5] = [
+        Flag::InsideUnreadable,
+        Flag::SmallerThanSuperseded,
+        Flag::Placeholder,
+        Flag::ReadFromTruncated,
+        Flag::ReadersDisagree,
+    ];
+
+    /// The flag's name, in `scan --json` and everywhere it is shown.
+    pub fn name(self) -> &'static str {
+        match self {
+            Flag::InsideUnreadable => "inside-unreadable",
+            Flag::SmallerThanSuperseded => "smaller-than-superseded",
+            Flag::Placeholder => "placeholder",
+            Flag::ReadFromTruncated => "read-from-truncated",
+            Flag::ReadersDisagree => "readers-disagree",
+        }
+    }
+
+    /// What the flag means, in a line.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Flag::InsideUnreadable => {
+                "the kept candidate lies inside an earlier envelope no reading could read, and stops short of the reply's end"
+            }
+            Flag::SmallerThanSuperseded => {
+                "the kept candidate has the keys of one it superseded, and is under a quarter of its length"
+            }
+            Flag::Placeholder => "a string of the answer is a template's placeholder (`...`, `<string>`, `string`)",
+            Flag::ReadFromTruncated => "the record says the reply was cut off, and an answer was read anyway",
+            Flag::ReadersDisagree => "a reader set beside the seed reads the reply otherwise",
+        }
+    }
+
+    /// Its place in [`Flag::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A candidate as a flag names it: its number (1-based, in the order the walk visited them,
+/// as `explain` numbers them) and its span; `end` is `None` for a span that never closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Numbered {
+    pub number: usize,
+    pub start: usize,
+    pub end: Option<usize>,
+}
+
+/// A flag raised on one reply, with what raised it. Offsets are bytes into the reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Raised {
+    /// The kept candidate starts inside `inside`'s strict span (or after its start, when
+    /// that never closes), and `inside` opens like an object that no reading could read.
+    InsideUnreadable { kept: Numbered, inside: Numbered },
+    /// The kept candidate has the same top-level keys as `superseded`, and is less than a
+    /// quarter of its length.
+    SmallerThanSuperseded { kept: Numbered, superseded: Numbered, keys: usize },
+    /// The string at `path` of the answer is a placeholder (`text`, as written); the answer
+    /// is at `answer`.
+    Placeholder { path: String, text: String, answer: (usize, usize) },
+    /// Cut off by the output ceiling, and `decided_by` read the answer at `answer`.
+    ReadFromTruncated { decided_by: DecidedBy, answer: (usize, usize) },
+    /// `reader` reads it otherwise; the account reads from its answer to the seed's.
+    ReadersDisagree { reader: String, account: String },
+}
+
+impl Raised {
+    pub fn flag(&self) -> Flag {
+        match self {
+            Raised::InsideUnreadable { .. } => Flag::InsideUnreadable,
+            Raised::SmallerThanSuperseded { .. } => Flag::SmallerThanSuperseded,
+            Raised::Placeholder { .. } => Flag::Placeholder,
+            Raised::ReadFromTruncated { .. } => Flag::ReadFromTruncated,
+            Raised::ReadersDisagree { .. } => Flag::ReadersDisagree,
+        }
+    }
+}
+
+/// Whether the walk's candidates could raise a flag on the seed's reading of `text`
+/// (`trace`): its answer is the walk's, and the walk superseded a candidate, or an earlier
+/// `{` exists and the answer stops short of the reply's end. Elsewhere [`raised`] needs no
+/// visits.
+pub fn needs_visits(text: &str, trace: &Trace) -> bool {
+    let (_, reply_end) = lex::trim_range(text);
+    match (trace.decided_by, trace.place) {
+        (DecidedBy::LastWins, Place::Span { start, end, .. }) => {
+            trace.reads.candidates > 1
+                || (end != reply_end && text.as_bytes().get(..start).is_some_and(|b| memchr::memchr(b'{', b).is_some()))
+        }
+        _ => false,
+    }
+}
+
+/// The flags of the seed's reading of `text`, all but `readers-disagree` (which is a
+/// comparison's): `trace` is the seed's (recorded or not), `value` its answer, `stopped`
+/// whether the record says the output ceiling stopped the reply. `visits` are the walk's
+/// candidates ([`walk::visits`]), where [`needs_visits`] says so.
+pub fn raised(
+    text: &str,
+    trace: &Trace,
+    value: Option<&Value>,
+    stopped: bool,
+    visits: Option<&[Visit]>,
+) -> Vec<Raised> {
+    let mut out = Vec::new();
+    let (_, reply_end) = lex::trim_range(text);
+    let answer = match trace.place {
+        Place::Span { start, end, .. } => Some((start, end)),
+        Place::WholeText | Place::Raw => Some(lex::trim_range(text)),
+        Place::Nothing => None,
+    };
+    if let (DecidedBy::LastWins, Place::Span { start, end, .. }, Some(visits)) = (trace.decided_by, trace.place, visits)
+    {
+        out.extend(walked(text, visits, (start, end), reply_end, value));
+    }
+    if let (Some(v), Some(answer)) = (value, answer)
+        && let Some((path, text)) = walk::first_string(v, placeholder)
+    {
+        out.push(Raised::Placeholder { path, text, answer });
+    }
+    if let (true, Some(_), Some(answer)) = (stopped, value, answer) {
+        out.push(Raised::ReadFromTruncated { decided_by: trace.decided_by, answer });
+    }
+    out
+}
+
+/// The flags of one reply read outside a scan (`explain`): the seed's `trace` (recorded or
+/// not) with its answer, and the comparisons of `config`'s early readers with the seed (the
+/// `≠`), each reader read here. What a scan's facts say of the reply under `config`, where
+/// no reader command is compared.
+pub fn of_trace(text: &str, trace: &Trace, stopped: bool, config: &Config) -> Vec<Raised> {
+    let visits = needs_visits(text, trace).then(|| walk::visits(text).1);
+    let mut out = raised(text, trace, trace.value.as_ref(), stopped, visits.as_deref());
+    let disagreed = (0..config.pairs.len()).filter(|&p| config.is_early(p)).find_map(|p| {
+        let reader = config.pairs[p].from;
+        let theirs = config.catalogue.read(reader, text);
+        // What a caller holds: JavaScript's `null` is nothing.
+        let seed = trace.value.as_ref().filter(|v| !matches!(v, Value::Null));
+        let account = account(theirs.as_ref(), seed)?;
+        Some(Raised::ReadersDisagree { reader: config.catalogue.name(reader).to_owned(), account })
+    });
+    out.extend(disagreed);
+    out
+}
+
+/// The flags the walk's candidates raise on its kept one, at `start..end` read by `by`.
+fn walked(
+    text: &str,
+    visits: &[Visit],
+    (start, end): (usize, usize),
+    reply_end: usize,
+    value: Option<&Value>,
+) -> Vec<Raised> {
+    let mut out = Vec::new();
+    let Some(k) = visits.iter().rposition(|v| v.start == start && v.read_end == Some(end)) else { return out };
+    let kept = Numbered { number: k + 1, start, end: Some(end) };
+    let earlier = &visits[..k];
+    if end != reply_end
+        && let Some((n, v)) = earlier.iter().enumerate().find(|(_, v)| {
+            !v.strict_ok
+                && !v.repaired_ok
+                && opens_like_an_object(text, v.start)
+                && v.strict_end.is_none_or(|e| start < e)
+        })
+    {
+        out.push(Raised::InsideUnreadable {
+            kept,
+            inside: Numbered { number: n + 1, start: v.start, end: v.strict_end },
+        });
+    }
+    let length = end - start;
+    let keys = value.and_then(top_keys);
+    if let Some(keys) = keys {
+        // Superseded candidates do not overlap (the walk goes on past each), so building
+        // those long enough to matter costs at most the reply's length.
+        let found = earlier.iter().enumerate().find_map(|(n, v)| {
+            let e = v.read_end?;
+            if length.saturating_mul(4) >= e - v.start {
+                return None;
+            }
+            let read_by = if v.strict_ok { ReadingKind::Strict } else { ReadingKind::Wide };
+            let theirs = walk::value_at(text, v.start, e, read_by)?;
+            (top_keys(&theirs).as_ref() == Some(&keys)).then_some(Numbered {
+                number: n + 1,
+                start: v.start,
+                end: Some(e),
+            })
+        });
+        if let Some(superseded) = found {
+            out.push(Raised::SmallerThanSuperseded { kept, superseded, keys: keys.len() });
+        }
+    }
+    out
+}
+
+/// The top-level keys of an object.
+fn top_keys(value: &Value) -> Option<HashSet<&JsString>> {
+    Some(value.as_object()?.iter().map(|(k, _)| k).collect())
+}
+
+/// A `{` followed, past JavaScript whitespace, by a `"`: the start of an object with a key.
+fn opens_like_an_object(text: &str, start: usize) -> bool {
+    let mut i = start + 1;
+    while let Some(n) = lex::whitespace_len_at(text, i) {
+        i += n;
+    }
+    text.as_bytes().get(i) == Some(&b'"')
+}
+
+/// The type names a template gives as a field's value.
+pub const TYPE_NAMES: [&str; 10] =
+    ["string", "str", "number", "int", "integer", "float", "boolean", "bool", "object", "array"];
+
+/// The string, as written, where it is a template's placeholder: after trimming
+/// JavaScript's whitespace, only dots and ellipses (at least two dots, or an ellipsis:
+/// `...`, `…`, `. . .`); one `<…>` holding no `<`, `>`, `=`, quote or `/` and not a bare word
+/// (`<string>`, `<html here>`, `<...>`; not `<br>` or `<p>`), or a type name in one; or a bare
+/// type name ([`TYPE_NAMES`], any case).
+pub fn placeholder(s: &JsString) -> Option<String> {
+    // A placeholder is a few characters: a long string (a page) is none, and is not looked at.
+    let s = s.as_str().filter(|s| s.len() <= 64)?;
+    let t = lex::trim(s);
+    let dots = t.chars().all(|c| matches!(c, '.' | '…' | ' ')) && (t.contains('…') || t.matches('.').count() >= 2);
+    let type_name = |w: &str| TYPE_NAMES.iter().any(|n| n.eq_ignore_ascii_case(w));
+    let angled = t.strip_prefix('<').and_then(|r| r.strip_suffix('>')).is_some_and(|inner| {
+        let inner = inner.trim();
+        !inner.is_empty()
+            && !inner.contains(['<', '>', '=', '"', '\'', '/'])
+            && (type_name(inner) || !inner.chars().all(|c| c.is_ascii_alphanumeric()))
+    });
+    (dots || angled || type_name(t)).then(|| t.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::walk::{WalkOptions, run};
+
+    fn flags(text: &str, stopped: bool) -> Vec<Raised> {
+        let trace = run(text, &WalkOptions::SEED, false);
+        let visits = needs_visits(text, &trace).then(|| walk::visits(text).1);
+        raised(text, &trace, trace.value.as_ref(), stopped, visits.as_deref())
+    }
+
+    fn names(text: &str, stopped: bool) -> Vec<&'static str> {
+        flags(text, stopped).iter().map(|r| r.flag().name()).collect()
+    }
+
+    /// #339's verdict, quoting the contract back in its `notes`.
+    const VERDICT: &str = r#"{"faithful": false, "problems": [{"row": 3, "issue": "missing row"}], "notes": "I first read it as { "faithful": true, "problems": [] }; it is not."}"#;
+
+    #[test]
+    fn the_quoted_contract_in_a_fence_is_inside_unreadable() {
+        let text = format!("Here is my verdict.\n```json\n{VERDICT}\n```\n");
+        let got = flags(&text, false);
+        let inside = text.find('{').unwrap();
+        let kept = text.find("{ \"faithful\": true").unwrap();
+        match got.as_slice() {
+            [Raised::InsideUnreadable { kept: k, inside: i }] => {
+                assert_eq!((k.start, i.start, i.number), (kept, inside, 1));
+                assert!(i.end.is_some_and(|e| e > kept));
+            }
+            other => panic!("{other:?}"),
+        }
+        let preamble = format!("The page drops a row, so it is not faithful. {VERDICT}\n\nThat is all.");
+        assert_eq!(names(&preamble, false), ["inside-unreadable"]);
+    }
+
+    #[test]
+    fn the_verdict_the_whole_reply_reading_takes_is_not_flagged() {
+        let trace = run(VERDICT, &WalkOptions::SEED, false);
+        assert_eq!(trace.decided_by, DecidedBy::WholeReply);
+        assert!(flags(VERDICT, false).is_empty());
+    }
+
+    #[test]
+    fn a_complete_child_of_a_cut_off_object_is_inside_unreadable() {
+        let text = r#"{"fragments": [{"text": "one"}, {"text": "two"}, {"text": "thr"#;
+        assert_eq!(names(text, false), ["inside-unreadable"]);
+        // Where the record says it was cut off, that is said too.
+        assert_eq!(names(text, true), ["inside-unreadable", "read-from-truncated"]);
+    }
+
+    #[test]
+    fn a_restart_that_closes_the_reply_is_not_flagged() {
+        let text = "{\"html\": \"<p>draft\n{\"html\": \"<table></table>\", \"log\": \"ok\"}";
+        assert!(flags(text, false).is_empty());
+        let trailing = "{\"html\": \"<p>draft\n{\"html\": \"<table></table>\", \"log\": \"ok\"}\nDone.";
+        assert_eq!(names(trailing, false), ["inside-unreadable"]);
+    }
+
+    #[test]
+    fn a_decoy_in_prose_before_the_answer_is_not_inside_it() {
+        // The quoted `{html, log}` opens no object with a key; `{"html":"` does, but the
+        // answer after it closes the reply.
+        for text in [
+            r#"The contract is {html, log, suggested_agent}. {"html": "<p>x</p>", "log": "ok"}"#,
+            r#"It asks for {"html":" in prose. {"issues": ["a", "b"], "faithful": true}"#,
+        ] {
+            assert!(flags(text, false).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_contract_quoted_after_the_answer_is_smaller_than_superseded() {
+        let page = "x".repeat(400);
+        let text = format!(
+            "{{\"html\": \"<p>{page}</p>\", \"log\": \"Page 4\", \"suggested_agent\": null}}\n\nThe contract was {{\"html\": \"\", \"log\": \"\", \"suggested_agent\": null}}."
+        );
+        let got = flags(&text, false);
+        match got.as_slice() {
+            [Raised::SmallerThanSuperseded { kept, superseded, keys: 3 }, ..] => {
+                assert_eq!((kept.number, superseded.number, superseded.start), (2, 1, 0));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_inline_handler_correction_is_not_smaller_than_superseded() {
+        let body = "<table><tr><td>Measure</td><td>Target</td></tr></table>".repeat(3);
+        let text = format!(
+            "{{\"html\": \"<button onclick=\\\"show()\\\">Show</button>{body}\", \"log\": \"Page 4\", \"suggested_agent\": null}}\n\nThat uses an inline handler, which the rules forbid. Corrected:\n\n{{\"html\": \"{body}\", \"log\": \"Page 4, no handler\", \"suggested_agent\": null}}"
+        );
+        let trace = run(&text, &WalkOptions::SEED, false);
+        assert_eq!(trace.reads.candidates, 2);
+        assert!(flags(&text, false).is_empty());
+        // A quarter of the length, with other keys, is not it either.
+        let other = format!("{{\"html\": \"{body}{body}{body}\"}} then {{\"log\": \"x\"}}");
+        assert!(flags(&other, false).is_empty());
+    }
+
+    #[test]
+    fn a_template_answer_is_a_placeholder() {
+        let got = flags(r#"Answer: { "html": "...", "log": "...", "suggested_agent": null }"#, false);
+        match got.as_slice() {
+            [Raised::Placeholder { path, text, answer }] => {
+                assert_eq!((path.as_str(), text.as_str(), answer.0), ("html", "...", 8));
+            }
+            other => panic!("{other:?}"),
+        }
+        for (json, path) in [
+            (r#"{"html": "<p>x</p>", "log": "…"}"#, "log"),
+            (r#"{"problems": [{"row": 1, "text": "<describe the problem>"}]}"#, "problems[0].text"),
+            (r#"{"html": "<string>"}"#, "html"),
+            (r#"{"faithful": "boolean"}"#, "faithful"),
+            (r#"{"log": ". . ."}"#, "log"),
+        ] {
+            match flags(json, false).as_slice() {
+                [Raised::Placeholder { path: p, .. }] => assert_eq!(p, path, "{json}"),
+                other => panic!("{json}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn ordinary_strings_are_not_placeholders() {
+        for s in [
+            "",
+            ".",
+            "Page 17.",
+            "<br>",
+            "<p>",
+            "<p>x</p>",
+            "<a href=\"x\">",
+            "null",
+            "strings",
+            "Total ... 12",
+            "<hr/>",
+        ] {
+            assert_eq!(placeholder(&JsString::from(s)), None, "{s:?}");
+        }
+        let long = format!("...{}", " ".repeat(80));
+        assert_eq!(placeholder(&JsString::from(long.as_str())), None);
+        // Keys are not strings of the answer.
+        assert!(flags(r#"{"...": "fine"}"#, false).is_empty());
+    }
+
+    #[test]
+    fn an_answer_read_from_a_truncated_reply_is_flagged_only_when_read() {
+        assert_eq!(names(r#"{"html": "<p>all of it</p>"}"#, true), ["read-from-truncated"]);
+        assert!(flags(r#"{"html": "<p>all of it</p>"}"#, false).is_empty());
+        assert!(flags(r#"{"html": "<p>cut"#, true).is_empty());
+    }
+
+    #[test]
+    fn a_reply_with_one_candidate_is_not_walked_again() {
+        for text in ["Prose first.\n```json\n{\"html\": \"<p>x</p>\"}\n```", "{\"a\": 1} and more", "x {\"a\": 1}"] {
+            assert!(!needs_visits(text, &run(text, &WalkOptions::SEED, false)), "{text}");
+        }
+        for text in ["{x} {\"a\": 1} and more", "{\"a\": 1} {\"a\": 2}"] {
+            assert!(needs_visits(text, &run(text, &WalkOptions::SEED, false)), "{text}");
+        }
+    }
+}
