@@ -13,7 +13,7 @@ use super::entry::{Entry, EntryKey};
 use super::state::State;
 
 /// An answer's `html` shorter than this is a tiny page: worth a look.
-pub const TINY_HTML: usize = 200;
+pub const TINY_HTML: usize = 64;
 
 /// One page of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,6 +19,12 @@ use super::super::state::State;
 use super::super::wrap::{fit, pad};
 use super::{accent, bad, bold, dim, good, warn};
 
+/// The columns' widths: page, calls, the final answer's label, what it delivers.
+const PAGE: usize = 6;
+const CALLS: usize = 24;
+const LABEL: usize = 22;
+const ANSWER: usize = 24;
+
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let areas = layout::summary(area.width, area.height);
     let docs = documents::documents(state);
@@ -32,8 +38,16 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         .title(Span::styled(title, bold()))
         .title_bottom(Span::styled(" j/k move · Tab document · Enter list its calls · Esc back ", dim()));
     frame.render_widget(block, areas.frame);
-    let head = "  page  calls                   final answer                          decided, badges         verified";
-    frame.render_widget(Paragraph::new(Line::styled(fit(head, areas.head.width as usize), dim())), areas.head);
+    let head = format!(
+        "  {}{} {}{} decided by · badges",
+        pad("page", PAGE),
+        pad("calls", CALLS),
+        pad("final answer", LABEL),
+        pad("", ANSWER)
+    );
+    let head =
+        format!("{head}{}verified", " ".repeat((areas.head.width as usize).saturating_sub(head.width() + 8 + 1)));
+    frame.render_widget(Paragraph::new(Line::styled(fit(&head, areas.head.width as usize), dim())), areas.head);
     let body = Rect::new(
         areas.body.x,
         areas.body.y,
@@ -77,7 +91,7 @@ fn doc_line(d: &Document) -> Line<'static> {
 
 fn page_line(state: &State, p: &Page, width: usize, table: &[badges::Look]) -> Line<'static> {
     let number = p.number.map_or_else(|| "review".to_owned(), |n| format!("p{n}"));
-    let mut spans = vec![Span::styled(format!("  {}", pad(&number, 6)), bold())];
+    let mut spans = vec![Span::styled(format!("  {}", pad(&number, PAGE)), bold())];
     if p.missing() {
         spans.push(Span::styled("missing: no call names this page", bad().add_modifier(Modifier::BOLD)));
         return Line::from(spans);
@@ -88,7 +102,7 @@ fn page_line(state: &State, p: &Page, width: usize, table: &[badges::Look]) -> L
     if no_reply > 0 {
         calls.push_str(&format!(" +{no_reply} no reply"));
     }
-    spans.push(Span::raw(format!("{} ", pad(&calls, 23))));
+    spans.push(Span::raw(pad(&calls, CALLS)));
     let last = p.last.and_then(|k| state.entry(k));
     let (answer, style) = match last {
         None => ("no reply".to_owned(), bad().add_modifier(Modifier::BOLD)),
@@ -101,8 +115,8 @@ fn page_line(state: &State, p: &Page, width: usize, table: &[badges::Look]) -> L
         },
     };
     let label = last.map(|e| format!("{} ", visible(&e.label(), false))).unwrap_or_default();
-    spans.push(Span::styled(pad(&fit(&label, 22), 22), dim()));
-    spans.push(Span::styled(format!("{} ", pad(&answer, 16)), style));
+    spans.push(Span::styled(pad(&label, LABEL), dim()));
+    spans.push(Span::styled(format!("{} ", pad(&answer, ANSWER)), style));
     let used: usize = spans.iter().map(|s| s.content.width()).sum();
     let verified = match p.verified {
         Some(true) => Span::styled("✓ verified", good()),
