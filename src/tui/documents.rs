@@ -83,8 +83,9 @@ pub enum Row {
 
 /// Every document the list's entries name, by round then id.
 pub fn documents(state: &State) -> Vec<Document> {
-    type Key = (Option<String>, String);
-    let mut by_doc: BTreeMap<Key, (Option<String>, BTreeMap<Option<u32>, Vec<&Entry>>)> = BTreeMap::new();
+    // (round, document) → (its outcome, its calls by page).
+    type Calls<'a> = (Option<String>, BTreeMap<Option<u32>, Vec<&'a Entry>>);
+    let mut by_doc: BTreeMap<(Option<String>, String), Calls> = BTreeMap::new();
     for e in &state.entries {
         let Some(m) = e.meta() else { continue };
         let Some(doc) = &m.document else { continue };
