@@ -45,39 +45,39 @@ pub(super) fn documents_key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effec
             (0..from).rev().find(is_doc).unwrap_or(0)
         }
     };
-    let to = match action {
-        Action::Down => at + 1,
-        Action::Up => at.saturating_sub(1),
-        Action::Top => 0,
-        Action::Bottom => last,
-        Action::PageDown => at + page,
-        Action::PageUp => at.saturating_sub(page),
-        Action::FocusNext => heading(at, true),
-        Action::FocusPrev => heading(at, false),
-        Action::Choose => {
-            let (query, sort) = match rows.get(at) {
-                Some(Row::Document(d)) => (docs[*d].query(None), SortKey::Document),
-                Some(Row::Page(d, p)) => (docs[*d].query(Some(&docs[*d].pages[*p])), SortKey::Time),
-                None => return,
-            };
-            if set_query(state, &query, fx).is_ok() {
-                state.sort = sort;
-                state.mode = Mode::Normal;
-                state.focus = Pane::List;
-                order::rebuild(state);
-                state.cursor = 0;
-                state.list_top = 0;
-                let n = state.view.len();
-                state.flash =
-                    Some(format!("{}: {query} (: edits the query)", crate::scan::report::plural(n, "call", "calls")));
+    let to = if let Some(to) = moved(action, at, last, page) {
+        to
+    } else {
+        match action {
+            Action::FocusNext => heading(at, true),
+            Action::FocusPrev => heading(at, false),
+            Action::Choose => {
+                let (query, sort) = match rows.get(at) {
+                    Some(Row::Document(d)) => (docs[*d].query(None), SortKey::Document),
+                    Some(Row::Page(d, p)) => (docs[*d].query(Some(&docs[*d].pages[*p])), SortKey::Time),
+                    None => return,
+                };
+                if set_query(state, &query, fx).is_ok() {
+                    state.sort = sort;
+                    state.mode = Mode::Normal;
+                    state.focus = Pane::List;
+                    order::rebuild(state);
+                    state.cursor = 0;
+                    state.list_top = 0;
+                    let n = state.view.len();
+                    state.flash = Some(format!(
+                        "{}: {query} (: edits the query)",
+                        crate::scan::report::plural(n, "call", "calls")
+                    ));
+                }
+                return;
             }
-            return;
+            Action::Close => {
+                state.mode = Mode::Normal;
+                return;
+            }
+            _ => return,
         }
-        Action::Close => {
-            state.mode = Mode::Normal;
-            return;
-        }
-        _ => return,
     };
     state.documents.cursor = to.min(last);
     let h = page + 1;
