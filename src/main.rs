@@ -17,6 +17,7 @@ use bracewalk::cli::record::Offsets;
 use bracewalk::cli::scan as cli_scan;
 use bracewalk::cli::style::Style;
 use bracewalk::cli::{self, accepted, extract, list};
+use bracewalk::query::Query;
 use bracewalk::readers::ReaderId;
 use bracewalk::runlog::{Format, LoadOptions};
 use bracewalk::scan::Pair;
@@ -56,6 +57,25 @@ struct InspectArgs {
     /// Watch by polling every half second instead of by file-system events.
     #[arg(long, conflicts_with = "no_watch")]
     poll: bool,
+    #[command(flatten)]
+    filter: FilterArg,
+}
+
+/// `--filter QUERY`: shared by the inspector, `list` and `scan`.
+#[derive(clap::Args)]
+struct FilterArg {
+    /// Only the replies QUERY selects: terms, all required, such as `doc=3f1c page=17
+    /// agent=page,feedback decided!=none size>10k` and bare words or /regexes/ over the
+    /// reply's text (the README and the inspector's help give the fields). The inspector
+    /// opens with it as its query line.
+    #[arg(long, value_name = "QUERY")]
+    filter: Option<String>,
+}
+
+impl FilterArg {
+    fn query(&self) -> Result<Option<Query>> {
+        self.filter.as_deref().map(|q| Query::parse(q).map_err(|e| anyhow::anyhow!("--filter {q:?}: {e}"))).transpose()
+    }
 }
 
 #[derive(clap::Args)]
@@ -154,6 +174,10 @@ struct ScanArgs {
     /// the one accepted); exit status 3 when there are any.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["markdown", "list"])]
     accepted: Option<PathBuf>,
+    /// Count only the replies QUERY selects (the inspector's query line: `doc=3f1c
+    /// decided=none`, a /regex/ over the text; see the README).
+    #[arg(long, value_name = "QUERY", conflicts_with_all = ["merge", "accept", "accepted"])]
+    filter: Option<String>,
 }
 
 /// Readers of one's own: shared by the inspector, `scan`, `extract` and `explain`.
@@ -192,6 +216,8 @@ struct ListArgs {
     json: bool,
     #[command(flatten)]
     load: LoadArgs,
+    #[command(flatten)]
+    filter: FilterArg,
 }
 
 /// How to read the inputs: shared by the inspector, `list` and `scan`.
@@ -313,7 +339,8 @@ fn inspect(args: InspectArgs) -> Result<ExitCode> {
         (_, true) => tui::WatchMode::Poll,
         _ => tui::WatchMode::Native,
     };
-    let ended = tui::run(paths, tui::Options { load, watch, marks: None, config }).context("the inspector")?;
+    let query = args.filter.query()?.map(|q| q.source().to_owned());
+    let ended = tui::run(paths, tui::Options { load, watch, marks: None, config, query }).context("the inspector")?;
     Ok(ExitCode::from(ended.status()))
 }
 
@@ -352,12 +379,15 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
     if args.merge {
         return cli::to_stdout(|out| cli::merge::run(&args.paths, config, output, args.list, out));
     }
+    let only = FilterArg { filter: args.filter.clone() }.query()?;
     let catalogue = config.catalogue.clone();
     let paths = &args.paths;
     let done = cli::to_stdout(|out| match (&args.accept, &args.accepted) {
         (Some(file), _) => accepted::accept(paths, &load, config, file, out),
         (None, Some(file)) => accepted::check(paths, &load, config, file, args.json, out),
-        (None, None) => cli_scan::run(paths, &load, config, output, args.list, out).context("writing the scan"),
+        (None, None) => {
+            cli_scan::run(paths, &load, config, output, args.list, only.clone(), out).context("writing the scan")
+        }
     });
     readers::tell_logs(&catalogue);
     done
@@ -365,9 +395,11 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
 
 fn list(args: &ListArgs) -> Result<ExitCode> {
     let opts = args.load.options()?;
+    let only = args.filter.query()?;
     let style = if args.json { Style::plain() } else { Style::for_stdout() };
     cli::to_stdout(|out| {
-        let tally = list::list(&args.paths, &opts, args.json, &style, out).context("writing the list")?;
+        let tally =
+            list::list_only(&args.paths, &opts, only.as_ref(), args.json, &style, out).context("writing the list")?;
         Ok(tally.exit_code())
     })
 }

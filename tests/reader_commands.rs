@@ -326,7 +326,10 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     fixture::drive(
         &mut s,
         Msg::Facts(
-            early.iter().map(|r| Read { key: r.key, facts: r.facts.clone(), sketch: r.sketch.clone() }).collect(),
+            early
+                .iter()
+                .map(|r| Read { key: r.key, facts: r.facts.clone(), sketch: r.sketch.clone(), html: r.html })
+                .collect(),
         ),
     );
     let drawn = fixture::screen(&s);

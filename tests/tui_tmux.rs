@@ -32,9 +32,9 @@ fn the_inspector_in_a_real_terminal() {
     session.text(&format!("BRACEWALK_STATE_DIR={} {bin} logs", state.display()));
     session.keys(&["Enter"]);
 
-    // Open: the list fills, and every reply is read.
-    let shown =
-        session.wait_for("the list", Duration::from_secs(20), |s| s.contains("replies 1") && s.contains("msg_"));
+    // Open: the list fills, on the campaign, and every reply is read.
+    let shown = session
+        .wait_for("the list", Duration::from_secs(20), |s| s.contains("replies 1") && s.contains("3f1c9a0e7b2d4c58:8"));
     println!("first replies on screen after {shown:?}");
     session
         .wait_for("loading to finish", Duration::from_secs(30), |s| !s.contains("loading") && !s.contains("reading "));
@@ -106,6 +106,54 @@ fn the_inspector_in_a_real_terminal() {
     let screen = session.screen();
     assert!(!screen.contains("replies "), "the inspector's screen is gone:\n{screen}");
     assert!(!state.join("marks.jsonl").exists() || state.is_dir());
+}
+
+#[test]
+fn page_17_through_the_documents_screen_and_through_the_query_line() {
+    if !tmux::available() {
+        println!("tmux is not installed: skipped (.ci/run installs it)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    tmux::copy_samples(&logs);
+    let bin = env!("CARGO_BIN_EXE_bracewalk");
+    let command = format!("BRACEWALK_STATE_DIR={} {bin} --no-watch logs", dir.path().join("state").display());
+    let session = Tmux::start(dir.path(), 140, 40, dir.path(), &command);
+    // The first screen is the campaign: its first document's first call, at the top.
+    session.wait_text("3f1c9a0e7b2d4c58:8 ", Duration::from_secs(20));
+    session
+        .wait_for("loading to finish", Duration::from_secs(30), |s| !s.contains("loading") && !s.contains("reading "));
+    let first = session.screen();
+    assert!(!first.contains("broken-lines.jsonl"), "the bad files are not the first screen:\n{first}");
+
+    // The documents screen opens on the selected call's page; page 17 is 16 rows down.
+    session.keys(&["d"]);
+    session.wait_text("documents · ", Duration::from_secs(5));
+    for _ in 0..16 {
+        session.keys(&["j"]);
+    }
+    session.wait_text("html 7,121 chars", Duration::from_secs(5));
+    session.wait_text("✗ rejected", Duration::from_secs(5));
+    session.keys(&["Enter"]);
+    session.wait_text("query: doc=3f1c9a0e7b2d4c58 round=round-4 page=17 · 3 replies", Duration::from_secs(5));
+    for line in ["3f1c9a0e7b2d4c58:116", "3f1c9a0e7b2d4c58:125", "3f1c9a0e7b2d4c58:135"] {
+        session.wait_text(line, Duration::from_secs(5));
+    }
+
+    // The query line: both rounds' page 17.
+    session.keys(&[":", "C-u"]);
+    session.wait_text("query: ", Duration::from_secs(5));
+    session.text("doc=3f1c page=17");
+    session.keys(&["Enter"]);
+    session.wait_text("query: doc=3f1c page=17 · 5 replies", Duration::from_secs(5));
+    session.wait_text("3f1c9a0e7b2d4c58:124", Duration::from_secs(5));
+    // A text regex over every reply, searched off the event loop, its matches counted.
+    session.keys(&[":", "C-u"]);
+    session.text("doc=3f1c /Table 3 continues/");
+    session.keys(&["Enter"]);
+    session.wait_for("the search", Duration::from_secs(10), |s| s.contains(" matches") && !s.contains("searching"));
+    session.keys(&["q"]);
 }
 
 #[test]

@@ -152,6 +152,8 @@ fn s_cycles_the_sort_and_size_puts_the_biggest_first() {
     let sizes: Vec<usize> = s.view.iter().map(|&i| s.entries[i].size()).collect();
     assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
     typed(&mut s, "sss");
+    assert_eq!(s.sort, SortKey::Document);
+    typed(&mut s, "s");
     assert_eq!(s.sort, SortKey::Source);
 }
 

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::describe::thousands;
+use crate::query::Query;
 use crate::runlog::{Diagnostic, Event, Item, LoadOptions, Loader, Meta, Reply};
+use crate::scan::{Config, Facts};
 use crate::visible::visible;
 
 use super::style::Style;
@@ -41,12 +43,37 @@ pub fn list(
     style: &Style,
     out: &mut dyn Write,
 ) -> io::Result<Tally> {
+    list_only(paths, opts, None, json, style, out)
+}
+
+/// [`list`], only the replies and calls `only` selects (`--filter`); the diagnostics all. A
+/// query on what the readers make of a reply reads it as `scan` does.
+pub fn list_only(
+    paths: &[PathBuf],
+    opts: &LoadOptions,
+    only: Option<&Query>,
+    json: bool,
+    style: &Style,
+    out: &mut dyn Write,
+) -> io::Result<Tally> {
     let loader = Loader::new(opts.clone());
     let mut tally = Tally::default();
     let mut diagnostics = Vec::new();
     let mut failed: Option<io::Error> = None;
+    let config = only.filter(|q| q.reads_facts()).map(|_| Config::default());
     loader.load(paths, &mut |item| {
         if failed.is_some() {
+            return;
+        }
+        let selected = match (&item, only) {
+            (_, None) | (Item::Diagnostic(_), _) => true,
+            (Item::Reply(r), Some(q)) => {
+                let facts = config.as_ref().map(|c| Facts::of(r, c));
+                q.matches_reply(r, facts.as_ref())
+            }
+            (Item::Event(e), Some(q)) => q.matches_event(e),
+        };
+        if !selected {
             return;
         }
         let line = match &item {

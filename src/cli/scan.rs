@@ -11,10 +11,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Map, Value as Json, json};
 
 use crate::describe::thousands;
+use crate::query::Query;
 use crate::read::trace::DecidedBy;
 use crate::runlog::LoadOptions;
 use crate::scan::report::{self, Kind, Row, headline, plural};
-use crate::scan::{Comparison, Config, Group, Progress, Scan, scan_paths};
+use crate::scan::{Comparison, Config, Group, Progress, Scan, scan_paths_only};
 use crate::visible::visible;
 
 use super::style::Style;
@@ -39,9 +40,10 @@ pub fn run(
     config: Config,
     output: Output,
     list: bool,
+    only: Option<Query>,
     out: &mut dyn Write,
 ) -> io::Result<u8> {
-    let scan = scan_with_progress(paths, load, config);
+    let scan = scan_only_with_progress(paths, load, config, only);
     print(&scan, output, list, out)
 }
 
@@ -59,8 +61,13 @@ pub fn print(scan: &Scan, output: Output, list: bool, out: &mut dyn Write) -> io
 
 /// Scans `paths`, with a progress bar on a terminal.
 pub fn scan_with_progress(paths: &[PathBuf], load: &LoadOptions, config: Config) -> Scan {
+    scan_only_with_progress(paths, load, config, None)
+}
+
+/// [`scan_with_progress`], counting only what `only` selects (`--filter`).
+pub fn scan_only_with_progress(paths: &[PathBuf], load: &LoadOptions, config: Config, only: Option<Query>) -> Scan {
     let bar = progress_bar();
-    let scan = scan_paths(paths, load, config, &mut |p: &Progress| {
+    let scan = scan_paths_only(paths, load, config, only, &mut |p: &Progress| {
         bar.set_length(p.bytes_total);
         bar.set_position(p.bytes_done);
         bar.set_message(format!("{} replies", thousands(p.replies)));

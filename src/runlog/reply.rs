@@ -276,6 +276,13 @@ impl Reply {
     }
 }
 
+impl Event {
+    /// `path:line`, or `path`: where the call is.
+    pub fn reference(&self) -> String {
+        reference(&self.source, self.line)
+    }
+}
+
 pub(crate) fn reference(source: &std::path::Path, line: Option<usize>) -> String {
     match line {
         Some(n) => format!("{}:{n}", source.display()),

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
 
+use crate::query::Query;
 use crate::readers::command::Commands;
 use crate::runlog::{Found, Item, LoadOptions, Loader, discover};
 
@@ -49,6 +50,17 @@ struct Batch {
 /// after each batch. The result is the same, in the same order, on every run and with any
 /// number of threads; only `elapsed` differs.
 pub fn scan_paths(paths: &[PathBuf], load: &LoadOptions, config: Config, progress: &mut dyn FnMut(&Progress)) -> Scan {
+    scan_paths_only(paths, load, config, None, progress)
+}
+
+/// [`scan_paths`], counting only the replies and calls `only` selects (`scan --filter`).
+pub fn scan_paths_only(
+    paths: &[PathBuf],
+    load: &LoadOptions,
+    config: Config,
+    only: Option<Query>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Scan {
     let started = Instant::now();
     // The files first, for the total the progress is measured against: a listing, not a
     // reading, so it costs a stat per file.
@@ -65,7 +77,7 @@ pub fn scan_paths(paths: &[PathBuf], load: &LoadOptions, config: Config, progres
     progress(&state);
 
     let mut commands = Commands::start(&config.catalogue, &config.commands());
-    let mut folding = Folding { scanner: Scanner::new(config), waiting: VecDeque::new(), state, progress };
+    let mut folding = Folding { scanner: Scanner::only(config, only), waiting: VecDeque::new(), state, progress };
     let (send, receive) = mpsc::sync_channel::<Batch>(AHEAD);
     std::thread::scope(|s| {
         s.spawn(move || load_all(&found, &sizes, load, &send));

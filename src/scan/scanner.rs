@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::query::Query;
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::readers::{Given, ReaderId};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
@@ -231,11 +232,19 @@ impl Scan {
 #[derive(Debug, Clone)]
 pub struct Scanner {
     scan: Scan,
+    /// Only the replies (and calls without a reply) this query selects are counted.
+    only: Option<Query>,
 }
 
 impl Scanner {
     pub fn new(config: Config) -> Scanner {
-        Scanner { scan: Scan::new(config) }
+        Scanner { scan: Scan::new(config), only: None }
+    }
+
+    /// A scanner that counts only what `query` selects (`--filter`): each reply is read,
+    /// for the facts the query may need, and then counted or passed over.
+    pub fn only(config: Config, query: Option<Query>) -> Scanner {
+        Scanner { scan: Scan::new(config), only: query.filter(|q| !q.is_empty()) }
     }
 
     pub fn config(&self) -> &Config {
@@ -299,14 +308,19 @@ impl Scanner {
                 _ => None,
             })
             .collect();
+        // Taken while the scan is added to, and put back.
+        let only = self.only.take();
         for (item, f) in items.iter().zip(facts.iter_mut()) {
             match (item, f.take()) {
+                (Item::Reply(r), Some(f)) if only.as_ref().is_some_and(|q| !q.matches_reply(r, Some(&f))) => {}
+                (Item::Event(e), None) if only.as_ref().is_some_and(|q| !q.matches_event(e)) => {}
                 (_, Some(f)) => self.scan.add(f),
                 (Item::Event(e), None) => self.add_call_without_reply(e),
                 (Item::Diagnostic(d), None) => self.add_diagnostic(d),
                 (Item::Reply(_), None) => {}
             }
         }
+        self.only = only;
     }
 
     pub fn scan(&self) -> &Scan {

@@ -66,6 +66,8 @@ pub struct Entry {
     pub facts: Option<Box<Facts>>,
     /// A one-line sketch of the seed's answer (`{html: 3 chars, log: …}`), or `null`.
     pub sketch: Option<String>,
+    /// The characters of that answer's `html` string, where it has one.
+    pub html: Option<usize>,
     /// Arrived after the first load finished.
     pub new: bool,
     /// Its file was deleted.
@@ -96,6 +98,7 @@ impl Entry {
                 line: r.line,
                 facts: None,
                 sketch: None,
+                html: None,
                 new: false,
                 gone: false,
                 changed: false,
@@ -108,6 +111,7 @@ impl Entry {
                 body: Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) },
                 facts: None,
                 sketch: None,
+                html: None,
                 new: false,
                 gone: false,
                 changed: false,
@@ -120,6 +124,7 @@ impl Entry {
                 body: Body::Diagnostic(d),
                 facts: None,
                 sketch: None,
+                html: None,
                 new: false,
                 gone: false,
                 changed: false,

@@ -102,6 +102,9 @@ pub enum Action {
     Follow,
     Pause,
     Summary,
+    Query,
+    Documents,
+    Wrap,
     WhatIf,
     Help,
     Quit,
@@ -149,10 +152,17 @@ pub const NORMAL: &[Binding] = &[
     b(&[Key::Char('n')], Action::SearchNext, "next match"),
     b(&[Key::Char('N')], Action::SearchPrev, "previous match"),
     b(&[Key::Char('f')], Action::Filter, "filter by outcome, agent, round, format"),
-    b(&[Key::Char('s')], Action::Sort, "sort by source → size → outcome → time"),
+    b(&[Key::Char(':')], Action::Query, "query line: doc=3f1c page=17 agent=page size>10k, a text regex (below)"),
+    b(
+        &[Key::Char('d')],
+        Action::Documents,
+        "documents: each document's pages, final answers, verdicts; Enter lists a page",
+    ),
+    b(&[Key::Char('s')], Action::Sort, "sort by source → size → outcome → time → document"),
     b(&[Key::Char('m')], Action::Mark, "mark the reply for triage, with a note"),
     b(&[Key::Char('M')], Action::Unmark, "remove the reply's mark"),
     b(&[Key::Char('\'')], Action::NextMark, "next marked reply"),
+    b(&[Key::Char('W')], Action::Wrap, "reply text: wrap at words ⇄ hard at the column"),
     b(&[Key::Char('v')], Action::ValueSource, "value pane: the answer ⇄ the selected candidate's value"),
     b(&[Key::Char('y')], Action::Yank, "yank the value shown as JSON (OSC 52: works over ssh)"),
     b(&[Key::Char('o')], Action::Open, "open the reply in $EDITOR (or $PAGER) at the candidate's line"),
@@ -188,6 +198,34 @@ pub const SUMMARY: &[Binding] = &[
     b(&[Key::Esc, Key::Char('S'), Key::Char('q')], Action::Close, "back to the list"),
 ];
 
+/// The keys of the documents screen.
+pub const DOCUMENTS: &[Binding] = &[
+    b(&[Key::Char('j'), Key::Down], Action::Down, "next row"),
+    b(&[Key::Char('k'), Key::Up], Action::Up, "previous row"),
+    b(&[Key::Char('g'), Key::Home], Action::Top, "first row"),
+    b(&[Key::Char('G'), Key::End], Action::Bottom, "last row"),
+    b(&[Key::PageDown, Key::Ctrl('d')], Action::PageDown, "a page down"),
+    b(&[Key::PageUp, Key::Ctrl('u')], Action::PageUp, "a page up"),
+    b(&[Key::Tab], Action::FocusNext, "next document"),
+    b(&[Key::BackTab], Action::FocusPrev, "previous document"),
+    b(
+        &[Key::Enter],
+        Action::Choose,
+        "list the page's replies (every agent and iteration, in time order), or the document's",
+    ),
+    b(&[Key::Esc, Key::Char('d'), Key::Char('q')], Action::Close, "back to the list"),
+];
+
+/// What the query line takes; shown in the help, handled as text input.
+pub const QUERY: &[(&str, &str)] = &[
+    ("Enter", "apply (an empty line clears the query); an error keeps the line, its column shown"),
+    ("Esc", "cancel: the query applied stays"),
+    ("← → Home End", "move the cursor (Ctrl-a, Ctrl-e)"),
+    ("Backspace Delete", "delete a character"),
+    ("Ctrl-u Ctrl-w", "delete to the start of the line; the word before the cursor"),
+    ("↑ ↓", "the queries applied before"),
+];
+
 /// The keys of the help screen.
 pub const HELP: &[Binding] = &[
     b(&[Key::Char('j'), Key::Down], Action::Down, "scroll down"),
@@ -221,7 +259,7 @@ mod tests {
 
     #[test]
     fn no_key_is_bound_twice_in_one_table() {
-        for table in [NORMAL, FILTER, SUMMARY, HELP] {
+        for table in [NORMAL, FILTER, SUMMARY, DOCUMENTS, HELP] {
             let mut seen = std::collections::HashSet::new();
             for binding in table {
                 for k in binding.keys {

@@ -18,6 +18,7 @@
 pub mod analysis;
 pub mod badges;
 mod debug;
+pub mod documents;
 pub mod entry;
 mod index;
 pub mod keymap;
@@ -62,6 +63,8 @@ pub struct Options {
     pub marks: Option<PathBuf>,
     /// What is read and compared: the readers, reader commands included.
     pub config: crate::scan::Config,
+    /// The query the list opens with (`--filter`), already checked.
+    pub query: Option<String>,
 }
 /// At most this many channel messages are applied between two frames, so a flood of
 /// loaded replies cannot hold keys back.
@@ -108,6 +111,13 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<Ended> {
     let size = terminal.size()?;
     let mut state = State::new(paths.clone(), marks, (size.width, size.height));
     state.set_config(opts.config);
+    if let Some(q) = &opts.query {
+        // Nothing is loaded yet: replies are searched as they arrive.
+        let mut none = Vec::new();
+        if let Err(e) = update::set_query(&mut state, q, &mut none) {
+            state.flash = Some(format!("--filter: {e}"));
+        }
+    }
     if bad_marks > 0 {
         state.flash = Some(format!("{bad_marks} unreadable lines in the marks file were skipped"));
     }
@@ -200,6 +210,10 @@ fn carry_out(
     Ok(match effect {
         Effect::Detail(job) => {
             worker.detail(job);
+            None
+        }
+        Effect::Search(job) => {
+            worker.search(job);
             None
         }
         Effect::Reread { key, locator, stopped } => {

@@ -32,7 +32,17 @@ pub fn compare(entries: &[Entry], sort: &Sort, a: usize, b: usize) -> Ordering {
         SortKey::Size => y.size().cmp(&x.size()).then(a.cmp(&b)),
         SortKey::Outcome => (sort.rank(x), a).cmp(&(sort.rank(y), b)),
         SortKey::Time => ts(x).cmp(&ts(y)).then(x.key.cmp(&y.key)),
+        SortKey::Document => place(x).cmp(&place(y)).then(ts(x).cmp(&ts(y))).then(x.key.cmp(&y.key)),
     }
+}
+
+/// Where an entry stands among documents: those of a document first, by round, document and
+/// page (a document's calls with no page after its pages).
+fn place(e: &Entry) -> (bool, Option<&str>, Option<&str>, bool, Option<u32>) {
+    let m = e.meta();
+    let doc = m.and_then(|m| m.document.as_deref());
+    let page = m.and_then(|m| m.page);
+    (doc.is_none(), m.and_then(|m| m.round.as_deref()), doc, page.is_none(), page)
 }
 
 /// A sort, with what the outcome sort reads an entry's badges by.
@@ -118,6 +128,12 @@ pub fn position(state: &mut State, k: EntryKey) -> Option<usize> {
     found.ok()
 }
 
+/// A reply of a bench campaign's document: what a person opening a directory of logs came
+/// to see, before the odd files beside it.
+fn in_campaign(e: &Entry) -> bool {
+    e.is_reply() && e.meta().is_some_and(|m| m.document.is_some())
+}
+
 /// Nothing chosen yet: start on a reply, not on a load problem.
 fn first_reply(state: &mut State) -> usize {
     let found = state.view.iter().position(|&i| state.entries[i].is_reply());
@@ -139,7 +155,7 @@ fn standing(state: &State, i: usize) -> Standing {
     Standing {
         admitted: state.filter.admits(e, state.is_marked(e), &state.config),
         rank: (state.sort == SortKey::Outcome).then(|| outcome_rank(e, &state.config, state.compared)),
-        ts: if state.sort == SortKey::Time { ts(e).map(str::to_owned) } else { None },
+        ts: if matches!(state.sort, SortKey::Time | SortKey::Document) { ts(e).map(str::to_owned) } else { None },
     }
 }
 
@@ -223,7 +239,25 @@ impl Kept {
             state.work += state.view.len() as u64;
             state.view.retain(|i| out.binary_search(i).is_err());
         }
+        // Nothing chosen yet: the first reply of a campaign, at the top of the list.
+        let campaign: Vec<usize> = if state.landing {
+            add.iter().copied().filter(|&i| in_campaign(&state.entries[i])).collect()
+        } else {
+            Vec::new()
+        };
         merge(state, add);
+        if state.select.is_none() && !campaign.is_empty() {
+            let (entries, sort) = (&state.entries, Sort::of(state));
+            let first = campaign.into_iter().min_by(|&a, &b| compare(entries, &sort, a, b));
+            if let Some(k) = first.map(|i| state.entries[i].key) {
+                let earlier = self.selected.and_then(|k| state.entry(k)).filter(|e| in_campaign(e));
+                if earlier.is_none() {
+                    state.select = Some(k);
+                    self.top = Some(k);
+                }
+                state.landing = false;
+            }
+        }
         let target = state.select.take().or(self.selected);
         match target {
             Some(k) => {
@@ -375,7 +409,7 @@ mod tests {
         // batches looked at entries 204 to 228 million times (each sort); now 48,000 to
         // 405,000.
         let n = 20_000f64;
-        for sort in [SortKey::Source, SortKey::Size, SortKey::Outcome, SortKey::Time] {
+        for sort in [SortKey::Source, SortKey::Size, SortKey::Outcome, SortKey::Time, SortKey::Document] {
             let (first, second) = flood(sort);
             let total = (first + second) as f64;
             // A comparison or two per entry for each doubling of the list, and a few looks.
@@ -463,7 +497,13 @@ mod tests {
     }
 
     fn sort() -> impl Strategy<Value = SortKey> {
-        proptest::sample::select(vec![SortKey::Source, SortKey::Size, SortKey::Outcome, SortKey::Time])
+        proptest::sample::select(vec![
+            SortKey::Source,
+            SortKey::Size,
+            SortKey::Outcome,
+            SortKey::Time,
+            SortKey::Document,
+        ])
     }
 
     fn ts_of(ts: Option<u8>) -> Option<String> {
@@ -610,7 +650,7 @@ mod tests {
                         .filter_map(|&p| s.entries.get(p % s.entries.len().max(1)))
                         .filter_map(|e| {
                             let (facts, _) = Facts::early(e.held_text()?, false, &config);
-                            Some(Read { key: e.key, facts, sketch: None })
+                            Some(Read { key: e.key, facts, sketch: None, html: None })
                         })
                         .collect();
                     update(&mut s, Msg::Facts(list));

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use regex::Regex;
 
+use crate::query::{Known, Query, QueryError, Subject, TextHit};
 use crate::read::value::Value;
 use crate::readers::ReaderId;
 use crate::runlog::Meta;
@@ -18,6 +19,7 @@ use super::entry::{Entry, EntryKey};
 use super::index::FileIndex;
 use super::marks::Mark;
 use super::summary::Corpus;
+use super::wrap::Wrapping;
 
 /// The panes, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,6 +73,70 @@ pub enum Mode {
     },
     /// The summary screen, in place of the panes.
     Summary,
+    /// The query line, being edited.
+    Query(QueryLine),
+    /// The documents and their pages, in place of the panes.
+    Documents,
+}
+
+/// The query line while it is edited: the text, the cursor (in characters), the entry of
+/// the history shown (Up and Down), and why the last Enter was refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueryLine {
+    pub input: String,
+    pub cursor: usize,
+    pub recall: Option<usize>,
+    pub error: Option<QueryError>,
+}
+
+/// A query applied to the list, with what its text terms made of the replies searched so
+/// far. The search runs on a thread of its own; `generation` tells its answers from those
+/// of a query replaced since.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    pub query: Arc<Query>,
+    pub generation: u64,
+    /// What the text terms made of each reply searched.
+    pub hits: HashMap<EntryKey, TextHit>,
+    /// Replies sent to be searched.
+    pub asked: usize,
+}
+
+impl Applied {
+    /// Whether `e` passes: every term holds of it, its text searched where a term reads it.
+    /// A reply whose facts or text are not read yet does not pass yet.
+    pub fn admits(&self, e: &Entry) -> bool {
+        let q = &self.query;
+        if q.is_empty() {
+            return true;
+        }
+        let reference = e.reference();
+        if q.fields(&subject(e, &reference)) != Some(true) {
+            return false;
+        }
+        if !q.reads_text() {
+            return true;
+        }
+        match e.is_reply() {
+            true => self.hits.get(&e.key).is_some_and(|h| h.holds),
+            false => q.text(None).holds,
+        }
+    }
+
+    /// Whether every reply asked about has been searched.
+    pub fn searched(&self) -> bool {
+        self.hits.len() >= self.asked
+    }
+}
+
+/// What the query reads of a list entry (its reference is made by the caller, once).
+pub fn subject<'a>(e: &'a Entry, reference: &'a str) -> Subject<'a> {
+    let facts = match (e.facts.as_deref(), e.is_reply()) {
+        (Some(f), _) => Known::Yes(f),
+        (None, true) => Known::Pending,
+        (None, false) => Known::Never,
+    };
+    Subject { id: &e.id, reference, meta: e.meta(), size: e.is_reply().then(|| e.size()), facts }
 }
 
 /// The filter: badges (rows of the scan's report, or the inspector's states) chosen in the
@@ -78,15 +144,20 @@ pub enum Mode {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filter {
     pub on: BTreeSet<Badge>,
+    /// The query line's query, required beside the badges.
+    pub query: Option<Applied>,
 }
 
 impl Filter {
     pub fn is_empty(&self) -> bool {
-        self.on.is_empty()
+        self.on.is_empty() && self.query.is_none()
     }
 
     /// Whether `e` passes, given whether it is marked.
     pub fn admits(&self, e: &Entry, marked: bool, config: &Config) -> bool {
+        if self.query.as_ref().is_some_and(|q| !q.admits(e)) {
+            return false;
+        }
         let mut kinds: BTreeMap<Kind, bool> = BTreeMap::new();
         for badge in &self.on {
             *kinds.entry(badge.alternatives()).or_insert(false) |= badge.admits(e, marked, config);
@@ -115,6 +186,9 @@ pub enum SortKey {
     Outcome,
     /// By the record's time, oldest first (arrival order where a record has none).
     Time,
+    /// Grouped by round and document, then by page, then by time: a document's pages in
+    /// order, each page's calls as they were made.
+    Document,
 }
 
 impl SortKey {
@@ -123,7 +197,8 @@ impl SortKey {
             SortKey::Source => SortKey::Size,
             SortKey::Size => SortKey::Outcome,
             SortKey::Outcome => SortKey::Time,
-            SortKey::Time => SortKey::Source,
+            SortKey::Time => SortKey::Document,
+            SortKey::Document => SortKey::Source,
         }
     }
 
@@ -133,6 +208,7 @@ impl SortKey {
             SortKey::Size => "size",
             SortKey::Outcome => "outcome",
             SortKey::Time => "time",
+            SortKey::Document => "document",
         }
     }
 }
@@ -219,6 +295,7 @@ pub struct Search {
 pub struct Wrap {
     pub key: EntryKey,
     pub width: u16,
+    pub how: Wrapping,
     pub rows: Vec<usize>,
 }
 
@@ -239,6 +316,13 @@ pub struct ReplyView {
 /// and the first line shown.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SummaryView {
+    pub cursor: usize,
+    pub top: usize,
+}
+
+/// Where the documents screen is: the selected row and the first shown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DocumentsView {
     pub cursor: usize,
     pub top: usize,
 }
@@ -277,6 +361,15 @@ pub struct State {
     /// entries' facts while the screen is open, `None` until it first opens.
     pub corpus: Option<Corpus>,
     pub summary: SummaryView,
+    pub documents: DocumentsView,
+    /// Queries applied, oldest first, each once.
+    pub history: Vec<String>,
+    /// The last query given a generation (the text search's answers carry it).
+    pub(crate) generation: u64,
+    /// How the reply text wraps.
+    pub wrapping: Wrapping,
+    /// Nothing has been chosen yet: the first reply of a campaign is selected as it arrives.
+    pub(crate) landing: bool,
     /// What the inspector reads and compares: the scan's config, its readers included.
     pub config: Arc<Config>,
     /// The reader the `≠` badge and the readers pane set beside the seed.
@@ -336,6 +429,11 @@ impl State {
             search: None,
             corpus: None,
             summary: SummaryView::default(),
+            documents: DocumentsView::default(),
+            history: Vec::new(),
+            generation: 0,
+            wrapping: Wrapping::default(),
+            landing: true,
             config: Arc::new(Config::default()),
             compared: ReaderId::FIRST_WINS,
             what_if: None,

@@ -13,7 +13,10 @@
 //!   watchdog fails one that hangs past its timeout);
 //! * **details**: the full record of the reply being looked at. Only the latest request
 //!   matters (a person holding `j` passes replies by), so requests that were overtaken
-//!   before they started are dropped.
+//!   before they started are dropped;
+//! * **search**: the query line's text regexes over every reply's text, each text read
+//!   again from its file a chunk at a time, answers sent as each round of chunks is done; a
+//!   newer query stops an older one's search between rounds.
 //!
 //! The list holds no text of a reply loaded from a file: a text goes to the readings thread
 //! with its entry while the texts on their way there stay within [`IN_FLIGHT`] bytes, and
@@ -25,13 +28,14 @@ use std::collections::{BTreeMap, VecDeque};
 use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 
 use rayon::prelude::*;
 
 use crate::describe::sketch;
+use crate::query::{Query, TextHit};
 use crate::readers::command::Commands;
 use crate::readers::{Given, ReaderId};
 use crate::runlog::{LoadOptions, Loader, Locator};
@@ -110,6 +114,8 @@ pub struct Read {
     pub key: EntryKey,
     pub facts: Facts,
     pub sketch: Option<String>,
+    /// The characters of the answer's `html` string, where it has one (sent with the sketch).
+    pub html: Option<usize>,
 }
 
 impl Read {
@@ -117,7 +123,7 @@ impl Read {
     /// of the seed's answer: the first thing the readings thread reads of it.
     pub fn early(key: EntryKey, text: &str, stopped: bool, config: &Config) -> Read {
         let (facts, seed) = Facts::early(text, stopped, config);
-        Read { key, facts, sketch: Some(sketch_of(seed.as_ref())) }
+        Read { key, facts, sketch: Some(sketch_of(seed.as_ref())), html: html_of(seed.as_ref()) }
     }
 
     /// The facts of [`Read::early`], completed (the seed read again).
@@ -134,7 +140,18 @@ impl Read {
         given: &[(ReaderId, Given)],
     ) -> Read {
         facts.complete_given(text, config, given);
-        Read { key, facts, sketch: None }
+        Read { key, facts, sketch: None, html: None }
+    }
+}
+
+/// The size of the page an answer delivers: its `html` string's characters.
+fn html_of(seed: Option<&crate::read::Value>) -> Option<usize> {
+    match seed? {
+        crate::read::Value::Object(o) => match o.get("html")? {
+            crate::read::Value::String(s) => Some(s.char_len()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -153,10 +170,70 @@ pub struct DetailJob {
     pub cut: bool,
 }
 
+/// Replies whose texts the query's text terms are to read: each reply's key, where its text
+/// is read again, and its text where the list holds it.
+#[derive(Debug, Clone)]
+pub struct SearchJob {
+    pub generation: u64,
+    pub query: Arc<Query>,
+    pub replies: Vec<(EntryKey, Option<Locator>, Option<Arc<str>>)>,
+}
+
+impl PartialEq for SearchJob {
+    fn eq(&self, other: &SearchJob) -> bool {
+        self.generation == other.generation && self.query == other.query && self.replies.len() == other.replies.len()
+    }
+}
+
+/// Chunks of one file searched at once, in parallel, between two looks at whether the
+/// search is still wanted.
+const SEARCH_ROUND: usize = 8;
+
+/// Searches the texts of `job`'s replies, a round of chunks at a time, handing each round's
+/// answers to `give`; stops when `give` says false (the event loop is gone, or a newer query
+/// replaced this one). A text that cannot be read again holds no match.
+pub fn search(job: &SearchJob, loader: &Loader, give: &mut dyn FnMut(Vec<(EntryKey, TextHit)>) -> bool) {
+    let mut held = Vec::new();
+    let mut by_file: BTreeMap<&std::path::Path, Vec<usize>> = BTreeMap::new();
+    for (i, (_, at, text)) in job.replies.iter().enumerate() {
+        match (text, at) {
+            (Some(_), _) | (None, None) => held.push(i),
+            (None, Some(at)) => by_file.entry(&at.source).or_default().push(i),
+        }
+    }
+    let q = &job.query;
+    if !held.is_empty() {
+        let hits = held.iter().map(|&i| (job.replies[i].0, q.text(job.replies[i].2.as_deref()))).collect();
+        if !give(hits) {
+            return;
+        }
+    }
+    let chunks: Vec<&[usize]> = by_file.values().flat_map(|v| v.chunks(REREAD_CHUNK)).collect();
+    for round in chunks.chunks(SEARCH_ROUND) {
+        let hits: Vec<(EntryKey, TextHit)> = round
+            .par_iter()
+            .flat_map_iter(|chunk| {
+                let at: Vec<Locator> = chunk.iter().filter_map(|&i| job.replies[i].1.clone()).collect();
+                let texts = loader.reread_all(&at);
+                chunk
+                    .iter()
+                    .zip(texts)
+                    .map(|(&i, t)| (job.replies[i].0, t.map_or_else(|_| TextHit::default(), |t| q.text(Some(&t)))))
+            })
+            .collect();
+        if !give(hits) {
+            return;
+        }
+    }
+}
+
 /// The handle the event loop keeps.
 pub struct Worker {
     details: Sender<DetailJob>,
     reads: Sender<ReadJob>,
+    searches: Sender<SearchJob>,
+    /// The generation of the newest query sent to be searched.
+    newest: Arc<AtomicU64>,
 }
 
 impl Worker {
@@ -177,6 +254,12 @@ impl Worker {
         std::thread::Builder::new()
             .name("bracewalk-readings".into())
             .spawn(move || readings(&read_rx, &to_ui, &cfg, &l, &inf))?;
+        let (search_tx, search_rx) = mpsc::channel::<SearchJob>();
+        let newest = Arc::new(AtomicU64::new(0));
+        let (to_ui, l, n) = (ui.clone(), loader.clone(), newest.clone());
+        std::thread::Builder::new()
+            .name("bracewalk-search".into())
+            .spawn(move || searches(&search_rx, &to_ui, &l, &n))?;
         let to_ui = ui.clone();
         std::thread::Builder::new()
             .name("bracewalk-details".into())
@@ -185,7 +268,13 @@ impl Worker {
         std::thread::Builder::new()
             .name("bracewalk-files".into())
             .spawn(move || watch::run(paths, opts, mode, intake))?;
-        Ok(Worker { details: det_tx, reads: read_tx })
+        Ok(Worker { details: det_tx, reads: read_tx, searches: search_tx, newest })
+    }
+
+    /// Asks for replies' texts to be searched; a search for an older query stops.
+    pub fn search(&self, job: SearchJob) {
+        self.newest.fetch_max(job.generation, Ordering::AcqRel);
+        let _ = self.searches.send(job);
     }
 
     /// Asks for the full record of a reply.
@@ -332,7 +421,10 @@ fn read_batch(
             partials.par_iter().map(|&(key, text, stopped)| (key, Facts::start(text, stopped, config))).collect();
         let early: Vec<Read> = started
             .par_iter_mut()
-            .map(|(key, p)| Read { key: *key, facts: p.facts().clone(), sketch: Some(sketch_of(p.seed())) })
+            .map(|(key, p)| {
+                let (sketch, html) = (Some(sketch_of(p.seed())), html_of(p.seed()));
+                Read { key: *key, facts: p.facts().clone(), sketch, html }
+            })
             .collect();
         if ui.send(Msg::Facts(early)).is_err() {
             return false;
@@ -350,7 +442,7 @@ fn read_batch(
             return true;
         }
         let complete: Vec<Read> =
-            started.into_par_iter().map(|(key, p)| Read { key, facts: p.finish(), sketch: None }).collect();
+            started.into_par_iter().map(|(key, p)| Read { key, facts: p.finish(), sketch: None, html: None }).collect();
         ui.send(Msg::Facts(complete)).is_ok()
     }
 }
@@ -380,6 +472,24 @@ fn texts_of(batch: &[ReadJob], loader: &Loader) -> Vec<Result<Arc<str>, String>>
 
 /// Replies of one file read again together, at most.
 const REREAD_CHUNK: usize = 64;
+
+/// Searches texts for the newest query, and drops the jobs of older ones.
+fn searches(rx: &Receiver<SearchJob>, ui: &Sender<Msg>, loader: &Loader, newest: &AtomicU64) {
+    while let Ok(job) = rx.recv() {
+        let current = || job.generation >= newest.load(Ordering::Acquire);
+        if !current() {
+            continue;
+        }
+        let mut gone = false;
+        search(&job, loader, &mut |hits| {
+            gone = ui.send(Msg::Searched { generation: job.generation, hits }).is_err();
+            !gone && current()
+        });
+        if gone {
+            return;
+        }
+    }
+}
 
 /// Makes full records, the latest request first.
 fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>, config: &Config, loader: &Loader) {

@@ -18,12 +18,44 @@ pub fn cells(c: char) -> usize {
     }
 }
 
+/// How reply text is broken into rows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Wrapping {
+    /// After the last space that fits, as a reader expects ("budgeted", not "bud|geted"); a
+    /// word longer than the row is cut at the column.
+    #[default]
+    Words,
+    /// At the column, whatever is there: every row full, offsets easy to count.
+    Hard,
+}
+
+impl Wrapping {
+    pub fn toggled(self) -> Wrapping {
+        match self {
+            Wrapping::Words => Wrapping::Hard,
+            Wrapping::Hard => Wrapping::Words,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Wrapping::Words => "at words",
+            Wrapping::Hard => "hard, at the column",
+        }
+    }
+}
+
 /// Where each row of `text` starts, wrapped at `width` cells. A line feed ends its row and
-/// belongs to it; there is always at least one row.
-pub fn rows(text: &str, width: usize) -> Vec<usize> {
+/// belongs to it; there is always at least one row. Every byte is in exactly one row either
+/// way (a space a row breaks after ends that row), so a highlight placed by byte offsets
+/// lands on the characters it names.
+pub fn rows(text: &str, width: usize, how: Wrapping) -> Vec<usize> {
     let width = width.max(1);
     let mut rows = vec![0];
     let mut used = 0;
+    // Where the row could break at a word: the byte after its last space, and the cells
+    // used up to there.
+    let mut space: Option<(usize, usize)> = None;
     for (i, c) in text.char_indices() {
         if c == '\n' {
             if i + 1 < text.len() {
@@ -32,12 +64,27 @@ pub fn rows(text: &str, width: usize) -> Vec<usize> {
                 rows.push(text.len());
             }
             used = 0;
+            space = None;
             continue;
         }
         let w = cells(c);
+        if how == Wrapping::Words && (c == ' ' || c == '\t') {
+            // A space never starts a row: past the edge, it ends the row it follows.
+            used += w;
+            space = Some((i + c.len_utf8(), used));
+            continue;
+        }
         if used + w > width && used > 0 {
-            rows.push(i);
-            used = 0;
+            match space.take() {
+                Some((at, before)) => {
+                    rows.push(at);
+                    used = used.saturating_sub(before);
+                }
+                None => {
+                    rows.push(i);
+                    used = 0;
+                }
+            }
         }
         used += w;
     }
@@ -171,19 +218,45 @@ mod tests {
 
     #[test]
     fn rows_break_at_line_feeds_and_the_width() {
-        assert_eq!(rows("abcdef", 4), vec![0, 4]);
-        assert_eq!(rows("ab\ncd", 10), vec![0, 3]);
-        assert_eq!(rows("ab\n", 10), vec![0, 3]);
-        assert_eq!(rows("", 10), vec![0]);
-        // A control character is one cell, shown by its stand-in.
-        assert_eq!(rows("\u{1b}[31m", 2), vec![0, 2, 4]);
-        // A wide character does not straddle the edge.
-        assert_eq!(rows("a😀b", 2), vec![0, 1, 5]);
+        for how in [Wrapping::Words, Wrapping::Hard] {
+            assert_eq!(rows("abcdef", 4, how), vec![0, 4]);
+            assert_eq!(rows("ab\ncd", 10, how), vec![0, 3]);
+            assert_eq!(rows("ab\n", 10, how), vec![0, 3]);
+            assert_eq!(rows("", 10, how), vec![0]);
+            // A control character is one cell, shown by its stand-in.
+            assert_eq!(rows("\u{1b}[31m", 2, how), vec![0, 2, 4]);
+            // A wide character does not straddle the edge.
+            assert_eq!(rows("a😀b", 2, how), vec![0, 1, 5]);
+        }
+    }
+
+    #[test]
+    fn words_wrap_after_a_space_and_hard_wrap_at_the_column() {
+        let text = "the budgeted sum";
+        assert_eq!(rows(text, 8, Wrapping::Hard), vec![0, 8]);
+        // "the " | "budgeted " | "sum": no word is cut.
+        assert_eq!(rows(text, 9, Wrapping::Words), vec![0, 4, 13]);
+        // A space just past the edge ends the row it follows.
+        assert_eq!(rows("abcd efgh", 4, Wrapping::Words), vec![0, 5]);
+        // A word longer than the row is cut at the column.
+        assert_eq!(rows("a abcdefghij", 4, Wrapping::Words), vec![0, 2, 6, 10]);
+        // The rows cover every byte once, in order, either way.
+        let long = "Page 17. Table 3 continues beyond this page; budgeted  amounts\nfollow here.";
+        for w in 1..30 {
+            for how in [Wrapping::Words, Wrapping::Hard] {
+                let r = rows(long, w, how);
+                assert!(r.windows(2).all(|p| p[0] < p[1]), "{w} {how:?} {r:?}");
+                for p in r.windows(2) {
+                    let row: usize = long[p[0]..p[1]].trim_end_matches(['\n', ' ']).chars().map(cells).sum();
+                    assert!(row <= w, "{w} {how:?}: {:?}", &long[p[0]..p[1]]);
+                }
+            }
+        }
     }
 
     #[test]
     fn the_row_of_an_offset() {
-        let r = rows("abcd\nefgh", 2);
+        let r = rows("abcd\nefgh", 2, Wrapping::Hard);
         assert_eq!(r, vec![0, 2, 5, 7]);
         assert_eq!(row_of(&r, 0), 0);
         assert_eq!(row_of(&r, 4), 1);

@@ -97,6 +97,19 @@ pub fn drive(s: &mut State, msg: Msg) -> Vec<Effect> {
                 let d = analysis::detail(text, job.cut, &s.config);
                 rest.extend(drive(s, Msg::Detail(job.key, Arc::new(d), hash)));
             }
+            Effect::Search(job) => {
+                // The worker's search thread, by its own function: texts read again from
+                // their files where the list does not hold them.
+                let loader = bracewalk::runlog::Loader::new(Default::default());
+                let mut answers = Vec::new();
+                bracewalk::tui::worker::search(&job, &loader, &mut |hits| {
+                    answers.push(hits);
+                    true
+                });
+                for hits in answers {
+                    rest.extend(drive(s, Msg::Searched { generation: job.generation, hits }));
+                }
+            }
             other => rest.push(other),
         }
     }

@@ -4,7 +4,9 @@ use super::super::entry::{Body, EntryKey};
 use super::super::order::Kept;
 use super::super::state::{Incoming, State};
 
-pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
+/// Applies a batch; returns the replies that arrived in it.
+pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) -> Vec<EntryKey> {
+    let mut arrived = Vec::new();
     let mut kept = Kept::begin(state);
     for change in batch {
         match change {
@@ -22,6 +24,9 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
                     state.select = Some(e.key);
                 }
                 state.files.add(&e);
+                if e.is_reply() {
+                    arrived.push(e.key);
+                }
                 state.by_key.insert(e.key, state.entries.len());
                 state.entries.push(e);
             }
@@ -65,6 +70,7 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) {
     }
     kept.finish(state);
     state.corpus_stale += 1;
+    arrived
 }
 
 /// Takes the entry with key `k` out of the indexes; `kept` takes it out of the list.

@@ -20,6 +20,8 @@ pub(super) fn key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
         },
         Mode::Filter { cursor } => filter_key(state, cursor, ev),
         Mode::Summary => summary_key(state, ev),
+        Mode::Query(line) => query_key(state, line, ev, fx),
+        Mode::Documents => documents_key(state, ev, fx),
         Mode::Normal => {
             if let Some(action) = Key::of(ev).and_then(|k| keymap::lookup(keymap::NORMAL, k)) {
                 act(state, action, fx);
@@ -182,13 +184,20 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             if !state.paused {
                 let held = std::mem::take(&mut state.held);
                 let n = held.len();
-                apply(state, held, false);
+                let arrived = apply(state, held, false);
+                search_arrivals(state, &arrived, fx);
                 state.flash = Some(format!("live updates resumed ({n} changes applied)"));
             } else {
                 state.flash = Some("live updates paused".to_owned());
             }
         }
         Action::Summary => state.mode = Mode::Summary,
+        Action::Query => open_query(state),
+        Action::Documents => open_documents(state),
+        Action::Wrap => {
+            state.wrapping = state.wrapping.toggled();
+            state.flash = Some(format!("reply text wraps {}", state.wrapping.name()));
+        }
         Action::WhatIf => cycle_what_if(state),
         Action::Help => state.mode = Mode::Help { scroll: 0 },
         Action::Quit => state.quit = true,

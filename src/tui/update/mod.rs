@@ -8,10 +8,12 @@
 //! (marks, the editor), `screen` (the summary screen), `mouse`, `incoming` (what the loader
 //! and the watcher send); this module, the messages and what is settled after each.
 
+mod documents;
 mod incoming;
 mod keys;
 mod mouse;
 mod panes;
+mod query;
 mod screen;
 mod search;
 mod triage;
@@ -19,6 +21,7 @@ mod triage;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::query::TextHit;
 use crate::runlog::Locator;
 
 use crossterm::event::{KeyEvent, MouseEvent};
@@ -30,14 +33,17 @@ use super::layout;
 use super::marks::Mark;
 use super::order::{self, Kept};
 use super::state::{Incoming, Progress, ReplyView, State, WatchState, Wrap};
-use super::worker::{DetailJob, Read};
+use super::worker::{DetailJob, Read, SearchJob};
 use super::wrap;
 
 // The parts call one another as the one file they were; each names the others through here.
+use documents::*;
 use incoming::*;
 use keys::*;
 use mouse::*;
 use panes::*;
+pub use query::set_query;
+use query::*;
 use screen::*;
 use search::*;
 use triage::*;
@@ -65,6 +71,11 @@ pub enum Msg {
     Detail(EntryKey, Arc<Detail>, u64),
     /// Replies whose text could not be read again, and why.
     Lost(Vec<(EntryKey, String)>),
+    /// What the query's text terms made of replies searched, for the query of `generation`.
+    Searched {
+        generation: u64,
+        hits: Vec<(EntryKey, TextHit)>,
+    },
     Watch(WatchState),
     /// The outcome of an effect, for the status line.
     Flash(String),
@@ -85,6 +96,8 @@ pub enum Effect {
         locator: Locator,
         stopped: bool,
     },
+    /// Search replies' texts for the query's text terms, off the event loop.
+    Search(SearchJob),
     SaveMarks(Vec<Mark>),
     /// Put text on the clipboard (OSC 52).
     Yank(String),
@@ -101,15 +114,20 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(ev) => {
             state.flash = None;
+            state.landing = false;
             key(state, &ev, &mut fx);
         }
-        Msg::Mouse(ev) => mouse(state, &ev),
+        Msg::Mouse(ev) => {
+            state.landing = false;
+            mouse(state, &ev);
+        }
         Msg::Resize(w, h) => state.size = (w, h),
         Msg::Incoming { batch, initial } => {
             if state.paused && !initial {
                 state.held.extend(batch);
             } else {
-                apply(state, batch, initial);
+                let arrived = apply(state, batch, initial);
+                search_arrivals(state, &arrived, &mut fx);
             }
         }
         Msg::Progress(p) => state.progress = p,
@@ -123,6 +141,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                     e.set_facts(read.facts);
                     if read.sketch.is_some() {
                         e.sketch = read.sketch;
+                        e.html = read.html;
                     }
                 }
             }
@@ -151,6 +170,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             kept.finish(state);
             state.corpus_stale += 1;
         }
+        Msg::Searched { generation, hits } => searched(state, generation, hits),
         Msg::Watch(w) => state.watch = w,
         Msg::Flash(s) => state.flash = Some(s),
         Msg::Problem(s) => {
@@ -241,10 +261,11 @@ fn settle(state: &mut State, fx: &mut Vec<Effect>) {
         // The text is the record's: it is read when the record is made.
         let text = state.detail().map(|d| d.text.clone());
         if let Some(text) = text
-            && state.wrap.as_ref().is_none_or(|w| w.key != key || w.width != width)
+            && state.wrap.as_ref().is_none_or(|w| w.key != key || w.width != width || w.how != state.wrapping)
         {
             let top_at = state.wrap.as_ref().and_then(|w| w.rows.get(state.reply.text_top).copied());
-            state.wrap = Some(Wrap { key, width, rows: wrap::rows(&text, width as usize) });
+            let how = state.wrapping;
+            state.wrap = Some(Wrap { key, width, how, rows: wrap::rows(&text, width as usize, how) });
             if let (Some(at), Some(w)) = (top_at, &state.wrap) {
                 state.reply.text_top = wrap::row_of(&w.rows, at);
             }

@@ -39,6 +39,18 @@ pub fn lines(config: &Config, compared: ReaderId) -> Vec<Line<'static>> {
     table(&mut out, keymap::FILTER);
     section(&mut out, "On the summary screen (S)");
     table(&mut out, keymap::SUMMARY);
+    section(&mut out, "On the documents screen (d)");
+    table(&mut out, keymap::DOCUMENTS);
+    section(&mut out, "The query line (:), also `--filter QUERY` on the command line");
+    for (k, what) in keymap::QUERY {
+        out.push(Line::from(vec![Span::styled(format!("  {k:<16}"), bold()), Span::raw(*what)]));
+    }
+    for line in QUERY_SYNTAX {
+        out.push(Line::styled(format!("  {line}"), dim()));
+    }
+    for (name, what) in crate::query::FIELDS {
+        out.push(Line::from(vec![Span::styled(format!("  {name:<16}"), bold()), Span::raw(*what)]));
+    }
     section(&mut out, "Typing a search (/) or a note (m)");
     for (k, what) in keymap::PROMPT {
         out.push(Line::from(vec![Span::styled(format!("  {k:<16}"), bold()), Span::raw(*what)]));
@@ -76,6 +88,15 @@ pub fn lines(config: &Config, compared: ReaderId) -> Vec<Line<'static>> {
     ));
     out
 }
+
+/// How a query is written, for the help screen (the fields follow it).
+const QUERY_SYNTAX: &[&str] = &[
+    "Terms separated by spaces, all required: doc=3f1c page=17 agent=page,feedback decided!=none size>10k",
+    "FIELD=A,B  any of the values    FIELD!=A  none of them (also where the field is absent)    none: absent",
+    "FIELD~RE  FIELD!~RE  a regex    page, iteration, size also take > < >= <=    !TERM  any term's opposite",
+    "A bare word, /RE with spaces/ or text~RE: a regex over every reply's text (no capital: either case)",
+    "doc and id match by their start, model and path by a part, the rest whole; case never matters",
+];
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect, scroll: u16) {
     let r = centered(area, 104, area.height.saturating_sub(2).max(10));

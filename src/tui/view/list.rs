@@ -233,7 +233,7 @@ fn what_if_cell(state: &State, e: &Entry, reader: ReaderId, width: usize) -> Spa
 }
 
 /// The badges of an entry, as styled words, in the table's order.
-fn badges(state: &State, e: &Entry, wide: bool, table: &[Look]) -> Vec<Span<'static>> {
+pub(super) fn badges(state: &State, e: &Entry, wide: bool, table: &[Look]) -> Vec<Span<'static>> {
     let mut out = Vec::new();
     let mut push = |text: &str, style: Style| {
         if !out.is_empty() {

@@ -4,6 +4,7 @@
 
 mod compare;
 mod decision;
+mod documents;
 mod help;
 mod list;
 mod readings;
@@ -35,6 +36,12 @@ pub fn render(state: &State, frame: &mut Frame) {
         scrub(frame);
         return;
     }
+    if state.mode == Mode::Documents {
+        documents::render(state, frame, area);
+        status::render(state, frame, panes.status);
+        scrub(frame);
+        return;
+    }
     if let Some(r) = panes.tabs {
         tabs(state, frame, r);
     }
@@ -61,7 +68,8 @@ pub fn render(state: &State, frame: &mut Frame) {
         Mode::Help { scroll } => help::render(state, frame, area, *scroll),
         Mode::Filter { cursor } => status::filter_menu(state, frame, area, *cursor),
         Mode::Prompt { kind, input } => status::prompt(state, frame, panes.status, *kind, input),
-        Mode::Normal | Mode::Summary => {}
+        Mode::Query(line) => status::query_line(frame, panes.status, line),
+        Mode::Normal | Mode::Summary | Mode::Documents => {}
     }
     scrub(frame);
 }

@@ -14,9 +14,9 @@ use crate::describe::thousands;
 use crate::visible::visible;
 
 use super::super::badges::Badge;
-use super::super::state::{PromptKind, State, WatchState};
+use super::super::state::{Applied, PromptKind, QueryLine, State, WatchState};
 use super::super::wrap::fit;
-use super::{accent, bold, centered, dim, popup, warn};
+use super::{accent, bad, bold, centered, dim, popup, warn};
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let mut left: Vec<Span> = Vec::new();
@@ -27,9 +27,14 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         format!("{}/{}", thousands(state.cursor + 1), thousands(state.view.len()))
     };
     left.push(Span::styled(pos, bold()));
-    if !state.filter.is_empty() {
+    if !state.filter.on.is_empty() {
         left.push(sep());
         left.push(Span::styled(format!("filter: {}", visible(&state.filter.describe(&state.config), false)), accent()));
+    }
+    if let Some(q) = &state.filter.query {
+        left.push(sep());
+        left.push(Span::styled(format!("query: {}", fit(&visible(q.query.source(), false), 48)), accent()));
+        left.push(Span::styled(format!(" · {}", query_counts(state, q)), Style::new()));
     }
     if state.sort != super::super::state::SortKey::Source {
         left.push(sep());
@@ -82,7 +87,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
             ),
             warn(),
         ),
-        (None, None) => Span::styled("s sort · f filter · / search", dim()),
+        (None, None) => Span::styled("s sort · f filter · : query · d documents · / search", dim()),
     };
     let help = Span::styled("  ? help", dim());
     let left_w: usize = left.iter().map(|s| s.content.width()).sum();
@@ -93,6 +98,53 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     left.push(right);
     left.push(help);
     frame.render_widget(Paragraph::new(Line::from(left)).style(Style::new().add_modifier(Modifier::REVERSED)), area);
+}
+
+/// `3 replies · 12 matches · searching 40/117`: what the query selects.
+fn query_counts(state: &State, q: &Applied) -> String {
+    let shown = state.view.iter().filter_map(|&i| state.entries.get(i));
+    let (mut replies, mut matches) = (0, 0);
+    for e in shown.filter(|e| e.is_reply()) {
+        replies += 1;
+        matches += q.hits.get(&e.key).map_or(0, |h| h.matches);
+    }
+    let mut s = crate::scan::report::plural(replies, "reply", "replies");
+    if q.query.reads_text() {
+        s.push_str(&format!(" · {}", crate::scan::report::plural(matches, "match", "matches")));
+        if !q.searched() {
+            s.push_str(&format!(" · searching {}/{}", thousands(q.hits.len()), thousands(q.asked)));
+        }
+    }
+    s
+}
+
+/// The query line being edited, in place of the status line: the cursor where it is, and
+/// why the last Enter was refused.
+pub fn query_line(frame: &mut Frame, area: Rect, line: &QueryLine) {
+    let head = "query: ";
+    let chars: Vec<char> = line.input.chars().collect();
+    let room = (area.width as usize).saturating_sub(head.width() + 1).max(1);
+    let (note, note_style) = match &line.error {
+        Some(e) => (format!("  {}", visible(&e.to_string(), false)), bad()),
+        None => ("  Enter apply · Esc cancel · ↑↓ history".to_owned(), dim()),
+    };
+    let note = fit(&note, (area.width as usize).saturating_sub(head.width() + chars.len().min(room) + 1));
+    // Scroll sideways so the cursor stays on screen.
+    let mut from = 0;
+    let cells = |a: usize, b: usize| -> usize { visible(&chars[a..b].iter().collect::<String>(), false).width() };
+    while from < line.cursor && cells(from, line.cursor) >= room {
+        from += 1;
+    }
+    let mut to = from;
+    while to < chars.len() && cells(from, to + 1) <= room {
+        to += 1;
+    }
+    let shown = visible(&chars[from..to].iter().collect::<String>(), false);
+    let x = area.x + (head.width() + cells(from, line.cursor.min(to))) as u16;
+    let spans = vec![Span::styled(head, bold()), Span::raw(shown), Span::styled(note, note_style)];
+    frame.render_widget(ratatui::widgets::Clear, area);
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    frame.set_cursor_position(Position::new(x.min(area.x + area.width.saturating_sub(1)), area.y));
 }
 
 /// The line being typed, in place of the status line.

@@ -47,14 +47,16 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let body = layout::text_body(area);
     // The text as `update` wrapped it, or (drawn into another area) wrapped here.
     let (rows, top) = match state.wrap.as_ref().filter(|w| w.key == e.key) {
-        Some(w) if w.width == body.width => (std::borrow::Cow::Borrowed(&w.rows), state.reply.text_top),
+        Some(w) if w.width == body.width && w.how == state.wrapping => {
+            (std::borrow::Cow::Borrowed(&w.rows), state.reply.text_top)
+        }
         Some(w) => {
             let at = w.rows.get(state.reply.text_top).copied().unwrap_or(0);
-            let rows = wrap::rows(text, body.width as usize);
+            let rows = wrap::rows(text, body.width as usize, state.wrapping);
             let top = wrap::row_of(&rows, at);
             (std::borrow::Cow::Owned(rows), top)
         }
-        None => (std::borrow::Cow::Owned(wrap::rows(text, body.width as usize)), 0),
+        None => (std::borrow::Cow::Owned(wrap::rows(text, body.width as usize, state.wrapping)), 0),
     };
     let view_start = rows.get(top).copied().unwrap_or(0);
     let view_end = rows.get(top + body.height as usize).copied().unwrap_or(text.len());

@@ -1,0 +1,90 @@
+//! The documents screen: moving over documents and pages, and Enter listing a page's calls
+//! (or a document's) through the query line's query.
+
+use crossterm::event::KeyEvent;
+
+use super::super::documents::{self, Row};
+use super::super::keymap::{self, Action, Key};
+use super::super::layout;
+use super::super::state::{Mode, Pane, SortKey, State};
+use super::*;
+
+/// Opens the screen on the selected reply's page, or where it was.
+pub(super) fn open_documents(state: &mut State) {
+    let docs = documents::documents(state);
+    if docs.is_empty() {
+        state.flash = Some("no documents here: the logs name none (a bench campaign's run logs do)".to_owned());
+        return;
+    }
+    let rows = documents::rows(&docs);
+    if let Some(key) = state.selected().map(|e| e.key) {
+        let at = rows.iter().position(|r| match *r {
+            Row::Page(d, p) => docs[d].pages[p].calls.contains(&key),
+            Row::Document(_) => false,
+        });
+        if let Some(at) = at {
+            state.documents.cursor = at;
+        }
+    }
+    state.documents.cursor = state.documents.cursor.min(rows.len().saturating_sub(1));
+    state.mode = Mode::Documents;
+}
+
+pub(super) fn documents_key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
+    let Some(action) = Key::of(ev).and_then(|k| keymap::lookup(keymap::DOCUMENTS, k)) else { return };
+    let docs = documents::documents(state);
+    let rows = documents::rows(&docs);
+    let last = rows.len().saturating_sub(1);
+    let page = (layout::summary(state.size.0, state.size.1).body.height as usize).saturating_sub(1).max(1);
+    let at = state.documents.cursor.min(last);
+    let heading = |from: usize, forward: bool| {
+        let is_doc = |i: &usize| matches!(rows[*i], Row::Document(_));
+        if forward {
+            (from + 1..rows.len()).find(is_doc).unwrap_or(at)
+        } else {
+            (0..from).rev().find(is_doc).unwrap_or(0)
+        }
+    };
+    let to = if let Some(to) = moved(action, at, last, page) {
+        to
+    } else {
+        match action {
+            Action::FocusNext => heading(at, true),
+            Action::FocusPrev => heading(at, false),
+            Action::Choose => {
+                let (query, sort) = match rows.get(at) {
+                    Some(Row::Document(d)) => (docs[*d].query(None), SortKey::Document),
+                    Some(Row::Page(d, p)) => (docs[*d].query(Some(&docs[*d].pages[*p])), SortKey::Time),
+                    None => return,
+                };
+                if set_query(state, &query, fx).is_ok() {
+                    state.sort = sort;
+                    state.mode = Mode::Normal;
+                    state.focus = Pane::List;
+                    order::rebuild(state);
+                    state.cursor = 0;
+                    state.list_top = 0;
+                    let n = state.view.len();
+                    state.flash = Some(format!(
+                        "{}: {query} (: edits the query)",
+                        crate::scan::report::plural(n, "call", "calls")
+                    ));
+                }
+                return;
+            }
+            Action::Close => {
+                state.mode = Mode::Normal;
+                return;
+            }
+            _ => return,
+        }
+    };
+    state.documents.cursor = to.min(last);
+    let h = page + 1;
+    let top = &mut state.documents.top;
+    if state.documents.cursor < *top {
+        *top = state.documents.cursor;
+    } else if state.documents.cursor >= *top + h {
+        *top = state.documents.cursor + 1 - h;
+    }
+}

@@ -1,0 +1,185 @@
+//! `:` and the query line: editing it (cursor, history), applying it to the list, and the
+//! text search's answers as they come back from their thread.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::query::{Query, TextHit};
+use crate::runlog::clip;
+
+use super::super::entry::EntryKey;
+use super::super::order::Kept;
+use super::super::state::{Applied, Mode, QueryLine, State};
+use super::super::worker::SearchJob;
+use super::*;
+
+/// The longest query line, in characters.
+const LONGEST: usize = 2000;
+/// Queries kept in the history.
+const HISTORY: usize = 100;
+
+/// Opens the query line on the query applied, to edit it.
+pub(super) fn open_query(state: &mut State) {
+    let input = state.filter.query.as_ref().map(|q| q.query.source().to_owned()).unwrap_or_default();
+    let cursor = input.chars().count();
+    state.mode = Mode::Query(QueryLine { input, cursor, recall: None, error: None });
+}
+
+pub(super) fn query_key(state: &mut State, mut line: QueryLine, ev: &KeyEvent, fx: &mut Vec<Effect>) {
+    let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+    let len = line.input.chars().count();
+    match ev.code {
+        KeyCode::Esc => {
+            state.mode = Mode::Normal;
+            return;
+        }
+        KeyCode::Char('c') if ctrl => {
+            state.mode = Mode::Normal;
+            return;
+        }
+        KeyCode::Enter => {
+            let input = line.input.clone();
+            match set_query(state, &input, fx) {
+                Ok(()) => state.mode = Mode::Normal,
+                Err(e) => {
+                    // Stay, the cursor where the trouble starts.
+                    line.cursor = e.column.saturating_sub(1).min(len);
+                    line.error = Some(e);
+                    state.mode = Mode::Query(line);
+                }
+            }
+            return;
+        }
+        KeyCode::Left => line.cursor = line.cursor.saturating_sub(1),
+        KeyCode::Right => line.cursor = (line.cursor + 1).min(len),
+        KeyCode::Home => line.cursor = 0,
+        KeyCode::Char('a') if ctrl => line.cursor = 0,
+        KeyCode::End => line.cursor = len,
+        KeyCode::Char('e') if ctrl => line.cursor = len,
+        KeyCode::Char('u') if ctrl => {
+            line.input = line.input.chars().skip(line.cursor).collect();
+            line.cursor = 0;
+        }
+        KeyCode::Char('w') if ctrl => {
+            // The word before the cursor, as a shell deletes it.
+            let chars: Vec<char> = line.input.chars().collect();
+            let mut from = line.cursor;
+            while from > 0 && chars[from - 1] == ' ' {
+                from -= 1;
+            }
+            while from > 0 && chars[from - 1] != ' ' {
+                from -= 1;
+            }
+            line.input = chars[..from].iter().chain(&chars[line.cursor..]).collect();
+            line.cursor = from;
+        }
+        KeyCode::Backspace if line.cursor > 0 => {
+            line.input = remove_char(&line.input, line.cursor - 1);
+            line.cursor -= 1;
+        }
+        KeyCode::Delete if line.cursor < len => line.input = remove_char(&line.input, line.cursor),
+        KeyCode::Up | KeyCode::Down => {
+            let n = state.history.len();
+            let at = match (ev.code, line.recall) {
+                (KeyCode::Up, None) if n > 0 => Some(n - 1),
+                (KeyCode::Up, Some(i)) => Some(i.saturating_sub(1)),
+                (KeyCode::Down, Some(i)) if i + 1 < n => Some(i + 1),
+                // Past the newest: an empty line.
+                _ => None,
+            };
+            line.input = at.and_then(|i| state.history.get(i)).cloned().unwrap_or_default();
+            line.cursor = line.input.chars().count();
+            line.recall = at;
+        }
+        KeyCode::Char(c) if !ctrl && !c.is_control() && len < LONGEST => {
+            let at = byte_at(&line.input, line.cursor);
+            line.input.insert(at, c);
+            line.cursor += 1;
+        }
+        _ => return,
+    }
+    line.error = None;
+    state.mode = Mode::Query(line);
+}
+
+fn byte_at(s: &str, chars: usize) -> usize {
+    s.char_indices().nth(chars).map_or(s.len(), |(i, _)| i)
+}
+
+fn remove_char(s: &str, at: usize) -> String {
+    s.chars().enumerate().filter(|&(i, _)| i != at).map(|(_, c)| c).collect()
+}
+
+/// Applies `source` to the list (an empty one clears the query); the replies' texts are
+/// searched on the search thread when a term reads them. `Err` says why it cannot be read,
+/// and nothing changes.
+pub fn set_query(state: &mut State, source: &str, fx: &mut Vec<Effect>) -> Result<(), crate::query::QueryError> {
+    let query = Query::parse(source)?;
+    state.view_dirty = true;
+    if query.is_empty() {
+        state.filter.query = None;
+        state.flash = Some("query cleared".to_owned());
+        return Ok(());
+    }
+    let source = query.source().to_owned();
+    state.history.retain(|h| *h != source);
+    state.history.push(source.clone());
+    if state.history.len() > HISTORY {
+        state.history.remove(0);
+    }
+    state.generation += 1;
+    let query = Arc::new(query);
+    let mut applied = Applied { query: query.clone(), generation: state.generation, hits: HashMap::new(), asked: 0 };
+    if query.reads_text() {
+        let keys: Vec<EntryKey> = state.entries.iter().filter(|e| e.is_reply()).map(|e| e.key).collect();
+        applied.asked = keys.len();
+        state.filter.query = Some(applied);
+        ask(state, &keys, fx);
+    } else {
+        state.filter.query = Some(applied);
+    }
+    state.flash = Some(format!("query: {}", clip(&source, 60)));
+    Ok(())
+}
+
+/// Asks the search thread about replies `keys`, for the query applied.
+fn ask(state: &State, keys: &[EntryKey], fx: &mut Vec<Effect>) {
+    let Some(applied) = &state.filter.query else { return };
+    let replies = keys
+        .iter()
+        .filter_map(|&k| state.entry(k))
+        .map(|e| (e.key, e.locator(), e.held_text().cloned()))
+        .collect::<Vec<_>>();
+    if !replies.is_empty() {
+        fx.push(Effect::Search(SearchJob { generation: applied.generation, query: applied.query.clone(), replies }));
+    }
+}
+
+/// Replies that arrived while a query reads texts are searched too.
+pub(super) fn search_arrivals(state: &mut State, keys: &[EntryKey], fx: &mut Vec<Effect>) {
+    if keys.is_empty() {
+        return;
+    }
+    let Some(applied) = state.filter.query.as_mut().filter(|q| q.query.reads_text()) else { return };
+    applied.asked += keys.len();
+    ask(state, keys, fx);
+}
+
+/// The search thread's answers: the replies searched now pass the filter or not.
+pub(super) fn searched(state: &mut State, generation: u64, hits: Vec<(EntryKey, TextHit)>) {
+    if state.filter.query.as_ref().is_none_or(|q| q.generation != generation) {
+        return;
+    }
+    let mut kept = Kept::begin(state);
+    for (k, hit) in hits {
+        if let Some(&i) = state.by_key.get(&k) {
+            kept.touch(state, i);
+        }
+        if let Some(q) = &mut state.filter.query {
+            q.hits.insert(k, hit);
+        }
+    }
+    kept.finish(state);
+}
