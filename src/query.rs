@@ -35,6 +35,7 @@ use regex::{Regex, RegexBuilder};
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::runlog::{Event, Format, Meta, Reply, StopReason};
 use crate::scan::Facts;
+use crate::scan::flags::Flag;
 
 /// A parsed query.
 #[derive(Debug, Clone)]
@@ -183,20 +184,9 @@ pub const FIELDS: &[(&str, &str)] = &[
 ];
 
 /// The risk flags a reply has, by name, of all there are (`facts`: none for a call that
-/// left no reply, or for the names alone).
-///
-/// The one place the query knows flags. Until replies carry their flags this answers from
-/// what the facts hold (`readers-disagree`: a comparison differs) and no other flag is on;
-/// the lead wires it to `Facts.flags` at the merge.
-fn flags(facts: Option<&Facts>) -> [(&'static str, bool); 5] {
-    let disagree = facts.is_some_and(|f| !f.differences.is_empty());
-    [
-        ("inside-unreadable", false),
-        ("smaller-than-superseded", false),
-        ("placeholder", false),
-        ("read-from-truncated", false),
-        ("readers-disagree", disagree),
-    ]
+/// left no reply, or for the names alone). The one place the query knows flags.
+fn flags(facts: Option<&Facts>) -> [(&'static str, bool); Flag::ALL.len()] {
+    Flag::ALL.map(|flag| (flag.name(), facts.is_some_and(|f| f.has(flag))))
 }
 
 impl Query {
@@ -744,19 +734,27 @@ mod tests {
     #[test]
     fn flags_answer_from_the_facts() {
         let config = crate::scan::Config::default();
-        let mut f = Facts::of_text("Draft: {\"a\":1}  Final: {\"a\":2}", false, &config);
         let m = meta();
         fn s<'a>(m: &'a Meta, f: &'a Facts) -> Subject<'a> {
             Subject { id: "x", reference: "x", meta: Some(m), size: Some(1), facts: Known::Yes(f) }
         }
-        let q = Query::parse("flag=readers-disagree").unwrap();
-        assert_eq!(q.fields(&s(&m, &f)), Some(!f.differences.is_empty()));
-        f.differences.clear();
-        assert_eq!(q.fields(&s(&m, &f)), Some(false));
-        f.differences.push((0, "x".to_owned()));
-        assert_eq!(q.fields(&s(&m, &f)), Some(true));
-        assert_eq!(Query::parse("flag=placeholder").unwrap().fields(&s(&m, &f)), Some(false));
-        assert_eq!(Query::parse("decided=last-wins").unwrap().fields(&s(&m, &f)), Some(true));
+        // The scratch template alone: its `...` is a placeholder, and nothing else is raised.
+        let template = Facts::of_text("Template: {\"html\": \"...\", \"log\": \"...\"}", false, &config);
+        assert!(template.has(Flag::Placeholder), "{:?}", template.flags);
+        let plain = Facts::of_text("{\"html\": \"<p>Page 3</p>\"}", false, &config);
+        assert!(plain.flags.is_empty(), "{:?}", plain.flags);
+        for (query, on_template, on_plain) in [
+            ("flag=placeholder", true, false),
+            ("flag!=placeholder", false, true),
+            ("flag=inside-unreadable,placeholder", true, false),
+            ("flag~^place", true, false),
+            ("flag=readers-disagree", template.has(Flag::ReadersDisagree), false),
+        ] {
+            let q = Query::parse(query).unwrap();
+            assert_eq!(q.fields(&s(&m, &template)), Some(on_template), "{query} on the template");
+            assert_eq!(q.fields(&s(&m, &plain)), Some(on_plain), "{query} on the plain reply");
+        }
+        assert_eq!(Query::parse("decided=last-wins").unwrap().fields(&s(&m, &template)), Some(true));
     }
 
     #[test]
