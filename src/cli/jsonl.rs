@@ -97,7 +97,17 @@ impl Batch {
         if end == 0 {
             return Ok(());
         }
-        let lines: Vec<&[u8]> = held[..end].split_inclusive(|&b| b == b'\n').collect();
+        // Split with `memchr`: a byte-by-byte split was an eighth of the command's time.
+        let held = &held[..end];
+        let mut lines: Vec<&[u8]> = Vec::new();
+        let mut from = 0;
+        for newline in memchr::memchr_iter(b'\n', held) {
+            lines.push(&held[from..=newline]);
+            from = newline + 1;
+        }
+        if from < held.len() {
+            lines.push(&held[from..]);
+        }
         if self.outs.len() < lines.len() {
             self.outs.resize_with(lines.len(), String::new);
         }
