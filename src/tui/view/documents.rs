@@ -20,7 +20,7 @@ use super::super::wrap::{fit, pad};
 use super::{accent, bad, bold, dim, good, warn};
 
 /// The columns' widths: page, calls, the final answer's label, what it delivers.
-const PAGE: usize = 6;
+const PAGE: usize = 7;
 const CALLS: usize = 24;
 const LABEL: usize = 22;
 const ANSWER: usize = 24;
@@ -40,9 +40,9 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, areas.frame);
     let head = format!(
         "  {}{} {}{} decided by · badges",
-        pad("page", PAGE),
-        pad("calls", CALLS),
-        pad("final answer", LABEL),
+        cell("page", PAGE),
+        cell("calls", CALLS),
+        cell("final answer", LABEL),
         pad("", ANSWER)
     );
     let head =
@@ -89,9 +89,14 @@ fn doc_line(d: &Document) -> Line<'static> {
     Line::from(spans)
 }
 
+/// `s` in a column `width` cells wide, cut to leave a space before the next column.
+fn cell(s: &str, width: usize) -> String {
+    format!("{} ", pad(s, width.saturating_sub(1)))
+}
+
 fn page_line(state: &State, p: &Page, width: usize, table: &[badges::Look]) -> Line<'static> {
     let number = p.number.map_or_else(|| "review".to_owned(), |n| format!("p{n}"));
-    let mut spans = vec![Span::styled(format!("  {}", pad(&number, PAGE)), bold())];
+    let mut spans = vec![Span::styled(format!("  {}", cell(&number, PAGE)), bold())];
     if p.missing() {
         spans.push(Span::styled("missing: no call names this page", bad().add_modifier(Modifier::BOLD)));
         return Line::from(spans);
@@ -102,7 +107,7 @@ fn page_line(state: &State, p: &Page, width: usize, table: &[badges::Look]) -> L
     if no_reply > 0 {
         calls.push_str(&format!(" +{no_reply} no reply"));
     }
-    spans.push(Span::raw(pad(&calls, CALLS)));
+    spans.push(Span::raw(cell(&calls, CALLS)));
     let last = p.last.and_then(|k| state.entry(k));
     let (answer, style) = match last {
         None => ("no reply".to_owned(), bad().add_modifier(Modifier::BOLD)),
@@ -114,8 +119,8 @@ fn page_line(state: &State, p: &Page, width: usize, table: &[badges::Look]) -> L
             (None, None) => ("reading…".to_owned(), dim()),
         },
     };
-    let label = last.map(|e| format!("{} ", visible(&e.label(), false))).unwrap_or_default();
-    spans.push(Span::styled(pad(&label, LABEL), dim()));
+    let label = last.map(|e| visible(&e.label(), false)).unwrap_or_default();
+    spans.push(Span::styled(cell(&label, LABEL), dim()));
     spans.push(Span::styled(format!("{} ", pad(&answer, ANSWER)), style));
     let used: usize = spans.iter().map(|s| s.content.width()).sum();
     let verified = match p.verified {
