@@ -89,46 +89,33 @@ impl Entry {
     }
 
     fn new(key: EntryKey, item: Item, hold: bool) -> Entry {
+        // What is known of an item as it is listed; its reading comes later.
+        let listed = |id, source, line, body| Entry {
+            key,
+            id,
+            source,
+            line,
+            body,
+            facts: None,
+            sketch: None,
+            html: None,
+            new: false,
+            gone: false,
+            changed: false,
+        };
         match item {
-            Item::Reply(r) => Entry {
-                key,
-                body: Body::Reply { text: Text::of(&r.text, r.offset, hold), meta: Box::new(r.meta) },
-                id: r.id,
-                source: r.source,
-                line: r.line,
-                facts: None,
-                sketch: None,
-                html: None,
-                new: false,
-                gone: false,
-                changed: false,
-            },
-            Item::Event(e) => Entry {
-                key,
-                id: e.id,
-                source: e.source,
-                line: e.line,
-                body: Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) },
-                facts: None,
-                sketch: None,
-                html: None,
-                new: false,
-                gone: false,
-                changed: false,
-            },
-            Item::Diagnostic(d) => Entry {
-                key,
-                id: crate::runlog::Diagnostic::to_string(&d),
-                source: d.source.clone(),
-                line: d.line,
-                body: Body::Diagnostic(d),
-                facts: None,
-                sketch: None,
-                html: None,
-                new: false,
-                gone: false,
-                changed: false,
-            },
+            Item::Reply(r) => listed(
+                r.id,
+                r.source,
+                r.line,
+                Body::Reply { text: Text::of(&r.text, r.offset, hold), meta: Box::new(r.meta) },
+            ),
+            Item::Event(e) => {
+                listed(e.id, e.source, e.line, Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) })
+            }
+            Item::Diagnostic(d) => {
+                listed(crate::runlog::Diagnostic::to_string(&d), d.source.clone(), d.line, Body::Diagnostic(d))
+            }
         }
     }
 
