@@ -1,20 +1,21 @@
 //! `extract --jsonl`: the oracle's record for every line of a corpus, made in parallel and
 //! printed in the order of the lines.
 //!
-//! Lines are taken in batches of what has arrived: what a read gives without waiting (a
-//! read of a file fills the buffer, a pipe gives what was written), capped at 1 MiB. A
-//! batch's records are made on every core, then written in order, so a file is read at the
-//! speed of the cores and a slow pipe still gets each record soon after its line.
+//! Three stages run at once, so that no core waits on another's work: a thread reads the
+//! input into chunks of whole lines, the cores make a chunk's records, and the calling thread
+//! writes the chunk before while they do. A chunk is what a read gives without waiting (a
+//! read of a file fills the buffer, a pipe gives what was written), capped at 1 MiB, so a
+//! slow pipe still gets each record soon after its line.
 //!
-//! A batch is one buffer of input, its lines slices of it, and an output buffer per line of
-//! a batch, all kept from batch to batch: memory that a batch frees and the next asks for
-//! again would be handed back to the system and faulted in afresh, which costs more than
-//! reading the records. (A buffer per input line, as before, grew to the longest line it
-//! ever held: twice the memory.)
+//! A chunk is one buffer of input, its lines slices of it, and a chunk's records an output
+//! buffer per line; all are handed back and used again: memory that a chunk frees and the
+//! next asks for again would be handed back to the system and faulted in afresh, which
+//! costs more than reading the records.
 
 use std::borrow::Cow;
 use std::io::{ErrorKind, Read, Write};
 use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -23,9 +24,9 @@ use crate::read::lex;
 
 use super::record::{self, Input, Offsets};
 
-/// What is read at once, and so the most a batch holds beside the end of a line carried
-/// over: a batch small enough that its lines, their text and their records stay in the
-/// cache while they are made (batches of 8 MiB were a fifth slower).
+/// What is read at once, and so the most a chunk holds beside the end of a line carried
+/// over: a chunk small enough that its lines, their text and their records stay in the
+/// cache while they are made (chunks of 8 MiB were a fifth slower).
 const READ: usize = 1 << 20;
 /// An output buffer that grew past this (every candidate of a long reply) is not kept.
 const KEPT_OUTPUT: usize = 8 << 20;
@@ -34,7 +35,7 @@ const KEPT_OUTPUT: usize = 8 << 20;
 /// exactly what the reference oracle prints; a line that is not such a record is an error
 /// line, and makes the exit status 1.
 pub fn run(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn Write) -> Result<u8> {
-    let source: Box<dyn Read> = if input == "-" {
+    let source: Box<dyn Read + Send> = if input == "-" {
         Box::new(std::io::stdin())
     } else {
         let path = PathBuf::from(input);
@@ -43,76 +44,143 @@ pub fn run(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn
     records(source, input, offsets, keys, out)
 }
 
+/// Whole lines of input: `buf[..len]`, ending with a newline unless it is the last.
+struct Chunk {
+    buf: Vec<u8>,
+    len: usize,
+}
+
 /// [`run`] over `source`, named `input` in errors.
 fn records(
-    mut source: impl Read,
+    source: impl Read + Send + 'static,
     input: &str,
     offsets: Offsets,
     keys: Option<&[String]>,
     out: &mut dyn Write,
 ) -> Result<u8> {
-    let mut batch = Batch { buf: vec![0; READ], filled: 0, first: 1, errors: 0, outs: Vec::new() };
+    // One chunk waits while one is made: the reader is never more than two ahead.
+    let (chunks, read) = mpsc::sync_channel(1);
+    let (free, freed) = mpsc::channel();
+    // Not joined: a reader blocked on a pipe that never writes again must not keep the
+    // command from ending once the output is closed or fails. It ends when its chunks
+    // have nowhere to go.
+    std::thread::spawn(move || read_chunks(source, &chunks, &freed));
+    let mut first = 1;
+    let mut errors = 0;
+    // The chunk being made and the one being written, swapped after each.
+    let (mut making, mut made) = (Records::default(), Records::default());
     loop {
-        if batch.buf.len() - batch.filled < READ {
+        let chunk = match read.try_recv() {
+            Ok(chunk) => chunk,
+            // Nothing more has arrived: what is made goes out now, not with the next chunk.
+            Err(TryRecvError::Empty) => {
+                made.write(out)?;
+                out.flush().context("writing a record")?;
+                match read.recv() {
+                    Ok(chunk) => chunk,
+                    Err(_) => break,
+                }
+            }
+            Err(TryRecvError::Disconnected) => break,
+        };
+        let chunk: Chunk = chunk.with_context(|| format!("reading {input} line {first}"))?;
+        let written = rayon::in_place_scope(|scope| {
+            scope.spawn(|_| making.make(&chunk.buf[..chunk.len], first, offsets, keys));
+            made.write(out)
+        });
+        written?;
+        let _ = free.send(chunk.buf);
+        first += making.lines;
+        errors += making.errors;
+        std::mem::swap(&mut making, &mut made);
+    }
+    made.write(out)?;
+    Ok(u8::from(errors > 0))
+}
+
+/// Reads `source` into chunks of whole lines, sent in order, taking buffers back from
+/// `freed` (a line longer than a buffer grows it); a read error is sent last.
+fn read_chunks(mut source: impl Read, chunks: &SyncSender<std::io::Result<Chunk>>, freed: &Receiver<Vec<u8>>) {
+    let fresh = |freed: &Receiver<Vec<u8>>| freed.try_recv().unwrap_or_else(|_| vec![0; READ]);
+    let mut buf = fresh(freed);
+    let mut filled = 0;
+    loop {
+        if buf.len() - filled < READ {
             // The end of a line carried over is long: the buffer grows to hold the line.
-            batch.buf.resize(batch.filled + READ, 0);
+            buf.resize(filled + READ, 0);
         }
-        let n = match source.read(&mut batch.buf[batch.filled..batch.filled + READ]) {
+        let n = match source.read(&mut buf[filled..filled + READ]) {
             Ok(n) => n,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e).with_context(|| format!("reading {input} line {}", batch.first)),
+            Err(e) => {
+                let _ = chunks.send(Err(e));
+                return;
+            }
         };
-        let read = batch.filled..batch.filled + n;
-        batch.filled += n;
-        // Each read that ends a line is a batch: a file gives a buffer's worth, a pipe what
-        // has arrived. (Only what was just read is searched, so a long line costs one pass.)
+        let just_read = filled..filled + n;
+        filled += n;
         let eof = n == 0;
-        if eof || memchr::memchr(b'\n', &batch.buf[read]).is_some() {
-            batch.records(eof, offsets, keys, out)?;
+        // Each read that ends a line makes a chunk: a file gives a buffer's worth, a pipe
+        // what has arrived. (Only what was just read is searched, so a long line costs one
+        // pass.)
+        let end = if eof {
+            filled
+        } else {
+            match memchr::memrchr(b'\n', &buf[just_read.clone()]) {
+                Some(i) => just_read.start + i + 1,
+                None => continue,
+            }
+        };
+        if end > 0 {
+            let mut next = fresh(freed);
+            if next.len() > 2 * READ {
+                // The line that made it grow is done with.
+                next = vec![0; READ];
+            }
+            let rest = filled - end;
+            if next.len() < rest + READ {
+                next.resize(rest + READ, 0);
+            }
+            next[..rest].copy_from_slice(&buf[end..filled]);
+            let chunk = Chunk { buf: std::mem::replace(&mut buf, next), len: end };
+            filled = rest;
+            if chunks.send(Ok(chunk)).is_err() {
+                return;
+            }
         }
         if eof {
-            break;
+            return;
         }
     }
-    Ok(u8::from(batch.errors > 0))
 }
 
-/// The input read so far and the output buffers, kept from batch to batch.
-struct Batch {
-    buf: Vec<u8>,
-    /// `buf[..filled]` is read and not yet made into records.
-    filled: usize,
-    /// The line number of `buf`'s first line.
-    first: usize,
-    errors: usize,
+/// A chunk's records: one output buffer per line, kept from chunk to chunk.
+#[derive(Default)]
+struct Records {
     outs: Vec<String>,
+    /// The chunk's lines, and how many were error lines.
+    lines: usize,
+    errors: usize,
 }
 
-impl Batch {
-    /// Makes and writes the records of the complete lines read (with `eof`, of every line),
-    /// and keeps the rest of a line for the next read.
-    fn records(&mut self, eof: bool, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn Write) -> Result<()> {
-        let held = &self.buf[..self.filled];
-        let end = if eof { held.len() } else { memchr::memrchr(b'\n', held).map_or(0, |i| i + 1) };
-        if end == 0 {
-            return Ok(());
-        }
+impl Records {
+    /// Makes the records of `chunk`'s lines, the first numbered `first`, on every core.
+    fn make(&mut self, chunk: &[u8], first: usize, offsets: Offsets, keys: Option<&[String]>) {
         // Split with `memchr`: a byte-by-byte split was an eighth of the command's time.
-        let held = &held[..end];
         let mut lines: Vec<&[u8]> = Vec::new();
         let mut from = 0;
-        for newline in memchr::memchr_iter(b'\n', held) {
-            lines.push(&held[from..=newline]);
+        for newline in memchr::memchr_iter(b'\n', chunk) {
+            lines.push(&chunk[from..=newline]);
             from = newline + 1;
         }
-        if from < held.len() {
-            lines.push(&held[from..]);
+        if from < chunk.len() {
+            lines.push(&chunk[from..]);
         }
         if self.outs.len() < lines.len() {
             self.outs.resize_with(lines.len(), String::new);
         }
-        let first = self.first;
-        let errors: usize = self.outs[..lines.len()]
+        self.lines = lines.len();
+        self.errors = self.outs[..lines.len()]
             .par_iter_mut()
             .zip(&lines)
             .enumerate()
@@ -121,22 +189,18 @@ impl Batch {
                 usize::from(record_of(first + i, line, offsets, keys, text))
             })
             .sum();
-        for text in &mut self.outs[..lines.len()] {
+    }
+
+    /// Writes the records made, and forgets them.
+    fn write(&mut self, out: &mut dyn Write) -> Result<()> {
+        for text in &mut self.outs[..self.lines] {
             out.write_all(text.as_bytes()).context("writing a record")?;
             // A run far larger than most (every candidate of a long reply) is not kept.
             if text.capacity() > KEPT_OUTPUT {
                 *text = String::new();
             }
         }
-        self.errors += errors;
-        self.first += lines.len();
-        self.buf.copy_within(end..self.filled, 0);
-        self.filled -= end;
-        if self.buf.len() > 2 * READ && self.filled < READ {
-            // The line that made it grow is done with.
-            self.buf.truncate(2 * READ);
-            self.buf.shrink_to_fit();
-        }
+        self.lines = 0;
         Ok(())
     }
 }
@@ -171,18 +235,25 @@ mod tests {
     use super::*;
 
     /// Gives its bytes a few at a time, as a slow pipe does.
-    struct Trickle<'a>(&'a [u8], usize);
+    struct Trickle(Vec<u8>, usize, usize);
 
-    impl Read for Trickle<'_> {
+    impl Trickle {
+        fn new(bytes: &[u8], step: usize) -> Trickle {
+            Trickle(bytes.to_vec(), 0, step)
+        }
+    }
+
+    impl Read for Trickle {
         fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let n = self.1.min(buf.len()).min(self.0.len());
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
+            let rest = &self.0[self.1..];
+            let n = self.2.min(buf.len()).min(rest.len());
+            buf[..n].copy_from_slice(&rest[..n]);
+            self.1 += n;
             Ok(n)
         }
     }
 
-    fn printed(source: impl Read, keys: Option<&[String]>) -> (String, u8) {
+    fn printed(source: impl Read + Send + 'static, keys: Option<&[String]>) -> (String, u8) {
         let mut out = Vec::new();
         let status = records(source, "test", Offsets::Utf16, keys, &mut out).unwrap();
         (String::from_utf8(out).unwrap(), status)
@@ -200,7 +271,7 @@ mod tests {
         }
         input.push_str("{\"id\":\"last\",\"text\":\"no newline after me {}\"}");
         let keys = ["id".to_owned(), "extract_json".to_owned()];
-        let (whole, status) = printed(input.as_bytes(), Some(&keys));
+        let (whole, status) = printed(Trickle::new(input.as_bytes(), usize::MAX), Some(&keys));
         assert_eq!(status, 1, "the error lines make the status 1");
         let lines: Vec<&str> = whole.lines().collect();
         // A record for every line but the blank ones (none for them), and the last.
@@ -210,8 +281,59 @@ mod tests {
         assert_eq!(lines[3], "{\"id\":4,\"error\":\"not JSON: unexpected token 'o' at byte 1\"}");
         assert_eq!(*lines.last().unwrap(), "{\"id\":\"last\",\"extract_json\":{}}");
         for step in [1, 7, 4096] {
-            assert_eq!(printed(Trickle(input.as_bytes(), step), Some(&keys)), (whole.clone(), 1), "{step} at a time");
+            assert_eq!(
+                printed(Trickle::new(input.as_bytes(), step), Some(&keys)),
+                (whole.clone(), 1),
+                "{step} at a time"
+            );
         }
+    }
+
+    /// A pipe that gives one line, then the next only once the first's record is out.
+    struct Waiting(Vec<&'static [u8]>, mpsc::Receiver<()>);
+
+    impl Read for Waiting {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some(line) = self.0.pop() else { return Ok(0) };
+            if self.0.is_empty() {
+                // The last line waits for the first record, for ten seconds at most.
+                self.1
+                    .recv_timeout(std::time::Duration::from_secs(10))
+                    .map_err(|_| std::io::Error::other("the first record never came"))?;
+            }
+            buf[..line.len()].copy_from_slice(line);
+            Ok(line.len())
+        }
+    }
+
+    /// An output that says when a record has come.
+    struct Told(Vec<u8>, mpsc::Sender<()>);
+
+    impl Write for Told {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.extend_from_slice(buf);
+            if buf.contains(&b'\n') {
+                let _ = self.1.send(());
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_record_goes_out_before_the_next_line_comes() {
+        let (tell, told) = mpsc::channel();
+        let source = Waiting(vec![b"{\"id\":2,\"text\":\"{}\"}\n", b"{\"id\":1,\"text\":\"{}\"}\n"], told);
+        let mut out = Told(Vec::new(), tell);
+        let keys = ["id".to_owned(), "extract_json".to_owned()];
+        let status = records(source, "pipe", Offsets::Utf16, Some(&keys), &mut out).unwrap();
+        assert_eq!(status, 0);
+        assert_eq!(
+            String::from_utf8(out.0).unwrap(),
+            "{\"id\":1,\"extract_json\":{}}\n{\"id\":2,\"extract_json\":{}}\n"
+        );
     }
 
     #[test]
@@ -222,7 +344,7 @@ mod tests {
         );
         let keys = ["id".to_owned(), "extract_json".to_owned()];
         for step in [usize::MAX, 1 << 16] {
-            let (out, status) = printed(Trickle(input.as_bytes(), step), Some(&keys));
+            let (out, status) = printed(Trickle::new(input.as_bytes(), step), Some(&keys));
             assert_eq!(
                 out,
                 "{\"id\":\"a\",\"extract_json\":{}}\n{\"id\":\"long\",\"extract_json\":{\"k\":1}}\n\
