@@ -481,7 +481,8 @@ impl<'a> Parser<'a> {
         // An escape, a control character or the end: read on from there, with room for
         // what the raw text can decode to (escapes only shorten it; the repair's kept
         // quotes may lengthen it past a quote this measure stops at).
-        let mut out = String::from(&self.text[body..at]);
+        let mut scratch = Scratch::with(&self.text[body..at]);
+        let out = &mut scratch.0;
         self.at = at;
         // Set once a lone surrogate appears: from then on the string is built in UTF-16,
         // the only form that can hold one.
@@ -498,7 +499,7 @@ impl<'a> Parser<'a> {
             }
             if self.repair.is_none() && units.is_none() && high.is_none() {
                 let upto = if sized { usize::MAX } else { LONG_STRING };
-                self.at = plain_and_short_escapes(self.text, self.at, &mut out, upto);
+                self.at = plain_and_short_escapes(self.text, self.at, out, upto);
             }
             let run = self.at;
             self.at = next_string_special(self.bytes, self.at);
@@ -510,7 +511,7 @@ impl<'a> Parser<'a> {
             }
             if self.at > run {
                 let text = &self.text[run..self.at];
-                flush_high(&out, &mut units, &mut high);
+                flush_high(out, &mut units, &mut high);
                 match &mut units {
                     Some(u) => u.extend(text.encode_utf16()),
                     None => out.push_str(text),
@@ -534,10 +535,10 @@ impl<'a> Parser<'a> {
                 None => return Err(self.error(ParseErrorKind::UnterminatedString, open)),
                 Some(b'"') => {
                     self.at += 1;
-                    flush_high(&out, &mut units, &mut high);
+                    flush_high(out, &mut units, &mut high);
                     return Ok(match units {
                         Some(u) => JsString::from_utf16(u),
-                        None => JsString::Utf8(out),
+                        None => JsString::Utf8(scratch.finish()),
                     });
                 }
                 Some(b'\\') => {
@@ -561,7 +562,7 @@ impl<'a> Parser<'a> {
                         Some(_) => return Err(self.error(ParseErrorKind::BadEscape, esc)),
                     };
                     self.at += 2;
-                    push_unit(&mut out, &mut units, &mut high, unit);
+                    push_unit(out, &mut units, &mut high, unit);
                 }
                 Some(_) => return Err(self.error(ParseErrorKind::BadControlCharacter, self.at)),
             }
@@ -605,6 +606,41 @@ fn plain_and_short_escapes(text: &str, mut at: usize, out: &mut String, upto: us
 
 /// Strings at least this long are given room for the rest of themselves at once.
 const LONG_STRING: usize = 1 << 20;
+
+/// A string with escapes is decoded into a buffer kept by the thread and copied out at its
+/// exact size: grown by doubling, it would be copied at each step and leave behind buffers
+/// of as many sizes, each fresh memory to fault in (together a fifth of what `extract
+/// --jsonl` spent on a corpus of long replies). A buffer that grew past [`LONG_STRING`] is
+/// given away whole instead, and not kept.
+struct Scratch(String);
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
+}
+
+impl Scratch {
+    /// The thread's buffer, holding `start`.
+    fn with(start: &str) -> Scratch {
+        let mut buf = SCRATCH.take();
+        buf.clear();
+        buf.push_str(start);
+        Scratch(buf)
+    }
+
+    /// The string decoded.
+    fn finish(mut self) -> String {
+        if self.0.capacity() > LONG_STRING { std::mem::take(&mut self.0) } else { String::from(self.0.as_str()) }
+    }
+}
+
+impl Drop for Scratch {
+    /// Hands the buffer back to the thread (a failed string's too).
+    fn drop(&mut self) {
+        if self.0.capacity() <= LONG_STRING {
+            SCRATCH.set(std::mem::take(&mut self.0));
+        }
+    }
+}
 
 /// Where the string whose body continues at `at` closes (or fails): its raw length bounds
 /// what it decodes to.
