@@ -20,7 +20,7 @@ use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 
-use crate::read::lex;
+use crate::read::{js, lex};
 
 use super::record::{self, Input, Offsets};
 
@@ -219,6 +219,7 @@ fn record_of(n: usize, line: &[u8], offsets: Offsets, keys: Option<&[String]>, o
     let failed = match Input::parse(&text) {
         Ok(input) => {
             record::write(out, &input, offsets, keys);
+            js::recycle(input.text);
             false
         }
         Err(message) => {

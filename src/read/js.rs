@@ -627,9 +627,26 @@ impl Scratch {
         Scratch(buf)
     }
 
-    /// The string decoded.
+    /// The string decoded: the buffer itself where the string fills most of it (a caller
+    /// done with it may hand it back, [`recycle`]), a copy of its size where it does not.
     fn finish(mut self) -> String {
-        if self.0.capacity() > LONG_STRING { std::mem::take(&mut self.0) } else { String::from(self.0.as_str()) }
+        if self.0.capacity() > LONG_STRING || self.0.len() * 2 >= self.0.capacity() {
+            std::mem::take(&mut self.0)
+        } else {
+            String::from(self.0.as_str())
+        }
+    }
+}
+
+/// Gives `done`'s room to the next string with escapes the thread decodes: a caller that
+/// reads one large string after another (a batch's reply texts) then decodes each into the
+/// same buffer, with nothing copied or allocated.
+pub fn recycle(done: String) {
+    if done.capacity() <= LONG_STRING {
+        SCRATCH.with(|kept| {
+            let held = kept.take();
+            kept.set(if held.capacity() >= done.capacity() { held } else { done });
+        });
     }
 }
 
@@ -788,6 +805,26 @@ mod tests {
 
     fn json(s: &str) -> String {
         parse(s).map(|v| v.to_json()).unwrap_or_else(|e| format!("error: {e}"))
+    }
+
+    #[test]
+    fn a_recycled_buffer_decodes_the_next_string_afresh() {
+        let long = format!("\"{}\\n{}\"", "a".repeat(5000), "b".repeat(10));
+        let short = "\"x\\\"y\"";
+        let mut value = parse(&long).unwrap();
+        let Value::String(JsString::Utf8(first)) = &mut value else { panic!("a string") };
+        let first = std::mem::take(first);
+        assert_eq!(first, format!("{}\n{}", "a".repeat(5000), "b".repeat(10)));
+        recycle(first);
+        // The next string is decoded into that room, and holds nothing of what was there.
+        assert_eq!(parse(short).unwrap(), Value::String(JsString::from("x\"y")));
+        assert_eq!(
+            parse(&long).unwrap(),
+            Value::String(JsString::from(format!("{}\n{}", "a".repeat(5000), "b".repeat(10)).as_str()))
+        );
+        // A failed string hands its buffer back too.
+        assert!(parse("\"ab\\q").is_err());
+        assert_eq!(parse(short).unwrap(), Value::String(JsString::from("x\"y")));
     }
 
     #[test]
