@@ -424,6 +424,29 @@ fn readers_disagree_is_the_first_wins_comparison() {
 }
 
 #[test]
+fn explain_json_names_each_flag_with_the_words_the_scan_lists() {
+    let flags = flagged();
+    for (file, line, name) in [(CAPITAL_5, 6, "placeholder"), (CAPITAL_5, 23, "smaller-than-superseded")] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_bracewalk"))
+            .args(["explain", "--json", &at(file, line)])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let listed = flags[name].as_array().unwrap().iter().find(|x| x["id"] == at(file, line)).unwrap();
+        let raised = v["flags"].as_array().unwrap();
+        let named = raised.iter().find(|f| f["flag"] == name).unwrap_or_else(|| panic!("{name}: {raised:?}"));
+        assert_eq!(named["why"], listed["why"]);
+    }
+    // A reply that reads as the samples' README says raises none.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bracewalk"))
+        .args(["explain", "--json", &at(MEASURES_4, 9)])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["flags"], serde_json::json!([]));
+}
+
+#[test]
 fn explain_ends_with_each_flag_in_the_words_the_scan_lists() {
     let explain = |file: &str, line: usize| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_bracewalk"))

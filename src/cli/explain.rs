@@ -148,6 +148,14 @@ struct TraceJson<'a> {
     whole_reply: WholeReplyJson<'a>,
     decided_by: &'static str,
     value: Json<'a>,
+    /// The risk flags raised on the reply, each with what raised it.
+    flags: Vec<FlagJson>,
+}
+
+#[derive(Serialize)]
+struct FlagJson {
+    flag: &'static str,
+    why: String,
 }
 
 #[derive(Serialize)]
@@ -241,16 +249,21 @@ impl Serialize for Json<'_> {
 }
 
 /// The whole trace as JSON (offsets in bytes, with UTF-16 and line/column beside them).
-pub fn render_json(text: &str, trace: &Trace) -> String {
+pub fn render_json(text: &str, trace: &Trace, raised: &[Raised]) -> String {
     let mut out = Vec::new();
-    match write_json(text, trace, &mut out) {
+    match write_json(text, trace, raised, &mut out) {
         Ok(()) => String::from_utf8_lossy(&out).into_owned(),
         Err(e) => format!("{{\"error\":\"{e}\"}}"),
     }
 }
 
 /// [`render_json`], written to `out` as it is made.
-pub fn write_json<'t>(text: &str, trace: &'t Trace, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub fn write_json<'t>(
+    text: &str,
+    trace: &'t Trace,
+    raised: &[Raised],
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let loc = Locator::new(text);
     let offset = |byte: usize| {
         let (line, column) = loc.line_col(byte);
@@ -363,6 +376,7 @@ pub fn write_json<'t>(text: &str, trace: &'t Trace, out: &mut dyn std::io::Write
         whole_reply: whole,
         decided_by: trace.decided_by.name(),
         value: Json(trace.value.as_ref()),
+        flags: raised.iter().map(|r| FlagJson { flag: r.flag().name(), why: describe_flags::explain(r) }).collect(),
     };
     serde_json::to_writer(out, &json).map_err(std::io::Error::from)
 }

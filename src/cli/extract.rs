@@ -109,7 +109,7 @@ pub fn explain(input: &str, json: bool, readers: (&Catalogue, &[ReaderId]), out:
     if !named.is_empty() {
         let given = super::readers::answers(catalogue, named, input, &text)?;
         if json {
-            super::readers::explain_json(catalogue, &text, &trace, &given, out).and_then(|()| writeln!(out))
+            super::readers::explain_json(catalogue, &text, &trace, &raised, &given, out).and_then(|()| writeln!(out))
         } else {
             let style = Style::for_stdout();
             let shown = super::readers::explain_text(catalogue, &text, &trace, &given, &style);
@@ -120,7 +120,7 @@ pub fn explain(input: &str, json: bool, readers: (&Catalogue, &[ReaderId]), out:
         return Ok(0);
     }
     if json {
-        explain::write_json(&text, &trace, out).and_then(|()| writeln!(out))
+        explain::write_json(&text, &trace, &raised, out).and_then(|()| writeln!(out))
     } else {
         let style = Style::for_stdout();
         writeln!(out, "{}{}", explain::render_text(&text, &trace, &style), explain::render_flags(&raised, &style))

@@ -15,6 +15,7 @@ use crate::read::value::Value;
 use crate::readers::command::{self, Commands, Spec};
 use crate::readers::{Answers, Catalogue, Given, ReaderId};
 use crate::scan::account;
+use crate::scan::flags::Raised;
 
 use super::explain;
 use super::style::Style;
@@ -160,6 +161,7 @@ pub fn explain_json(
     catalogue: &Catalogue,
     text: &str,
     trace: &Trace,
+    raised: &[Raised],
     given: &[(ReaderId, Given)],
     out: &mut dyn Write,
 ) -> io::Result<()> {
@@ -172,7 +174,7 @@ pub fn explain_json(
     }
     // The trace's object, its closing brace held back for one more key.
     let mut held = HoldLast { out, last: None };
-    explain::write_json(text, trace, &mut held)?;
+    explain::write_json(text, trace, raised, &mut held)?;
     let HoldLast { out, last } = held;
     if last != Some(b'}') {
         return Err(io::Error::other("the trace did not end as an object"));

@@ -30,7 +30,7 @@ pub fn exercise(text: &str) {
     visits_agree(text, &slow);
     answer_in_agrees(text, fast.value.as_ref());
     let _ = explain::render_text(text, &slow, &Style::plain());
-    let json = explain::render_json(text, &slow);
+    let json = explain::render_json(text, &slow, &[]);
     // Checked with our own parse: the trace nests as deep as the reply, past serde_json's limit.
     assert!(js::parse(&json).is_ok(), "trace JSON is JSON");
     let _ = first::extract_json_object(text);
@@ -158,7 +158,7 @@ pub fn explain_renders(text: &str) {
     if let Some(c) = shown.chars().find(|&c| stand_in(c, true).is_some()) {
         panic!("raw {c:?} in the explain text");
     }
-    let json = explain::render_json(text, &trace);
+    let json = explain::render_json(text, &trace, &[]);
     assert!(js::parse(&json).is_ok(), "trace JSON is JSON");
 }
 
