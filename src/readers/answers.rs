@@ -12,8 +12,11 @@
 
 use std::sync::Arc;
 
+use std::ops::Range;
+
+use crate::read::fence::FenceTries;
 use crate::read::first::{FirstOutcome, first_wins};
-use crate::read::js;
+use crate::read::{js, lex};
 use crate::read::trace::{DecidedBy, Place, ReadingKind, Reads, Trace, Verdict};
 use crate::read::value::Value;
 use crate::read::walk::{self, Keep, Readings, WalkOptions, Walker};
@@ -191,14 +194,63 @@ impl<'a> Answers<'a> {
             Some(Run::FirstWins) => {
                 let place = match first_wins(text).outcome {
                     FirstOutcome::Found(s) => Place::Span { start: s.start, end: s.end, by: ReadingKind::Strict },
-                    _ => Place::Raw,
+                    _ => self.raw_place(),
                 };
                 Known { id, place: Some(place), value: None, json: None }
             }
+            Some(Run::FenceFirst) => self.fence_first(id),
             _ => Known { id, place: None, value: Some(self.catalogue.read(id, text)), json: None },
         };
         self.known.push(known);
         self.known.len() - 1
+    }
+
+    /// Where `JSON.parse(text)` (the raw reply, untrimmed) reads, told by what the seed's
+    /// whole-text reading found: it reads only where the trimmed reply parses (the seed
+    /// decided by the whole text), and then as it, unless what the trim took is not JSON's
+    /// whitespace (U+FEFF, U+2028, …), which `JSON.parse` refuses.
+    fn raw_place(&self) -> Place {
+        let (start, end) = lex::trim_range(self.text);
+        let bytes = self.text.as_bytes();
+        let json_whitespace = |b: &[u8]| b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+        if self.whole_text && json_whitespace(&bytes[..start]) && json_whitespace(&bytes[end..]) {
+            Place::WholeText
+        } else {
+            Place::Nothing
+        }
+    }
+
+    /// Fence-first's entry ([`FenceTries`]), its value built only where the range it parses
+    /// is not a container the strict validator can read: the whole text, trimmed, is the
+    /// seed's whole-text reading, and a container that parses is a strict span like the
+    /// walks'.
+    fn fence_first(&mut self, id: ReaderId) -> Known {
+        let text = self.text;
+        let tries = FenceTries::of(text);
+        // Nothing read is known already; a place's value is built when asked for.
+        let place = |place| Known { id, place: Some(place), value: (place == Place::Nothing).then_some(None), json: None };
+        let (start, end) = lex::trim_range(text);
+        let first = if tries.trimmed == (start..end) {
+            // The seed's own first reading: it read, or it failed.
+            self.whole_text.then_some(Place::WholeText)
+        } else if matches!(text.as_bytes().get(tries.trimmed.start), Some(b'{' | b'[')) {
+            let Range { start, end } = tries.trimmed;
+            self.walker.strictly_parses(start, end).then_some(Place::Span { start, end, by: ReadingKind::Strict })
+        } else {
+            match text.get(tries.trimmed.clone()).map(js::parse) {
+                Some(Ok(v)) => return Known { id, place: None, value: Some(held(Some(v))), json: None },
+                _ => None,
+            }
+        };
+        if let Some(first) = first {
+            return place(first);
+        }
+        match tries.balanced(text) {
+            Some(Range { start, end }) if self.walker.strictly_parses(start, end) => {
+                place(Place::Span { start, end, by: ReadingKind::Strict })
+            }
+            _ => place(Place::Nothing),
+        }
     }
 
     /// Built-in `id`'s entry, its value built.
@@ -209,6 +261,7 @@ impl<'a> Answers<'a> {
         if k.value.is_none() {
             k.value = Some(held(match k.place {
                 Some(Place::Raw) => js::parse(text).ok(),
+                Some(Place::Nothing) => None,
                 Some(Place::Span { start, end, by }) => walk::value_at(text, start, end, by),
                 _ => self.catalogue.read(k.id, text),
             }));

@@ -106,6 +106,14 @@ impl<'a> Walker<'a> {
         find_with(&mut self.readers, opts, false)
     }
 
+    /// Whether `JSON.parse` reads the container at `start` of the reply and ends it at `end`,
+    /// told by the strict validator every walk of this reply shares (the seed's walk has
+    /// often read it already).
+    pub fn strictly_parses(&mut self, start: usize, end: usize) -> bool {
+        matches!(self.readers.text.as_bytes().get(start), Some(b'{' | b'['))
+            && self.readers.strict().value_at(start) == Ok(end)
+    }
+
     /// [`visits`]`(text)`: the seed's walk with every candidate it visits, reading through
     /// what the walks before it learned.
     pub fn visits(&mut self) -> (Trace, Vec<Visit>) {
