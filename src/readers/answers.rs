@@ -16,10 +16,10 @@ use std::ops::Range;
 
 use crate::read::fence::FenceTries;
 use crate::read::first::{FirstOutcome, first_wins};
-use crate::read::{js, lex};
 use crate::read::trace::{DecidedBy, Place, ReadingKind, Reads, Trace, Verdict};
 use crate::read::value::Value;
 use crate::read::walk::{self, Keep, Readings, WalkOptions, Walker};
+use crate::read::{js, lex};
 
 use super::{Catalogue, ReaderId, Run, held};
 
@@ -228,7 +228,8 @@ impl<'a> Answers<'a> {
         let text = self.text;
         let tries = FenceTries::of(text);
         // Nothing read is known already; a place's value is built when asked for.
-        let place = |place| Known { id, place: Some(place), value: (place == Place::Nothing).then_some(None), json: None };
+        let place =
+            |place| Known { id, place: Some(place), value: (place == Place::Nothing).then_some(None), json: None };
         let (start, end) = lex::trim_range(text);
         let first = if tries.trimmed == (start..end) {
             // The seed's own first reading: it read, or it failed.
