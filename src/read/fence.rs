@@ -11,6 +11,8 @@
 //! one of `json` and stays itself). Matched by hand rather than by the `regex` crate, whose
 //! `\s` and case folding are Unicode's.
 
+use std::sync::LazyLock;
+
 use memchr::memmem;
 
 use super::js;
@@ -19,17 +21,46 @@ use super::value::Value;
 
 const FENCE: &[u8] = b"```";
 
+/// The fence's searcher, built once: every reply is searched for it.
+static FENCES: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(FENCE));
+
 /// What the original `extractJson(text)` returns: the fenced block's (or the whole text's)
 /// value, else the value of the first balanced `{…}` span, else `None` (its `null`). A
 /// `Some(Value::Null)` is a text that is literally `null`.
 pub fn fence_first(text: &str) -> Option<Value> {
-    let candidate = fenced_block(text).unwrap_or(text);
-    if let Ok(v) = js::parse(lex::trim(candidate)) {
+    let tries = FenceTries::of(text);
+    if let Some(Ok(v)) = text.get(tries.trimmed.clone()).map(js::parse) {
         return Some(v);
     }
-    let span = first_balanced(candidate)?;
     // One candidate only: the first span that balances is parsed or the answer is null.
-    candidate.get(span).and_then(|t| js::parse(t).ok())
+    text.get(tries.balanced(text)?).and_then(|t| js::parse(t).ok())
+}
+
+/// What [`fence_first`] hands to `JSON.parse`, as byte ranges of the reply: first the
+/// fenced block (or, with no fence, the whole text) trimmed, then, where that does not
+/// parse, the first balanced span of the block. A caller that can tell whether a range
+/// parses without building its value (a scan comparing answers by where they are) reads
+/// the reader through these.
+pub struct FenceTries {
+    /// The block, or the whole text, trimmed the JavaScript way.
+    pub trimmed: std::ops::Range<usize>,
+    /// Where the block (or the whole text) starts and ends.
+    candidate: std::ops::Range<usize>,
+}
+
+impl FenceTries {
+    pub fn of(text: &str) -> FenceTries {
+        let candidate = fenced_range(text).unwrap_or(0..text.len());
+        let (start, end) = lex::trim_range(text.get(candidate.clone()).unwrap_or_default());
+        FenceTries { trimmed: candidate.start + start..candidate.start + end, candidate }
+    }
+
+    /// The second try: the first balanced `{…}` of the block, if there is one.
+    pub fn balanced(&self, text: &str) -> Option<std::ops::Range<usize>> {
+        let at = self.candidate.start;
+        let span = first_balanced(text.get(self.candidate.clone())?)?;
+        Some(at + span.start..at + span.end)
+    }
 }
 
 /// The text inside the first fenced block, if the fence regex matches.
@@ -39,8 +70,13 @@ pub fn fence_first(text: &str) -> Option<Value> {
 /// whitespace) is a backtick. After it, `(?:json)?` and `\s*` are greedy, and the lazy block
 /// ends at the first ```` ``` ```` from there; when none follows, no start matches.
 pub fn fenced_block(text: &str) -> Option<&str> {
+    text.get(fenced_range(text)?)
+}
+
+/// Where [`fenced_block`]'s text is in the reply.
+fn fenced_range(text: &str) -> Option<std::ops::Range<usize>> {
     let bytes = text.as_bytes();
-    let open = memmem::find(bytes, FENCE)?;
+    let open = FENCES.find(bytes)?;
     let mut at = open + FENCE.len();
     if bytes.get(at..at + 4).is_some_and(|tag| tag.eq_ignore_ascii_case(b"json")) {
         at += 4;
@@ -48,8 +84,8 @@ pub fn fenced_block(text: &str) -> Option<&str> {
     while let Some(n) = lex::whitespace_len_at(text, at) {
         at += n;
     }
-    let close = at + memmem::find(bytes.get(at..)?, FENCE)?;
-    text.get(at..close)
+    let close = at + FENCES.find(bytes.get(at..)?)?;
+    Some(at..close)
 }
 
 /// The byte range from the first `{` to the `}` that balances it, strings skipped with their

@@ -12,11 +12,14 @@
 
 use std::sync::Arc;
 
+use std::ops::Range;
+
+use crate::read::fence::FenceTries;
 use crate::read::first::{FirstOutcome, first_wins};
-use crate::read::js;
 use crate::read::trace::{DecidedBy, Place, ReadingKind, Reads, Trace, Verdict};
 use crate::read::value::Value;
 use crate::read::walk::{self, Keep, Readings, WalkOptions, Walker};
+use crate::read::{js, lex};
 
 use super::{Catalogue, ReaderId, Run, held};
 
@@ -191,14 +194,64 @@ impl<'a> Answers<'a> {
             Some(Run::FirstWins) => {
                 let place = match first_wins(text).outcome {
                     FirstOutcome::Found(s) => Place::Span { start: s.start, end: s.end, by: ReadingKind::Strict },
-                    _ => Place::Raw,
+                    _ => self.raw_place(),
                 };
                 Known { id, place: Some(place), value: None, json: None }
             }
+            Some(Run::FenceFirst) => self.fence_first(id),
             _ => Known { id, place: None, value: Some(self.catalogue.read(id, text)), json: None },
         };
         self.known.push(known);
         self.known.len() - 1
+    }
+
+    /// Where `JSON.parse(text)` (the raw reply, untrimmed) reads, told by what the seed's
+    /// whole-text reading found: it reads only where the trimmed reply parses (the seed
+    /// decided by the whole text), and then as it, unless what the trim took is not JSON's
+    /// whitespace (U+FEFF, U+2028, …), which `JSON.parse` refuses.
+    fn raw_place(&self) -> Place {
+        let (start, end) = lex::trim_range(self.text);
+        let bytes = self.text.as_bytes();
+        let json_whitespace = |b: &[u8]| b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+        if self.whole_text && json_whitespace(&bytes[..start]) && json_whitespace(&bytes[end..]) {
+            Place::WholeText
+        } else {
+            Place::Nothing
+        }
+    }
+
+    /// Fence-first's entry ([`FenceTries`]), its value built only where the range it parses
+    /// is not a container the strict validator can read: the whole text, trimmed, is the
+    /// seed's whole-text reading, and a container that parses is a strict span like the
+    /// walks'.
+    fn fence_first(&mut self, id: ReaderId) -> Known {
+        let text = self.text;
+        let tries = FenceTries::of(text);
+        // Nothing read is known already; a place's value is built when asked for.
+        let place =
+            |place| Known { id, place: Some(place), value: (place == Place::Nothing).then_some(None), json: None };
+        let (start, end) = lex::trim_range(text);
+        let first = if tries.trimmed == (start..end) {
+            // The seed's own first reading: it read, or it failed.
+            self.whole_text.then_some(Place::WholeText)
+        } else if matches!(text.as_bytes().get(tries.trimmed.start), Some(b'{' | b'[')) {
+            let Range { start, end } = tries.trimmed;
+            self.walker.strictly_parses(start, end).then_some(Place::Span { start, end, by: ReadingKind::Strict })
+        } else {
+            match text.get(tries.trimmed.clone()).map(js::parse) {
+                Some(Ok(v)) => return Known { id, place: None, value: Some(held(Some(v))), json: None },
+                _ => None,
+            }
+        };
+        if let Some(first) = first {
+            return place(first);
+        }
+        match tries.balanced(text) {
+            Some(Range { start, end }) if self.walker.strictly_parses(start, end) => {
+                place(Place::Span { start, end, by: ReadingKind::Strict })
+            }
+            _ => place(Place::Nothing),
+        }
     }
 
     /// Built-in `id`'s entry, its value built.
@@ -209,6 +262,7 @@ impl<'a> Answers<'a> {
         if k.value.is_none() {
             k.value = Some(held(match k.place {
                 Some(Place::Raw) => js::parse(text).ok(),
+                Some(Place::Nothing) => None,
                 Some(Place::Span { start, end, by }) => walk::value_at(text, start, end, by),
                 _ => self.catalogue.read(k.id, text),
             }));
@@ -223,7 +277,31 @@ impl<'a> Answers<'a> {
             return false;
         }
         let (a, b) = (self.find(a), self.find(b));
-        a == b || matches!((self.known[a].place, self.known[b].place), (Some(x), Some(y)) if x == y)
+        let (x, y) = (self.known[a].place, self.known[b].place);
+        if a == b || matches!((x, y), (Some(x), Some(y)) if x == y) {
+            return true;
+        }
+        // The wide and the narrow reading of one object are the same where the narrow rule
+        // kept no string open at a `"` followed by `:` (the one place the rules differ):
+        // telling so builds the narrow reading, which is kept as its answer.
+        let (Some(Place::Span { start, end, by: x }), Some(Place::Span { start: s, end: e, by: y })) = (x, y) else {
+            return false;
+        };
+        let narrow = match (x, y) {
+            (ReadingKind::Wide, ReadingKind::Narrow) => b,
+            (ReadingKind::Narrow, ReadingKind::Wide) => a,
+            _ => return false,
+        };
+        if (start, end) != (s, e) || self.known[narrow].value.is_some() {
+            return false;
+        }
+        match js::parse_narrow_at(self.text, start) {
+            Ok(reading) if reading.end == end => {
+                self.known[narrow].value = Some(held(Some(reading.value)));
+                reading.wide_is_the_same
+            }
+            _ => false,
+        }
     }
 
     /// Whether `id` reads something: an object found at a place is something without
@@ -378,6 +456,49 @@ fn walks_as_the_seed(opts: &WalkOptions, verdict: Verdict, reads: Reads) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn built(answers: &Answers, id: ReaderId) -> bool {
+        answers.known.iter().any(|k| k.id == id && k.value.is_some())
+    }
+
+    /// Fence-first and first-wins answer where the seed does, on most replies, and are then
+    /// compared with it by where they are: neither answer is built.
+    #[test]
+    fn answers_at_the_seeds_place_are_compared_unbuilt() {
+        let catalogue = Catalogue::builtin();
+        let fence = catalogue.find("fence-first").unwrap();
+        for text in ["prose {\"a\": 1} more", "```json\n{\"a\": [1]}\n```", " [1, 2]\n", "{\"a\": 1}"] {
+            let (mut answers, _) = Answers::with_seed(&catalogue, text);
+            assert!(answers.known_same(fence, ReaderId::LAST_WINS), "{text:?}");
+            assert!(!built(&answers, fence), "{text:?}");
+            assert_eq!(catalogue.read(fence, text), catalogue.read(ReaderId::LAST_WINS, text), "{text:?}");
+        }
+        // The raw reply handed back by first-wins is the seed's whole text, or nothing.
+        for (text, same) in [("[1, 2]\r\n", true), ("\u{feff}[1,2]", false), ("[1] x", true)] {
+            let (mut answers, _) = Answers::with_seed(&catalogue, text);
+            assert_eq!(answers.known_same(ReaderId::FIRST_WINS, ReaderId::LAST_WINS), same, "{text:?}");
+            assert!(!built(&answers, ReaderId::FIRST_WINS), "{text:?}");
+            let read = catalogue.read(ReaderId::FIRST_WINS, text);
+            assert_eq!(read.is_some(), answers.reads(ReaderId::FIRST_WINS), "{text:?}");
+            assert_eq!(read.as_ref(), answers.get(ReaderId::FIRST_WINS), "{text:?}");
+        }
+    }
+
+    /// The wide and the narrow reading of one object, the same where the narrow rule kept no
+    /// string open at a colon: known so by building the narrow one only.
+    #[test]
+    fn a_wide_and_a_narrow_reading_of_one_object_are_compared_by_building_one() {
+        let catalogue = Catalogue::builtin();
+        let narrow = catalogue.find("narrow-everywhere").unwrap();
+        // Read by the repair (a raw newline in a string), with no colon after a quote in a
+        // string: both rules decide alike.
+        let text = "{\"html\": \"<p>a\nb</p>\", \"log\": \"ok\"} and {oops";
+        let (mut answers, seed) = Answers::with_seed(&catalogue, text);
+        assert!(matches!(seed.place, Place::Span { by: ReadingKind::Wide, .. }), "{:?}", seed.place);
+        assert!(answers.known_same(narrow, ReaderId::LAST_WINS));
+        assert_eq!(answers.get(narrow).cloned(), catalogue.read(narrow, text));
+        assert_eq!(answers.get(narrow).cloned(), catalogue.read(ReaderId::LAST_WINS, text));
+    }
 
     /// Every answer taken for the seed's without reading it is the seed's, on every golden
     /// reply; and each reader is so taken on some.

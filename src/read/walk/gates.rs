@@ -8,6 +8,7 @@ use crate::read::repair::{ColonRule, repaired_end};
 use crate::read::trace::{NoReading, NotSelfContained, Reading, ReadingKind, WholeReply, WholeText};
 use crate::read::value::{JsString, Value};
 
+use super::WholeNarrow;
 use super::options::WholeReplyPolicy;
 use super::recorded::reading_at;
 
@@ -64,12 +65,15 @@ pub(super) fn whole_reply_unrecorded(
     walk_end: Option<usize>,
     policy: &WholeReplyPolicy,
     strict: Option<&Validator>,
+    learned: &mut WholeNarrow,
 ) -> (WholeReply, Option<Value>) {
     let span = whole_text.span;
     if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
         return (WholeReply::NotTried { whole_text_parsed: false }, None);
     }
-    let why = match Validator::once(text, Mode::Narrow).object_at_knowing(span.start, strict) {
+    let read = Validator::once(text, Mode::Narrow).object_at_knowing(span.start, strict);
+    learned.reads = Some(read == Ok(span.end));
+    let why = match read {
         Ok(end) if end == span.end => None,
         Ok(end) => Some(NoReading::ClosesShort { end, reply_end: span.end }),
         // The seed's reasons, in its order: where the span ends, then whether it parses.
@@ -90,10 +94,12 @@ pub(super) fn whole_reply_unrecorded(
         let why = NoReading::DoesNotParse(ParseError { kind: ParseErrorKind::Invalid, offset: span.start });
         return (WholeReply::NoReading { reading: None, why }, None);
     };
-    if policy.self_contained_gate
-        && let Some(fault) = strings_not_self_contained(&value)
-    {
-        return (WholeReply::RefusedNotSelfContained { reading: None, fault }, None);
+    if policy.self_contained_gate {
+        let fault = strings_not_self_contained(&value);
+        learned.self_contained = Some(fault.is_none());
+        if let Some(fault) = fault {
+            return (WholeReply::RefusedNotSelfContained { reading: None, fault }, None);
+        }
     }
     (WholeReply::Taken { reading: None }, Some(value))
 }

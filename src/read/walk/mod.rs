@@ -106,6 +106,14 @@ impl<'a> Walker<'a> {
         find_with(&mut self.readers, opts, false)
     }
 
+    /// Whether `JSON.parse` reads the container at `start` of the reply and ends it at `end`,
+    /// told by the strict validator every walk of this reply shares (the seed's walk has
+    /// often read it already).
+    pub fn strictly_parses(&mut self, start: usize, end: usize) -> bool {
+        matches!(self.readers.text.as_bytes().get(start), Some(b'{' | b'['))
+            && self.readers.strict().value_at(start) == Ok(end)
+    }
+
     /// [`visits`]`(text)`: the seed's walk with every candidate it visits, reading through
     /// what the walks before it learned.
     pub fn visits(&mut self) -> (Trace, Vec<Visit>) {
@@ -155,7 +163,14 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How) -> Trace {
     let (whole_reply, taken) = if record {
         (whole_reply(text, &whole_text, last_end, &opts.whole_reply), None)
     } else {
-        whole_reply_unrecorded(text, &whole_text, last_end, &opts.whole_reply, readers.strict.as_ref())
+        whole_reply_unrecorded(
+            text,
+            &whole_text,
+            last_end,
+            &opts.whole_reply,
+            readers.strict.as_ref(),
+            &mut readers.whole_narrow,
+        )
     };
     // The walk's value is built only when it is the answer.
     let (value, decided_by) = match &whole_reply {
@@ -294,8 +309,11 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located 
             Err((_, carries)) if carries.to(Mode::Narrow) => {}
             _ if eager => whole = js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end).map(Some),
             _ => {
-                let reads = Validator::once(text, Mode::Narrow).object_at_knowing(span.start, readers.strict.as_ref());
-                whole = (reads == Ok(span.end)).then_some(None);
+                let reads = *readers.whole_narrow.reads.get_or_insert_with(|| {
+                    Validator::once(text, Mode::Narrow).object_at_knowing(span.start, readers.strict.as_ref())
+                        == Ok(span.end)
+                });
+                whole = reads.then_some(None);
             }
         }
     } else if let Ok((_, value)) = read_whole_text(text, readers, false) {
@@ -330,12 +348,21 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located 
         if !policy.self_contained_gate {
             return Located { place: narrow, value: w.map(|w| w.value) };
         }
-        // The gate reads the reading's strings: it is built now, if it was not.
-        let value = w
-            .map(|w| w.value)
-            .or_else(|| js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok().map(|(v, _)| v));
-        if let Some(value) = value.filter(strings_are_self_contained) {
-            return built(narrow, value);
+        // The gate reads the reading's strings: it is built now, if it was not, and where
+        // another walk of these readers built it, what the gate said is known.
+        match (w, readers.whole_narrow.self_contained) {
+            (None, Some(true)) => return Located { place: narrow, value: None },
+            (None, Some(false)) => {}
+            (w, _) => {
+                let value = w
+                    .map(|w| w.value)
+                    .or_else(|| js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok().map(|(v, _)| v));
+                let contained = value.as_ref().is_some_and(strings_are_self_contained);
+                readers.whole_narrow.self_contained = Some(contained);
+                if let (Some(value), true) = (value, contained) {
+                    return built(narrow, value);
+                }
+            }
         }
     }
     match last {
@@ -435,6 +462,17 @@ struct Readers<'a> {
     /// candidate the validators read. The validators keep failures; a walk under other
     /// options asks the same successes again (the seed's strict readings, above all).
     shared: Option<HashMap<(usize, ReadingKind), Carrying>>,
+    /// What the walks of these readers learned of the whole-reply reading (the narrow
+    /// reading of a reply that is one object), the same for every walk of the reply.
+    whole_narrow: WholeNarrow,
+}
+
+/// The narrow reading of the whole reply, as far as a walk found it: whether it reads to the
+/// reply's last character, and whether its strings are self-contained (known once built).
+#[derive(Default)]
+pub(super) struct WholeNarrow {
+    pub(super) reads: Option<bool>,
+    pub(super) self_contained: Option<bool>,
 }
 
 impl<'a> Readers<'a> {
@@ -448,6 +486,7 @@ impl<'a> Readers<'a> {
             wide_ends: None,
             failing_keys: 0..0,
             shared: None,
+            whole_narrow: WholeNarrow::default(),
         }
     }
 

@@ -31,8 +31,11 @@ pub fn read_array_prefix(text: &str, field: &str) -> Option<ArrayPrefix> {
 /// reached, without building them.
 pub fn count_array_prefix(text: &str, field: &str) -> Option<(usize, bool)> {
     let mut n = 0;
+    // One set of readers for every entry: what reading one learned of the text (a string
+    // that never closes, above all) the next need not learn again.
+    let mut readers = Readers::new(text);
     let (_, closed) = entries_of(text, field, &mut |i| {
-        let (end, _) = Readers::new(text).read(i, Readings::StrictThenWide)?;
+        let (end, _) = readers.read(i, Readings::StrictThenWide)?;
         n += 1;
         Some(end)
     })?;
@@ -73,9 +76,10 @@ fn entries_of(text: &str, field: &str, entry: &mut dyn FnMut(usize) -> Option<us
 fn last_array_key(text: &str, field: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let needle = format!("\"{field}\"");
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
     let mut open = None;
     let mut from = 0;
-    while let Some(found) = text.get(from..).and_then(|t| t.find(&needle)) {
+    while let Some(found) = bytes.get(from..).and_then(|t| finder.find(t)) {
         let at = from + found;
         let mut j = at + needle.len();
         let skip_ws = |j: &mut usize| {
