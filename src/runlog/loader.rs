@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -16,7 +17,8 @@ use super::document::{self, Flow};
 use super::formats::{self, Record, Shape, classify, describe};
 use super::lines::{Ending, LineAt, Lines};
 use super::pipeline::{Out, RunLog};
-use super::reply::{Event, Format, Item, Meta, Reply};
+use super::reply::{Event, Format, Item, Listed, Listing, Meta, Reply};
+use super::skim::{self, Measured};
 use super::{cohere, gemini, inspect, nan, ollama, otel, promptfoo, sse, stream};
 
 /// How much of a file is looked at to tell text from binary.
@@ -62,11 +64,13 @@ pub struct Loader {
     campaigns: Campaigns,
 }
 
-/// What reading a file pushes: items, and (only in a tail) amendments to earlier ones.
+/// What reading a file pushes: items, (only in a tail) amendments to earlier ones, and (only
+/// in a listing) replies listed without their texts.
 #[derive(Debug)]
 pub(crate) enum FileOut {
     Item(Item),
     Amended { line: usize, meta: Meta },
+    Listed(Listed),
 }
 
 /// How a file turned out to be read.
@@ -118,6 +122,28 @@ impl Loader {
             Found::File(path) => self.load_file(&path, sink),
             Found::Problem(d) => sink(Item::Diagnostic(d)),
         });
+    }
+
+    /// [`Loader::load`] for a listing: a reply whose text a line holds whole is pushed as
+    /// [`Listed`], its text measured, not held (the rest as items, in the same order).
+    pub fn list(&self, paths: &[PathBuf], sink: &mut dyn FnMut(Listing)) {
+        discover(paths, &mut |found| match found {
+            Found::File(path) => self.list_file(&path, sink),
+            Found::Problem(d) => sink(Listing::Item(Item::Diagnostic(d))),
+        });
+    }
+
+    /// [`Loader::load_file`] for a listing (see [`Loader::list`]).
+    pub fn list_file(&self, path: &Path, sink: &mut dyn FnMut(Listing)) {
+        let mut emit = |out: FileOut| match out {
+            FileOut::Item(item) => sink(Listing::Item(item)),
+            FileOut::Listed(listed) => sink(Listing::Listed(listed)),
+            FileOut::Amended { .. } => {}
+        };
+        if let Start::Jsonl(file, mut state) = self.start(path, false, &mut emit) {
+            state.list = true;
+            state.read(self, path, &file, &mut emit);
+        }
     }
 
     /// One file, as a walk found it (so a missing file is one that vanished).
@@ -532,6 +558,57 @@ pub(crate) struct JsonlState {
     tail: bool,
     /// Read only the line that starts here (a reply read again, [`super::Locator`]).
     only: Option<u64>,
+    /// A listing: lines are skimmed ([`skim`]), a batch at a time in parallel.
+    pub list: bool,
+    /// Lines skimmed and listed, and lines skimmed in vain (read whole after all).
+    skimmed: usize,
+    skim_misses: usize,
+}
+
+/// Lines gathered to be read in parallel, at most (in count and in bytes).
+const BATCH_LINES: usize = 1024;
+const BATCH_BYTES: usize = 4 << 20;
+
+/// Complete lines of a listing, gathered to be read in parallel: their bytes end to end.
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    /// Each line, and where its bytes start.
+    lines: Vec<(LineAt, usize)>,
+}
+
+impl Batch {
+    fn push(&mut self, at: LineAt, line: &[u8]) {
+        self.lines.push((at, self.bytes.len()));
+        self.bytes.extend_from_slice(line);
+    }
+
+    fn line(&self, i: usize) -> &[u8] {
+        let end = self.lines.get(i + 1).map_or(self.bytes.len(), |&(_, start)| start);
+        &self.bytes[self.lines[i].1..end]
+    }
+
+    fn is_full(&self) -> bool {
+        self.lines.len() >= BATCH_LINES || self.bytes.len() >= BATCH_BYTES
+    }
+}
+
+/// A line as the parallel part of a listing leaves it.
+enum Prepared {
+    /// Skimmed: the small line's value, and its long strings' measures.
+    Skimmed(Value, Vec<Measured>),
+    Whole(Result<(Value, Option<Problem>), Problem>),
+}
+
+/// Reads `line` for a listing: skimmed where `skims` and it can be, else whole.
+fn prepare(line: &[u8], at: &LineAt, skims: bool, scratch: &mut Vec<u8>) -> Prepared {
+    if skims
+        && let Some(s) = skim::skim(line, scratch)
+        && let Ok(value) = nan::parse(&s.small)
+    {
+        return Prepared::Skimmed(value, s.long);
+    }
+    Prepared::Whole(parse_line(line, at))
 }
 
 impl JsonlState {
@@ -545,6 +622,9 @@ impl JsonlState {
             suppressed: 0,
             tail,
             only: None,
+            list: false,
+            skimmed: 0,
+            skim_misses: 0,
         }
     }
 
@@ -636,9 +716,35 @@ impl JsonlState {
             None => Box::new(file),
         };
         let mut lines = Lines::new(BufReader::with_capacity(1 << 16, input), self.offset, self.line, opts.max_line);
-        while let Some(at) = lines.next_line(&mut buf)? {
+        let mut batch = self.list.then(Batch::default);
+        let read = self.read_each(loader, path, &mut lines, &mut buf, batch.as_mut(), emit);
+        if let Some(batch) = &mut batch {
+            self.flush(loader, path, batch, emit);
+        }
+        read
+    }
+
+    /// The lines of `lines`, each pushed as it is read or, in a listing, gathered into
+    /// `batch` and pushed a batch at a time.
+    fn read_each(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        lines: &mut Lines<impl io::BufRead>,
+        buf: &mut Vec<u8>,
+        mut batch: Option<&mut Batch>,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> io::Result<()> {
+        let opts = loader.options();
+        while let Some(at) = lines.next_line(buf)? {
             if self.past(at.offset) {
                 break;
+            }
+            // What is pushed at once goes after what is gathered.
+            if let Some(batch) = batch.as_deref_mut()
+                && (at.too_long || at.ending == Ending::Eof)
+            {
+                self.flush(loader, path, batch, emit);
             }
             if at.too_long {
                 if at.ending == Ending::Eof {
@@ -658,13 +764,13 @@ impl JsonlState {
                 if blank {
                     break;
                 }
-                match parse_line(&buf, &at) {
+                match parse_line(buf, &at) {
                     Ok((value, bad)) => {
                         self.advance(&at);
                         self.pending_newline = true;
                         self.record(loader, path, value, &at, bad, None, emit);
                     }
-                    Err(p) if !cut_short(&buf) => {
+                    Err(p) if !cut_short(buf) => {
                         self.advance(&at);
                         self.pending_newline = true;
                         self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit);
@@ -677,12 +783,92 @@ impl JsonlState {
             if blank {
                 continue;
             }
-            match parse_line(&buf, &at) {
-                Ok((value, bad)) => self.record(loader, path, value, &at, bad, None, emit),
-                Err(p) => self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit),
+            match batch.as_deref_mut() {
+                Some(batch) => {
+                    batch.push(at, buf);
+                    if batch.is_full() {
+                        self.flush(loader, path, batch, emit);
+                    }
+                }
+                None => self.parsed(loader, path, parse_line(buf, &at), &at, emit),
             }
         }
         Ok(())
+    }
+
+    /// A line read as JSON (or what stood in the way), pushed.
+    fn parsed(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        parsed: Result<(Value, Option<Problem>), Problem>,
+        at: &LineAt,
+        emit: &mut dyn FnMut(FileOut),
+    ) {
+        match parsed {
+            Ok((value, bad)) => self.record(loader, path, value, at, bad, None, emit),
+            Err(p) => self.problem(loader.options(), Diagnostic::new(path, p).at_line(at.number, at.offset), emit),
+        }
+    }
+
+    /// Reads the lines gathered, in parallel, and pushes what they hold in order.
+    fn flush(&mut self, loader: &Loader, path: &Path, batch: &mut Batch, emit: &mut dyn FnMut(FileOut)) {
+        // Skimming stops paying in a file whose long lines are all to be read whole (a run
+        // log, whose replies are in events).
+        let skims = self.skim_misses < 16 || self.skimmed > self.skim_misses;
+        let prepared: Vec<Prepared> = (0..batch.lines.len())
+            .into_par_iter()
+            .map_init(Vec::new, |scratch, i| prepare(batch.line(i), &batch.lines[i].0, skims, scratch))
+            .collect();
+        for (i, prepared) in prepared.into_iter().enumerate() {
+            let at = batch.lines[i].0;
+            match prepared {
+                Prepared::Skimmed(value, long) => {
+                    if self.record_skimmed(loader, path, value, &long, &at, emit) {
+                        self.skimmed += 1;
+                    } else {
+                        self.skim_misses += 1;
+                        self.parsed(loader, path, parse_line(batch.line(i), &at), &at, emit);
+                    }
+                }
+                Prepared::Whole(parsed) => self.parsed(loader, path, parsed, &at, emit),
+            }
+        }
+        batch.lines.clear();
+        batch.bytes.clear();
+    }
+
+    /// A skimmed line's records, pushed with the texts stood in for listed; false, with
+    /// nothing pushed, when only the whole line can say what it holds (see
+    /// [`skim::listed`]).
+    fn record_skimmed(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        value: Value,
+        long: &[Measured],
+        at: &LineAt,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> bool {
+        let opts = loader.options();
+        let line = Some(at.number);
+        let mut records = Vec::new();
+        for (index, value) in elements(value, None) {
+            let shape = classify(&value);
+            let format = opts.format.or_else(|| shape.format());
+            if is_event(opts, shape) || format.is_some_and(|f| !skim::takes_text_as_is(f)) {
+                return false;
+            }
+            let record = loader.convert(path, value, &name(path, line, index));
+            match skim::listed(record, long) {
+                Some(record) => records.push((index, record)),
+                None => return false,
+            }
+        }
+        for (index, record) in records {
+            self.push(loader, path, record, line, at.offset, index, emit);
+        }
+        true
     }
 
     fn advance(&mut self, at: &LineAt) {
@@ -718,14 +904,8 @@ impl JsonlState {
             d.offset = Some(first);
             self.problem(opts, d, emit);
         }
-        let elements = match (value, index) {
-            (Value::Array(items), None) => items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
-            (other, index) => vec![(index, other)],
-        };
-        for (index, value) in elements {
-            let is_event = opts.format == Some(Format::RunLog)
-                || (opts.format.is_none() && classify(&value) == Shape::RunLogEvent);
-            if is_event {
+        for (index, value) in elements(value, index) {
+            if is_event(opts, classify(&value)) {
                 if self.run_log.is_none() {
                     self.run_log = Some(loader.run_log(path, self.tail, emit));
                 }
@@ -789,6 +969,15 @@ impl JsonlState {
                     message,
                     meta,
                 }))),
+                Record::Listed { id: own, text, meta } => emit(FileOut::Listed(Listed {
+                    id: id(own),
+                    source: path.to_path_buf(),
+                    line,
+                    offset,
+                    len: text.len,
+                    hash: text.hash,
+                    meta,
+                })),
                 Record::Context | Record::Many(_) => {}
                 Record::Problem(p) => {
                     let p = match (p, index) {
@@ -806,6 +995,20 @@ impl JsonlState {
             }
         }
     }
+}
+
+/// A record, or (for a JSON array not an element itself) each of its elements with its
+/// index.
+fn elements(value: Value, index: Option<usize>) -> Vec<(Option<usize>, Value)> {
+    match (value, index) {
+        (Value::Array(items), None) => items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
+        (other, index) => vec![(index, other)],
+    }
+}
+
+/// Whether a record of `shape` is a run-log event, which the run log reads.
+fn is_event(opts: &LoadOptions, shape: Shape) -> bool {
+    opts.format == Some(Format::RunLog) || (opts.format.is_none() && shape == Shape::RunLogEvent)
 }
 
 /// A record's name when it has none of its own: `path:line`, `#index` for an element.
