@@ -560,9 +560,11 @@ pub(crate) struct JsonlState {
     only: Option<u64>,
     /// A listing: lines are skimmed ([`skim`]), a batch at a time in parallel.
     pub list: bool,
-    /// Lines skimmed and listed, and lines skimmed in vain (read whole after all).
+    /// Lines skimmed and listed, lines skimmed in vain (read whole after all), and lines
+    /// read whole (as `Value`s).
     skimmed: usize,
     skim_misses: usize,
+    whole: usize,
 }
 
 /// Lines gathered to be read in parallel, at most (in count and in bytes).
@@ -578,11 +580,6 @@ struct Batch {
 }
 
 impl Batch {
-    fn push(&mut self, at: LineAt, line: &[u8]) {
-        self.lines.push((at, self.bytes.len()));
-        self.bytes.extend_from_slice(line);
-    }
-
     fn line(&self, i: usize) -> &[u8] {
         let end = self.lines.get(i + 1).map_or(self.bytes.len(), |&(_, start)| start);
         &self.bytes[self.lines[i].1..end]
@@ -625,6 +622,7 @@ impl JsonlState {
             list: false,
             skimmed: 0,
             skim_misses: 0,
+            whole: 0,
         }
     }
 
@@ -736,15 +734,38 @@ impl JsonlState {
         emit: &mut dyn FnMut(FileOut),
     ) -> io::Result<()> {
         let opts = loader.options();
-        while let Some(at) = lines.next_line(buf)? {
+        loop {
+            let at = match batch.as_deref_mut() {
+                // Read straight into the batch; a line that is not a complete one of a
+                // listing is taken out again, and pushed once what is gathered has gone.
+                Some(batch) => {
+                    let start = batch.bytes.len();
+                    let Some(at) = lines.next_line_onto(&mut batch.bytes)? else { break };
+                    if !at.too_long && at.ending == Ending::Newline && !self.past(at.offset) {
+                        self.advance(&at);
+                        if batch.bytes[start..].iter().all(u8::is_ascii_whitespace) {
+                            batch.bytes.truncate(start);
+                        } else {
+                            batch.lines.push((at, start));
+                            if batch.is_full() {
+                                self.flush(loader, path, batch, emit);
+                            }
+                        }
+                        continue;
+                    }
+                    buf.clear();
+                    buf.extend_from_slice(&batch.bytes[start..]);
+                    batch.bytes.truncate(start);
+                    self.flush(loader, path, batch, emit);
+                    at
+                }
+                None => match lines.next_line(buf)? {
+                    Some(at) => at,
+                    None => break,
+                },
+            };
             if self.past(at.offset) {
                 break;
-            }
-            // What is pushed at once goes after what is gathered.
-            if let Some(batch) = batch.as_deref_mut()
-                && (at.too_long || at.ending == Ending::Eof)
-            {
-                self.flush(loader, path, batch, emit);
             }
             if at.too_long {
                 if at.ending == Ending::Eof {
@@ -783,15 +804,7 @@ impl JsonlState {
             if blank {
                 continue;
             }
-            match batch.as_deref_mut() {
-                Some(batch) => {
-                    batch.push(at, buf);
-                    if batch.is_full() {
-                        self.flush(loader, path, batch, emit);
-                    }
-                }
-                None => self.parsed(loader, path, parse_line(buf, &at), &at, emit),
-            }
+            self.parsed(loader, path, parse_line(buf, &at), &at, emit);
         }
         Ok(())
     }
@@ -805,6 +818,7 @@ impl JsonlState {
         at: &LineAt,
         emit: &mut dyn FnMut(FileOut),
     ) {
+        self.whole += 1;
         match parsed {
             Ok((value, bad)) => self.record(loader, path, value, at, bad, None, emit),
             Err(p) => self.problem(loader.options(), Diagnostic::new(path, p).at_line(at.number, at.offset), emit),
@@ -1212,6 +1226,7 @@ fn extension(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runlog::{Change, Tail};
 
     #[test]
     fn a_loader_can_be_shared_by_threads() {
@@ -1251,6 +1266,109 @@ mod tests {
             assert_eq!(shape_of(record.as_bytes(), &at), Some(classify(&full)), "{}", &record[..60]);
         }
         assert_eq!(shape_of(format!(r#"{{"html":"{long}"#).as_bytes(), &at), None);
+    }
+
+    /// What `paths` give, a reply as a listing keeps it: listed, or loaded and measured.
+    fn listed(paths: &[PathBuf], list: bool) -> Vec<Listing> {
+        let loader = Loader::new(LoadOptions::default());
+        let mut got = Vec::new();
+        let mut take = |l: Listing| {
+            got.push(match l {
+                Listing::Item(Item::Reply(r)) => Listing::Listed(Listed::of(&r)),
+                other => other,
+            })
+        };
+        if list {
+            loader.list(paths, &mut take);
+        } else {
+            loader.load(paths, &mut |item| take(Listing::Item(item)));
+        }
+        got
+    }
+
+    /// Lines a skim must list exactly as loading reads them, or leave to loading.
+    fn awkward_lines() -> String {
+        let text = r#"a \"quoted\" line\n\ttab \u00e9 \ud83d\ude00 é € \/ \\ "#.repeat(40);
+        let long = "y".repeat(2 * skim::LONG);
+        [
+            format!(r#"{{"id":"r1","text":"{text}"}}"#),
+            format!(r#"{{"id":"r2","text":"{text}\ud800 lone"}}"#),
+            format!(r#"{{"id":"{long}","text":"{text}"}}"#),
+            format!(r#"{{"text":"{text}","fields":{{"note":"{long}"}}}}"#),
+            format!(r#"{{"id":{{"k":"{long}"}},"text":"short"}}"#),
+            format!(r#"[{{"id":"e1","text":"{text}"}},{{"id":"e2","text":"{long}"}},{{"text":"s"}}]"#),
+            format!(
+                r#"{{"id":"m1","type":"message","role":"assistant","content":[{{"type":"text","text":"{text}"}}],"stop_reason":"max_tokens"}}"#
+            ),
+            format!(
+                r#"{{"id":"m2","type":"message","role":"assistant","content":[{{"type":"text","text":"{text}"}},{{"type":"text","text":"{long}"}}]}}"#
+            ),
+            format!(
+                r#"{{"id":"c1","choices":[{{"message":{{"role":"assistant","content":"{text}"}},"finish_reason":"stop"}}],"model":"m"}}"#
+            ),
+            format!(
+                r#"{{"id":"c2","choices":[{{"message":{{"role":"assistant","content":null,"refusal":"{long}"}}}}]}}"#
+            ),
+            format!(r#"{{"id":"n1","score":NaN,"text":"{text}"}}"#),
+            format!(r#"{{"id":"bad","text":"{text}", oops}}"#),
+            format!(r#"{{"id":"bad2","text":"{text}"#),
+            String::new(),
+            format!(r#"{{"ts":"t","type":"agent_call","agent":"page","output":"{text}"}}"#),
+            format!(r#"{{"what":"{long}"}}"#),
+            format!(r#"{{"id":"last","text":"{text}"}}"#),
+        ]
+        .join("\n")
+    }
+
+    #[test]
+    fn a_listing_is_what_loading_gives_measured() {
+        let dir = tempfile::tempdir().unwrap();
+        let awkward = dir.path().join("awkward.jsonl");
+        std::fs::write(&awkward, awkward_lines()).unwrap();
+        let mut not_utf8 = format!("{{\"id\":\"u\",\"text\":\"{}\"}}\n", "z".repeat(2000)).into_bytes();
+        not_utf8[1000] = 0xff;
+        std::fs::write(dir.path().join("bytes.jsonl"), not_utf8).unwrap();
+        let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-logs");
+        for paths in [vec![dir.path().to_path_buf()], vec![samples]] {
+            let loaded = listed(&paths, false);
+            assert!(loaded.len() > 15, "{loaded:?}");
+            assert_eq!(listed(&paths, true), loaded);
+        }
+        // Followed, likewise.
+        let changes = |tail: Tail| {
+            let mut tail = tail;
+            let mut got = Vec::new();
+            tail.read_new(&mut |c| match c {
+                Change::Item(Item::Reply(r)) => got.push(Change::Listed(Listed::of(&r))),
+                other => got.push(other),
+            });
+            got
+        };
+        let loader = std::sync::Arc::new(Loader::new(LoadOptions::default()));
+        let listed = changes(Tail::new(&awkward, loader.clone()).listing());
+        assert!(listed.iter().any(|c| matches!(c, Change::Listed(l) if l.id == "r1")));
+        assert_eq!(listed, changes(Tail::new(&awkward, loader)));
+    }
+
+    #[test]
+    fn a_listing_reads_no_line_of_long_records_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long.jsonl");
+        let text = r#"{\"html\":\"<p>caf\u00e9</p>\"}\n"#.repeat(500);
+        let lines: String = (0..300).map(|i| format!("{{\"id\":\"r{i}\",\"text\":\"{text}\"}}\n")).collect();
+        std::fs::write(&path, lines).unwrap();
+        let loader = Loader::new(LoadOptions::default());
+        let read = |list: bool| {
+            let mut replies = 0;
+            let Start::Jsonl(file, mut state) = loader.start(&path, false, &mut |_| {}) else { panic!("JSONL") };
+            state.list = list;
+            state.read(&loader, &path, &file, &mut |out| {
+                replies += usize::from(matches!(out, FileOut::Listed(_) | FileOut::Item(Item::Reply(_))));
+            });
+            (replies, state.whole, state.skimmed)
+        };
+        assert_eq!(read(true), (300, 0, 300));
+        assert_eq!(read(false), (300, 300, 0));
     }
 
     #[test]
