@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 use rayon::prelude::*;
 use serde::de::IgnoredAny;
@@ -588,6 +589,22 @@ impl Batch {
     fn is_full(&self) -> bool {
         self.lines.len() >= BATCH_LINES || self.bytes.len() >= BATCH_BYTES
     }
+
+    /// Its lines read for a listing, in parallel.
+    fn prepare(&self, skims: bool) -> Vec<Prepared> {
+        (0..self.lines.len())
+            .into_par_iter()
+            .map_init(Vec::new, |scratch, i| prepare(self.line(i), &self.lines[i].0, skims, scratch))
+            .collect()
+    }
+}
+
+/// A listing's batches: the one being gathered, and the one before it, being read in
+/// parallel meanwhile.
+#[derive(Default)]
+struct Batches {
+    gathering: Batch,
+    reading: Option<mpsc::Receiver<(Batch, Vec<Prepared>)>>,
 }
 
 /// A line as the parallel part of a listing leaves it.
@@ -714,31 +731,32 @@ impl JsonlState {
             None => Box::new(file),
         };
         let mut lines = Lines::new(BufReader::with_capacity(1 << 16, input), self.offset, self.line, opts.max_line);
-        let mut batch = self.list.then(Batch::default);
-        let read = self.read_each(loader, path, &mut lines, &mut buf, batch.as_mut(), emit);
-        if let Some(batch) = &mut batch {
-            self.flush(loader, path, batch, emit);
+        let mut batches = self.list.then(Batches::default);
+        let read = self.read_each(loader, path, &mut lines, &mut buf, batches.as_mut(), emit);
+        if let Some(batches) = &mut batches {
+            self.drain(loader, path, batches, emit);
         }
         read
     }
 
     /// The lines of `lines`, each pushed as it is read or, in a listing, gathered into
-    /// `batch` and pushed a batch at a time.
+    /// batches and pushed a batch at a time.
     fn read_each(
         &mut self,
         loader: &Loader,
         path: &Path,
         lines: &mut Lines<impl io::BufRead>,
         buf: &mut Vec<u8>,
-        mut batch: Option<&mut Batch>,
+        mut batches: Option<&mut Batches>,
         emit: &mut dyn FnMut(FileOut),
     ) -> io::Result<()> {
         let opts = loader.options();
         loop {
-            let at = match batch.as_deref_mut() {
+            let at = match batches.as_deref_mut() {
                 // Read straight into the batch; a line that is not a complete one of a
                 // listing is taken out again, and pushed once what is gathered has gone.
-                Some(batch) => {
+                Some(batches) => {
+                    let batch = &mut batches.gathering;
                     let start = batch.bytes.len();
                     let Some(at) = lines.next_line_onto(&mut batch.bytes)? else { break };
                     if !at.too_long && at.ending == Ending::Newline && !self.past(at.offset) {
@@ -748,7 +766,7 @@ impl JsonlState {
                         } else {
                             batch.lines.push((at, start));
                             if batch.is_full() {
-                                self.flush(loader, path, batch, emit);
+                                self.send(loader, path, batches, emit);
                             }
                         }
                         continue;
@@ -756,7 +774,7 @@ impl JsonlState {
                     buf.clear();
                     buf.extend_from_slice(&batch.bytes[start..]);
                     batch.bytes.truncate(start);
-                    self.flush(loader, path, batch, emit);
+                    self.drain(loader, path, batches, emit);
                     at
                 }
                 None => match lines.next_line(buf)? {
@@ -825,15 +843,56 @@ impl JsonlState {
         }
     }
 
-    /// Reads the lines gathered, in parallel, and pushes what they hold in order.
-    fn flush(&mut self, loader: &Loader, path: &Path, batch: &mut Batch, emit: &mut dyn FnMut(FileOut)) {
-        // Skimming stops paying in a file whose long lines are all to be read whole (a run
-        // log, whose replies are in events).
-        let skims = self.skim_misses < 16 || self.skimmed > self.skim_misses;
-        let prepared: Vec<Prepared> = (0..batch.lines.len())
-            .into_par_iter()
-            .map_init(Vec::new, |scratch, i| prepare(batch.line(i), &batch.lines[i].0, skims, scratch))
-            .collect();
+    /// Sends the batch gathered to be read in parallel while the next is gathered, once
+    /// the one read before it is pushed.
+    fn send(&mut self, loader: &Loader, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
+        let spare = match batches.reading.take().and_then(|r| r.recv().ok()) {
+            Some((batch, prepared)) => self.push_prepared(loader, path, batch, prepared, emit),
+            None => Batch::default(),
+        };
+        let batch = std::mem::replace(&mut batches.gathering, spare);
+        let skims = self.skims_pay();
+        let (done, reading) = mpsc::channel();
+        // On a thread of the pool, that thread waiting for the pool could leave it none.
+        if rayon::current_thread_index().is_some() {
+            let prepared = batch.prepare(skims);
+            let _ = done.send((batch, prepared));
+        } else {
+            rayon::spawn(move || {
+                let prepared = batch.prepare(skims);
+                let _ = done.send((batch, prepared));
+            });
+        }
+        batches.reading = Some(reading);
+    }
+
+    /// Pushes every line gathered, in order.
+    fn drain(&mut self, loader: &Loader, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
+        if let Some((batch, prepared)) = batches.reading.take().and_then(|r| r.recv().ok()) {
+            self.push_prepared(loader, path, batch, prepared, emit);
+        }
+        if !batches.gathering.lines.is_empty() {
+            let batch = std::mem::take(&mut batches.gathering);
+            let prepared = batch.prepare(self.skims_pay());
+            batches.gathering = self.push_prepared(loader, path, batch, prepared, emit);
+        }
+    }
+
+    /// Skimming stops paying in a file whose long lines are all to be read whole (a run
+    /// log, whose replies are in events).
+    fn skims_pay(&self) -> bool {
+        self.skim_misses < 16 || self.skimmed > self.skim_misses
+    }
+
+    /// Pushes what a batch's lines hold, in order; the batch, emptied, for the next.
+    fn push_prepared(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        mut batch: Batch,
+        prepared: Vec<Prepared>,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> Batch {
         for (i, prepared) in prepared.into_iter().enumerate() {
             let at = batch.lines[i].0;
             match prepared {
@@ -850,6 +909,7 @@ impl JsonlState {
         }
         batch.lines.clear();
         batch.bytes.clear();
+        batch
     }
 
     /// A skimmed line's records, pushed with the texts stood in for listed; false, with
@@ -1327,6 +1387,10 @@ mod tests {
         std::fs::write(&awkward, awkward_lines()).unwrap();
         let mut not_utf8 = format!("{{\"id\":\"u\",\"text\":\"{}\"}}\n", "z".repeat(2000)).into_bytes();
         not_utf8[1000] = 0xff;
+        // And a bad byte in a short string, which the small line keeps.
+        let mut in_short = format!("{{\"id\":\"v?\",\"text\":\"{}\"}}\n", "z".repeat(2000)).into_bytes();
+        in_short[8] = 0xff;
+        not_utf8.extend(in_short);
         std::fs::write(dir.path().join("bytes.jsonl"), not_utf8).unwrap();
         let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-logs");
         for paths in [vec![dir.path().to_path_buf()], vec![samples]] {

@@ -40,7 +40,7 @@ pub(crate) struct Skim {
 /// `line` skimmed, or `None` when it has no long string or a skim would not be exact.
 /// `scratch` is reused across lines for the decoded strings.
 pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
-    std::str::from_utf8(line).ok()?;
+    // Bytes outside the long strings stay in the small line, whose parse checks them.
     let mut small = Vec::new();
     let mut long = Vec::new();
     // `line[..copied]` is in `small` already.
@@ -73,8 +73,8 @@ pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
 }
 
 /// Decodes the JSON string whose first byte (past its opening quote) is `line[start]` into
-/// `out`; the index of its closing quote. `None` for anything JSON would refuse, and for a
-/// lone surrogate, which a text cannot hold.
+/// `out`; the index of its closing quote. `None` for anything JSON would refuse, for a lone
+/// surrogate, which a text cannot hold, and for bytes that are not UTF-8.
 fn decode(line: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
     out.clear();
     let mut i = start;
@@ -82,8 +82,10 @@ fn decode(line: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
         let rest = line.get(i..)?;
         let k = memchr::memchr2(b'"', b'\\', rest)?;
         let run = &rest[..k];
-        // Folded, not short-circuited, so that it runs a vector at a time.
-        if run.iter().fold(false, |control, &b| control | (b < 0x20)) {
+        // Folded, not short-circuited, so that it runs a vector at a time. A run ends at an
+        // ASCII byte, so a character is never split between runs: each is UTF-8 on its own.
+        let (control, high) = run.iter().fold((false, 0u8), |(c, h), &b| (c | (b < 0x20), h | b));
+        if control || (high >= 0x80 && std::str::from_utf8(run).is_err()) {
             return None;
         }
         out.extend_from_slice(run);
