@@ -571,6 +571,8 @@ pub(crate) struct JsonlState {
 /// Lines gathered to be read in parallel, at most (in count and in bytes).
 const BATCH_LINES: usize = 1024;
 const BATCH_BYTES: usize = 4 << 20;
+/// The most of a thread's scratch for decoding kept between lines.
+const SCRATCH_KEPT: usize = 1 << 20;
 
 /// Complete lines of a listing, gathered to be read in parallel: their bytes end to end.
 #[derive(Default)]
@@ -592,9 +594,21 @@ impl Batch {
 
     /// Its lines read for a listing, in parallel.
     fn prepare(&self, skims: bool) -> Vec<Prepared> {
+        thread_local! {
+            /// Where a thread decodes long strings: kept, so that it is not grown afresh
+            /// for every line, within reason.
+            static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
         (0..self.lines.len())
             .into_par_iter()
-            .map_init(Vec::new, |scratch, i| prepare(self.line(i), &self.lines[i].0, skims, scratch))
+            .map(|i| {
+                SCRATCH.with_borrow_mut(|scratch| {
+                    let prepared = prepare(self.line(i), &self.lines[i].0, skims, scratch);
+                    scratch.clear();
+                    scratch.shrink_to(SCRATCH_KEPT);
+                    prepared
+                })
+            })
             .collect()
     }
 }
