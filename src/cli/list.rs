@@ -283,41 +283,32 @@ fn source(p: &Path) -> String {
 }
 
 fn reply_json(r: &Reply) -> ReplyJson<'_> {
-    ReplyJson {
-        id: &r.id,
-        source: source(&r.source),
-        line: r.line,
-        offset: r.offset,
-        bytes: Some(r.text.len()),
-        event: None,
-        message: None,
-        meta: MetaJson::of(&r.meta),
-    }
+    ReplyJson { bytes: Some(r.text.len()), ..located_json(&r.id, &r.source, r.line, r.offset, &r.meta) }
 }
 
 fn listed_json(l: &Listed) -> ReplyJson<'_> {
+    ReplyJson { bytes: Some(l.len), ..located_json(&l.id, &l.source, l.line, l.offset, &l.meta) }
+}
+
+/// What every line of `--json` for a reply or a call says.
+fn located_json<'a>(id: &'a str, at: &Path, line: Option<usize>, offset: u64, meta: &'a Meta) -> ReplyJson<'a> {
     ReplyJson {
-        id: &l.id,
-        source: source(&l.source),
-        line: l.line,
-        offset: l.offset,
-        bytes: Some(l.len),
+        id,
+        source: source(at),
+        line,
+        offset,
+        bytes: None,
         event: None,
         message: None,
-        meta: MetaJson::of(&l.meta),
+        meta: MetaJson::of(meta),
     }
 }
 
 fn event_json(e: &Event) -> ReplyJson<'_> {
     ReplyJson {
-        id: &e.id,
-        source: source(&e.source),
-        line: e.line,
-        offset: e.offset,
-        bytes: None,
         event: Some(e.kind.name()),
         message: Some(&e.message),
-        meta: MetaJson::of(&e.meta),
+        ..located_json(&e.id, &e.source, e.line, e.offset, &e.meta)
     }
 }
 
