@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::describe::thousands;
 use crate::query::Query;
-use crate::runlog::{Diagnostic, Event, Item, LoadOptions, Loader, Meta, Reply};
+use crate::runlog::{Diagnostic, Event, Item, Listed, Listing, LoadOptions, Loader, Meta, Reply};
 use crate::scan::{Config, Facts};
 use crate::visible::visible;
 
@@ -61,10 +61,21 @@ pub fn list_only(
     let mut diagnostics = Vec::new();
     let mut failed: Option<io::Error> = None;
     let config = only.filter(|q| q.reads_facts()).map(|_| Config::default());
-    loader.load(paths, &mut |item| {
+    let mut take = |listing: Listing| {
         if failed.is_some() {
             return;
         }
+        let item = match listing {
+            Listing::Item(item) => item,
+            Listing::Listed(l) => {
+                tally.replies += 1;
+                let line = if json { listed_json_line(&l) } else { listed_text_line(&l, style) };
+                if let Err(e) = writeln!(out, "{line}") {
+                    failed = Some(e);
+                }
+                return;
+            }
+        };
         let selected = match (&item, only) {
             (_, None) | (Item::Diagnostic(_), _) => true,
             (Item::Reply(r), Some(q)) => {
@@ -100,7 +111,12 @@ pub fn list_only(
                 failed = Some(e);
             }
         }
-    });
+    };
+    // A filter may read a reply's text; a plain listing only measures it.
+    match only {
+        None => loader.list(paths, &mut take),
+        Some(_) => loader.load(paths, &mut |item| take(Listing::Item(item))),
+    }
     if let Some(e) = failed {
         return Err(e);
     }
@@ -144,6 +160,15 @@ pub fn text_line(item: &Item, style: &Style) -> String {
         }
         Item::Diagnostic(d) => return visible(&d.to_string(), false),
     };
+    row(id, meta, &size, &note, style)
+}
+
+/// [`text_line`] of a reply listed without its text.
+pub fn listed_text_line(l: &Listed, style: &Style) -> String {
+    row(&l.id, &l.meta, &format!("{} B", thousands(l.len)), "", style)
+}
+
+fn row(id: &str, meta: &Meta, size: &str, note: &str, style: &Style) -> String {
     let page = meta.page.map_or_else(|| "—".to_owned(), |p| format!("p{p}"));
     let mut round = meta.round.clone().unwrap_or_default();
     if let Some(it) = meta.iteration {
@@ -168,7 +193,7 @@ pub fn text_line(item: &Item, style: &Style) -> String {
         page,
         visible(&round, false),
         size,
-        visible(&note, false),
+        visible(note, false),
     )
 }
 
@@ -258,28 +283,32 @@ fn source(p: &Path) -> String {
 }
 
 fn reply_json(r: &Reply) -> ReplyJson<'_> {
+    ReplyJson { bytes: Some(r.text.len()), ..located_json(&r.id, &r.source, r.line, r.offset, &r.meta) }
+}
+
+fn listed_json(l: &Listed) -> ReplyJson<'_> {
+    ReplyJson { bytes: Some(l.len), ..located_json(&l.id, &l.source, l.line, l.offset, &l.meta) }
+}
+
+/// What every line of `--json` for a reply or a call says.
+fn located_json<'a>(id: &'a str, at: &Path, line: Option<usize>, offset: u64, meta: &'a Meta) -> ReplyJson<'a> {
     ReplyJson {
-        id: &r.id,
-        source: source(&r.source),
-        line: r.line,
-        offset: r.offset,
-        bytes: Some(r.text.len()),
+        id,
+        source: source(at),
+        line,
+        offset,
+        bytes: None,
         event: None,
         message: None,
-        meta: MetaJson::of(&r.meta),
+        meta: MetaJson::of(meta),
     }
 }
 
 fn event_json(e: &Event) -> ReplyJson<'_> {
     ReplyJson {
-        id: &e.id,
-        source: source(&e.source),
-        line: e.line,
-        offset: e.offset,
-        bytes: None,
         event: Some(e.kind.name()),
         message: Some(&e.message),
-        meta: MetaJson::of(&e.meta),
+        ..located_json(&e.id, &e.source, e.line, e.offset, &e.meta)
     }
 }
 
@@ -301,4 +330,9 @@ pub fn json_line(item: &Item) -> String {
         Item::Diagnostic(d) => serde_json::to_string(&diagnostic_json(d)),
     };
     json.unwrap_or_else(|e| format!("{{\"diagnostic\":\"could not print: {e}\"}}"))
+}
+
+/// [`json_line`] of a reply listed without its text.
+pub fn listed_json_line(l: &Listed) -> String {
+    serde_json::to_string(&listed_json(l)).unwrap_or_else(|e| format!("{{\"diagnostic\":\"could not print: {e}\"}}"))
 }

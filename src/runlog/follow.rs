@@ -68,6 +68,11 @@ pub trait Sink {
     fn flush(&mut self) -> bool;
     /// How the paths are followed from now on.
     fn watching(&mut self, how: Watching) -> bool;
+    /// Whether replies whose texts lines hold may come as [`Change::Listed`], their texts
+    /// measured, not held.
+    fn lists(&self) -> bool {
+        false
+    }
 }
 
 /// How often the polling fallback looks.
@@ -99,8 +104,11 @@ impl Files {
     /// read is read, and then must stay known, or it would be read twice).
     fn read(&mut self, path: &Path, sink: &mut dyn Sink) {
         let loader = &self.loader;
-        let (tail, last) =
-            self.tails.entry(path.to_path_buf()).or_insert_with(|| (Tail::new(path, loader.clone()), None));
+        let list = sink.lists();
+        let (tail, last) = self.tails.entry(path.to_path_buf()).or_insert_with(|| {
+            let tail = Tail::new(path, loader.clone());
+            (if list { tail.listing() } else { tail }, None)
+        });
         *last = stamp(path);
         tail.read_new(&mut |c| sink.change(c));
         if tail.is_gone() {

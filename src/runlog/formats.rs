@@ -196,6 +196,12 @@ pub(crate) enum Record {
     Problem(Problem),
     /// A record that holds several calls (an OTLP export, an eval log): each in turn.
     Many(Vec<Record>),
+    /// A reply of a listing, its text measured, not held (see `skim`).
+    Listed {
+        id: Option<String>,
+        text: super::skim::Measured,
+        meta: Meta,
+    },
 }
 
 impl Record {

@@ -51,6 +51,13 @@ impl<R: BufRead> Lines<R> {
     /// The next line into `buf` (cleared first); `None` at the end of input.
     pub fn next_line(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<LineAt>> {
         buf.clear();
+        self.next_line_onto(buf)
+    }
+
+    /// The next line appended to `buf` (whose bytes before it are kept): the line's bytes
+    /// are `buf[start..]`, `start` being its length before.
+    pub fn next_line_onto(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<LineAt>> {
+        let start = buf.len();
         let mut len: u64 = 0;
         let mut too_long = false;
         let ending = loop {
@@ -67,9 +74,9 @@ impl<R: BufRead> Lines<R> {
                 None => (chunk.len(), false),
             };
             if !too_long {
-                if buf.len() + take > self.max {
+                if buf.len() - start + take > self.max {
                     too_long = true;
-                    buf.clear();
+                    buf.truncate(start);
                 } else {
                     buf.extend_from_slice(&chunk[..take]);
                 }

@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
+use rayon::prelude::*;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -16,7 +18,8 @@ use super::document::{self, Flow};
 use super::formats::{self, Record, Shape, classify, describe};
 use super::lines::{Ending, LineAt, Lines};
 use super::pipeline::{Out, RunLog};
-use super::reply::{Event, Format, Item, Meta, Reply};
+use super::reply::{Event, Format, Item, Listed, Listing, Meta, Reply};
+use super::skim::{self, Measured};
 use super::{cohere, gemini, inspect, nan, ollama, otel, promptfoo, sse, stream};
 
 /// How much of a file is looked at to tell text from binary.
@@ -62,11 +65,13 @@ pub struct Loader {
     campaigns: Campaigns,
 }
 
-/// What reading a file pushes: items, and (only in a tail) amendments to earlier ones.
+/// What reading a file pushes: items, (only in a tail) amendments to earlier ones, and (only
+/// in a listing) replies listed without their texts.
 #[derive(Debug)]
 pub(crate) enum FileOut {
     Item(Item),
     Amended { line: usize, meta: Meta },
+    Listed(Listed),
 }
 
 /// How a file turned out to be read.
@@ -118,6 +123,28 @@ impl Loader {
             Found::File(path) => self.load_file(&path, sink),
             Found::Problem(d) => sink(Item::Diagnostic(d)),
         });
+    }
+
+    /// [`Loader::load`] for a listing: a reply whose text a line holds whole is pushed as
+    /// [`Listed`], its text measured, not held (the rest as items, in the same order).
+    pub fn list(&self, paths: &[PathBuf], sink: &mut dyn FnMut(Listing)) {
+        discover(paths, &mut |found| match found {
+            Found::File(path) => self.list_file(&path, sink),
+            Found::Problem(d) => sink(Listing::Item(Item::Diagnostic(d))),
+        });
+    }
+
+    /// [`Loader::load_file`] for a listing (see [`Loader::list`]).
+    pub fn list_file(&self, path: &Path, sink: &mut dyn FnMut(Listing)) {
+        let mut emit = |out: FileOut| match out {
+            FileOut::Item(item) => sink(Listing::Item(item)),
+            FileOut::Listed(listed) => sink(Listing::Listed(listed)),
+            FileOut::Amended { .. } => {}
+        };
+        if let Start::Jsonl(file, mut state) = self.start(path, false, &mut emit) {
+            state.list = true;
+            state.read(self, path, &file, &mut emit);
+        }
     }
 
     /// One file, as a walk found it (so a missing file is one that vanished).
@@ -532,6 +559,84 @@ pub(crate) struct JsonlState {
     tail: bool,
     /// Read only the line that starts here (a reply read again, [`super::Locator`]).
     only: Option<u64>,
+    /// A listing: lines are skimmed ([`skim`]), a batch at a time in parallel.
+    pub list: bool,
+    /// Lines skimmed and listed, lines skimmed in vain (read whole after all), and lines
+    /// read whole (as `Value`s).
+    skimmed: usize,
+    skim_misses: usize,
+    whole: usize,
+}
+
+/// Lines gathered to be read in parallel, at most (in count and in bytes).
+const BATCH_LINES: usize = 1024;
+const BATCH_BYTES: usize = 4 << 20;
+/// The most of a thread's scratch for decoding kept between lines.
+const SCRATCH_KEPT: usize = 1 << 20;
+
+/// Complete lines of a listing, gathered to be read in parallel: their bytes end to end.
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    /// Each line, and where its bytes start.
+    lines: Vec<(LineAt, usize)>,
+}
+
+impl Batch {
+    fn line(&self, i: usize) -> &[u8] {
+        let end = self.lines.get(i + 1).map_or(self.bytes.len(), |&(_, start)| start);
+        &self.bytes[self.lines[i].1..end]
+    }
+
+    fn is_full(&self) -> bool {
+        self.lines.len() >= BATCH_LINES || self.bytes.len() >= BATCH_BYTES
+    }
+
+    /// Its lines read for a listing, in parallel.
+    fn prepare(&self, skims: bool) -> Vec<Prepared> {
+        thread_local! {
+            /// Where a thread decodes long strings: kept, so that it is not grown afresh
+            /// for every line, within reason.
+            static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        (0..self.lines.len())
+            .into_par_iter()
+            .map(|i| {
+                SCRATCH.with_borrow_mut(|scratch| {
+                    let prepared = prepare(self.line(i), &self.lines[i].0, skims, scratch);
+                    scratch.clear();
+                    scratch.shrink_to(SCRATCH_KEPT);
+                    prepared
+                })
+            })
+            .collect()
+    }
+}
+
+/// A listing's batches: the one being gathered, and the one before it, being read in
+/// parallel meanwhile.
+#[derive(Default)]
+struct Batches {
+    gathering: Batch,
+    reading: Option<mpsc::Receiver<(Batch, Vec<Prepared>)>>,
+}
+
+/// A line as the parallel part of a listing leaves it.
+enum Prepared {
+    /// Skimmed: the small line's value, and its long strings' measures.
+    Skimmed(Value, Vec<Measured>),
+    Whole(Result<(Value, Option<Problem>), Problem>),
+}
+
+/// Reads `line` for a listing: skimmed where `skims` and it can be, else whole.
+fn prepare(line: &[u8], at: &LineAt, skims: bool, scratch: &mut Vec<u8>) -> Prepared {
+    if skims
+        && let Some(s) = skim::skim(line, scratch)
+        && let Ok(value) = nan::parse(&s.small)
+    {
+        return Prepared::Skimmed(value, s.long);
+    }
+    Prepared::Whole(parse_line(line, at))
 }
 
 impl JsonlState {
@@ -545,6 +650,10 @@ impl JsonlState {
             suppressed: 0,
             tail,
             only: None,
+            list: false,
+            skimmed: 0,
+            skim_misses: 0,
+            whole: 0,
         }
     }
 
@@ -636,7 +745,57 @@ impl JsonlState {
             None => Box::new(file),
         };
         let mut lines = Lines::new(BufReader::with_capacity(1 << 16, input), self.offset, self.line, opts.max_line);
-        while let Some(at) = lines.next_line(&mut buf)? {
+        let mut batches = self.list.then(Batches::default);
+        let read = self.read_each(loader, path, &mut lines, &mut buf, batches.as_mut(), emit);
+        if let Some(batches) = &mut batches {
+            self.drain(loader, path, batches, emit);
+        }
+        read
+    }
+
+    /// The lines of `lines`, each pushed as it is read or, in a listing, gathered into
+    /// batches and pushed a batch at a time.
+    fn read_each(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        lines: &mut Lines<impl io::BufRead>,
+        buf: &mut Vec<u8>,
+        mut batches: Option<&mut Batches>,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> io::Result<()> {
+        let opts = loader.options();
+        loop {
+            let at = match batches.as_deref_mut() {
+                // Read straight into the batch; a line that is not a complete one of a
+                // listing is taken out again, and pushed once what is gathered has gone.
+                Some(batches) => {
+                    let batch = &mut batches.gathering;
+                    let start = batch.bytes.len();
+                    let Some(at) = lines.next_line_onto(&mut batch.bytes)? else { break };
+                    if !at.too_long && at.ending == Ending::Newline && !self.past(at.offset) {
+                        self.advance(&at);
+                        if batch.bytes[start..].iter().all(u8::is_ascii_whitespace) {
+                            batch.bytes.truncate(start);
+                        } else {
+                            batch.lines.push((at, start));
+                            if batch.is_full() {
+                                self.send(loader, path, batches, emit);
+                            }
+                        }
+                        continue;
+                    }
+                    buf.clear();
+                    buf.extend_from_slice(&batch.bytes[start..]);
+                    batch.bytes.truncate(start);
+                    self.drain(loader, path, batches, emit);
+                    at
+                }
+                None => match lines.next_line(buf)? {
+                    Some(at) => at,
+                    None => break,
+                },
+            };
             if self.past(at.offset) {
                 break;
             }
@@ -658,13 +817,13 @@ impl JsonlState {
                 if blank {
                     break;
                 }
-                match parse_line(&buf, &at) {
+                match parse_line(buf, &at) {
                     Ok((value, bad)) => {
                         self.advance(&at);
                         self.pending_newline = true;
                         self.record(loader, path, value, &at, bad, None, emit);
                     }
-                    Err(p) if !cut_short(&buf) => {
+                    Err(p) if !cut_short(buf) => {
                         self.advance(&at);
                         self.pending_newline = true;
                         self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit);
@@ -677,12 +836,127 @@ impl JsonlState {
             if blank {
                 continue;
             }
-            match parse_line(&buf, &at) {
-                Ok((value, bad)) => self.record(loader, path, value, &at, bad, None, emit),
-                Err(p) => self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit),
-            }
+            self.parsed(loader, path, parse_line(buf, &at), &at, emit);
         }
         Ok(())
+    }
+
+    /// A line read as JSON (or what stood in the way), pushed.
+    fn parsed(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        parsed: Result<(Value, Option<Problem>), Problem>,
+        at: &LineAt,
+        emit: &mut dyn FnMut(FileOut),
+    ) {
+        self.whole += 1;
+        match parsed {
+            Ok((value, bad)) => self.record(loader, path, value, at, bad, None, emit),
+            Err(p) => self.problem(loader.options(), Diagnostic::new(path, p).at_line(at.number, at.offset), emit),
+        }
+    }
+
+    /// Sends the batch gathered to be read in parallel while the next is gathered, once
+    /// the one read before it is pushed.
+    fn send(&mut self, loader: &Loader, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
+        let spare = match batches.reading.take().and_then(|r| r.recv().ok()) {
+            Some((batch, prepared)) => self.push_prepared(loader, path, batch, prepared, emit),
+            None => Batch::default(),
+        };
+        let batch = std::mem::replace(&mut batches.gathering, spare);
+        let skims = self.skims_pay();
+        let (done, reading) = mpsc::channel();
+        // On a thread of the pool, that thread waiting for the pool could leave it none.
+        if rayon::current_thread_index().is_some() {
+            let prepared = batch.prepare(skims);
+            let _ = done.send((batch, prepared));
+        } else {
+            rayon::spawn(move || {
+                let prepared = batch.prepare(skims);
+                let _ = done.send((batch, prepared));
+            });
+        }
+        batches.reading = Some(reading);
+    }
+
+    /// Pushes every line gathered, in order.
+    fn drain(&mut self, loader: &Loader, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
+        if let Some((batch, prepared)) = batches.reading.take().and_then(|r| r.recv().ok()) {
+            self.push_prepared(loader, path, batch, prepared, emit);
+        }
+        if !batches.gathering.lines.is_empty() {
+            let batch = std::mem::take(&mut batches.gathering);
+            let prepared = batch.prepare(self.skims_pay());
+            batches.gathering = self.push_prepared(loader, path, batch, prepared, emit);
+        }
+    }
+
+    /// Skimming stops paying in a file whose long lines are all to be read whole (a run
+    /// log, whose replies are in events).
+    fn skims_pay(&self) -> bool {
+        self.skim_misses < 16 || self.skimmed > self.skim_misses
+    }
+
+    /// Pushes what a batch's lines hold, in order; the batch, emptied, for the next.
+    fn push_prepared(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        mut batch: Batch,
+        prepared: Vec<Prepared>,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> Batch {
+        for (i, prepared) in prepared.into_iter().enumerate() {
+            let at = batch.lines[i].0;
+            match prepared {
+                Prepared::Skimmed(value, long) => {
+                    if self.record_skimmed(loader, path, value, &long, &at, emit) {
+                        self.skimmed += 1;
+                    } else {
+                        self.skim_misses += 1;
+                        self.parsed(loader, path, parse_line(batch.line(i), &at), &at, emit);
+                    }
+                }
+                Prepared::Whole(parsed) => self.parsed(loader, path, parsed, &at, emit),
+            }
+        }
+        batch.lines.clear();
+        batch.bytes.clear();
+        batch
+    }
+
+    /// A skimmed line's records, pushed with the texts stood in for listed; false, with
+    /// nothing pushed, when only the whole line can say what it holds (see
+    /// [`skim::listed`]).
+    fn record_skimmed(
+        &mut self,
+        loader: &Loader,
+        path: &Path,
+        value: Value,
+        long: &[Measured],
+        at: &LineAt,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> bool {
+        let opts = loader.options();
+        let line = Some(at.number);
+        let mut records = Vec::new();
+        for (index, value) in elements(value, None) {
+            let shape = classify(&value);
+            let format = opts.format.or_else(|| shape.format());
+            if is_event(opts, shape) || format.is_some_and(|f| !skim::takes_text_as_is(f)) {
+                return false;
+            }
+            let record = loader.convert(path, value, &name(path, line, index));
+            match skim::listed(record, long) {
+                Some(record) => records.push((index, record)),
+                None => return false,
+            }
+        }
+        for (index, record) in records {
+            self.push(loader, path, record, line, at.offset, index, emit);
+        }
+        true
     }
 
     fn advance(&mut self, at: &LineAt) {
@@ -718,14 +992,8 @@ impl JsonlState {
             d.offset = Some(first);
             self.problem(opts, d, emit);
         }
-        let elements = match (value, index) {
-            (Value::Array(items), None) => items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
-            (other, index) => vec![(index, other)],
-        };
-        for (index, value) in elements {
-            let is_event = opts.format == Some(Format::RunLog)
-                || (opts.format.is_none() && classify(&value) == Shape::RunLogEvent);
-            if is_event {
+        for (index, value) in elements(value, index) {
+            if is_event(opts, classify(&value)) {
                 if self.run_log.is_none() {
                     self.run_log = Some(loader.run_log(path, self.tail, emit));
                 }
@@ -789,6 +1057,15 @@ impl JsonlState {
                     message,
                     meta,
                 }))),
+                Record::Listed { id: own, text, meta } => emit(FileOut::Listed(Listed {
+                    id: id(own),
+                    source: path.to_path_buf(),
+                    line,
+                    offset,
+                    len: text.len,
+                    hash: text.hash,
+                    meta,
+                })),
                 Record::Context | Record::Many(_) => {}
                 Record::Problem(p) => {
                     let p = match (p, index) {
@@ -806,6 +1083,20 @@ impl JsonlState {
             }
         }
     }
+}
+
+/// A record, or (for a JSON array not an element itself) each of its elements with its
+/// index.
+fn elements(value: Value, index: Option<usize>) -> Vec<(Option<usize>, Value)> {
+    match (value, index) {
+        (Value::Array(items), None) => items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
+        (other, index) => vec![(index, other)],
+    }
+}
+
+/// Whether a record of `shape` is a run-log event, which the run log reads.
+fn is_event(opts: &LoadOptions, shape: Shape) -> bool {
+    opts.format == Some(Format::RunLog) || (opts.format.is_none() && shape == Shape::RunLogEvent)
 }
 
 /// A record's name when it has none of its own: `path:line`, `#index` for an element.
@@ -1009,6 +1300,7 @@ fn extension(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runlog::{Change, Tail};
 
     #[test]
     fn a_loader_can_be_shared_by_threads() {
@@ -1048,6 +1340,113 @@ mod tests {
             assert_eq!(shape_of(record.as_bytes(), &at), Some(classify(&full)), "{}", &record[..60]);
         }
         assert_eq!(shape_of(format!(r#"{{"html":"{long}"#).as_bytes(), &at), None);
+    }
+
+    /// What `paths` give, a reply as a listing keeps it: listed, or loaded and measured.
+    fn listed(paths: &[PathBuf], list: bool) -> Vec<Listing> {
+        let loader = Loader::new(LoadOptions::default());
+        let mut got = Vec::new();
+        let mut take = |l: Listing| {
+            got.push(match l {
+                Listing::Item(Item::Reply(r)) => Listing::Listed(Listed::of(&r)),
+                other => other,
+            })
+        };
+        if list {
+            loader.list(paths, &mut take);
+        } else {
+            loader.load(paths, &mut |item| take(Listing::Item(item)));
+        }
+        got
+    }
+
+    /// Lines a skim must list exactly as loading reads them, or leave to loading.
+    fn awkward_lines() -> String {
+        let text = r#"a \"quoted\" line\n\ttab \u00e9 \ud83d\ude00 é € \/ \\ "#.repeat(40);
+        let long = "y".repeat(2 * skim::LONG);
+        [
+            format!(r#"{{"id":"r1","text":"{text}"}}"#),
+            format!(r#"{{"id":"r2","text":"{text}\ud800 lone"}}"#),
+            format!(r#"{{"id":"{long}","text":"{text}"}}"#),
+            format!(r#"{{"text":"{text}","fields":{{"note":"{long}"}}}}"#),
+            format!(r#"{{"id":{{"k":"{long}"}},"text":"short"}}"#),
+            format!(r#"[{{"id":"e1","text":"{text}"}},{{"id":"e2","text":"{long}"}},{{"text":"s"}}]"#),
+            format!(
+                r#"{{"id":"m1","type":"message","role":"assistant","content":[{{"type":"text","text":"{text}"}}],"stop_reason":"max_tokens"}}"#
+            ),
+            format!(
+                r#"{{"id":"m2","type":"message","role":"assistant","content":[{{"type":"text","text":"{text}"}},{{"type":"text","text":"{long}"}}]}}"#
+            ),
+            format!(
+                r#"{{"id":"c1","choices":[{{"message":{{"role":"assistant","content":"{text}"}},"finish_reason":"stop"}}],"model":"m"}}"#
+            ),
+            format!(
+                r#"{{"id":"c2","choices":[{{"message":{{"role":"assistant","content":null,"refusal":"{long}"}}}}]}}"#
+            ),
+            format!(r#"{{"id":"n1","score":NaN,"text":"{text}"}}"#),
+            format!(r#"{{"id":"bad","text":"{text}", oops}}"#),
+            format!(r#"{{"id":"bad2","text":"{text}"#),
+            String::new(),
+            format!(r#"{{"ts":"t","type":"agent_call","agent":"page","output":"{text}"}}"#),
+            format!(r#"{{"what":"{long}"}}"#),
+            format!(r#"{{"id":"last","text":"{text}"}}"#),
+        ]
+        .join("\n")
+    }
+
+    #[test]
+    fn a_listing_is_what_loading_gives_measured() {
+        let dir = tempfile::tempdir().unwrap();
+        let awkward = dir.path().join("awkward.jsonl");
+        std::fs::write(&awkward, awkward_lines()).unwrap();
+        let mut not_utf8 = format!("{{\"id\":\"u\",\"text\":\"{}\"}}\n", "z".repeat(2000)).into_bytes();
+        not_utf8[1000] = 0xff;
+        // And a bad byte in a short string, which the small line keeps.
+        let mut in_short = format!("{{\"id\":\"v?\",\"text\":\"{}\"}}\n", "z".repeat(2000)).into_bytes();
+        in_short[8] = 0xff;
+        not_utf8.extend(in_short);
+        std::fs::write(dir.path().join("bytes.jsonl"), not_utf8).unwrap();
+        let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-logs");
+        for paths in [vec![dir.path().to_path_buf()], vec![samples]] {
+            let loaded = listed(&paths, false);
+            assert!(loaded.len() > 15, "{loaded:?}");
+            assert_eq!(listed(&paths, true), loaded);
+        }
+        // Followed, likewise.
+        let changes = |tail: Tail| {
+            let mut tail = tail;
+            let mut got = Vec::new();
+            tail.read_new(&mut |c| match c {
+                Change::Item(Item::Reply(r)) => got.push(Change::Listed(Listed::of(&r))),
+                other => got.push(other),
+            });
+            got
+        };
+        let loader = std::sync::Arc::new(Loader::new(LoadOptions::default()));
+        let listed = changes(Tail::new(&awkward, loader.clone()).listing());
+        assert!(listed.iter().any(|c| matches!(c, Change::Listed(l) if l.id == "r1")));
+        assert_eq!(listed, changes(Tail::new(&awkward, loader)));
+    }
+
+    #[test]
+    fn a_listing_reads_no_line_of_long_records_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long.jsonl");
+        let text = r#"{\"html\":\"<p>caf\u00e9</p>\"}\n"#.repeat(500);
+        let lines: String = (0..300).map(|i| format!("{{\"id\":\"r{i}\",\"text\":\"{text}\"}}\n")).collect();
+        std::fs::write(&path, lines).unwrap();
+        let loader = Loader::new(LoadOptions::default());
+        let read = |list: bool| {
+            let mut replies = 0;
+            let Start::Jsonl(file, mut state) = loader.start(&path, false, &mut |_| {}) else { panic!("JSONL") };
+            state.list = list;
+            state.read(&loader, &path, &file, &mut |out| {
+                replies += usize::from(matches!(out, FileOut::Listed(_) | FileOut::Item(Item::Reply(_))));
+            });
+            (replies, state.whole, state.skimmed)
+        };
+        assert_eq!(read(true), (300, 0, 300));
+        assert_eq!(read(false), (300, 300, 0));
     }
 
     #[test]

@@ -51,6 +51,7 @@ mod pipeline;
 mod promptfoo;
 mod reference;
 mod reply;
+mod skim;
 mod sse;
 mod stream;
 mod tail;
@@ -63,7 +64,7 @@ pub use follow::{Sink, WatchMode, Watching, follow};
 pub use loader::{LoadOptions, Loader};
 pub use locator::Locator;
 pub use reference::{ReferenceError, Resolved, parse_reference, resolve};
-pub use reply::{Event, EventKind, Format, Item, Meta, Reply, StopReason, Tokens};
+pub use reply::{Event, EventKind, Format, Item, Listed, Listing, Meta, Reply, StopReason, Tokens, text_hash};
 pub use tail::{Change, Restart, Tail};
 
 pub(crate) use formats::clip;

@@ -276,6 +276,46 @@ impl Reply {
     }
 }
 
+/// A reply as a listing keeps it: all but its text, which is measured (its length and
+/// hash) and read again from its file when it is wanted ([`super::Locator`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listed {
+    pub id: String,
+    pub source: PathBuf,
+    pub line: Option<usize>,
+    pub offset: u64,
+    /// Bytes of the text.
+    pub len: usize,
+    /// [`text_hash`] of the text, to tell it changed when it is read again.
+    pub hash: u64,
+    pub meta: Meta,
+}
+
+impl Listed {
+    /// A reply loaded whole, as a listing keeps it.
+    pub fn of(reply: &Reply) -> Listed {
+        Listed {
+            id: reply.id.clone(),
+            source: reply.source.clone(),
+            line: reply.line,
+            offset: reply.offset,
+            len: reply.text.len(),
+            hash: text_hash(&reply.text),
+            meta: reply.meta.clone(),
+        }
+    }
+}
+
+/// The hash a listing keeps of a reply's text.
+pub fn text_hash(text: &str) -> u64 {
+    hash_bytes(text.as_bytes())
+}
+
+/// [`text_hash`] of text still in bytes.
+pub(crate) fn hash_bytes(text: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(text)
+}
+
 impl Event {
     /// `path:line`, or `path`: where the call is.
     pub fn reference(&self) -> String {
@@ -342,4 +382,11 @@ pub enum Item {
     Reply(Reply),
     Event(Event),
     Diagnostic(Diagnostic),
+}
+
+/// What a listing pushes: an item, or a reply listed without its text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Listing {
+    Item(Item),
+    Listed(Listed),
 }

@@ -17,7 +17,7 @@ use std::time::SystemTime;
 
 use super::diagnostic::{Diagnostic, Problem};
 use super::loader::{FileOut, JsonlState, Loader, Start};
-use super::reply::{Item, Meta};
+use super::reply::{Item, Listed, Meta};
 
 /// What a read of a followed file found.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +32,8 @@ pub enum Change {
     Restarted { source: PathBuf, why: Restart },
     /// The file is gone: drop every item from it.
     Removed { source: PathBuf },
+    /// A new reply, listed without its text (only from a tail that lists, [`Tail::listing`]).
+    Listed(Listed),
 }
 
 /// Why a followed file is read again from the start.
@@ -90,6 +92,8 @@ pub struct Tail {
     /// The last bytes read of a JSONL file (up to [`SEEN`], ending at the offset), to tell a
     /// file that grew from one rewritten longer; `None` when they could not be read.
     seen: Option<Vec<u8>>,
+    /// Replies whose texts lines hold are listed, not loaded (see [`Loader::list`]).
+    list: bool,
 }
 
 /// How many bytes before the offset are compared: enough to span a record's distinct part.
@@ -106,7 +110,22 @@ fn bytes_before(mut file: &File, end: u64) -> io::Result<Vec<u8>> {
 
 impl Tail {
     pub fn new(path: impl Into<PathBuf>, loader: Arc<Loader>) -> Tail {
-        Tail { path: path.into(), loader, id: None, state: State::Fresh, pushed: false, gone: false, seen: None }
+        Tail {
+            path: path.into(),
+            loader,
+            id: None,
+            state: State::Fresh,
+            pushed: false,
+            gone: false,
+            seen: None,
+            list: false,
+        }
+    }
+
+    /// This tail, pushing the replies whose texts lines hold as [`Change::Listed`].
+    pub fn listing(mut self) -> Tail {
+        self.list = true;
+        self
     }
 
     pub fn path(&self) -> &Path {
@@ -167,11 +186,13 @@ impl Tail {
             sink(match out {
                 FileOut::Item(item) => Change::Item(item),
                 FileOut::Amended { line, meta } => Change::Amended { source: path.clone(), line, meta },
+                FileOut::Listed(listed) => Change::Listed(listed),
             });
         };
         match &mut self.state {
             State::Fresh => match self.loader.start(&self.path, true, &mut emit) {
                 Start::Jsonl(file, mut s) => {
+                    s.list = self.list;
                     s.read(&self.loader, &self.path, &file, &mut emit);
                     self.seen = bytes_before(&file, s.offset).ok();
                     self.state = State::Jsonl(s);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::readers::ReaderId;
-use crate::runlog::{Diagnostic, EventKind, Item, Locator, Meta, StopReason};
+use crate::runlog::{Diagnostic, EventKind, Item, Listed, Locator, Meta, StopReason};
 use crate::scan::{Config, Facts};
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
@@ -50,7 +50,7 @@ impl Text {
 
 /// The hash [`Text::hash`] is.
 pub fn hash(text: &str) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+    crate::runlog::text_hash(text)
 }
 
 /// One line of the list.
@@ -88,9 +88,15 @@ impl Entry {
         Entry::new(key, item, false)
     }
 
-    fn new(key: EntryKey, item: Item, hold: bool) -> Entry {
-        // What is known of an item as it is listed; its reading comes later.
-        let listed = |id, source, line, body| Entry {
+    /// An entry for a reply listed without its text: read from its file when it is wanted.
+    pub fn listed(key: EntryKey, l: Listed) -> Entry {
+        let text = Text { len: l.len, hash: l.hash, offset: l.offset, held: None };
+        Entry::of(key, l.id, l.source, l.line, Body::Reply { text, meta: Box::new(l.meta) })
+    }
+
+    /// What is known of an item as it is listed; its reading comes later.
+    fn of(key: EntryKey, id: String, source: PathBuf, line: Option<usize>, body: Body) -> Entry {
+        Entry {
             key,
             id,
             source,
@@ -102,19 +108,23 @@ impl Entry {
             new: false,
             gone: false,
             changed: false,
-        };
+        }
+    }
+
+    fn new(key: EntryKey, item: Item, hold: bool) -> Entry {
+        let of = |id, source, line, body| Entry::of(key, id, source, line, body);
         match item {
-            Item::Reply(r) => listed(
+            Item::Reply(r) => of(
                 r.id,
                 r.source,
                 r.line,
                 Body::Reply { text: Text::of(&r.text, r.offset, hold), meta: Box::new(r.meta) },
             ),
             Item::Event(e) => {
-                listed(e.id, e.source, e.line, Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) })
+                of(e.id, e.source, e.line, Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) })
             }
             Item::Diagnostic(d) => {
-                listed(crate::runlog::Diagnostic::to_string(&d), d.source.clone(), d.line, Body::Diagnostic(d))
+                of(crate::runlog::Diagnostic::to_string(&d), d.source.clone(), d.line, Body::Diagnostic(d))
             }
         }
     }

@@ -85,6 +85,17 @@ impl Sink for Intake {
                 }
                 Incoming::Entry(entry)
             }
+            Change::Listed(listed) => {
+                self.progress.items += 1;
+                self.progress.bytes += listed.len as u64;
+                let key = self.next_key;
+                self.next_key += 1;
+                let entry = Entry::listed(key, listed);
+                if let Some(locator) = entry.locator() {
+                    self.jobs.push(ReadJob { key, locator, text: None, stopped: entry.cut() });
+                }
+                Incoming::Entry(entry)
+            }
             Change::Amended { source, line, meta } => Incoming::Amended { source, line, meta: Box::new(meta) },
             Change::Restarted { source, .. } => Incoming::Restarted { source },
             Change::Removed { source } => Incoming::Removed { source },
@@ -109,6 +120,12 @@ impl Sink for Intake {
 
     fn flush(&mut self) -> bool {
         self.send()
+    }
+
+    /// The list holds no text of a reply loaded from a file: a reply listed comes without
+    /// one, and the readings read it from its file.
+    fn lists(&self) -> bool {
+        true
     }
 
     fn watching(&mut self, how: Watching) -> bool {

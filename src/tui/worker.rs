@@ -18,10 +18,12 @@
 //!   again from its file a chunk at a time, answers sent as each round of chunks is done; a
 //!   newer query stops an older one's search between rounds.
 //!
-//! The list holds no text of a reply loaded from a file: a text goes to the readings thread
-//! with its entry while the texts on their way there stay within [`IN_FLIGHT`] bytes, and
-//! past that the readings thread reads it again from its file ([`Loader::reread`]), as the
-//! details thread does for the reply being looked at. Memory is then the list's few hundred
+//! The list holds no text of a reply loaded from a file. A reply a line of a log holds is
+//! listed without it (measured, not decoded into memory: [`Loader::list`]), and the readings
+//! thread reads it from its file ([`Loader::reread`]), as the details thread does for the
+//! reply being looked at. A reply of a file read whole comes with its text, which goes to the
+//! readings thread with its entry while the texts on their way there stay within
+//! [`IN_FLIGHT`] bytes, and past that is read again likewise. Memory is then the list's few hundred
 //! bytes a reply, plus a bounded number of texts, whatever the size of the campaign.
 
 use std::collections::{BTreeMap, VecDeque};

@@ -1,0 +1,310 @@
+//! A JSON line skimmed for a listing: its structure and short strings as they are, and each
+//! long string (a reply's text, most of the line) decoded only to be measured and hashed,
+//! then stood in for by a short name. A listing of a 1 GB campaign then costs a pass over
+//! its bytes and a small parse a line, not a `Value` of every text, dropped once built.
+//!
+//! A skim is exact or not made. Whatever about a string that reading the line whole would
+//! decide (an escape or a byte JSON refuses, a lone surrogate, bytes that are not UTF-8)
+//! makes the skim give up, and the line is read whole, as it always was. A line that parses
+//! skimmed parses whole, to the same value but for the long strings: outside strings the
+//! two are the same bytes, and each long string is one JSON accepts.
+
+use super::formats::Record;
+use super::reply::{Format, Meta};
+
+/// Strings at least this long (in the line's bytes, without the quotes) are measured, not
+/// held. Shorter ones (ids, models, stop reasons) are what a record's shape is told by.
+pub(crate) const LONG: usize = 512;
+
+/// What a stand-in begins with: a noncharacter, which no text is meant to hold (a line
+/// that holds one anyway, outside its long strings, is not skimmed).
+const MARK: char = '\u{FDD0}';
+
+/// A long string's measure: what a listing keeps of a reply's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Measured {
+    /// Bytes of the string as decoded.
+    pub len: usize,
+    /// [`super::text_hash`] of it.
+    pub hash: u64,
+}
+
+/// A line skimmed: `small` is the line with its long strings stood in for; the `n`-th
+/// stand-in names `long[n]`.
+#[derive(Debug)]
+pub(crate) struct Skim {
+    pub small: Vec<u8>,
+    pub long: Vec<Measured>,
+}
+
+/// `line` skimmed, or `None` when it has no long string or a skim would not be exact.
+/// `scratch` is reused across lines for the decoded strings.
+pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
+    // Bytes outside the long strings stay in the small line, whose parse checks them.
+    let mut small = Vec::new();
+    let mut long = Vec::new();
+    // `line[..copied]` is in `small` already.
+    let (mut at, mut copied) = (0, 0);
+    while let Some(q) = memchr::memchr(b'"', &line[at..]) {
+        let open = at + q;
+        let close = decode(line, open + 1, scratch)?;
+        at = close + 1;
+        if close - (open + 1) < LONG {
+            continue;
+        }
+        small.extend_from_slice(&line[copied..open]);
+        small.push(b'"');
+        let mut mark = [0; 4];
+        small.extend_from_slice(MARK.encode_utf8(&mut mark).as_bytes());
+        small.extend_from_slice(long.len().to_string().as_bytes());
+        small.push(b'"');
+        copied = at;
+        long.push(Measured { len: scratch.len(), hash: super::reply::hash_bytes(scratch) });
+    }
+    if long.is_empty() {
+        return None;
+    }
+    small.extend_from_slice(&line[copied..]);
+    // The marks in the small line must be the stand-ins' own, none the line's.
+    let marks = memchr::memmem::find_iter(&small, MARK.to_string().as_bytes()).count();
+    let escaped = memchr::memmem::find_iter(&small, b"\\u")
+        .any(|i| small.get(i + 2..i + 6).is_some_and(|hex| hex.eq_ignore_ascii_case(b"fdd0")));
+    (marks == long.len() && !escaped).then_some(Skim { small, long })
+}
+
+/// Decodes the JSON string whose first byte (past its opening quote) is `line[start]` into
+/// `out`; the index of its closing quote. `None` for anything JSON would refuse, for a lone
+/// surrogate, which a text cannot hold, and for bytes that are not UTF-8.
+fn decode(line: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
+    out.clear();
+    let mut i = start;
+    loop {
+        let rest = line.get(i..)?;
+        let k = memchr::memchr2(b'"', b'\\', rest)?;
+        let run = &rest[..k];
+        // Folded, not short-circuited, so that it runs a vector at a time. A run ends at an
+        // ASCII byte, so a character is never split between runs: each is UTF-8 on its own.
+        let (control, high) = run.iter().fold((false, 0u8), |(c, h), &b| (c | (b < 0x20), h | b));
+        if control || (high >= 0x80 && std::str::from_utf8(run).is_err()) {
+            return None;
+        }
+        out.extend_from_slice(run);
+        i += k;
+        if line[i] == b'"' {
+            return Some(i);
+        }
+        let escape = *line.get(i + 1)?;
+        i += 2;
+        let byte = match escape {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'/' => b'/',
+            b'b' => 0x08,
+            b'f' => 0x0c,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'u' => {
+                let unit = hex4(line.get(i..i + 4)?)?;
+                i += 4;
+                let code = match unit {
+                    0xd800..=0xdbff => {
+                        if line.get(i..i + 2)? != b"\\u" {
+                            return None;
+                        }
+                        let low = hex4(line.get(i + 2..i + 6)?)?;
+                        if !(0xdc00..=0xdfff).contains(&low) {
+                            return None;
+                        }
+                        i += 6;
+                        0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00)
+                    }
+                    0xdc00..=0xdfff => return None,
+                    unit => unit,
+                };
+                let mut utf8 = [0; 4];
+                out.extend_from_slice(char::from_u32(code)?.encode_utf8(&mut utf8).as_bytes());
+                continue;
+            }
+            _ => return None,
+        };
+        out.push(byte);
+    }
+}
+
+fn hex4(digits: &[u8]) -> Option<u32> {
+    digits.iter().try_fold(0u32, |n, &d| Some(n * 16 + char::from(d).to_digit(16)?))
+}
+
+/// The long string `text` stands in for, when it is a stand-in.
+pub(crate) fn stood_for(text: &str, long: &[Measured]) -> Option<Measured> {
+    let n = text.strip_prefix(MARK)?;
+    let i: usize = n.parse().ok()?;
+    (i.to_string() == n).then(|| long.get(i).copied()).flatten()
+}
+
+/// Whether `text` holds a stand-in, whole or in part.
+pub(crate) fn mentions(text: &str) -> bool {
+    text.contains(MARK)
+}
+
+/// Whether any of `meta`'s words holds a stand-in: a long string read into metadata, which
+/// only the whole line can say.
+pub(crate) fn meta_mentions(meta: &Meta) -> bool {
+    // Every field named, so that a new one is not passed over.
+    let Meta {
+        format: _,
+        agent,
+        phase,
+        page: _,
+        image,
+        round,
+        document,
+        iteration: _,
+        model,
+        provider,
+        stop: _,
+        stop_detail,
+        tokens: _,
+        duration_ms: _,
+        ts,
+        document_outcome,
+        run_outcome,
+        page_verified: _,
+        inferred: _,
+        extra,
+    } = meta;
+    [agent, phase, image, round, document, model, provider, stop_detail, ts, document_outcome, run_outcome]
+        .into_iter()
+        .flatten()
+        .any(|s| mentions(s))
+        || extra.iter().any(|(k, v)| mentions(k) || mentions(v))
+}
+
+/// `record`, read from a skimmed line, with each reply whose text is a stand-in listed by
+/// its measure; `None` when a stand-in went anywhere else, for only the whole line can say
+/// what is there then.
+pub(crate) fn listed(record: Record, long: &[Measured]) -> Option<Record> {
+    match record {
+        Record::Many(many) => many.into_iter().map(|r| listed_one(r, long)).collect::<Option<_>>().map(Record::Many),
+        one => listed_one(one, long),
+    }
+}
+
+/// [`listed`] of a record that is not of many (a record of many within one is left whole).
+fn listed_one(record: Record, long: &[Measured]) -> Option<Record> {
+    match record {
+        Record::Reply { id, text, meta } => {
+            if id.as_deref().is_some_and(mentions) || meta_mentions(&meta) {
+                return None;
+            }
+            match stood_for(&text, long) {
+                Some(m) if takes_text_as_is(meta.format) => Some(Record::Listed { id, text: m, meta }),
+                None if !mentions(&text) => Some(Record::Reply { id, text, meta }),
+                _ => None,
+            }
+        }
+        Record::Event { id, kind, message, meta } => {
+            let clean = !id.as_deref().is_some_and(mentions) && !mentions(&message) && !meta_mentions(&meta);
+            clean.then_some(Record::Event { id, kind, message, meta })
+        }
+        Record::Problem(p) => (!mentions(&p.to_string())).then_some(Record::Problem(p)),
+        Record::Context => Some(Record::Context),
+        Record::Many(_) | Record::Listed { .. } => None,
+    }
+}
+
+/// Whether replies of `format` take their text as the record holds it, one string as it is:
+/// only then is a stand-in in a reply's text the text. (Others parse a string, or read
+/// context a listing does not follow: they are read whole.)
+pub(crate) fn takes_text_as_is(format: Format) -> bool {
+    matches!(
+        format,
+        Format::Records
+            | Format::Anthropic
+            | Format::BedrockConverse
+            | Format::OpenAiChat
+            | Format::OpenAiBatch
+            | Format::OpenAiResponses
+            | Format::Gemini
+            | Format::GeminiBatch
+            | Format::VertexBatch
+            | Format::Cohere
+            | Format::Ollama
+            | Format::Json
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn long(s: &str) -> String {
+        s.repeat(LONG / s.len() + 1)
+    }
+
+    /// Skims `line`; checks that the small line is the whole line's value with stand-ins,
+    /// and that each measure is of the string the whole line holds there.
+    fn check(line: &str) -> Option<Skim> {
+        let s = skim(line.as_bytes(), &mut Vec::new())?;
+        let whole: Value = serde_json::from_str(line).unwrap();
+        let small: Value = serde_json::from_slice(&s.small).unwrap();
+        let (Value::Object(whole), Value::Object(small)) = (whole, small) else { panic!("objects") };
+        for (k, v) in &small {
+            match stood_for(v.as_str().unwrap_or(""), &s.long) {
+                Some(m) => {
+                    let text = whole[k].as_str().unwrap();
+                    assert_eq!(m, Measured { len: text.len(), hash: crate::runlog::text_hash(text) }, "{k}");
+                }
+                None => assert_eq!(&whole[k], v, "{k}"),
+            }
+        }
+        Some(s)
+    }
+
+    #[test]
+    fn long_strings_are_measured_as_decoded_and_the_rest_kept() {
+        let text = long(r#"a \"quoted\" line\n\ttab \u00e9 \ud83d\ude00 é € \/ \b\f\r\\ "#);
+        let line = format!(r#"{{"id":"x-1","text":"{text}","n":[1,null,"short \" one"],"t":"{text}"}}"#);
+        let s = check(&line).unwrap();
+        assert_eq!(s.long.len(), 2);
+        assert!(s.small.len() < 100, "{}", String::from_utf8_lossy(&s.small));
+    }
+
+    #[test]
+    fn a_line_of_short_strings_is_not_skimmed() {
+        assert!(skim(br#"{"id":"a","text":"short"}"#, &mut Vec::new()).is_none());
+    }
+
+    #[test]
+    fn what_json_refuses_or_a_text_cannot_hold_is_left_to_the_whole_line() {
+        let body = long("x");
+        for bad in [
+            format!("{{\"text\":\"{body}\x01\"}}"),
+            format!(r#"{{"text":"{body}\q"}}"#),
+            format!(r#"{{"text":"{body}\u12"}}"#),
+            format!(r#"{{"text":"{body}\ud800"}}"#),
+            format!(r#"{{"text":"{body}\ud800\u0041"}}"#),
+            format!(r#"{{"text":"{body}\udc00"}}"#),
+            format!(r#"{{"text":"{body}"#),
+            format!(r#"{{"a":"{MARK}","text":"{body}"}}"#),
+            format!(r#"{{"a":"\uFDD0","text":"{body}"}}"#),
+        ] {
+            assert!(skim(bad.as_bytes(), &mut Vec::new()).is_none(), "{}", &bad[bad.len() - 20..]);
+        }
+        let mut not_utf8 = format!(r#"{{"text":"{body}"}}"#).into_bytes();
+        not_utf8[12] = 0xff;
+        assert!(skim(&not_utf8, &mut Vec::new()).is_none());
+    }
+
+    #[test]
+    fn a_stand_in_is_known_only_whole() {
+        let m = [Measured { len: 1, hash: 2 }; 3];
+        assert_eq!(stood_for(&format!("{MARK}2"), &m), Some(m[2]));
+        assert_eq!(stood_for(&format!("{MARK}02"), &m), None);
+        assert_eq!(stood_for(&format!("{MARK}3"), &m), None);
+        assert_eq!(stood_for(&format!("x{MARK}1"), &m), None);
+        assert!(mentions(&format!("x{MARK}1")));
+    }
+}
