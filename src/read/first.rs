@@ -77,6 +77,22 @@ pub fn first_wins(text: &str) -> FirstWins {
     FirstWins { attempts, outcome: FirstOutcome::NotFound }
 }
 
+/// The candidate [`first_wins`] finds (its outcome `Found`), its attempts not kept, with
+/// each brace read by `end_of`: where `JSON.parse` reads the object at that `{` to, if it
+/// does. That is a span that parses: the strict span of a `{` parses exactly where the JSON
+/// grammar accepts the object there, and then ends where the object does (see
+/// [`super::memo`]), so a reader that shares what other readings of the reply learned can
+/// tell it, under the same bounds.
+pub fn first_found(text: &str, mut end_of: impl FnMut(usize) -> Option<usize>) -> Option<Span> {
+    // UTF-16 is never longer than UTF-8: a reply within the bound in bytes is within it.
+    if text.len() > MAX_SCAN_INPUT_LENGTH && utf16_len(text) > MAX_SCAN_INPUT_LENGTH {
+        return None;
+    }
+    memchr::memchr_iter(b'{', text.as_bytes())
+        .take(MAX_CANDIDATE_ATTEMPTS)
+        .find_map(|start| end_of(start).map(|end| Span::new(start, end)))
+}
+
 /// `extractJsonObject(text)`.
 pub fn extract_json_object(text: &str) -> &str {
     first_wins(text).text(text)
@@ -92,6 +108,36 @@ mod tests {
         assert_eq!(extract_json_object(t), r#"{"a":1}"#);
         assert_eq!(first_wins(t).attempts.len(), 2);
         assert_eq!(extract_json_object("no braces"), "no braces");
+    }
+
+    fn found(text: &str) -> Option<Span> {
+        match first_wins(text).outcome {
+            FirstOutcome::Found(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn the_candidate_found_by_a_validator_is_the_one_the_spans_find() {
+        let many = format!("{}{{\"a\":1}}", "{x} ".repeat(MAX_CANDIDATE_ATTEMPTS - 1));
+        let too_many = format!("{}{{\"a\":1}}", "{x} ".repeat(MAX_CANDIDATE_ATTEMPTS));
+        let long = format!("{{\"a\":1}}{}", "😀".repeat(MAX_SCAN_INPUT_LENGTH / 2));
+        let within = format!("{{\"a\":1}}{}", "é".repeat(MAX_SCAN_INPUT_LENGTH / 2 - 8));
+        for t in [
+            r#"x {bad} {"a":1} {"b":2}"#,
+            r#"{"s": "{\"in\": 1}", "b": [1, {"c": 2}]} tail"#,
+            r#"{"a": "{"} {"b": 1}"#,
+            "{ \"a\": 1 ",
+            "no braces",
+            many.as_str(),
+            too_many.as_str(),
+            long.as_str(),
+            within.as_str(),
+        ] {
+            let mut strict = crate::read::memo::Validator::new(t, crate::read::memo::Mode::Strict);
+            assert_eq!(first_found(t, |start| strict.value_at(start).ok()), found(t), "{t:.60}");
+        }
+        assert!(found(&many).is_some() && found(&within).is_some());
     }
 
     #[test]

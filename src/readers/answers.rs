@@ -15,13 +15,19 @@ use std::sync::Arc;
 use std::ops::Range;
 
 use crate::read::fence::FenceTries;
-use crate::read::first::{FirstOutcome, first_wins};
+use crate::read::first::first_found;
 use crate::read::trace::{DecidedBy, Place, ReadingKind, Reads, Trace, Verdict};
 use crate::read::value::Value;
 use crate::read::walk::{self, Keep, Readings, WalkOptions, Walker};
 use crate::read::{js, lex};
 
 use super::{Catalogue, ReaderId, Run, held};
+
+/// The reply's range once trimmed of JavaScript's whitespace.
+fn trimmed(text: &str) -> Range<usize> {
+    let (start, end) = lex::trim_range(text);
+    start..end
+}
 
 /// What a reader that runs outside answered for one reply.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,17 +105,17 @@ pub fn changes_in_json(value: &Value) -> bool {
 
 impl<'a> Answers<'a> {
     /// The answers of `text`; the seed's is walked now, and returned for the decision the
-    /// caller also records (its value is moved into the answers, not copied: it may be as
-    /// large as the reply).
+    /// caller also records. Its value is not in the trace: it is built when first asked for
+    /// (many replies need it for nothing), and kept in the answers.
     pub fn with_seed(catalogue: &'a Catalogue, text: &'a str) -> (Answers<'a>, Trace) {
         let mut walker = Walker::new(text);
-        let mut seed = walker.run(&WalkOptions::SEED);
-        let known = Known {
-            id: ReaderId::LAST_WINS,
-            place: Some(seed.place),
-            value: Some(held(seed.value.take())),
-            json: None,
+        let mut seed = walker.decide(&WalkOptions::SEED);
+        // Built already where finding the place built it, and nothing where nothing reads.
+        let value = match seed.value.take() {
+            Some(v) => Some(held(Some(v))),
+            None => (seed.place == Place::Nothing).then_some(None),
         };
+        let known = Known { id: ReaderId::LAST_WINS, place: Some(seed.place), value, json: None };
         let answers = Answers {
             catalogue,
             text,
@@ -134,10 +140,16 @@ impl<'a> Answers<'a> {
         Answers { given, ..self }
     }
 
-    /// Takes `id`'s answer, if it was read, out of the answers.
+    /// Takes `id`'s answer (built-in), read now if it was not yet, out of the answers.
     pub fn take(&mut self, id: ReaderId) -> Option<Value> {
-        let id = self.slot(id);
-        self.known.iter_mut().find(|k| k.id == id).and_then(|k| k.value.take().flatten())
+        let at = self.built(id);
+        self.known[at].value.take().flatten()
+    }
+
+    /// How many answers have had their value built: what a test counts.
+    #[cfg(test)]
+    pub(crate) fn values_built(&self) -> usize {
+        self.known.iter().filter(|k| k.value.as_ref().is_some_and(Option::is_some)).count()
     }
 
     /// Whether `id`'s answer is the seed's without reading it.
@@ -192,9 +204,11 @@ impl<'a> Answers<'a> {
                 Known { id, place: Some(place), value, json: None }
             }
             Some(Run::FirstWins) => {
-                let place = match first_wins(text).outcome {
-                    FirstOutcome::Found(s) => Place::Span { start: s.start, end: s.end, by: ReadingKind::Strict },
-                    _ => self.raw_place(),
+                // Each brace read by the strict validator the walks share (the seed's walk has
+                // read most of them).
+                let place = match first_found(text, |start| self.walker.strict_end(start)) {
+                    Some(s) => Place::Span { start: s.start, end: s.end, by: ReadingKind::Strict },
+                    None => self.raw_place(),
                 };
                 Known { id, place: Some(place), value: None, json: None }
             }
@@ -264,6 +278,9 @@ impl<'a> Answers<'a> {
                 Some(Place::Raw) => js::parse(text).ok(),
                 Some(Place::Nothing) => None,
                 Some(Place::Span { start, end, by }) => walk::value_at(text, start, end, by),
+                // The seed's whole-text reading (`JSON.parse` of the trimmed reply, which the
+                // place says parses), whichever reader answers there.
+                Some(Place::WholeText) => text.get(trimmed(text)).and_then(|t| js::parse(t).ok()),
                 _ => self.catalogue.read(k.id, text),
             }));
         }
@@ -281,27 +298,16 @@ impl<'a> Answers<'a> {
         if a == b || matches!((x, y), (Some(x), Some(y)) if x == y) {
             return true;
         }
-        // The wide and the narrow reading of one object are the same where the narrow rule
-        // kept no string open at a `"` followed by `:` (the one place the rules differ):
-        // telling so builds the narrow reading, which is kept as its answer.
-        let (Some(Place::Span { start, end, by: x }), Some(Place::Span { start: s, end: e, by: y })) = (x, y) else {
-            return false;
-        };
-        let narrow = match (x, y) {
-            (ReadingKind::Wide, ReadingKind::Narrow) => b,
-            (ReadingKind::Narrow, ReadingKind::Wide) => a,
-            _ => return false,
-        };
-        if (start, end) != (s, e) || self.known[narrow].value.is_some() {
-            return false;
-        }
-        match js::parse_narrow_at(self.text, start) {
-            Ok(reading) if reading.end == end => {
-                self.known[narrow].value = Some(held(Some(reading.value)));
-                reading.wide_is_the_same
-            }
-            _ => false,
-        }
+        // The wide and the narrow reading of one object are the same: the rules differ only
+        // at a value string's `"` followed by `:`, which the narrow rule keeps open and the
+        // wide one closes; a value followed by `:` is no JSON, so the wide reading, which
+        // reads, met none, and the narrow one made every decision it made.
+        matches!(
+            (x, y),
+            (Some(Place::Span { start, end, by: ReadingKind::Wide }), Some(Place::Span { start: s, end: e, by: ReadingKind::Narrow }))
+            | (Some(Place::Span { start, end, by: ReadingKind::Narrow }), Some(Place::Span { start: s, end: e, by: ReadingKind::Wide }))
+                if (start, end) == (s, e)
+        )
     }
 
     /// Whether `id` reads something: an object found at a place is something without
@@ -314,6 +320,10 @@ impl<'a> Answers<'a> {
         match self.known[at].place {
             Some(Place::Span { .. }) => true,
             Some(Place::Nothing) => false,
+            // JSON text that parses reads JavaScript's `null` only where it is `null`.
+            Some(Place::WholeText) if self.known[at].value.is_none() => {
+                self.text.get(trimmed(self.text)) != Some("null")
+            }
             _ => self.get(id).is_some(),
         }
     }
@@ -484,10 +494,10 @@ mod tests {
         }
     }
 
-    /// The wide and the narrow reading of one object, the same where the narrow rule kept no
-    /// string open at a colon: known so by building the narrow one only.
+    /// The wide and the narrow reading of one object are the same: known so with neither
+    /// built.
     #[test]
-    fn a_wide_and_a_narrow_reading_of_one_object_are_compared_by_building_one() {
+    fn a_wide_and_a_narrow_reading_of_one_object_are_compared_unbuilt() {
         let catalogue = Catalogue::builtin();
         let narrow = catalogue.find("narrow-everywhere").unwrap();
         // Read by the repair (a raw newline in a string), with no colon after a quote in a
@@ -496,8 +506,34 @@ mod tests {
         let (mut answers, seed) = Answers::with_seed(&catalogue, text);
         assert!(matches!(seed.place, Place::Span { by: ReadingKind::Wide, .. }), "{:?}", seed.place);
         assert!(answers.known_same(narrow, ReaderId::LAST_WINS));
+        assert!(!built(&answers, narrow) && !built(&answers, ReaderId::LAST_WINS));
         assert_eq!(answers.get(narrow).cloned(), catalogue.read(narrow, text));
         assert_eq!(answers.get(narrow).cloned(), catalogue.read(ReaderId::LAST_WINS, text));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 3000, ..Default::default() })]
+
+        /// Where the wide reading of an object reads, the narrow one reads the same, to the
+        /// same end: what lets [`Answers::known_same`] build neither.
+        #[test]
+        fn where_the_wide_reading_reads_the_narrow_one_is_the_same(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec!["{", "}", "[", "]", "\"", ":", ",", " ", "\n", "\\", "a", "1", "\": \"", "\", \""]),
+                0..40,
+            )
+        ) {
+            let text = format!("{{\"k\": \"{}", pieces.concat());
+            for start in memchr::memchr_iter(b'{', text.as_bytes()) {
+                if let Ok((wide, end)) = js::parse_repaired_at(&text, start, crate::read::repair::ColonRule::Wide) {
+                    let narrow = js::parse_narrow_at(&text, start);
+                    proptest::prop_assert!(narrow.is_ok(), "{text:?} at {start}");
+                    let narrow = narrow.unwrap();
+                    proptest::prop_assert!(narrow.wide_is_the_same);
+                    proptest::prop_assert_eq!((narrow.value, narrow.end), (wide, end));
+                }
+            }
+        }
     }
 
     /// Every answer taken for the seed's without reading it is the seed's, on every golden

@@ -212,7 +212,10 @@ impl Facts {
         // The walk's candidates, where a flag could need them: read through what the seed's
         // walk learned of the text.
         let visits = flags::needs_visits(text, &seed).then(|| answers.visits());
-        let flags = flags::raised(text, &seed, answers.get(ReaderId::LAST_WINS), stopped, visits.as_deref());
+        // The seed's answer is built only where a flag needs to look at it.
+        let value =
+            if flags::needs_value(text, &seed, visits.is_some()) { answers.get(ReaderId::LAST_WINS) } else { None };
+        let flags = flags::raised_reading(text, &seed, reads, value, stopped, visits.as_deref());
         let facts = Facts {
             reference: None,
             id: String::new(),
@@ -313,6 +316,27 @@ mod tests {
             template.flags.iter().map(|r| r.flag()).collect::<Vec<_>>(),
             [Flag::Placeholder, Flag::ReadFromTruncated]
         );
+    }
+
+    /// On a reply every reader reads at the seed's place, with no string that could be a
+    /// placeholder, no answer's value is built at all: every comparison is made by place.
+    #[test]
+    fn a_reply_read_alike_with_no_placeholder_builds_no_value() {
+        let config = Config::default();
+        for t in [
+            r#"{"html": "<p>x</p>", "log": "ok"}"#,
+            "Here it is:\n```json\n{\"a\": [1, \"two\"], \"b\": {\"c\": null}}\n```\n",
+            r#"Prose {"a": "b"} more prose."#,
+        ] {
+            let partial = Facts::start(t, false, &config);
+            assert_eq!(partial.answers.values_built(), 0, "{t}");
+            let facts = partial.finish();
+            assert!(facts.reads && facts.differences.is_empty() && facts.flags.is_empty(), "{t}");
+        }
+        // A string that could be one: the seed's answer is built, and looked at.
+        let partial = Facts::start(r#"Prose {"a": "..."} more prose."#, false, &config);
+        assert_eq!(partial.answers.values_built(), 1);
+        assert!(partial.facts().has(Flag::Placeholder));
     }
 
     #[test]

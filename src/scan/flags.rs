@@ -153,6 +153,69 @@ pub fn raised(
     stopped: bool,
     visits: Option<&[Visit]>,
 ) -> Vec<Raised> {
+    raised_reading(text, trace, value.is_some(), value, stopped, visits)
+}
+
+/// Whether [`raised`] needs the seed's answer built to say its flags on `text`, where its
+/// `trace` reads one: for the walk's candidates (`visits`, which compare keys), or where a
+/// string of the answer could be a placeholder, told from its text in the reply
+/// ([`may_hold_placeholder`]): most replies have none that could be.
+pub fn needs_value(text: &str, trace: &Trace, visits: bool) -> bool {
+    let answer = match trace.place {
+        Place::Span { start, end, .. } => text.get(start..end),
+        Place::WholeText => Some(lex::trim(text)),
+        Place::Nothing => return false,
+        Place::Raw => None,
+    };
+    (visits && trace.decided_by == DecidedBy::LastWins) || answer.is_none_or(may_hold_placeholder)
+}
+
+/// Whether a string of the value that `answer`, a reading of it (strict or repaired), reads
+/// could be a placeholder. A placeholder holds no `"`, so in any reading it is written
+/// between two quotes in a row, the second one not escaped and not followed by a `:` (a
+/// value followed by a colon reads in no reading; a key is no string of the answer). Each
+/// such run short enough to be one is tested as written where it holds no backslash (every
+/// reading reads such a run as itself), or as `JSON.parse` decodes it (where that reads it,
+/// the repair has nothing to change in it), or else taken to be one.
+fn may_hold_placeholder(answer: &str) -> bool {
+    let b = answer.as_bytes();
+    let mut quotes = memchr::memchr_iter(b'"', b);
+    let Some(mut open) = quotes.next() else { return false };
+    for close in quotes {
+        let run = open + 1..close;
+        open = close;
+        let body = b.get(run.clone()).unwrap_or_default();
+        let backslashes = body.iter().rev().take_while(|&&c| c == b'\\').count();
+        let after = b.get(close + 1..).unwrap_or_default().iter().find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+        // A placeholder is at most 64 bytes, and an escape at most six times what it means.
+        if backslashes % 2 == 1 || after == Some(&b':') || body.len() > 6 * PLACEHOLDER_MAX {
+            continue;
+        }
+        let maybe = if memchr::memchr(b'\\', body).is_none() {
+            answer.get(run).is_none_or(|s| placeholder_str(s).is_some())
+        } else {
+            match answer.get(run.start - 1..=run.end).map(crate::read::js::parse) {
+                Some(Ok(Value::String(ref s))) => placeholder(s).is_some(),
+                _ => true,
+            }
+        };
+        if maybe {
+            return true;
+        }
+    }
+    false
+}
+
+/// [`raised`], where the seed reads a value (`reads`) that may not be built (`value`:
+/// where [`needs_value`] says it is not needed).
+pub fn raised_reading(
+    text: &str,
+    trace: &Trace,
+    reads: bool,
+    value: Option<&Value>,
+    stopped: bool,
+    visits: Option<&[Visit]>,
+) -> Vec<Raised> {
     let mut out = Vec::new();
     let (_, reply_end) = lex::trim_range(text);
     let answer = match trace.place {
@@ -169,7 +232,7 @@ pub fn raised(
     {
         out.push(Raised::Placeholder { path, text, answer });
     }
-    if let (true, Some(_), Some(answer)) = (stopped, value, answer) {
+    if let (true, true, Some(answer)) = (stopped, reads, answer) {
         out.push(Raised::ReadFromTruncated { decided_by: trace.decided_by, answer });
     }
     out
@@ -268,8 +331,16 @@ pub const TYPE_NAMES: [&str; 10] =
 /// (`<string>`, `<html here>`, `<...>`; not `<br>` or `<p>`), or a type name in one; or a bare
 /// type name ([`TYPE_NAMES`], any case).
 pub fn placeholder(s: &JsString) -> Option<String> {
+    placeholder_str(s.as_str()?)
+}
+
+/// The longest placeholder, in bytes.
+const PLACEHOLDER_MAX: usize = 64;
+
+/// [`placeholder`], of a string that is text.
+fn placeholder_str(s: &str) -> Option<String> {
     // A placeholder is a few characters: a long string (a page) is none, and is not looked at.
-    let s = s.as_str().filter(|s| s.len() <= 64)?;
+    let s = Some(s).filter(|s| s.len() <= PLACEHOLDER_MAX)?;
     let t = lex::trim(s);
     let dots = t.chars().all(|c| matches!(c, '.' | '…' | ' ')) && (t.contains('…') || t.matches('.').count() >= 2);
     let type_name = |w: &str| TYPE_NAMES.iter().any(|n| n.eq_ignore_ascii_case(w));
@@ -432,6 +503,55 @@ mod tests {
         assert_eq!(names(r#"{"html": "<p>all of it</p>"}"#, true), ["read-from-truncated"]);
         assert!(flags(r#"{"html": "<p>all of it</p>"}"#, false).is_empty());
         assert!(flags(r#"{"html": "<p>cut"#, true).is_empty());
+    }
+
+    #[test]
+    fn a_value_is_built_for_the_flags_only_where_a_string_could_be_a_placeholder() {
+        for (text, needs) in [
+            (r#"{"html": "<p>x</p>", "log": "Page 4"}"#, false),
+            (r#"Here: {"a": [1, "two", {"b": "<p class=\"x\">y</p>"}]} done"#, false),
+            (r#"{"...": "fine", "string": 1}"#, false),
+            ("[1, 2]", false),
+            ("nothing here", false),
+            (r#"{"html": "..."}"#, true),
+            (r#"x {"a": [{"b": "<string>"}]} y"#, true),
+            (r#"{"a": "\u002e\u002e"}"#, true),
+            (r#"{"a": "Integer"}"#, true),
+            (r#"  "…"  "#, true),
+            // Read by the repair: a raw line feed, or a quote that does not close.
+            ("{\"a\": \"x\ny\"} {oops", false),
+            ("{\"a\": \"...\n\"} {oops", true),
+            (r#"{"a": "say "hi" ok", "b": "<string>"} {oops"#, true),
+            (r#"{"a": "say "..." ok"} {oops"#, true),
+            // Quoted dots are no placeholder, nor is a backslash.
+            (r#"{"a": "\"...\"", "b": "\\"}"#, false),
+            (r#"{"a": "a\"b", "c": "d"}"#, false),
+        ] {
+            let trace = run(text, &WalkOptions::SEED, false);
+            assert_eq!(needs_value(text, &trace, false), needs, "{text}");
+        }
+    }
+
+    /// Where the answer is not built, no placeholder is missed: on every golden reply.
+    #[test]
+    fn an_answer_left_unbuilt_has_no_placeholder() {
+        let replies = include_str!("../../tests/golden/replies.jsonl");
+        let mut unbuilt = 0;
+        for line in replies.lines().filter(|l| !l.trim().is_empty()) {
+            let record = crate::read::js::parse(line).unwrap();
+            let Some(Value::String(text)) = record.as_object().and_then(|o| o.get("text")) else {
+                panic!("a golden record has a text")
+            };
+            let text = text.to_string_lossy();
+            let trace = run(&text, &WalkOptions::SEED, false);
+            if let Some(value) = &trace.value
+                && !needs_value(&text, &trace, false)
+            {
+                unbuilt += 1;
+                assert_eq!(walk::first_string(value, placeholder), None, "{text}");
+            }
+        }
+        assert!(unbuilt > 100, "{unbuilt} answers left unbuilt");
     }
 
     #[test]

@@ -79,7 +79,7 @@ enum How<'v> {
 }
 
 fn walk_text(text: &str, opts: &WalkOptions, how: How) -> Trace {
-    walk_with(&mut Readers::new(text), opts, how)
+    walk_with(&mut Readers::new(text), opts, how, true)
 }
 
 /// Walks of one reply under several options, sharing what each learned of the text (each
@@ -92,13 +92,21 @@ pub struct Walker<'a> {
 impl<'a> Walker<'a> {
     pub fn new(text: &'a str) -> Walker<'a> {
         let mut readers = Readers::new(text);
-        readers.shared = Some(HashMap::new());
+        readers.shared = Some(Shared::default());
         Walker { readers }
     }
 
     /// [`run`]`(text, opts, false)`.
     pub fn run(&mut self, opts: &WalkOptions) -> Trace {
-        walk_with(&mut self.readers, opts, How::Unrecorded)
+        walk_with(&mut self.readers, opts, How::Unrecorded, true)
+    }
+
+    /// [`Walker::run`], its answer's value left unbuilt where its place says where to build
+    /// it (the whole text, or a span with its reading): `value` is then `None`, and the
+    /// decision and the place are [`Walker::run`]'s. A caller that may never need the
+    /// value (a scan, on most replies) builds none.
+    pub fn decide(&mut self, opts: &WalkOptions) -> Trace {
+        walk_with(&mut self.readers, opts, How::Unrecorded, false)
     }
 
     /// [`locate`]`(text, opts)`.
@@ -110,8 +118,17 @@ impl<'a> Walker<'a> {
     /// told by the strict validator every walk of this reply shares (the seed's walk has
     /// often read it already).
     pub fn strictly_parses(&mut self, start: usize, end: usize) -> bool {
-        matches!(self.readers.text.as_bytes().get(start), Some(b'{' | b'['))
-            && self.readers.strict().value_at(start) == Ok(end)
+        matches!(self.readers.text.as_bytes().get(start), Some(b'{' | b'[')) && self.strict_end(start) == Some(end)
+    }
+
+    /// Where `JSON.parse` reads the value at `start` to, if it does: the outcome a walk of
+    /// these readers learned there (the seed's walk reads most objects a reply has), else
+    /// the strict validator's.
+    pub fn strict_end(&mut self, start: usize) -> Option<usize> {
+        if let Some(&known) = self.readers.shared.as_ref().and_then(|m| m.get(&(start, ReadingKind::Strict))) {
+            return known.ok();
+        }
+        self.readers.strict().value_at(start).ok()
     }
 
     /// [`visits`]`(text)`: the seed's walk with every candidate it visits, reading through
@@ -119,17 +136,19 @@ impl<'a> Walker<'a> {
     pub fn visits(&mut self) -> (Trace, Vec<Visit>) {
         let braces = memchr::memchr_iter(b'{', self.readers.text.as_bytes()).count();
         let mut visits = Vec::with_capacity(braces);
-        let trace = walk_with(&mut self.readers, &WalkOptions::SEED, How::Visiting(&mut visits));
+        let trace = walk_with(&mut self.readers, &WalkOptions::SEED, How::Visiting(&mut visits), false);
         (trace, visits)
     }
 }
 
-fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How) -> Trace {
+/// The walk; with `build`, its answer's value built (else left to whoever needs it, where
+/// the place tells how: [`Walker::decide`]).
+fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How, build: bool) -> Trace {
     let text = readers.text;
     // What one walk knew of its own repaired reading's failing keys is its own.
     readers.failing_keys = 0..0;
     let record = matches!(how, How::Recorded(_));
-    let whole_text = match read_whole_text(text, readers, record) {
+    let whole_text = match read_whole_text(text, readers, record, build) {
         Ok((span, value)) => {
             return Trace {
                 whole_text: WholeText { span, outcome: Ok(()) },
@@ -138,7 +157,7 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How) -> Trace {
                 walk_end: None,
                 whole_reply: WholeReply::NotTried { whole_text_parsed: true },
                 decided_by: DecidedBy::WholeText,
-                value: Some(value),
+                value,
                 work: readers.work(),
                 unrecorded: None,
                 reads: Reads::default(),
@@ -182,10 +201,12 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How) -> Trace {
                 (Some((_, _, by)), Some(k)) => {
                     candidates.get(k).and_then(|c: &Candidate| c.reading(by).value().cloned())
                 }
-                (Some((start, end, by)), None) => build_value(text, start, end, by),
-                (None, _) => None,
+                (Some((start, end, by)), None) if build => build_value(text, start, end, by),
+                _ => None,
             };
-            let decided = if walk_value.is_some() { DecidedBy::LastWins } else { DecidedBy::None };
+            // A reading known to read at its place reads a value there, built or not.
+            let read = walk_value.is_some() || (!build && kept.is_none() && last.is_some());
+            let decided = if read { DecidedBy::LastWins } else { DecidedBy::None };
             (walk_value, decided)
         }
     };
@@ -316,7 +337,7 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located 
                 whole = reads.then_some(None);
             }
         }
-    } else if let Ok((_, value)) = read_whole_text(text, readers, false) {
+    } else if let Ok((_, Some(value))) = read_whole_text(text, readers, false, true) {
         return built(Place::WholeText, value);
     }
     if let Some(w) = &whole {
@@ -375,17 +396,27 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located 
 ///
 /// Without a trace to show, the text is validated before a value is built, so a reply that
 /// is not JSON costs no allocation (and a leading object's outcome is remembered for the
-/// walk's first candidate).
-fn read_whole_text(text: &str, readers: &mut Readers, record: bool) -> Result<(Span, Value), WholeText> {
+/// walk's first candidate). Without `build`, a container validated so is not built (`None`).
+fn read_whole_text(
+    text: &str,
+    readers: &mut Readers,
+    record: bool,
+    build: bool,
+) -> Result<(Span, Option<Value>), WholeText> {
     let (trim_start, trim_end) = lex::trim_range(text);
     let whole = &text[trim_start..trim_end];
     let span = Span::new(trim_start, trim_end);
+    let parse = || js::parse(whole).map(Some).map_err(|e| ParseError { offset: e.offset + trim_start, ..e });
     let parsed = if record || !matches!(whole.as_bytes().first(), Some(b'{' | b'[')) {
-        js::parse(whole).map_err(|e| ParseError { offset: e.offset + trim_start, ..e })
+        parse()
     } else {
         match readers.strict().value_at(trim_start) {
             Ok(end) if end == trim_end => {
-                js::parse(whole).map_err(|e| ParseError { offset: e.offset + trim_start, ..e })
+                if build {
+                    parse()
+                } else {
+                    Ok(None)
+                }
             }
             Ok(end) => Err(ParseError { kind: ParseErrorKind::TrailingCharacters, offset: end }),
             Err(at) => Err(ParseError { kind: ParseErrorKind::Invalid, offset: at }),
@@ -461,11 +492,16 @@ struct Readers<'a> {
     /// For readers shared by several walks ([`Walker`]): each reading's outcome at each
     /// candidate the validators read. The validators keep failures; a walk under other
     /// options asks the same successes again (the seed's strict readings, above all).
-    shared: Option<HashMap<(usize, ReadingKind), Carrying>>,
+    shared: Option<Shared>,
     /// What the walks of these readers learned of the whole-reply reading (the narrow
     /// reading of a reply that is one object), the same for every walk of the reply.
     whole_narrow: WholeNarrow,
 }
+
+/// Each reading's outcome by candidate, shared by the walks of one reply. Its keys are
+/// positions in the reply and readings, hashed as integers are, seeded at random per map: a
+/// reply cannot choose colliding keys without knowing the seed.
+type Shared = HashMap<(usize, ReadingKind), Carrying, foldhash::fast::RandomState>;
 
 /// The narrow reading of the whole reply, as far as a walk found it: whether it reads to the
 /// reply's last character, and whether its strings are self-contained (known once built).
