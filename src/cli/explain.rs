@@ -147,9 +147,10 @@ struct TraceJson<'a> {
     walk_end: Option<Offset>,
     whole_reply: WholeReplyJson<'a>,
     decided_by: &'static str,
-    value: Json<'a>,
     /// The risk flags raised on the reply, each with what raised it.
     flags: Vec<FlagJson>,
+    /// Last, so that the decision comes before a value of 200 MB.
+    value: Json<'a>,
 }
 
 #[derive(Serialize)]
@@ -375,8 +376,8 @@ pub fn write_json<'t>(
         walk_end: trace.walk_end.map(offset),
         whole_reply: whole,
         decided_by: trace.decided_by.name(),
-        value: Json(trace.value.as_ref()),
         flags: raised.iter().map(|r| FlagJson { flag: r.flag().name(), why: describe_flags::explain(r) }).collect(),
+        value: Json(trace.value.as_ref()),
     };
     serde_json::to_writer(out, &json).map_err(std::io::Error::from)
 }

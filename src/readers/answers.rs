@@ -152,6 +152,11 @@ impl<'a> Answers<'a> {
         self.known.iter().filter(|k| k.value.as_ref().is_some_and(Option::is_some)).count()
     }
 
+    #[cfg(test)]
+    pub(crate) fn built_ids(&self) -> Vec<(ReaderId, Option<Place>)> {
+        self.known.iter().filter(|k| k.value.as_ref().is_some_and(Option::is_some)).map(|k| (k.id, k.place)).collect()
+    }
+
     /// Whether `id`'s answer is the seed's without reading it.
     pub fn is_seed(&self, id: ReaderId) -> bool {
         if id == ReaderId::LAST_WINS {
@@ -296,6 +301,13 @@ impl<'a> Answers<'a> {
         let (a, b) = (self.find(a), self.find(b));
         let (x, y) = (self.known[a].place, self.known[b].place);
         if a == b || matches!((x, y), (Some(x), Some(y)) if x == y) {
+            return true;
+        }
+        // `JSON.parse` of the trimmed reply and the strict reading of the span it trims to
+        // parse the same text.
+        let whole = trimmed(self.text);
+        let strict_whole = |p: Option<Place>| matches!(p, Some(Place::Span { start, end, by: ReadingKind::Strict }) if (start..end) == whole);
+        if (x == Some(Place::WholeText) && strict_whole(y)) || (y == Some(Place::WholeText) && strict_whole(x)) {
             return true;
         }
         // The wide and the narrow reading of one object are the same: the rules differ only

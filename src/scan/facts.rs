@@ -329,7 +329,7 @@ mod tests {
             r#"Prose {"a": "b"} more prose."#,
         ] {
             let partial = Facts::start(t, false, &config);
-            assert_eq!(partial.answers.values_built(), 0, "{t}");
+            assert_eq!(partial.answers.values_built(), 0, "{t} {:?}", partial.answers.built_ids());
             let facts = partial.finish();
             assert!(facts.reads && facts.differences.is_empty() && facts.flags.is_empty(), "{t}");
         }
