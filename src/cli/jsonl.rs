@@ -104,6 +104,8 @@ fn read_chunks(mut source: impl Read, chunks: &SyncSender<std::io::Result<Chunk>
     let fresh = |freed: &Receiver<Vec<u8>>| freed.try_recv().unwrap_or_else(|_| vec![0; READ]);
     let mut buf = fresh(freed);
     let mut filled = 0;
+    // Where the one line a full read ended ends, while the next is waited for.
+    let mut ended: Option<usize> = None;
     loop {
         if buf.len() - filled < READ {
             // The end of a line carried over is long: the buffer grows to hold the line.
@@ -121,16 +123,27 @@ fn read_chunks(mut source: impl Read, chunks: &SyncSender<std::io::Result<Chunk>
         filled += n;
         let eof = n == 0;
         // Each read that ends a line makes a chunk: a file gives a buffer's worth, a pipe
-        // what has arrived. (Only what was just read is searched, so a long line costs one
-        // pass.)
+        // what has arrived. A full read that ends only one line waits for the next to end
+        // too, so that lines longer than a read (replies of a megabyte) are made two at a
+        // time, on both cores, not one by one; a pipe's read gives what it holds, short of
+        // a buffer, and is a chunk at once. (Only what was just read is searched, so a long
+        // line costs one pass.)
         let end = if eof {
             filled
         } else {
-            match memchr::memrchr(b'\n', &buf[just_read.clone()]) {
-                Some(i) => just_read.start + i + 1,
+            let last = memchr::memrchr(b'\n', &buf[just_read.clone()]).map(|i| just_read.start + i + 1);
+            let lines_before =
+                ended.is_some() || last.is_some_and(|l| memchr::memchr(b'\n', &buf[just_read.start..l - 1]).is_some());
+            match last {
+                Some(end) if n < READ || lines_before => end,
+                Some(end) => {
+                    ended = Some(end);
+                    continue;
+                }
                 None => continue,
             }
         };
+        ended = None;
         if end > 0 {
             let mut next = fresh(freed);
             if next.len() > 2 * READ {
@@ -335,6 +348,25 @@ mod tests {
             String::from_utf8(out.0).unwrap(),
             "{\"id\":1,\"extract_json\":{}}\n{\"id\":2,\"extract_json\":{}}\n"
         );
+    }
+
+    /// The lines of each chunk `read_chunks` makes of `source`.
+    fn chunked(source: impl Read) -> Vec<usize> {
+        let (chunks, made) = mpsc::sync_channel(64);
+        let (_free, freed) = mpsc::channel();
+        read_chunks(source, &chunks, &freed);
+        drop(chunks);
+        made.iter().map(|c| c.unwrap()).map(|c| memchr::memchr_iter(b'\n', &c.buf[..c.len]).count()).collect()
+    }
+
+    #[test]
+    fn lines_longer_than_a_read_are_made_two_at_a_time() {
+        let line = format!("{{\"id\":1,\"text\":\"{}\"}}\n", "z".repeat(READ + 10));
+        let input = line.repeat(4);
+        // A file's reads fill the buffer: two lines to a chunk, for both cores.
+        assert_eq!(chunked(Trickle::new(input.as_bytes(), usize::MAX)), [2, 2]);
+        // A pipe's reads give what it holds: each line is a chunk as soon as it has come.
+        assert_eq!(chunked(Trickle::new(input.as_bytes(), 4096)), [1, 1, 1, 1]);
     }
 
     #[test]
