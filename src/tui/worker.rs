@@ -125,14 +125,20 @@ impl Read {
     /// of the seed's answer: the first thing the readings thread reads of it.
     pub fn early(key: EntryKey, text: &str, stopped: bool, config: &Config) -> Read {
         let (facts, seed) = Facts::early(text, stopped, config);
-        Read { key, facts, sketch: Some(sketch_of(seed.as_ref())), html: html_of(seed.as_ref()) }
+        Read::sketched(key, facts, seed.as_ref())
+    }
+
+    /// `facts`, with the sketch of the seed's answer and its `html`'s length.
+    fn sketched(key: EntryKey, facts: Facts, seed: Option<&crate::read::Value>) -> Read {
+        Read { key, facts, sketch: Some(sketch_of(seed)), html: html_of(seed) }
     }
 
     /// The complete facts of a reply at once, with the sketch of [`Read::early`]: every
     /// answer read once.
     pub fn whole(key: EntryKey, text: &str, stopped: bool, config: &Config) -> Read {
         let mut partial = Facts::start(text, stopped, config);
-        let (sketch, html) = (Some(sketch_of(partial.seed())), html_of(partial.seed()));
+        let seed = partial.seed();
+        let (sketch, html) = (Some(sketch_of(seed)), html_of(seed));
         Read { key, facts: partial.finish(), sketch, html }
     }
 
@@ -440,8 +446,8 @@ fn read_batch(
         let early: Vec<Read> = started
             .par_iter_mut()
             .map(|(key, p)| {
-                let (sketch, html) = (Some(sketch_of(p.seed())), html_of(p.seed()));
-                Read { key: *key, facts: p.facts().clone(), sketch, html }
+                let facts = p.facts().clone();
+                Read::sketched(*key, facts, p.seed())
             })
             .collect();
         if ui.send(Msg::Facts(early)).is_err() {
