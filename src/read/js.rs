@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::lex::{next_string_special, push_run, simple_escape};
+use super::lex::{next_string_special, push_run, simple_escape, unescape_dense};
 use super::repair::{AfterQuote, ColonRule, after_quote, escaped_before_plain, is_escape};
 use super::value::{JsString, Object, Value, array_index};
 
@@ -574,32 +574,30 @@ impl<'a> Parser<'a> {
 /// bytes and one-character escapes, or until `out` reaches `upto` bytes; where it stopped
 /// (at the closing quote, a `\u` escape, a control character, the end, or just past an
 /// escape). Plain runs are found a word at a time and copied whole; where escapes come thick
-/// (a reply's JSON quoted in a log: `\"` every few bytes), the next one, a byte on, is
-/// stepped to: a search would cost more than the bytes it passes over.
+/// (a reply's JSON quoted in a log: `\"` every few bytes), the stretch is decoded a byte at
+/// a time on the stack ([`unescape_dense`]): a search would cost more than the bytes it
+/// passes over.
 fn plain_and_short_escapes(text: &str, mut at: usize, out: &mut String, upto: usize) -> usize {
     let bytes = text.as_bytes();
-    let plain = |b: u8| b >= 0x20 && b != b'"' && b != b'\\';
     let mut run = at;
     loop {
         at = next_string_special(bytes, at);
-        loop {
-            match (bytes.get(at), bytes.get(at + 1)) {
-                (Some(b'\\'), Some(&e)) if let Some(c) = simple_escape(e) => {
-                    push_run(out, text, run, at);
-                    out.push(char::from(c));
-                    at += 2;
-                    run = at;
-                    if out.len() >= upto {
-                        return at;
-                    }
-                }
-                (Some(&b), Some(b'\\')) if plain(b) => at += 1,
-                (Some(&b), _) if plain(b) => break,
-                _ => {
-                    push_run(out, text, run, at);
-                    return at;
-                }
-            }
+        push_run(out, text, run, at);
+        let Some(c) = bytes.get(at + 1).and_then(|&e| simple_escape(e)).filter(|_| bytes.get(at) == Some(&b'\\'))
+        else {
+            return at;
+        };
+        // An escape alone is pushed as itself; one with another a byte or two on starts a
+        // dense stretch.
+        if bytes.get(at + 2) == Some(&b'\\') || bytes.get(at + 3) == Some(&b'\\') {
+            at = unescape_dense(bytes, at, out);
+        } else {
+            out.push(char::from(c));
+            at += 2;
+        }
+        run = at;
+        if out.len() >= upto {
+            return at;
         }
     }
 }
@@ -742,6 +740,23 @@ mod tests {
             let json = format!("\"{body}\"");
             let want: String = serde_json::from_str(&json).unwrap();
             assert_eq!(parse(&json).unwrap().as_js_string().unwrap().as_str(), Some(want.as_str()), "{n}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever mix of escapes, plain and non-ASCII text a strict string holds, and
+        /// however thick or sparse, it decodes as serde decodes it.
+        #[test]
+        fn strings_of_any_mix_of_escapes_decode_as_serde_decodes_them(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![r#"\""#, r#"\\"#, ":", "a", "plain text ", r#"\n"#, r#"\/"#, r#"\u00e9"#, r#"\t"#, "é", "😀", r#"\b"#]),
+                0..200,
+            ),
+        ) {
+            let json = format!("\"{}\"", pieces.concat());
+            let want: String = serde_json::from_str(&json).unwrap();
+            let got = parse(&json).unwrap();
+            proptest::prop_assert_eq!(got.as_js_string().unwrap().as_str(), Some(want.as_str()));
         }
     }
 

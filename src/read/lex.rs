@@ -175,6 +175,78 @@ pub(crate) fn simple_escape(e: u8) -> Option<u8> {
     })
 }
 
+/// Where escapes come thick (a page's `\"` by the hundred, `":"` repeated), a byte of text
+/// costs less than the call that would copy it: these two step through such a stretch a byte
+/// at a time into a buffer on the stack and append it to the string at once. `String` has no
+/// safe way to take bytes one by one short of a capacity and UTF-8 check each; the stretch is
+/// ASCII, checked once as the buffer is appended.
+const DENSE_BLOCK: usize = 128;
+
+/// Plain bytes in a row after which a dense stretch is over and the search takes it back.
+const DENSE_PLAIN: usize = 8;
+
+/// Decodes, from the escape at `at`, the one-character escapes and the plain ASCII bytes
+/// between them into `out`, while escapes come within [`DENSE_PLAIN`] bytes of each other;
+/// stops before anything else (a quote, a control, another escape, a byte past ASCII). Returns
+/// where it stopped, never inside an escape or a character.
+pub(crate) fn unescape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> usize {
+    let mut buf = [0u8; DENSE_BLOCK];
+    let (mut n, mut plain) = (0, 0);
+    while let Some(slot) = buf.get_mut(n) {
+        match bytes.get(at) {
+            Some(b'\\') => match bytes.get(at + 1).and_then(|&e| simple_escape(e)) {
+                Some(c) => {
+                    *slot = c;
+                    at += 2;
+                    plain = 0;
+                }
+                None => break,
+            },
+            Some(&b) if (0x20..0x80).contains(&b) && b != b'"' && plain < DENSE_PLAIN => {
+                *slot = b;
+                at += 1;
+                plain += 1;
+            }
+            _ => break,
+        }
+        n += 1;
+    }
+    out.push_str(std::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or_default());
+    at
+}
+
+/// Writes, from `at`, the ASCII bytes of `bytes` as the inside of a JSON string, the ones
+/// JSON escapes escaped (`\"`, `\\`, the short escapes, `\u00xx`), while those come within
+/// [`DENSE_PLAIN`] bytes of each other; stops before a byte past ASCII. Returns where it
+/// stopped.
+pub(crate) fn escape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> usize {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut buf = [0u8; DENSE_BLOCK];
+    let (mut n, mut plain) = (0, 0);
+    // Each byte is written as six, of which the first `len` count: a copy of a fixed size
+    // is a store or two, where one of the byte's own length would be a call.
+    while let Some(room) = buf.get_mut(n..n + 6).and_then(|r| <&mut [u8; 6]>::try_from(r).ok()) {
+        let Some(&b) = bytes.get(at).filter(|b| b.is_ascii()) else { break };
+        let (word, len) = match b {
+            b'"' | b'\\' => ([b'\\', b, 0, 0, 0, 0], 2),
+            0x08 => (*b"\\b\0\0\0\0", 2),
+            0x0c => (*b"\\f\0\0\0\0", 2),
+            b'\n' => (*b"\\n\0\0\0\0", 2),
+            b'\r' => (*b"\\r\0\0\0\0", 2),
+            b'\t' => (*b"\\t\0\0\0\0", 2),
+            0..0x20 => ([b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]], 6),
+            _ if plain < DENSE_PLAIN => ([b, 0, 0, 0, 0, 0], 1),
+            _ => break,
+        };
+        plain = if len == 1 { plain + 1 } else { 0 };
+        *room = word;
+        n += len;
+        at += 1;
+    }
+    out.push_str(std::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or_default());
+    at
+}
+
 /// `true`, `false`, `null` or a number at `at`: where it ends, or where it fails.
 pub(crate) fn scalar_end(bytes: &[u8], at: usize) -> Result<usize, usize> {
     let rest = bytes.get(at..).unwrap_or_default();

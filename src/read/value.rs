@@ -406,24 +406,26 @@ fn write_utf8_inside(out: &mut String, s: &str) {
         out.reserve_exact(escaped + 2 + escaped / 16);
     }
     // Plain runs are found a word at a time and copied whole; where what JSON escapes
-    // comes thick (a reply's quotes, `":"` by the page), the next one, a byte or two
-    // on, is stepped to: a search would cost more than the bytes it passes over.
+    // comes thick (a reply's quotes, `":"` by the page), the stretch is written a byte at
+    // a time on the stack: a search would cost more than the bytes it passes over.
     let (mut run, mut i) = (0, 0);
-    'search: loop {
+    loop {
         i = super::lex::next_string_special(bytes, i);
-        loop {
-            match bytes.get(i) {
-                Some(&b) if is_special(b) => {
-                    super::lex::push_run(out, s, run, i);
-                    push_escape(out, u32::from(b));
-                    i += 1;
-                    run = i;
-                }
-                Some(_) if bytes.get(i + 1).is_some_and(|&c| is_special(c)) => i += 1,
-                Some(_) => continue 'search,
-                None => break 'search,
-            }
+        if i >= bytes.len() {
+            break;
         }
+        super::lex::push_run(out, s, run, i);
+        // A byte JSON escapes alone is written as its escape; one with another a byte or
+        // two on starts a dense stretch.
+        let special = |k: usize| bytes.get(k).is_some_and(|&b| b < 0x20 || b == b'"' || b == b'\\');
+        match bytes.get(i) {
+            Some(&b) if !special(i + 1) && !special(i + 2) => {
+                push_escape(out, u32::from(b));
+                i += 1;
+            }
+            _ => i = super::lex::escape_dense(bytes, i, out),
+        }
+        run = i;
     }
     super::lex::push_run(out, s, run, bytes.len());
 }
@@ -440,12 +442,6 @@ fn escaped_len(bytes: &[u8]) -> usize {
         _ => 0,
     };
     bytes.len() + bytes.iter().map(|&b| extra(b)).sum::<usize>()
-}
-
-/// Whether JSON escapes the byte in a string.
-#[inline(always)]
-fn is_special(b: u8) -> bool {
-    b < 0x20 || b == b'"' || b == b'\\'
 }
 
 fn push_escape(out: &mut String, unit: u32) {
@@ -546,6 +542,23 @@ mod tests {
             let mut out = String::new();
             write_json_string(&mut out, &JsString::from(s.as_str()));
             assert_eq!(out, serde_json::to_string(&s).unwrap(), "{n}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever mix of plain, escaped, control and non-ASCII bytes a string holds, and
+        /// however thick or sparse, it is written as `JSON.stringify` (and serde) write it.
+        #[test]
+        fn strings_of_any_mix_of_escapes_print_as_serde_prints_them(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec!["\"", "\\", ":", "a", "plain text ", "\n", "\u{1b}", "\u{7}", "\t", "é", "😀", "\u{8}"]),
+                0..200,
+            ),
+        ) {
+            let s = pieces.concat();
+            let mut out = String::new();
+            write_json_str(&mut out, &s);
+            proptest::prop_assert_eq!(out, serde_json::to_string(&s).unwrap());
         }
     }
 
