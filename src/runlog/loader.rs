@@ -17,6 +17,7 @@ use super::discover::{Found, discover};
 use super::document::{self, Flow};
 use super::formats::{self, Record, Shape, classify, describe};
 use super::lines::{Ending, LineAt, Lines};
+use super::locator::Written;
 use super::pipeline::{Out, RunLog};
 use super::reply::{Event, Format, Item, Listed, Listing, Meta, Reply};
 use super::skim::{self, Measured};
@@ -1064,6 +1065,7 @@ impl JsonlState {
                     offset,
                     len: text.len,
                     hash: text.hash,
+                    written: Written::of(offset, &text),
                     meta,
                 })),
                 Record::Context | Record::Many(_) => {}
@@ -1349,6 +1351,13 @@ mod tests {
         let mut take = |l: Listing| {
             got.push(match l {
                 Listing::Item(Item::Reply(r)) => Listing::Listed(Listed::of(&r)),
+                // Where the text is written is a listing's own (`locator`'s tests read it).
+                Listing::Listed(mut l) => {
+                    if let Some(w) = l.written.take() {
+                        assert_eq!((w.len, w.hash), (l.len, l.hash), "{}", l.id);
+                    }
+                    Listing::Listed(l)
+                }
                 other => other,
             })
         };
@@ -1418,6 +1427,7 @@ mod tests {
             let mut got = Vec::new();
             tail.read_new(&mut |c| match c {
                 Change::Item(Item::Reply(r)) => got.push(Change::Listed(Listed::of(&r))),
+                Change::Listed(l) => got.push(Change::Listed(Listed { written: None, ..l })),
                 other => got.push(other),
             });
             got

@@ -9,11 +9,13 @@
 //! file rewritten since (its lines moved) is read whole, once, for the replies not found
 //! where they were.
 
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use super::diagnostic::Problem;
 use super::loader::{FileOut, Loader, Start};
-use super::reply::{Item, Reply};
+use super::reply::{Item, Listed, Reply};
 
 /// Where a reply was loaded from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,11 +27,68 @@ pub struct Locator {
     pub line: Option<usize>,
     /// The byte offset of that line (of the record, in a file read whole).
     pub offset: u64,
+    /// Where its text is written, as a listing found it: read again by that string alone.
+    pub written: Option<Written>,
 }
 
 impl Locator {
+    /// Where a reply a listing kept is.
+    pub fn listed(l: &Listed) -> Locator {
+        Locator { source: l.source.clone(), id: l.id.clone(), line: l.line, offset: l.offset, written: l.written }
+    }
+
     pub fn of(reply: &Reply) -> Locator {
-        Locator { source: reply.source.clone(), id: reply.id.clone(), line: reply.line, offset: reply.offset }
+        Locator {
+            source: reply.source.clone(),
+            id: reply.id.clone(),
+            line: reply.line,
+            offset: reply.offset,
+            written: None,
+        }
+    }
+}
+
+/// A reply's text as a listing found it written in a line of its file: one JSON string,
+/// the text as it is ([`super::skim`]). Read again, those bytes alone are decoded, and the
+/// text is taken only where it is still the one listed (its length and hash); anything else
+/// (the file changed, or was never a plain file of lines) is read again through the loader.
+/// A campaign's analysis reads every text again, and reading the string alone costs a
+/// fraction of reading its line through the loader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Written {
+    /// The byte offset, in its file, of the string's first byte past its opening quote.
+    pub at: u64,
+    /// Its bytes as written, up to the closing quote.
+    pub raw: u32,
+    /// The text's bytes and [`super::text_hash`], as listed.
+    pub len: usize,
+    pub hash: u64,
+}
+
+impl Written {
+    /// A long string of the line at `offset`, measured by a listing's skim.
+    pub(crate) fn of(offset: u64, m: &super::skim::Measured) -> Option<Written> {
+        Some(Written { at: offset + u64::from(m.within.0), raw: m.within.1, len: m.len, hash: m.hash })
+    }
+
+    /// The text, read from `file` where it is written; `None` where those bytes are not the
+    /// text listed any more.
+    fn read(&self, file: &mut File, buf: &mut Vec<u8>) -> Option<String> {
+        // With its quotes, which tell that the string is where it was: decoded as a JSON
+        // text by the readers' own parser, faster than the skim's decoder at a page's escapes.
+        let raw = usize::try_from(self.raw).ok()?;
+        buf.clear();
+        buf.resize(raw + 2, 0);
+        file.seek(SeekFrom::Start(self.at.checked_sub(1)?)).ok()?;
+        file.read_exact(buf).ok()?;
+        let written = std::str::from_utf8(buf).ok()?;
+        if !(written.starts_with('"') && written.ends_with('"')) {
+            return None;
+        }
+        let mut value = crate::read::js::parse(written).ok()?;
+        let crate::read::Value::String(crate::read::JsString::Utf8(text)) = &mut value else { return None };
+        let text = std::mem::take(text);
+        (text.len() == self.len && super::text_hash(&text) == self.hash).then_some(text)
     }
 }
 
@@ -47,10 +106,23 @@ impl Loader {
         let Some(first) = all.first() else { return Vec::new() };
         let path: &Path = &first.source;
         let mut found = Found { all, texts: vec![None; all.len()], problem: None };
+        // The texts a listing found written as they are, read by their strings alone.
+        if all.iter().any(|at| at.written.is_some())
+            && let Ok(mut file) = File::open(path)
+        {
+            let mut buf = Vec::new();
+            for (slot, at) in found.texts.iter_mut().zip(all) {
+                *slot = at.written.and_then(|w| w.read(&mut file, &mut buf));
+            }
+            if found.texts.iter().all(Option::is_some) {
+                return found.texts.into_iter().map(|t| t.ok_or(Problem::Vanished)).collect();
+            }
+        }
         let started = self.start(path, false, &mut |out| found.take(out, None));
         if let Start::Jsonl(file, mut state) = started {
-            let lines: Vec<usize> = (0..all.len()).filter(|&i| all[i].line.is_some()).collect();
-            if lines.len() < all.len() {
+            let wanted: Vec<usize> = (0..all.len()).filter(|&i| found.texts[i].is_none()).collect();
+            let lines: Vec<usize> = wanted.iter().copied().filter(|&i| all[i].line.is_some()).collect();
+            if lines.len() < wanted.len() {
                 state.read(self, path, &file, &mut |out| found.take(out, None));
             }
             for i in lines {
@@ -140,13 +212,78 @@ mod tests {
         assert!(reread_all(&samples) > 100);
     }
 
+    /// A file of lines whose texts a listing measures, and those it leaves to loading.
+    fn lines_of_long_texts() -> String {
+        let text = |i: usize| format!(r#"<p class=\"x\">page {i} caf\u00e9 \ud83d\ude00 é</p>\n"#).repeat(20 + i);
+        let mut lines: Vec<String> = (0..12).map(|i| format!(r#"{{"id":"r{i}","text":"{}"}}"#, text(i))).collect();
+        lines.push(format!(r#"[{{"id":"e1","text":"{}"}},{{"id":"e2","text":"short"}}]"#, text(30)));
+        lines.push(format!(r#"{{"id":"n1","score":NaN,"text":"{}"}}"#, text(31)));
+        lines.push(format!(
+            r#"{{"id":"m1","type":"message","role":"assistant","content":[{{"type":"text","text":"{}"}}],"stop_reason":"end_turn"}}"#,
+            text(32)
+        ));
+        lines.join("\n") + "\n"
+    }
+
+    fn listing(path: &Path) -> Vec<Listed> {
+        let mut got = Vec::new();
+        Loader::new(LoadOptions::default()).list(&[path.to_path_buf()], &mut |l| {
+            if let crate::runlog::Listing::Listed(l) = l {
+                got.push(l);
+            }
+        });
+        got
+    }
+
+    #[test]
+    fn a_listed_text_is_read_again_by_its_string_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("replies.jsonl");
+        std::fs::write(&path, lines_of_long_texts()).unwrap();
+        let mut loaded = std::collections::BTreeMap::new();
+        load(std::slice::from_ref(&path), &LoadOptions::default(), &mut |item| {
+            if let Item::Reply(r) = item {
+                loaded.insert(r.id, r.text);
+            }
+        });
+        let listed = listing(&path);
+        let written = listed.iter().filter(|l| l.written.is_some()).count();
+        assert!(written >= 13, "{written} of {}", listed.len());
+        let at: Vec<Locator> = listed.iter().map(Locator::listed).collect();
+        let loader = Loader::new(LoadOptions::default());
+        let texts: Vec<String> = loader.reread_all(&at).into_iter().map(Result::unwrap).collect();
+        assert_eq!(texts, at.iter().map(|a| loaded[&a.id].clone()).collect::<Vec<_>>());
+
+        // Every line's last byte broken: the lines are no JSON now, but each text written as
+        // it was reads, by its string alone; the others are read through their lines, and fail.
+        let broken: String = lines_of_long_texts().lines().map(|l| format!("{}!\n", &l[..l.len() - 1])).collect();
+        std::fs::write(&path, broken).unwrap();
+        let again = loader.reread_all(&at);
+        for (l, got) in listed.iter().zip(&again) {
+            match l.written {
+                Some(_) => assert_eq!(got.as_deref(), Ok(loaded[&l.id].as_str()), "{}", l.id),
+                None => assert!(got.is_err(), "{}: {got:?}", l.id),
+            }
+        }
+
+        // A text changed where it is written (its length kept) is not the one listed: its line
+        // is read, and gives the new text.
+        let changed = lines_of_long_texts().replacen("page 3 ", "PAGE 3 ", 1);
+        std::fs::write(&path, &changed).unwrap();
+        let r3 = at.iter().position(|a| a.id == "r3").unwrap();
+        let got = loader.reread(&at[r3]).unwrap();
+        assert!(got.starts_with("<p class=\"x\">PAGE 3 "), "{}", &got[..30]);
+        std::fs::write(&path, "").unwrap();
+        assert!(loader.reread(&at[r3]).is_err());
+    }
+
     #[test]
     fn a_reply_no_longer_there_says_so() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("replies.jsonl");
         std::fs::write(&path, "{\"id\":\"a\",\"text\":\"one\"}\n{\"id\":\"b\",\"text\":\"two\"}\n").unwrap();
         let loader = Loader::new(LoadOptions::default());
-        let b = Locator { source: path.clone(), id: "b".to_owned(), line: Some(2), offset: 24 };
+        let b = Locator { source: path.clone(), id: "b".to_owned(), line: Some(2), offset: 24, written: None };
         assert_eq!(loader.reread(&b).as_deref(), Ok("two"));
         // Rewritten with a longer first line: the reply moved, and is found by its id.
         std::fs::write(&path, "{\"id\":\"a\",\"text\":\"one more\"}\n{\"id\":\"b\",\"text\":\"two\"}\n").unwrap();

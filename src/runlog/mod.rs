@@ -62,7 +62,7 @@ pub use diagnostic::{Diagnostic, Problem};
 pub use discover::{Found, discover, is_passed_over};
 pub use follow::{Sink, WatchMode, Watching, follow};
 pub use loader::{LoadOptions, Loader};
-pub use locator::Locator;
+pub use locator::{Locator, Written};
 pub use reference::{ReferenceError, Resolved, parse_reference, resolve};
 pub use reply::{Event, EventKind, Format, Item, Listed, Listing, Meta, Reply, StopReason, Tokens, text_hash};
 pub use tail::{Change, Restart, Tail};

@@ -288,6 +288,8 @@ pub struct Listed {
     pub len: usize,
     /// [`text_hash`] of the text, to tell it changed when it is read again.
     pub hash: u64,
+    /// Where the text is written as one JSON string of its line, when it is.
+    pub written: Option<super::locator::Written>,
     pub meta: Meta,
 }
 
@@ -301,6 +303,7 @@ impl Listed {
             offset: reply.offset,
             len: reply.text.len(),
             hash: text_hash(&reply.text),
+            written: None,
             meta: reply.meta.clone(),
         }
     }

@@ -27,6 +27,10 @@ pub struct Measured {
     pub len: usize,
     /// [`super::text_hash`] of it.
     pub hash: u64,
+    /// Where it is written in its line: the byte past its opening quote, and its bytes as
+    /// written up to the closing one. What it takes to read the text again alone
+    /// ([`super::locator::Written`]).
+    pub within: (u32, u32),
 }
 
 /// A line skimmed: `small` is the line with its long strings stood in for; the `n`-th
@@ -59,7 +63,9 @@ pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
         small.extend_from_slice(long.len().to_string().as_bytes());
         small.push(b'"');
         copied = at;
-        long.push(Measured { len: scratch.len(), hash: super::reply::hash_bytes(scratch) });
+        // A line is at most 256 MiB (`max_line`): its positions fit.
+        let within = (u32::try_from(open + 1).ok()?, u32::try_from(close - (open + 1)).ok()?);
+        long.push(Measured { len: scratch.len(), hash: super::reply::hash_bytes(scratch), within });
     }
     if long.is_empty() {
         return None;
@@ -75,7 +81,7 @@ pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
 /// Decodes the JSON string whose first byte (past its opening quote) is `line[start]` into
 /// `out`; the index of its closing quote. `None` for anything JSON would refuse, for a lone
 /// surrogate, which a text cannot hold, and for bytes that are not UTF-8.
-fn decode(line: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
+pub(crate) fn decode(line: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
     out.clear();
     let mut i = start;
     loop {
@@ -255,7 +261,10 @@ mod tests {
             match stood_for(v.as_str().unwrap_or(""), &s.long) {
                 Some(m) => {
                     let text = whole[k].as_str().unwrap();
-                    assert_eq!(m, Measured { len: text.len(), hash: crate::runlog::text_hash(text) }, "{k}");
+                    assert_eq!((m.len, m.hash), (text.len(), crate::runlog::text_hash(text)), "{k}");
+                    let (at, len) = (m.within.0 as usize, m.within.1 as usize);
+                    let written: String = serde_json::from_slice(&line.as_bytes()[at - 1..at + len + 1]).unwrap();
+                    assert_eq!(written, text, "{k}: where it is written");
                 }
                 None => assert_eq!(&whole[k], v, "{k}"),
             }
@@ -300,7 +309,7 @@ mod tests {
 
     #[test]
     fn a_stand_in_is_known_only_whole() {
-        let m = [Measured { len: 1, hash: 2 }; 3];
+        let m = [Measured { len: 1, hash: 2, within: (3, 4) }; 3];
         assert_eq!(stood_for(&format!("{MARK}2"), &m), Some(m[2]));
         assert_eq!(stood_for(&format!("{MARK}02"), &m), None);
         assert_eq!(stood_for(&format!("{MARK}3"), &m), None);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::readers::ReaderId;
-use crate::runlog::{Diagnostic, EventKind, Item, Listed, Locator, Meta, StopReason};
+use crate::runlog::{Diagnostic, EventKind, Item, Listed, Locator, Meta, StopReason, Written};
 use crate::scan::{Config, Facts};
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
@@ -40,11 +40,13 @@ pub struct Text {
     pub offset: u64,
     /// The text itself, for a reply given in memory rather than loaded from a file.
     pub held: Option<Arc<str>>,
+    /// Where a listing found it written in its file, when it is one string of a line.
+    pub written: Option<Written>,
 }
 
 impl Text {
     pub fn of(text: &str, offset: u64, held: bool) -> Text {
-        Text { len: text.len(), hash: hash(text), offset, held: held.then(|| Arc::from(text)) }
+        Text { len: text.len(), hash: hash(text), offset, held: held.then(|| Arc::from(text)), written: None }
     }
 }
 
@@ -90,7 +92,7 @@ impl Entry {
 
     /// An entry for a reply listed without its text: read from its file when it is wanted.
     pub fn listed(key: EntryKey, l: Listed) -> Entry {
-        let text = Text { len: l.len, hash: l.hash, offset: l.offset, held: None };
+        let text = Text { len: l.len, hash: l.hash, offset: l.offset, held: None, written: l.written };
         Entry::of(key, l.id, l.source, l.line, Body::Reply { text, meta: Box::new(l.meta) })
     }
 
@@ -145,7 +147,14 @@ impl Entry {
     /// Where the reply's text is read again from.
     pub fn locator(&self) -> Option<Locator> {
         let t = self.text()?;
-        Some(Locator { source: self.source.clone(), id: self.id.clone(), line: self.line, offset: t.offset })
+        Some(Locator {
+            source: self.source.clone(),
+            id: self.id.clone(),
+            line: self.line,
+            offset: t.offset,
+            // Only while the text is the one listed: a reply found changed was read whole.
+            written: t.written.filter(|w| (w.len, w.hash) == (t.len, t.hash)),
+        })
     }
 
     pub fn meta(&self) -> Option<&Meta> {
