@@ -334,6 +334,9 @@ pub fn placeholder(s: &JsString) -> Option<String> {
     placeholder_str(s.as_str()?)
 }
 
+/// The longest of [`TYPE_NAMES`], in bytes.
+const TYPE_NAME_MAX: usize = 7;
+
 /// The longest placeholder, in bytes.
 const PLACEHOLDER_MAX: usize = 64;
 
@@ -341,6 +344,14 @@ const PLACEHOLDER_MAX: usize = 64;
 fn placeholder_str(s: &str) -> Option<String> {
     // A placeholder is a few characters: a long string (a page) is none, and is not looked at.
     let s = Some(s).filter(|s| s.len() <= PLACEHOLDER_MAX)?;
+    // Most short strings of an answer are words and numbers: a placeholder starts (past
+    // whitespace) with a dot, an ellipsis or `<`, or is a type name, none longer than
+    // `integer`. Those are told at once, without the trim.
+    let printable = |b: Option<&u8>| b.is_some_and(|&b| (0x21..0x7f).contains(&b));
+    let (first, last) = (s.as_bytes().first(), s.as_bytes().last());
+    if s.len() > TYPE_NAME_MAX && printable(first) && printable(last) && !matches!(first, Some(b'.' | b'<')) {
+        return None;
+    }
     let t = lex::trim(s);
     let dots = t.chars().all(|c| matches!(c, '.' | '…' | ' ')) && (t.contains('…') || t.matches('.').count() >= 2);
     let type_name = |w: &str| TYPE_NAMES.iter().any(|n| n.eq_ignore_ascii_case(w));
@@ -357,6 +368,35 @@ fn placeholder_str(s: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::read::walk::{WalkOptions, run};
+
+    /// [`placeholder_str`] without the shortcut for plain strings.
+    fn placeholder_in_full(s: &str) -> Option<String> {
+        let t = lex::trim(s);
+        let dots = t.chars().all(|c| matches!(c, '.' | '…' | ' ')) && (t.contains('…') || t.matches('.').count() >= 2);
+        let type_name = |w: &str| TYPE_NAMES.iter().any(|n| n.eq_ignore_ascii_case(w));
+        let angled = t.strip_prefix('<').and_then(|r| r.strip_suffix('>')).is_some_and(|inner| {
+            let inner = inner.trim();
+            !inner.is_empty()
+                && !inner.contains(['<', '>', '=', '"', '\'', '/'])
+                && (type_name(inner) || !inner.chars().all(|c| c.is_ascii_alphanumeric()))
+        });
+        (s.len() <= PLACEHOLDER_MAX && (dots || angled || type_name(t))).then(|| t.to_owned())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 4000, ..Default::default() })]
+        /// Telling a plain string at once tells what the whole test tells.
+        #[test]
+        fn plain_strings_are_told_as_the_whole_test_tells(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![".", "…", " ", "<", ">", "string", "Integer", "x", "\u{b}", "\u{feff}", "\t", "bool", "9", "="]),
+                0..12,
+            ),
+        ) {
+            let s = pieces.concat();
+            proptest::prop_assert_eq!(placeholder_str(&s), placeholder_in_full(&s));
+        }
+    }
 
     fn flags(text: &str, stopped: bool) -> Vec<Raised> {
         let trace = run(text, &WalkOptions::SEED, false);
