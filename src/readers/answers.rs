@@ -205,7 +205,7 @@ impl<'a> Answers<'a> {
                 let located = self.walker.locate(opts);
                 let place = located.place;
                 // The value where finding the place built it; else when asked for.
-                let value = matches!(place, Place::WholeText).then(|| held(located.into_value(text)));
+                let value = located.built().map(|v| held(Some(v)));
                 Known { id, place: Some(place), value, json: None }
             }
             Some(Run::FirstWins) => {

@@ -191,7 +191,7 @@ fn may_hold_placeholder(answer: &str) -> bool {
         if backslashes % 2 == 1 || after == Some(&b':') || body.len() > 6 * PLACEHOLDER_MAX {
             continue;
         }
-        let maybe = if memchr::memchr(b'\\', body).is_none() {
+        let maybe = if !body.contains(&b'\\') {
             answer.get(run).is_none_or(|s| placeholder_str(s).is_some())
         } else {
             match answer.get(run.start - 1..=run.end).map(crate::read::js::parse) {
@@ -349,6 +349,11 @@ fn placeholder_str(s: &str) -> Option<String> {
     // `integer`. Those are told at once, without the trim.
     let printable = |b: Option<&u8>| b.is_some_and(|&b| (0x21..0x7f).contains(&b));
     let (first, last) = (s.as_bytes().first(), s.as_bytes().last());
+    if printable(first) && !matches!(first, Some(b'.' | b'<' | b'a'..=b'z' | b'A'..=b'Z')) {
+        // Nothing trims before it, and no placeholder starts with it (what lies between a
+        // key and its value, `: `, is most of the short runs looked at).
+        return None;
+    }
     if s.len() > TYPE_NAME_MAX && printable(first) && printable(last) && !matches!(first, Some(b'.' | b'<')) {
         return None;
     }
@@ -389,7 +394,7 @@ mod tests {
         #[test]
         fn plain_strings_are_told_as_the_whole_test_tells(
             pieces in proptest::collection::vec(
-                proptest::sample::select(vec![".", "…", " ", "<", ">", "string", "Integer", "x", "\u{b}", "\u{feff}", "\t", "bool", "9", "="]),
+                proptest::sample::select(vec![".", "…", " ", "<", ">", "string", "Integer", "x", "\u{b}", "\u{feff}", "\t", "bool", "9", "=", ":", ","]),
                 0..12,
             ),
         ) {

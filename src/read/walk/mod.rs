@@ -248,6 +248,11 @@ pub struct Located {
 }
 
 impl Located {
+    /// The value, where finding the place built it (a gate that reads the strings does).
+    pub fn built(self) -> Option<Value> {
+        self.value
+    }
+
     /// The answer: the value at the place, built now if it was not built finding it.
     pub fn into_value(self, text: &str) -> Option<Value> {
         self.into_answer(text)?.into_value(text)
