@@ -180,7 +180,7 @@ pub(crate) fn simple_escape(e: u8) -> Option<u8> {
 /// at a time into a buffer on the stack and append it to the string at once. `String` has no
 /// safe way to take bytes one by one short of a capacity and UTF-8 check each; the stretch is
 /// ASCII, checked once as the buffer is appended.
-const DENSE_BLOCK: usize = 128;
+const DENSE_BLOCK: usize = 256;
 
 /// Plain bytes in a row after which a dense stretch is over and the search takes it back.
 const DENSE_PLAIN: usize = 8;
@@ -227,16 +227,11 @@ pub(crate) fn escape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> usi
     // is a store or two, where one of the byte's own length would be a call.
     while let Some(room) = buf.get_mut(n..n + 6).and_then(|r| <&mut [u8; 6]>::try_from(r).ok()) {
         let Some(&b) = bytes.get(at).filter(|b| b.is_ascii()) else { break };
-        let (word, len) = match b {
-            b'"' | b'\\' => ([b'\\', b, 0, 0, 0, 0], 2),
-            0x08 => (*b"\\b\0\0\0\0", 2),
-            0x0c => (*b"\\f\0\0\0\0", 2),
-            b'\n' => (*b"\\n\0\0\0\0", 2),
-            b'\r' => (*b"\\r\0\0\0\0", 2),
-            b'\t' => (*b"\\t\0\0\0\0", 2),
-            0..0x20 => ([b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]], 6),
-            _ if plain < DENSE_PLAIN => ([b, 0, 0, 0, 0, 0], 1),
-            _ => break,
+        let (word, len) = match ESCAPES.get(usize::from(b)).copied().unwrap_or(0) {
+            0 if plain < DENSE_PLAIN => ([b, 0, 0, 0, 0, 0], 1),
+            0 => break,
+            b'u' => ([b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]], 6),
+            e => ([b'\\', e, 0, 0, 0, 0], 2),
         };
         plain = if len == 1 { plain + 1 } else { 0 };
         *room = word;
@@ -246,6 +241,25 @@ pub(crate) fn escape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> usi
     out.push_str(std::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or_default());
     at
 }
+
+/// What follows the backslash where JSON escapes an ASCII byte in a string (`u`: `\u00xx`),
+/// or 0 where it does not.
+const ESCAPES: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = b'u';
+        c += 1;
+    }
+    t[0x08] = b'b';
+    t[0x0c] = b'f';
+    t[b'\n' as usize] = b'n';
+    t[b'\r' as usize] = b'r';
+    t[b'\t' as usize] = b't';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
 
 /// `true`, `false`, `null` or a number at `at`: where it ends, or where it fails.
 pub(crate) fn scalar_end(bytes: &[u8], at: usize) -> Result<usize, usize> {
