@@ -44,6 +44,9 @@ pub(crate) struct Skim {
 /// `line` skimmed, or `None` when it has no long string or a skim would not be exact.
 /// `scratch` is reused across lines for the decoded strings.
 pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
+    // A line that is not UTF-8 is read whole, which says where it is not. Checked once here,
+    // so that the strings are decoded without looking at their characters again.
+    std::str::from_utf8(line).ok()?;
     // Bytes outside the long strings stay in the small line, whose parse checks them.
     let mut small = Vec::new();
     let mut long = Vec::new();
@@ -79,37 +82,25 @@ pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
 }
 
 /// Decodes the JSON string whose first byte (past its opening quote) is `line[start]` into
-/// `out`; the index of its closing quote. `None` for anything JSON would refuse, for a lone
-/// surrogate, which a text cannot hold, and for bytes that are not UTF-8.
+/// `out`; the index of its closing quote. `None` for anything JSON would refuse and for a lone
+/// surrogate, which a text cannot hold. `line` is UTF-8 ([`skim`] checks it): the runs between
+/// escapes are copied as they are, found as the readers find a string's next special byte.
 pub(crate) fn decode(line: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
     out.clear();
     let mut i = start;
     loop {
-        let rest = line.get(i..)?;
-        let k = memchr::memchr2(b'"', b'\\', rest)?;
-        let run = &rest[..k];
-        // Folded, not short-circuited, so that it runs a vector at a time. A run ends at an
-        // ASCII byte, so a character is never split between runs: each is UTF-8 on its own.
-        let (control, high) = run.iter().fold((false, 0u8), |(c, h), &b| (c | (b < 0x20), h | b));
-        if control || (high >= 0x80 && std::str::from_utf8(run).is_err()) {
-            return None;
-        }
-        out.extend_from_slice(run);
-        i += k;
-        if line[i] == b'"' {
-            return Some(i);
+        let k = crate::read::lex::next_string_special(line, i);
+        out.extend_from_slice(line.get(i..k)?);
+        i = k;
+        match line.get(i)? {
+            b'"' => return Some(i),
+            b'\\' => {}
+            // A control character, which JSON refuses in a string.
+            _ => return None,
         }
         let escape = *line.get(i + 1)?;
         i += 2;
         let byte = match escape {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'/' => b'/',
-            b'b' => 0x08,
-            b'f' => 0x0c,
-            b'n' => b'\n',
-            b'r' => b'\r',
-            b't' => b'\t',
             b'u' => {
                 let unit = hex4(line.get(i..i + 4)?)?;
                 i += 4;
@@ -132,7 +123,7 @@ pub(crate) fn decode(line: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usi
                 out.extend_from_slice(char::from_u32(code)?.encode_utf8(&mut utf8).as_bytes());
                 continue;
             }
-            _ => return None,
+            e => crate::read::lex::simple_escape(e)?,
         };
         out.push(byte);
     }
@@ -279,6 +270,29 @@ mod tests {
         let s = check(&line).unwrap();
         assert_eq!(s.long.len(), 2);
         assert!(s.small.len() < 100, "{}", String::from_utf8_lossy(&s.small));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 3000, ..Default::default() })]
+        /// A string decodes as serde decodes it (which refuses lone surrogates too), or, where
+        /// serde refuses it, not at all; its closing quote is found.
+        #[test]
+        fn a_string_decodes_as_serde_decodes_it(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "a", "plain text ", "é", "😀", r#"\""#, r#"\\"#, r#"\n"#, r#"\/"#, r#"\u00e9"#,
+                    r#"\ud83d\ude00"#, r#"\ud800"#, r#"\udc00x"#, r#"\q"#, r#"\u12"#, "\u{1}", "\t",
+                ]),
+                0..120,
+            ),
+        ) {
+            let body = pieces.concat();
+            let line = format!("\"{body}\",1");
+            let mut out = Vec::new();
+            let got = decode(line.as_bytes(), 1, &mut out).map(|close| (close, String::from_utf8(out).unwrap()));
+            let want = serde_json::from_str::<String>(&format!("\"{body}\"")).ok().map(|s| (body.len() + 1, s));
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 
     #[test]
