@@ -227,11 +227,11 @@ pub(crate) fn escape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> usi
     // is a store or two, where one of the byte's own length would be a call.
     while let Some(room) = buf.get_mut(n..n + 6).and_then(|r| <&mut [u8; 6]>::try_from(r).ok()) {
         let Some(&b) = bytes.get(at).filter(|b| b.is_ascii()) else { break };
-        let (word, len) = match ESCAPES.get(usize::from(b)).copied().unwrap_or(0) {
-            0 if plain < DENSE_PLAIN => ([b, 0, 0, 0, 0, 0], 1),
-            0 => break,
-            b'u' => ([b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]], 6),
-            e => ([b'\\', e, 0, 0, 0, 0], 2),
+        let (word, len) = match escape_of(b) {
+            None if plain < DENSE_PLAIN => ([b, 0, 0, 0, 0, 0], 1),
+            None => break,
+            Some(b'u') => ([b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]], 6),
+            Some(e) => ([b'\\', e, 0, 0, 0, 0], 2),
         };
         plain = if len == 1 { plain + 1 } else { 0 };
         *room = word;
@@ -242,8 +242,15 @@ pub(crate) fn escape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> usi
     at
 }
 
-/// What follows the backslash where JSON escapes an ASCII byte in a string (`u`: `\u00xx`),
-/// or 0 where it does not.
+/// What follows the backslash where JSON (and `JSON.stringify`) escapes the byte in a string:
+/// `"`, `\\`, a short escape's letter, or `u` for a control written `\u00xx`; `None` for a
+/// byte written as itself.
+#[inline]
+pub(crate) fn escape_of(b: u8) -> Option<u8> {
+    ESCAPES.get(usize::from(b)).copied().filter(|&e| e != 0)
+}
+
+/// [`escape_of`] as a table, 0 for a byte written as itself.
 const ESCAPES: [u8; 128] = {
     let mut t = [0u8; 128];
     let mut c = 0;

@@ -417,7 +417,7 @@ fn write_utf8_inside(out: &mut String, s: &str) {
         super::lex::push_run(out, s, run, i);
         // A byte JSON escapes alone is written as its escape; one with another a byte or
         // two on starts a dense stretch.
-        let special = |k: usize| bytes.get(k).is_some_and(|&b| b < 0x20 || b == b'"' || b == b'\\');
+        let special = |k: usize| bytes.get(k).is_some_and(|&b| super::lex::escape_of(b).is_some());
         match bytes.get(i) {
             Some(&b) if !special(i + 1) && !special(i + 2) => {
                 push_escape(out, u32::from(b));
@@ -436,32 +436,25 @@ const LONG_STRING: usize = 1 << 16;
 /// The length of `bytes` written as the inside of a JSON string.
 fn escaped_len(bytes: &[u8]) -> usize {
     // `\"` and the short escapes take two bytes, other controls six (`\u001b`).
-    let extra = |b: u8| match b {
-        b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 1,
-        0..0x20 => 5,
-        _ => 0,
+    let extra = |b: u8| match super::lex::escape_of(b) {
+        None => 0,
+        Some(b'u') => 5,
+        Some(_) => 1,
     };
     bytes.len() + bytes.iter().map(|&b| extra(b)).sum::<usize>()
 }
 
+/// Writes the escape of a UTF-16 unit JSON escapes: its short escape, or `\uxxxx` (a control,
+/// a lone surrogate).
 fn push_escape(out: &mut String, unit: u32) {
-    match unit {
-        0x22 => {
+    match u8::try_from(unit).ok().and_then(super::lex::escape_of) {
+        Some(e) if e != b'u' => {
             out.push('\\');
-            out.push('"');
+            out.push(char::from(e));
         }
-        0x5c => {
-            out.push('\\');
-            out.push('\\');
-        }
-        0x08 => out.push_str("\\b"),
-        0x0c => out.push_str("\\f"),
-        0x0a => out.push_str("\\n"),
-        0x0d => out.push_str("\\r"),
-        0x09 => out.push_str("\\t"),
-        u => {
+        _ => {
             use fmt::Write;
-            let _ = write!(out, "\\u{u:04x}");
+            let _ = write!(out, "\\u{unit:04x}");
         }
     }
 }

@@ -75,7 +75,7 @@ impl Written {
     /// text listed any more.
     fn read(&self, file: &mut File, buf: &mut Vec<u8>) -> Option<String> {
         // With its quotes, which tell that the string is where it was: decoded as a JSON
-        // text by the readers' own parser, faster than the skim's decoder at a page's escapes.
+        // text by the readers' own parser.
         let raw = usize::try_from(self.raw).ok()?;
         buf.clear();
         buf.resize(raw + 2, 0);

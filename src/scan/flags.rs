@@ -344,18 +344,17 @@ const PLACEHOLDER_MAX: usize = 64;
 fn placeholder_str(s: &str) -> Option<String> {
     // A placeholder is a few characters: a long string (a page) is none, and is not looked at.
     let s = Some(s).filter(|s| s.len() <= PLACEHOLDER_MAX)?;
-    // Most short strings of an answer are words and numbers: a placeholder starts (past
-    // whitespace) with a dot, an ellipsis or `<`, or is a type name, none longer than
-    // `integer`. Those are told at once, without the trim.
-    let printable = |b: Option<&u8>| b.is_some_and(|&b| (0x21..0x7f).contains(&b));
-    let (first, last) = (s.as_bytes().first(), s.as_bytes().last());
-    if printable(first) && !matches!(first, Some(b'.' | b'<' | b'a'..=b'z' | b'A'..=b'Z')) {
-        // Nothing trims before it, and no placeholder starts with it (what lies between a
-        // key and its value, `: `, is most of the short runs looked at).
-        return None;
-    }
-    if s.len() > TYPE_NAME_MAX && printable(first) && printable(last) && !matches!(first, Some(b'.' | b'<')) {
-        return None;
+    // Most short strings looked at are words, numbers and what lies between a key and its
+    // value (`: `). Past whitespace a placeholder starts with a dot, an ellipsis or `<`, or is
+    // a type name, a word of at most `integer`'s length: the rest is told by its ends, without
+    // the trim (a printable ASCII byte is nothing JavaScript trims).
+    let printable = |b: u8| (0x21..0x7f).contains(&b);
+    let (first, last) = (s.as_bytes().first().copied(), s.as_bytes().last().copied());
+    match first {
+        Some(b'.' | b'<') => {}
+        Some(b'a'..=b'z' | b'A'..=b'Z') if s.len() > TYPE_NAME_MAX && last.is_some_and(printable) => return None,
+        Some(b) if printable(b) && !b.is_ascii_alphabetic() => return None,
+        _ => {}
     }
     placeholder_trimmed(s)
 }
