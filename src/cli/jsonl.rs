@@ -28,6 +28,11 @@ use super::record::{self, Input, Offsets};
 /// over: a chunk small enough that its lines, their text and their records stay in the
 /// cache while they are made (chunks of 8 MiB were a fifth slower).
 const READ: usize = 1 << 20;
+/// A buffer's size: a read, and room before it for the end of a line carried over. A
+/// buffer that has to grow for it is moved, and memory moved from is handed back to the
+/// system and the next buffer faulted in afresh, which costs more than the read: only a
+/// line longer than a read grows one.
+const BUFFER: usize = 2 * READ;
 /// An output buffer that grew past this (every candidate of a long reply) is not kept.
 const KEPT_OUTPUT: usize = 8 << 20;
 
@@ -101,7 +106,7 @@ fn records(
 /// Reads `source` into chunks of whole lines, sent in order, taking buffers back from
 /// `freed` (a line longer than a buffer grows it); a read error is sent last.
 fn read_chunks(mut source: impl Read, chunks: &SyncSender<std::io::Result<Chunk>>, freed: &Receiver<Vec<u8>>) {
-    let fresh = |freed: &Receiver<Vec<u8>>| freed.try_recv().unwrap_or_else(|_| vec![0; READ]);
+    let fresh = |freed: &Receiver<Vec<u8>>| freed.try_recv().unwrap_or_else(|_| vec![0; BUFFER]);
     let mut buf = fresh(freed);
     let mut filled = 0;
     // Where the one line a full read ended ends, while the next is waited for.
@@ -146,9 +151,9 @@ fn read_chunks(mut source: impl Read, chunks: &SyncSender<std::io::Result<Chunk>
         ended = None;
         if end > 0 {
             let mut next = fresh(freed);
-            if next.len() > 2 * READ {
+            if next.len() > BUFFER {
                 // The line that made it grow is done with.
-                next = vec![0; READ];
+                next = vec![0; BUFFER];
             }
             let rest = filled - end;
             if next.len() < rest + READ {

@@ -4,7 +4,6 @@
 use std::fmt::Write;
 
 use crate::read::js;
-use crate::read::reprint::reprint;
 use crate::read::span::Utf16Index;
 use crate::read::trace::Trace;
 use crate::read::value::{JsString, Object, Value, write_json_string};
@@ -44,8 +43,9 @@ pub struct Input {
 
 impl Input {
     /// Reads one JSONL line. The error says what is wrong with it.
+    /// Its text is given back with [`js::recycle`] once done with, where that pays.
     pub fn parse(line: &str) -> Result<Input, String> {
-        let mut value = js::parse(line).map_err(|e| format!("not JSON: {e}"))?;
+        let mut value = js::parse_recycled(line).map_err(|e| format!("not JSON: {e}"))?;
         let Value::Object(obj) = &mut value else {
             return Err(format!("expected an object with \"text\", found a {}", value.kind()));
         };
@@ -82,12 +82,13 @@ pub fn render(input: &Input, offsets: Offsets, keys: Option<&[String]>) -> Strin
 }
 
 /// What the record's keys ask of the seed's walk, the least that gives them: the answer
-/// alone ([`walk::answer`]); the decision too ([`walk::run`] unrecorded); or every
+/// alone ([`walk::print_answer`]); the decision too ([`walk::run`] unrecorded); or every
 /// candidate too ([`walk::visits`]). Each is linear in the reply and exactly what the
 /// recorded walk says.
 enum Walked {
     Nothing,
-    Answer(Option<walk::Answer>),
+    /// The answer alone, found as it is printed ([`walk::print_answer`]).
+    Answer,
     Decision(Trace),
     Visits(Trace, Vec<Visit>),
 }
@@ -100,7 +101,7 @@ impl Walked {
         } else if ["decided_by", "whole_reply", "walk_end"].iter().any(|k| wanted(k)) {
             Walked::Decision(walk::run(text, &walk::WalkOptions::SEED, false))
         } else if wanted("extract_json") {
-            Walked::Answer(walk::answer_in(text, &walk::WalkOptions::SEED))
+            Walked::Answer
         } else {
             Walked::Nothing
         }
@@ -109,29 +110,19 @@ impl Walked {
     fn trace(&self) -> Option<&Trace> {
         match self {
             Walked::Decision(t) | Walked::Visits(t, _) => Some(t),
-            Walked::Nothing | Walked::Answer(_) => None,
+            Walked::Nothing | Walked::Answer => None,
         }
     }
 
     /// Writes the answer as `JSON.stringify` would, or `null`.
     fn write_value(&self, text: &str, out: &mut String) {
-        let value = match self {
-            Walked::Answer(Some(walk::Answer::Json(span))) => {
-                if reprint(text, span.start, span.end, out) {
-                    return;
-                }
-                text.get(span.start..span.end).and_then(|json| js::parse(json).ok())
-            }
-            Walked::Answer(Some(walk::Answer::Value(v))) => return v.write_json(out),
+        match self {
+            Walked::Answer => walk::print_answer(text, &walk::WalkOptions::SEED, out),
             Walked::Decision(t) | Walked::Visits(t, _) => match &t.value {
-                Some(v) => return v.write_json(out),
-                None => None,
+                Some(v) => v.write_json(out),
+                None => out.push_str("null"),
             },
-            Walked::Answer(None) | Walked::Nothing => None,
-        };
-        match value {
-            Some(v) => v.write_json(out),
-            None => out.push_str("null"),
+            Walked::Nothing => out.push_str("null"),
         }
     }
 }

@@ -22,6 +22,9 @@ use super::lex::{next_string_special, push_run, simple_escape, unescape_dense};
 use super::repair::{AfterQuote, ColonRule, after_quote, escaped_before_plain, is_escape};
 use super::value::{JsString, Object, Value, array_index};
 
+mod print;
+pub use print::{Printed, print_repaired_at};
+
 /// Why a text is not JSON, in the words `JSON.parse` would use, and where.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParseError {
@@ -65,7 +68,19 @@ impl std::error::Error for ParseError {}
 
 /// `JSON.parse(text)`.
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    let mut parser = Parser::new(text, 0, None);
+    parse_with(Parser::new(text, 0, None))
+}
+
+/// [`parse`] for a caller that hands the value's long strings back with [`recycle`] once
+/// done (a batch, each line's reply text): a string with escapes is given the thread's
+/// buffer whole instead of a copy of its size, so that one buffer goes round from line to
+/// line. Copies of every size a reply has would each take a page of the allocator's, and
+/// fresh memory faulted in, which cost a batch more than decoding the text.
+pub fn parse_recycled(text: &str) -> Result<Value, ParseError> {
+    parse_with(Parser { whole_buffers: true, ..Parser::new(text, 0, None) })
+}
+
+fn parse_with(mut parser: Parser) -> Result<Value, ParseError> {
     let value = parser.value()?;
     parser.skip_ws();
     if parser.at < parser.bytes.len() {
@@ -124,6 +139,8 @@ struct Parser<'a> {
     /// Under the narrow rule: a value string went on past a `"` followed by `:`, where the
     /// wide rule would have closed it.
     colon_kept_open: bool,
+    /// Strings with escapes keep the thread's buffer ([`parse_recycled`]).
+    whole_buffers: bool,
 }
 
 /// A container being filled. Its items wait on the parser's scratch stacks (shared by every
@@ -210,7 +227,7 @@ impl Keys {
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str, at: usize, repair: Option<ColonRule>) -> Parser<'a> {
-        Parser { text, bytes: text.as_bytes(), at, repair, colon_kept_open: false }
+        Parser { text, bytes: text.as_bytes(), at, repair, colon_kept_open: false, whole_buffers: false }
     }
 
     #[cold]
@@ -538,7 +555,7 @@ impl<'a> Parser<'a> {
                     flush_high(out, &mut units, &mut high);
                     return Ok(match units {
                         Some(u) => JsString::from_utf16(u),
-                        None => JsString::Utf8(scratch.finish()),
+                        None => JsString::Utf8(scratch.finish(self.whole_buffers)),
                     });
                 }
                 Some(b'\\') => {
@@ -602,6 +619,10 @@ fn plain_and_short_escapes(text: &str, mut at: usize, out: &mut String, upto: us
     }
 }
 
+/// Strings at least this long are given the thread's buffer whole by [`parse_recycled`]:
+/// shorter ones are copied, as the allocator keeps small sizes close at hand.
+const WHOLE_BUFFER: usize = 4096;
+
 /// Strings at least this long are given room for the rest of themselves at once.
 const LONG_STRING: usize = 1 << 20;
 
@@ -625,10 +646,12 @@ impl Scratch {
         Scratch(buf)
     }
 
-    /// The string decoded: the buffer itself where the string fills most of it (a caller
-    /// done with it may hand it back, [`recycle`]), a copy of its size where it does not.
-    fn finish(mut self) -> String {
-        if self.0.capacity() > LONG_STRING || self.0.len() * 2 >= self.0.capacity() {
+    /// The string decoded: the buffer itself where the string fills most of it, or is long
+    /// and `whole` asks for it (a caller done with it may hand it back, [`recycle`]), a copy of its size
+    /// where it does not.
+    fn finish(mut self, whole: bool) -> String {
+        let long = self.0.len() >= WHOLE_BUFFER;
+        if (whole && long) || self.0.capacity() > LONG_STRING || self.0.len() * 2 >= self.0.capacity() {
             std::mem::take(&mut self.0)
         } else {
             String::from(self.0.as_str())

@@ -91,24 +91,29 @@ fn write(text: &str, start: usize, end: usize, out: &mut String) -> Option<()> {
             }
             _ => {
                 let stop = number_end(bytes, i).ok()?;
-                let number = text.get(i..stop)?;
-                // An integer of up to 15 digits is a double exactly, printed as written.
-                let digits = number.strip_prefix('-').unwrap_or(number);
-                if digits.len() <= 15
-                    && digits.bytes().all(|c| c.is_ascii_digit())
-                    && (digits == "0" || !digits.starts_with('0'))
-                    && number != "-0"
-                {
-                    out.push_str(number);
-                } else {
-                    let n: f64 = number.parse().ok()?;
-                    out.push_str(&if n.is_finite() { js_number_to_string(n) } else { "null".to_owned() });
-                }
+                write_number(text.get(i..stop)?, out)?;
                 i = stop;
             }
         }
     }
     frames.is_empty().then_some(())
+}
+
+/// Writes the JSON number `number` as `JSON.stringify` prints its value.
+pub(crate) fn write_number(number: &str, out: &mut String) -> Option<()> {
+    // An integer of up to 15 digits is a double exactly, printed as written.
+    let digits = number.strip_prefix('-').unwrap_or(number);
+    if digits.len() <= 15
+        && digits.bytes().all(|c| c.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && number != "-0"
+    {
+        out.push_str(number);
+    } else {
+        let n: f64 = number.parse().ok()?;
+        out.push_str(&if n.is_finite() { js_number_to_string(n) } else { "null".to_owned() });
+    }
+    Some(())
 }
 
 /// A string value from its opening quote at `at`, written as `JSON.stringify` writes it:

@@ -396,7 +396,7 @@ pub fn write_json_str(out: &mut String, s: &str) {
 }
 
 /// The inside of a JSON string for `s`, escaped.
-fn write_utf8_inside(out: &mut String, s: &str) {
+pub(crate) fn write_utf8_inside(out: &mut String, s: &str) {
     // What JSON escapes in a string is what ends a run of plain text inside one.
     let bytes = s.as_bytes();
     if bytes.len() >= LONG_STRING {

@@ -60,13 +60,26 @@ pub fn reprint_agrees(text: &str, start: usize, end: usize) {
 }
 
 /// The answer as `extract --jsonl` prints it: left in the reply where it is a strict reading,
-/// it is the answer's value.
+/// it is the answer's value; printed straight from the reply, it is the value's JSON.
 pub fn answer_in_agrees(text: &str, value: Option<&Value>) {
+    let mut printed = String::from("{\"extract_json\":");
+    walk::print_answer(text, &WalkOptions::SEED, &mut printed);
+    assert_eq!(printed, format!("{{\"extract_json\":{}", value.map_or("null".to_owned(), Value::to_json)));
     match walk::answer_in(text, &WalkOptions::SEED) {
         Some(walk::Answer::Json(span)) => {
             let json = &text[span.start..span.end];
             assert_eq!(js::parse(json).ok().map(|v| v.to_json()), value.map(Value::to_json));
             reprint_agrees(text, span.start, span.end);
+        }
+        Some(walk::Answer::Repaired(span, rule)) => {
+            let built = js::parse_repaired_at(text, span.start, rule).ok();
+            assert_eq!(built.as_ref().map(|(v, _)| v.to_json()), value.map(Value::to_json));
+            assert_eq!(built.map(|(_, end)| end), Some(span.end), "the reading ends where the walk said");
+            let mut out = String::new();
+            if let Some(printed) = js::print_repaired_at(text, span.start, rule, &mut out) {
+                assert_eq!(Some(out), value.map(Value::to_json), "printed straight from the reply");
+                assert_eq!(printed.end, span.end);
+            }
         }
         Some(walk::Answer::Value(v)) => assert_eq!(Some(v.to_json()), value.map(Value::to_json)),
         None => assert!(value.is_none()),

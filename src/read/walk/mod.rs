@@ -33,6 +33,7 @@ use super::js::{self, ParseError, ParseErrorKind, RepairedReading};
 use super::lex;
 use super::memo::{Carries, Carrying, Mode, Validator, Work, flat};
 use super::repair::ColonRule;
+use super::reprint::reprint;
 use super::span::Span;
 use super::trace::{
     Candidate, DecidedBy, Place, Reading, ReadingKind, Reads, Trace, Unrecorded, WholeReply, WholeText,
@@ -111,7 +112,7 @@ impl<'a> Walker<'a> {
 
     /// [`locate`]`(text, opts)`.
     pub fn locate(&mut self, opts: &WalkOptions) -> Located {
-        find_with(&mut self.readers, opts, false)
+        find_with(&mut self.readers, opts, Make::Nothing)
     }
 
     /// Whether `JSON.parse` reads the container at `start` of the reply and ends it at `end`,
@@ -237,7 +238,7 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How, build: bool) -
 /// recorded, and the whole-reply reading made only where its verdict could change the
 /// answer. Always [`run`]`(text, opts, false).value`.
 pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
-    find(text, opts, true).into_value(text)
+    find(text, opts, Make::Value).into_value(text)
 }
 
 /// Where the walk's answer is, and its value where finding the place built it already.
@@ -245,6 +246,8 @@ pub fn answer(text: &str, opts: &WalkOptions) -> Option<Value> {
 pub struct Located {
     pub place: Place,
     value: Option<Value>,
+    /// The answer was printed where [`print_answer`] was asked to print it.
+    printed: bool,
 }
 
 impl Located {
@@ -267,18 +270,25 @@ impl Located {
                 Some(Answer::Json(Span::new(start, end)))
             }
             (None, Place::Span { start, end, by: ReadingKind::Strict }) => Some(Answer::Json(Span::new(start, end))),
-            (None, Place::Span { start, end, by }) => build_value(text, start, end, by).map(Answer::Value),
+            (None, Place::Span { start, end, by: ReadingKind::Wide }) => {
+                Some(Answer::Repaired(Span::new(start, end), ColonRule::Wide))
+            }
+            (None, Place::Span { start, end, by: ReadingKind::Narrow }) => {
+                Some(Answer::Repaired(Span::new(start, end), ColonRule::Narrow))
+            }
             (None, _) => None,
         }
     }
 }
 
-/// Where an answer is: a value, or a span of the reply that is JSON (a strict reading), whose
-/// value is the answer, for a caller that prints it without building it
-/// ([`crate::read::reprint`]).
+/// Where an answer is: a value, or a span of the reply whose reading is the answer, for a
+/// caller that prints it without building it: a span that is JSON (a strict reading,
+/// [`crate::read::reprint`]), or one read through the repair under a colon rule
+/// ([`js::print_repaired_at`]).
 pub enum Answer {
     Value(Value),
     Json(Span),
+    Repaired(Span, ColonRule),
 }
 
 impl Answer {
@@ -286,32 +296,101 @@ impl Answer {
         match self {
             Answer::Value(v) => Some(v),
             Answer::Json(span) => js::parse(text.get(span.start..span.end)?).ok(),
+            Answer::Repaired(span, rule) => js::parse_repaired_at(text, span.start, rule).ok().map(|(v, _)| v),
+        }
+    }
+
+    /// Appends `JSON.stringify` of the answer to `out`: printed from the reply where its text
+    /// says how, its value built and written where it does not.
+    pub fn print(self, text: &str, out: &mut String) {
+        let printed = match &self {
+            Answer::Value(_) => false,
+            Answer::Json(span) => reprint(text, span.start, span.end, out),
+            Answer::Repaired(span, rule) => js::print_repaired_at(text, span.start, *rule, out).is_some(),
+        };
+        if !printed {
+            match self.into_value(text) {
+                Some(v) => v.write_json(out),
+                None => out.push_str("null"),
+            }
         }
     }
 }
 
 /// [`answer`], its value left in the reply where it is a strict reading.
 pub fn answer_in(text: &str, opts: &WalkOptions) -> Option<Answer> {
-    find(text, opts, true).into_answer(text)
+    find(text, opts, Make::Value).into_answer(text)
 }
 
 /// [`answer`] without its value where finding where it is needs none: a caller comparing
 /// two walks whose answers are at the same place need build neither. The whole-reply reading
 /// is validated, and built only where a gate reads its strings.
 pub fn locate(text: &str, opts: &WalkOptions) -> Located {
-    find(text, opts, false)
+    find(text, opts, Make::Nothing)
 }
 
-/// [`answer`] (`eager`: the whole-reply reading built as soon as it can read, which lets the
-/// walk be passed over where it would take that reading first) or [`locate`].
-fn find(text: &str, opts: &WalkOptions, eager: bool) -> Located {
-    find_with(&mut Readers::new(text), opts, eager)
+/// Appends `JSON.stringify` of the walk's answer under `opts` to `out` (`null` where there is
+/// none): [`answer`], printed without building a value the reply's text says how to print.
+/// A strict reading is printed from the reply ([`crate::read::reprint`]), and so is a
+/// repaired one ([`js::print_repaired_at`]), the whole-reply reading included, printed as
+/// soon as it can read where [`answer`] would build it.
+pub fn print_answer(text: &str, opts: &WalkOptions, out: &mut String) {
+    let opened = out.len();
+    let located = find_with(&mut Readers::new(text), opts, Make::Print(out));
+    if located.printed {
+        return;
+    }
+    // Whatever was printed of a reading that is not the answer goes.
+    out.truncate(opened);
+    match located.into_answer(text) {
+        Some(answer) => answer.print(text, out),
+        None => out.push_str("null"),
+    }
 }
 
-fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located {
+/// What finding the answer makes of the whole-reply reading, once it can read.
+enum Make<'o> {
+    /// Nothing: only known to read ([`locate`]).
+    Nothing,
+    /// Its value, which lets the walk be passed over where it would take that reading first
+    /// ([`answer`]).
+    Value,
+    /// Its text, appended to this one ([`print_answer`]); its value where it cannot be printed.
+    Print(&'o mut String),
+}
+
+/// The whole-reply reading, made: its value, or (`value` none) printed, with what printing
+/// it found.
+struct Made {
+    value: Option<Value>,
+    wide_is_the_same: bool,
+    /// Known where it was printed.
+    self_contained: Option<bool>,
+}
+
+impl Made {
+    fn built(r: RepairedReading) -> Made {
+        Made { value: Some(r.value), wide_is_the_same: r.wide_is_the_same, self_contained: None }
+    }
+}
+
+/// The answer at `place`: the whole-reply reading `made`.
+fn located(place: Place, made: Option<Made>) -> Located {
+    match made {
+        Some(Made { value: None, .. }) => Located { place, value: None, printed: true },
+        made => Located { place, value: made.and_then(|m| m.value), printed: false },
+    }
+}
+
+fn find(text: &str, opts: &WalkOptions, make: Make) -> Located {
+    find_with(&mut Readers::new(text), opts, make)
+}
+
+fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Located {
     let text = readers.text;
     readers.failing_keys = 0..0;
-    let built = |place, value| Located { place, value: Some(value) };
+    let built = |place, value| Located { place, value: Some(value), printed: false };
+    let at = |place| Located { place, value: None, printed: false };
     let (trim_start, trim_end) = lex::trim_range(text);
     let span = Span::new(trim_start, trim_end);
     let narrow = Place::Span { start: span.start, end: span.end, by: ReadingKind::Narrow };
@@ -321,19 +400,34 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located 
     // then needs no candidate walk at all.
     let one_object = text.as_bytes().get(span.start) == Some(&b'{')
         && span.end.checked_sub(1).and_then(|i| text.as_bytes().get(i)) == Some(&b'}');
-    // The narrow reading of the whole reply, where it spans the reply and parses: built, or
-    // (not eager) only known to read.
-    let mut whole: Option<Option<RepairedReading>> = None;
+    // The narrow reading of the whole reply, where it spans the reply and parses: made, or
+    // only known to read.
+    let mut whole: Option<Option<Made>> = None;
     let mut first_fails_strictly = false;
     if one_object {
         let first = readers.strict().object_at_carrying(span.start);
         first_fails_strictly = first.is_err();
         match first {
             // The object is the whole reply: the reply is JSON.
-            Ok(end) if end == span.end => return Located { place: Place::WholeText, value: None },
+            Ok(end) if end == span.end => return at(Place::WholeText),
             // A strict failure that carries to the narrow reading leaves it none.
             Err((_, carries)) if carries.to(Mode::Narrow) => {}
-            _ if eager => whole = js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end).map(Some),
+            _ if matches!(make, Make::Value) => whole = build_whole(text, span).map(Some),
+            _ if let Make::Print(out) = &mut make => {
+                let opened = out.len();
+                whole = match js::print_repaired_at(text, span.start, ColonRule::Narrow, out) {
+                    Some(p) if p.end == span.end => Some(Some(Made {
+                        value: None,
+                        wide_is_the_same: p.wide_is_the_same,
+                        self_contained: Some(p.self_contained),
+                    })),
+                    Some(_) => {
+                        out.truncate(opened);
+                        None
+                    }
+                    None => build_whole(text, span).map(Some),
+                };
+            }
             _ => {
                 let reads = *readers.whole_narrow.reads.get_or_insert_with(|| {
                     Validator::once(text, Mode::Narrow).object_at_knowing(span.start, readers.strict.as_ref())
@@ -360,7 +454,7 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located 
         };
         if let (Some(by), true) = (by, first_fails_strictly) {
             let place = Place::Span { start: span.start, end: span.end, by };
-            return Located { place, value: whole.flatten().map(|w| w.value) };
+            return located(place, whole.flatten());
         }
     }
     let last = walk_unrecorded(text, readers, opts, &mut Reads::default());
@@ -372,16 +466,23 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located 
         && !(policy.walk_closed_gate && walk_end == Some(span.end))
     {
         if !policy.self_contained_gate {
-            return Located { place: narrow, value: w.map(|w| w.value) };
+            return located(narrow, w);
         }
         // The gate reads the reading's strings: it is built now, if it was not, and where
         // another walk of these readers built it, what the gate said is known.
         match (w, readers.whole_narrow.self_contained) {
-            (None, Some(true)) => return Located { place: narrow, value: None },
+            (None, Some(true)) => return at(narrow),
             (None, Some(false)) => {}
+            // Printing it read the strings.
+            (Some(Made { value: None, self_contained: Some(contained), .. }), _) => {
+                readers.whole_narrow.self_contained = Some(contained);
+                if contained {
+                    return Located { place: narrow, value: None, printed: true };
+                }
+            }
             (w, _) => {
                 let value = w
-                    .map(|w| w.value)
+                    .and_then(|w| w.value)
                     .or_else(|| js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok().map(|(v, _)| v));
                 let contained = value.as_ref().is_some_and(strings_are_self_contained);
                 readers.whole_narrow.self_contained = Some(contained);
@@ -392,8 +493,8 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, eager: bool) -> Located 
         }
     }
     match last {
-        Some((start, end, by)) => Located { place: Place::Span { start, end, by }, value: None },
-        None => Located { place: Place::Nothing, value: None },
+        Some((start, end, by)) => at(Place::Span { start, end, by }),
+        None => at(Place::Nothing),
     }
 }
 
@@ -658,6 +759,11 @@ impl<'a> Readers<'a> {
 /// The value of the object at `start..end` by the reading `by`, known to read there.
 pub fn value_at(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<Value> {
     build_value(text, start, end, by)
+}
+
+/// The narrow reading of the whole reply (`span`, trimmed), built where it reads to its end.
+fn build_whole(text: &str, span: Span) -> Option<Made> {
+    js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end).map(Made::built)
 }
 
 fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<Value> {
