@@ -234,6 +234,10 @@ fn record_of(n: usize, line: &[u8], offsets: Offsets, keys: Option<&[String]>, o
     if lex::trim(&text).is_empty() {
         return false;
     }
+    // A record is about as long as its line (its answer is most of the reply, escaped as
+    // the line escapes it): room for it at once, not by doubling, each step a copy into
+    // fresh memory.
+    out.reserve(line.len() + 64);
     let failed = match Input::parse(&text) {
         Ok(input) => {
             record::write(out, &input, offsets, keys);
