@@ -227,9 +227,9 @@ impl Records {
 /// line); whether it is an error line.
 fn record_of(n: usize, line: &[u8], offsets: Offsets, keys: Option<&[String]>, out: &mut String) -> bool {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
-    let text = match lex::utf8(line) {
-        Some(text) => Cow::Borrowed(text),
-        None => String::from_utf8_lossy(line),
+    let text = match std::str::from_utf8(line) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(line),
     };
     if lex::trim(&text).is_empty() {
         return false;

@@ -44,13 +44,6 @@ pub fn whitespace_len_at(s: &str, i: usize) -> Option<usize> {
     is_js_whitespace(c).then(|| c.len_utf8())
 }
 
-/// `bytes` as UTF-8 text, or `None` where they are not. A batch's lines and a log's are
-/// checked whole before anything else reads them, most of them ASCII: the `simdutf8` check
-/// passes over them many bytes at a time, several times as fast as the standard library's.
-pub fn utf8(bytes: &[u8]) -> Option<&str> {
-    simdutf8::basic::from_utf8(bytes).ok()
-}
-
 /// The first position at or after `from` holding a byte that means something inside a JSON
 /// string (`"`, `\\`, or a control character below 0x20), or the length when none does.
 /// Strings are most of what a reply is, and nearly all of a string is bytes that mean
@@ -297,21 +290,6 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        /// The fast UTF-8 check says what the standard library's says, of text and of
-        /// bytes cut anywhere, a multi-byte character split or a stray byte among ASCII.
-        #[test]
-        fn the_utf8_check_agrees_with_the_standard_library(
-            text in "[a-z\"\\{}é😀\u{3000}]{0,80}",
-            cut in 0usize..400,
-            stray in proptest::option::of(128u8..=255),
-        ) {
-            let mut bytes = text.repeat(5).into_bytes();
-            bytes.truncate(cut);
-            if let Some(b) = stray {
-                bytes.insert(cut.min(bytes.len()) / 2, b);
-            }
-            proptest::prop_assert_eq!(utf8(&bytes), std::str::from_utf8(&bytes).ok());
-        }
         /// Every way of finding the next special byte (a word at a time, by vector search,
         /// in blocks) finds the first one, wherever the search starts and however far off.
         #[test]

@@ -81,7 +81,7 @@ impl Written {
         buf.resize(raw + 2, 0);
         file.seek(SeekFrom::Start(self.at.checked_sub(1)?)).ok()?;
         file.read_exact(buf).ok()?;
-        let written = crate::read::lex::utf8(buf)?;
+        let written = std::str::from_utf8(buf).ok()?;
         if !(written.starts_with('"') && written.ends_with('"')) {
             return None;
         }

@@ -46,7 +46,7 @@ pub(crate) struct Skim {
 pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
     // A line that is not UTF-8 is read whole, which says where it is not. Checked once here,
     // so that the strings are decoded without looking at their characters again.
-    crate::read::lex::utf8(line)?;
+    std::str::from_utf8(line).ok()?;
     // Bytes outside the long strings stay in the small line, whose parse checks them.
     let mut small = Vec::new();
     let mut long = Vec::new();
