@@ -33,6 +33,10 @@ const READ: usize = 1 << 20;
 /// system and the next buffer faulted in afresh, which costs more than the read: only a
 /// line longer than a read grows one.
 const BUFFER: usize = 2 * READ;
+/// A buffer that grew for a line longer than a read is kept up to this size, for the next
+/// such line: replies of a megabyte come many together, and a buffer fresh for each is
+/// faulted in afresh.
+const KEPT_INPUT: usize = 8 << 20;
 /// An output buffer that grew past this (every candidate of a long reply) is not kept.
 const KEPT_OUTPUT: usize = 8 << 20;
 
@@ -151,8 +155,8 @@ fn read_chunks(mut source: impl Read, chunks: &SyncSender<std::io::Result<Chunk>
         ended = None;
         if end > 0 {
             let mut next = fresh(freed);
-            if next.len() > BUFFER {
-                // The line that made it grow is done with.
+            if next.len() > KEPT_INPUT {
+                // The line that made it grow so far is done with.
                 next = vec![0; BUFFER];
             }
             let rest = filled - end;

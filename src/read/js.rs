@@ -629,9 +629,15 @@ const LONG_STRING: usize = 1 << 20;
 /// A string with escapes is decoded into a buffer kept by the thread and copied out at its
 /// exact size: grown by doubling, it would be copied at each step and leave behind buffers
 /// of as many sizes, each fresh memory to fault in (together a fifth of what `extract
-/// --jsonl` spent on a corpus of long replies). A buffer that grew past [`LONG_STRING`] is
-/// given away whole instead, and not kept.
+/// --jsonl` spent on a corpus of long replies). A string that fills most of the buffer (one
+/// that grew past [`LONG_STRING`] is given room for itself alone) takes the buffer with it.
+/// The thread keeps a buffer of up to [`KEPT_SCRATCH`]: a batch of replies of a megabyte
+/// or more decodes each into the last one's room, where a buffer fresh for each would be
+/// faulted in afresh (a third of the time of a batch of such replies).
 struct Scratch(String);
+
+/// The largest buffer a thread keeps for the next string.
+const KEPT_SCRATCH: usize = 8 << 20;
 
 thread_local! {
     static SCRATCH: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
@@ -647,11 +653,11 @@ impl Scratch {
     }
 
     /// The string decoded: the buffer itself where the string fills most of it, or is long
-    /// and `whole` asks for it (a caller done with it may hand it back, [`recycle`]), a copy of its size
-    /// where it does not.
+    /// and `whole` asks for it (a caller done with it may hand it back, [`recycle`]), a copy
+    /// of its size where it does not.
     fn finish(mut self, whole: bool) -> String {
         let long = self.0.len() >= WHOLE_BUFFER;
-        if (whole && long) || self.0.capacity() > LONG_STRING || self.0.len() * 2 >= self.0.capacity() {
+        if (whole && long) || self.0.len() * 2 >= self.0.capacity() {
             std::mem::take(&mut self.0)
         } else {
             String::from(self.0.as_str())
@@ -663,7 +669,7 @@ impl Scratch {
 /// reads one large string after another (a batch's reply texts) then decodes each into the
 /// same buffer, with nothing copied or allocated.
 pub fn recycle(done: String) {
-    if done.capacity() <= LONG_STRING {
+    if done.capacity() <= KEPT_SCRATCH {
         SCRATCH.with(|kept| {
             let held = kept.take();
             kept.set(if held.capacity() >= done.capacity() { held } else { done });
@@ -674,7 +680,7 @@ pub fn recycle(done: String) {
 impl Drop for Scratch {
     /// Hands the buffer back to the thread (a failed string's too).
     fn drop(&mut self) {
-        if self.0.capacity() <= LONG_STRING {
+        if self.0.capacity() <= KEPT_SCRATCH {
             SCRATCH.set(std::mem::take(&mut self.0));
         }
     }
