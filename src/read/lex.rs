@@ -220,27 +220,44 @@ pub(crate) fn unescape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> u
 /// [`DENSE_PLAIN`] bytes of each other; stops before a byte past ASCII. Returns where it
 /// stopped.
 pub(crate) fn escape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> usize {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut buf = [0u8; DENSE_BLOCK];
     let (mut n, mut plain) = (0, 0);
-    // Each byte is written as six, of which the first `len` count: a copy of a fixed size
-    // is a store or two, where one of the byte's own length would be a call.
+    // Each byte is written as its six bytes from a table, of which the first `len` count: a
+    // copy of a fixed size is a store or two, where one of the byte's own length would be a
+    // call, and a table is one load where telling the escapes apart was a branch each.
     while let Some(room) = buf.get_mut(n..n + 6).and_then(|r| <&mut [u8; 6]>::try_from(r).ok()) {
-        let Some(&b) = bytes.get(at).filter(|b| b.is_ascii()) else { break };
-        let (word, len) = match escape_of(b) {
-            None if plain < DENSE_PLAIN => ([b, 0, 0, 0, 0, 0], 1),
-            None => break,
-            Some(b'u') => ([b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]], 6),
-            Some(e) => ([b'\\', e, 0, 0, 0, 0], 2),
-        };
-        plain = if len == 1 { plain + 1 } else { 0 };
+        let Some(&(word, len)) = bytes.get(at).and_then(|&b| WRITTEN.get(usize::from(b))) else { break };
+        if len == 1 {
+            if plain >= DENSE_PLAIN {
+                break;
+            }
+            plain += 1;
+        } else {
+            plain = 0;
+        }
         *room = word;
-        n += len;
+        n += usize::from(len);
         at += 1;
     }
     out.push_str(std::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or_default());
     at
 }
+
+/// Each ASCII byte as written inside a JSON string ([`escape_of`]): its bytes, and how many.
+const WRITTEN: [([u8; 6], u8); 128] = {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [([0u8; 6], 1u8); 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = match ESCAPES[b] {
+            0 => ([b as u8, 0, 0, 0, 0, 0], 1),
+            b'u' => ([b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 15]], 6),
+            e => ([b'\\', e, 0, 0, 0, 0], 2),
+        };
+        b += 1;
+    }
+    t
+};
 
 /// What follows the backslash where JSON (and `JSON.stringify`) escapes the byte in a string:
 /// `"`, `\\`, a short escape's letter, or `u` for a control written `\u00xx`; `None` for a
