@@ -136,7 +136,17 @@ fn string(text: &str, at: usize, out: &mut String) -> Option<usize> {
                 run = i;
             }
             (Some(b'\\'), Some(b'u')) => return None,
-            (Some(b'\\'), Some(_)) => i += 2,
+            (Some(b'\\'), Some(_)) => {
+                // Escapes in a row (`\"` by the page) are passed two bytes at a time, where a
+                // search for the next would cost more than the bytes it passes over.
+                i += 2;
+                while let (Some(b'\\'), Some(&e)) = (bytes.get(i), bytes.get(i + 1))
+                    && e != b'/'
+                    && e != b'u'
+                {
+                    i += 2;
+                }
+            }
             _ => return None,
         }
     }
@@ -172,6 +182,21 @@ mod tests {
             r#"{"a": [{"a": 1}, {"a": 2}]}"#,
         ] {
             same(json);
+        }
+    }
+
+    proptest::proptest! {
+        /// Strings of escapes in a row, every kind beside every other, and plain text between:
+        /// reprinted as their value prints.
+        #[test]
+        fn escapes_in_a_row_reprint_as_their_value_prints(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![r#"\""#, r#"\\"#, r#"\/"#, r#"\n"#, r#"\t"#, "a", "é", " "]),
+                0..80,
+            ),
+        ) {
+            let body = pieces.concat();
+            same(&format!(r#"{{"k": "{body}", "l": ["{body}", "x{body}"]}}"#));
         }
     }
 
