@@ -32,6 +32,24 @@ pub struct Validator<'a> {
     pub work: Work,
 }
 
+impl Drop for Validator<'_> {
+    /// Hands the stack back to the thread, emptied, where it is not too large to keep.
+    fn drop(&mut self) {
+        let mut stack = std::mem::take(&mut self.stack);
+        if stack.capacity() == 0 || stack.capacity() > KEPT_FRAMES {
+            return;
+        }
+        stack.clear();
+        STACKS.with(|kept| {
+            let mut stacks = kept.take();
+            if stacks.len() < KEPT_STACKS {
+                stacks.push(stack);
+            }
+            kept.set(stacks);
+        });
+    }
+}
+
 /// The longest string the validator's loop reads itself ([`Validator::string_in_loop`]):
 /// shorter than [`MEMO_MIN`], so never one the memo holds.
 const SHORT_STRING: usize = 16;
@@ -68,8 +86,35 @@ enum Which {
     Keys,
 }
 
+thread_local! {
+    /// Stacks of open containers the thread's validators are done with, for the next ones.
+    static STACKS: std::cell::Cell<Vec<Vec<Frame>>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Stacks a thread keeps, and the most frames each may hold. A reply nested deep (`{"a":`
+/// by the megabyte) opens a frame for each of its braces: a stack fresh for each reply, grown
+/// by doubling, was memory faulted in afresh, most of the time of a batch of them.
+const KEPT_STACKS: usize = 2;
+const KEPT_FRAMES: usize = 1 << 18;
+
 impl<'a> Validator<'a> {
     pub fn new(text: &'a str, mode: Mode) -> Validator<'a> {
+        Validator::storing(text, mode, MEMO_MIN)
+    }
+
+    /// A validator that will be asked one question, so stores nothing: one reading visits
+    /// each container and each string once, and nothing asks it again.
+    pub fn once(text: &'a str, mode: Mode) -> Validator<'a> {
+        Validator::storing(text, mode, usize::MAX)
+    }
+
+    fn storing(text: &'a str, mode: Mode, memo_min: usize) -> Validator<'a> {
+        let stack = STACKS.with(|kept| {
+            let mut stacks = kept.take();
+            let stack = stacks.pop().unwrap_or_default();
+            kept.set(stacks);
+            stack
+        });
         Validator {
             text,
             bytes: text.as_bytes(),
@@ -77,17 +122,11 @@ impl<'a> Validator<'a> {
             containers: Containers::default(),
             strings: Strings::default(),
             keys: Strings::default(),
-            stack: Vec::new(),
+            stack,
             pending: Vec::new(),
-            memo_min: MEMO_MIN,
+            memo_min,
             work: Work::default(),
         }
-    }
-
-    /// A validator that will be asked one question, so stores nothing: one reading visits
-    /// each container and each string once, and nothing asks it again.
-    pub fn once(text: &'a str, mode: Mode) -> Validator<'a> {
-        Validator { memo_min: usize::MAX, ..Validator::new(text, mode) }
     }
 
     /// Does this mode's reading of the object at `start` parse? `Ok(end)` when it does
