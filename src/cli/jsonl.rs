@@ -110,8 +110,11 @@ fn records(
 /// Reads `source` into chunks of whole lines, sent in order, taking buffers back from
 /// `freed` (a line longer than a buffer grows it); a read error is sent last.
 fn read_chunks(mut source: impl Read, chunks: &SyncSender<std::io::Result<Chunk>>, freed: &Receiver<Vec<u8>>) {
-    let fresh = |freed: &Receiver<Vec<u8>>| freed.try_recv().unwrap_or_else(|_| vec![0; BUFFER]);
-    let mut buf = fresh(freed);
+    // A new buffer is made the size the longest lines so far made one grow to (up to what is
+    // kept): grown afresh, each would be copied and faulted in at every size it passed.
+    let mut size = BUFFER;
+    let fresh = |freed: &Receiver<Vec<u8>>, size: usize| freed.try_recv().unwrap_or_else(|_| vec![0; size]);
+    let mut buf = fresh(freed, size);
     let mut filled = 0;
     // Where the one line a full read ended ends, while the next is waited for.
     let mut ended: Option<usize> = None;
@@ -119,6 +122,7 @@ fn read_chunks(mut source: impl Read, chunks: &SyncSender<std::io::Result<Chunk>
         if buf.len() - filled < READ {
             // The end of a line carried over is long: the buffer grows to hold the line.
             buf.resize(filled + READ, 0);
+            size = size.max(buf.len().min(KEPT_INPUT));
         }
         let n = match source.read(&mut buf[filled..filled + READ]) {
             Ok(n) => n,
@@ -154,7 +158,7 @@ fn read_chunks(mut source: impl Read, chunks: &SyncSender<std::io::Result<Chunk>
         };
         ended = None;
         if end > 0 {
-            let mut next = fresh(freed);
+            let mut next = fresh(freed, size);
             if next.len() > KEPT_INPUT {
                 // The line that made it grow so far is done with.
                 next = vec![0; BUFFER];
