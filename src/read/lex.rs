@@ -220,21 +220,20 @@ pub(crate) fn unescape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> u
 /// [`DENSE_PLAIN`] bytes of each other; stops before a byte past ASCII. Returns where it
 /// stopped.
 pub(crate) fn escape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> usize {
-    let mut buf = [0u8; DENSE_BLOCK];
+    let mut buf = [0u8; DENSE_BLOCK + 8];
     let (mut n, mut plain) = (0, 0);
-    // Each byte is written as its six bytes from a table, of which the first `len` count: a
-    // copy of a fixed size is a store or two, where one of the byte's own length would be a
-    // call, and a table is one load where telling the escapes apart was a branch each.
-    while let Some(room) = buf.get_mut(n..n + 6).and_then(|r| <&mut [u8; 6]>::try_from(r).ok()) {
-        let Some(&(word, len)) = bytes.get(at).and_then(|&b| WRITTEN.get(usize::from(b))) else { break };
-        if len == 1 {
-            if plain >= DENSE_PLAIN {
-                break;
-            }
-            plain += 1;
-        } else {
-            plain = 0;
+    // Each byte is written as the eight bytes of its table word, of which the first `len`
+    // count: one store, where one of the byte's own length would be a call, and a table is
+    // one load where telling the escapes apart was a branch each. The block has room past
+    // its end for the last word's unused bytes.
+    while let Some(&b) = bytes.get(at) {
+        let Some(&(word, len)) = WRITTEN.get(usize::from(b)) else { break };
+        // Plain bytes in a row: the stretch is over past a few of them.
+        plain = if len == 1 { plain + 1 } else { 0 };
+        if plain > DENSE_PLAIN {
+            break;
         }
+        let Some(room) = buf.get_mut(n..n + 8).and_then(|r| <&mut [u8; 8]>::try_from(r).ok()) else { break };
         *room = word;
         n += usize::from(len);
         at += 1;
@@ -244,15 +243,15 @@ pub(crate) fn escape_dense(bytes: &[u8], mut at: usize, out: &mut String) -> usi
 }
 
 /// Each ASCII byte as written inside a JSON string ([`escape_of`]): its bytes, and how many.
-const WRITTEN: [([u8; 6], u8); 128] = {
+const WRITTEN: [([u8; 8], u8); 128] = {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut t = [([0u8; 6], 1u8); 128];
+    let mut t = [([0u8; 8], 1u8); 128];
     let mut b = 0;
     while b < 128 {
         t[b] = match ESCAPES[b] {
-            0 => ([b as u8, 0, 0, 0, 0, 0], 1),
-            b'u' => ([b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 15]], 6),
-            e => ([b'\\', e, 0, 0, 0, 0], 2),
+            0 => ([b as u8, 0, 0, 0, 0, 0, 0, 0], 1),
+            b'u' => ([b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 15], 0, 0], 6),
+            e => ([b'\\', e, 0, 0, 0, 0, 0, 0], 2),
         };
         b += 1;
     }
