@@ -161,7 +161,7 @@ fn read_chunks(mut source: impl Read, chunks: &SyncSender<std::io::Result<Chunk>
             let mut next = fresh(freed, size);
             if next.len() > KEPT_INPUT {
                 // The line that made it grow so far is done with.
-                next = vec![0; BUFFER];
+                next = vec![0; size];
             }
             let rest = filled - end;
             if next.len() < rest + READ {

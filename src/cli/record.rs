@@ -42,8 +42,8 @@ pub struct Input {
 }
 
 impl Input {
-    /// Reads one JSONL line. The error says what is wrong with it.
-    /// Its text is given back with [`js::recycle`] once done with, where that pays.
+    /// Reads one JSONL line. The error says what is wrong with it. Its text may hold the
+    /// thread's decoding buffer: a caller done with it hands it back with [`js::recycle`].
     pub fn parse(line: &str) -> Result<Input, String> {
         let mut value = js::parse_recycled(line).map_err(|e| format!("not JSON: {e}"))?;
         let Value::Object(obj) = &mut value else {

@@ -60,29 +60,21 @@ impl<'a> Parser<'a> {
         'value: loop {
             self.skip_ws();
             match self.peek()? {
-                b'{' => {
+                opener @ (b'{' | b'[') => {
+                    let object = opener == b'{';
+                    let closer = if object { b'}' } else { b']' };
                     self.at += 1;
                     self.skip_ws();
-                    out.push('{');
-                    if self.peek() == Some(b'}') {
+                    out.push(char::from(opener));
+                    if self.peek() == Some(closer) {
                         self.at += 1;
-                        out.push('}');
+                        out.push(char::from(closer));
                     } else {
                         let mark = keys.len();
-                        frames.push(Some(mark));
-                        self.print_key(out, &mut keys, mark)?;
-                        continue 'value;
-                    }
-                }
-                b'[' => {
-                    self.at += 1;
-                    self.skip_ws();
-                    out.push('[');
-                    if self.peek() == Some(b']') {
-                        self.at += 1;
-                        out.push(']');
-                    } else {
-                        frames.push(None);
+                        frames.push(object.then_some(mark));
+                        if object {
+                            self.print_key(out, &mut keys, mark)?;
+                        }
                         continue 'value;
                     }
                 }
@@ -95,13 +87,13 @@ impl<'a> Parser<'a> {
                     write_number(self.text.get(start..self.at)?, out)?;
                 }
                 b => {
-                    let word: &[u8] = match b {
-                        b't' => b"true",
-                        b'f' => b"false",
-                        _ => b"null",
+                    let word = match b {
+                        b't' => "true",
+                        b'f' => "false",
+                        _ => "null",
                     };
-                    self.literal(word, Value::Null).ok()?;
-                    out.push_str(std::str::from_utf8(word).ok()?);
+                    self.literal(word.as_bytes(), Value::Null).ok()?;
+                    out.push_str(word);
                 }
             }
             // Close every container that ends here.
@@ -177,13 +169,12 @@ impl<'a> Parser<'a> {
             if self.repaired_at(self.at, key) {
                 self.at = self.past_repaired(self.at, key);
             }
-            let text = self.text.get(run..self.at)?;
             push_run(out, self.text, run, plain_to);
             if self.at > plain_to {
                 write_utf8_inside(out, self.text.get(plain_to..self.at)?);
             }
             if braces.is_some() {
-                open = open.and_then(|o| brace_depth(text, o));
+                open = open.and_then(|o| brace_depth(self.text.get(run..self.at).unwrap_or_default(), o));
             }
             match self.peek()? {
                 b'"' => {

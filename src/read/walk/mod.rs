@@ -359,26 +359,27 @@ enum Make<'o> {
     Print(&'o mut String),
 }
 
-/// The whole-reply reading, made: its value, or (`value` none) printed, with what printing
-/// it found.
-struct Made {
-    value: Option<Value>,
-    wide_is_the_same: bool,
-    /// Known where it was printed.
-    self_contained: Option<bool>,
+/// The whole-reply reading, made: built, or printed with what printing it found.
+enum Made {
+    Built(RepairedReading),
+    Printed(js::Printed),
 }
 
 impl Made {
-    fn built(r: RepairedReading) -> Made {
-        Made { value: Some(r.value), wide_is_the_same: r.wide_is_the_same, self_contained: None }
+    fn wide_is_the_same(&self) -> bool {
+        match self {
+            Made::Built(r) => r.wide_is_the_same,
+            Made::Printed(p) => p.wide_is_the_same,
+        }
     }
 }
 
 /// The answer at `place`: the whole-reply reading `made`.
 fn located(place: Place, made: Option<Made>) -> Located {
     match made {
-        Some(Made { value: None, .. }) => Located { place, value: None, printed: true },
-        made => Located { place, value: made.and_then(|m| m.value), printed: false },
+        Some(Made::Printed(_)) => Located { place, value: None, printed: true },
+        Some(Made::Built(r)) => Located { place, value: Some(r.value), printed: false },
+        None => Located { place, value: None, printed: false },
     }
 }
 
@@ -416,11 +417,7 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
             _ if let Make::Print(out) = &mut make => {
                 let opened = out.len();
                 whole = match js::print_repaired_at(text, span.start, ColonRule::Narrow, out) {
-                    Some(p) if p.end == span.end => Some(Some(Made {
-                        value: None,
-                        wide_is_the_same: p.wide_is_the_same,
-                        self_contained: Some(p.self_contained),
-                    })),
+                    Some(p) if p.end == span.end => Some(Some(Made::Printed(p))),
                     Some(_) => {
                         out.truncate(opened);
                         None
@@ -449,7 +446,7 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
         // the narrow reading: not eager, the walk is walked.)
         let by = match (opts.readings.order().get(1), w) {
             (Some(ReadingKind::Narrow), _) => Some(ReadingKind::Narrow),
-            (Some(ReadingKind::Wide), Some(w)) if w.wide_is_the_same => Some(ReadingKind::Wide),
+            (Some(ReadingKind::Wide), Some(w)) if w.wide_is_the_same() => Some(ReadingKind::Wide),
             _ => None,
         };
         if let (Some(by), true) = (by, first_fails_strictly) {
@@ -474,16 +471,19 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
             (None, Some(true)) => return at(narrow),
             (None, Some(false)) => {}
             // Printing it read the strings.
-            (Some(Made { value: None, self_contained: Some(contained), .. }), _) => {
-                readers.whole_narrow.self_contained = Some(contained);
-                if contained {
+            (Some(Made::Printed(p)), _) => {
+                readers.whole_narrow.self_contained = Some(p.self_contained);
+                if p.self_contained {
                     return Located { place: narrow, value: None, printed: true };
                 }
             }
             (w, _) => {
-                let value = w
-                    .and_then(|w| w.value)
-                    .or_else(|| js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok().map(|(v, _)| v));
+                let made = match w {
+                    Some(Made::Built(r)) => Some(r.value),
+                    _ => None,
+                };
+                let value =
+                    made.or_else(|| js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok().map(|(v, _)| v));
                 let contained = value.as_ref().is_some_and(strings_are_self_contained);
                 readers.whole_narrow.self_contained = Some(contained);
                 if let (Some(value), true) = (value, contained) {
@@ -763,7 +763,7 @@ pub fn value_at(text: &str, start: usize, end: usize, by: ReadingKind) -> Option
 
 /// The narrow reading of the whole reply (`span`, trimmed), built where it reads to its end.
 fn build_whole(text: &str, span: Span) -> Option<Made> {
-    js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end).map(Made::built)
+    js::parse_narrow_at(text, span.start).ok().filter(|r| r.end == span.end).map(Made::Built)
 }
 
 fn build_value(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<Value> {
