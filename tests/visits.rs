@@ -21,7 +21,7 @@ use bracewalk::read::walk::{self, WalkOptions, run};
 
 const REPLIES: &str = include_str!("golden/replies.jsonl");
 
-fn golden() -> Vec<Input> {
+fn golden() -> Vec<Input<'static>> {
     REPLIES.lines().filter(|l| !l.trim().is_empty()).map(|l| Input::parse(l).unwrap()).collect()
 }
 
@@ -50,7 +50,7 @@ fn the_visits_are_the_recorded_walks_candidates_on_every_adversarial_family() {
 fn the_record_counts_utf16_units_or_bytes() {
     // Two bytes and one unit for `é`, four and two for the emoji.
     let text = "é {\"a\": 1} 😀 {\"b\": \"x\"}";
-    let input = Input { id: Value::Number(1.0), text: text.to_owned(), fields: vec!["edits".to_owned()] };
+    let input = Input::new(Value::Number(1.0), text.to_owned(), vec!["edits".to_owned()]);
     let keys = ["walk_end".to_owned(), "candidates".to_owned()];
     let bytes = record::render(&input, Offsets::Bytes, Some(&keys));
     let utf16 = record::render(&input, Offsets::Utf16, Some(&keys));
@@ -80,6 +80,29 @@ fn each_key_takes_the_walk_it_needs_and_prints_what_the_full_record_does() {
     }
 }
 
+#[test]
+fn the_answer_copied_from_where_the_line_wrote_it_is_the_answer_escaped_again() {
+    // The golden replies, and the adversarial families written as lines: the same record
+    // whether the answer's text is copied from the line or escaped again.
+    let keys = ["id".to_owned(), "extract_json".to_owned()];
+    let mut lines: Vec<String> = REPLIES.lines().filter(|l| !l.trim().is_empty()).map(str::to_owned).collect();
+    for family in corpus::ADVERSARIAL_FAMILIES {
+        for size in [4 << 10, 64 << 10] {
+            let text = corpus::adversarial(family, size);
+            lines.push(format!("{{\"id\":1,\"text\":{}}}", serde_json::to_string(&text).unwrap()));
+        }
+    }
+    let mut marked = 0;
+    for line in &lines {
+        let input = Input::parse(line).unwrap();
+        marked += usize::from(input.escaped.is_some());
+        let copied = record::render(&input, Offsets::Utf16, Some(&keys));
+        let alone = Input::new(input.id.clone(), input.text.clone(), input.fields.clone());
+        assert!(copied == record::render(&alone, Offsets::Utf16, Some(&keys)), "{}", input.id.to_json());
+    }
+    assert!(marked > 2 * corpus::ADVERSARIAL_FAMILIES.len(), "{marked} texts marked where their lines wrote them");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
@@ -106,8 +129,10 @@ fn the_answer_printed_straight_from_the_reply_is_its_value_on_every_golden_reply
             Some(walk::Answer::Json(_)) => reprinted += 1,
             Some(walk::Answer::Repaired(span, rule)) => {
                 repaired += 1;
-                printed +=
-                    usize::from(js::print_repaired_at(&input.text, span.start, rule, &mut String::new()).is_some());
+                printed += usize::from(
+                    js::print_repaired_at(&input.text, span.start, rule, input.escaped.as_ref(), &mut String::new())
+                        .is_some(),
+                );
             }
             _ => {}
         }

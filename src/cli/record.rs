@@ -34,26 +34,40 @@ pub enum Offsets {
 }
 
 /// One input record: `{"id", "text", "fields"?}`.
-pub struct Input {
+pub struct Input<'a> {
     /// The id exactly as given (any JSON value).
     pub id: Value,
     pub text: String,
     pub fields: Vec<String>,
+    /// Where the line wrote the text, for printing it again as it was written.
+    pub escaped: Option<js::Escaped<'a>>,
 }
 
-impl Input {
+impl<'a> Input<'a> {
+    /// A record of these, its text not read from a line.
+    pub fn new(id: Value, text: String, fields: Vec<String>) -> Input<'a> {
+        Input { id, text, fields, escaped: None }
+    }
+
     /// Reads one JSONL line. The error says what is wrong with it. Its text may hold the
     /// thread's decoding buffer: a caller done with it hands it back with [`js::recycle`].
-    pub fn parse(line: &str) -> Result<Input, String> {
-        let mut value = js::parse_recycled(line).map_err(|e| format!("not JSON: {e}"))?;
+    pub fn parse(line: &'a str) -> Result<Input<'a>, String> {
+        let (mut value, escaped) = js::parse_recycled(line).map_err(|e| format!("not JSON: {e}"))?;
         let Value::Object(obj) = &mut value else {
             return Err(format!("expected an object with \"text\", found a {}", value.kind()));
         };
-        let text = match obj.get_mut("text") {
+        // Where the line wrote the text: the last string decoded where the text is (another
+        // there before may have been dropped, a key given twice, its place taken by this one).
+        let mut escaped = escaped.into_iter();
+        let (text, escaped) = match obj.get_mut("text") {
             // Taken, not copied: it may be most of the line.
             Some(Value::String(s)) => match std::mem::take(s) {
-                JsString::Utf8(s) => s,
-                units => units.to_string_lossy().into_owned(),
+                JsString::Utf8(s) => {
+                    let written = escaped.rfind(|e| e.is_of(&s));
+                    (s, written)
+                }
+                // Made anew here, not where the line wrote it.
+                units => (units.to_string_lossy().into_owned(), None),
             },
             Some(other) => return Err(format!("\"text\" is a {}, not a string", other.kind())),
             None => return Err("no \"text\" key".to_owned()),
@@ -70,7 +84,7 @@ impl Input {
             Some(other) => return Err(format!("\"fields\" is a {}, not an array", other.kind())),
         };
         let id = obj.get("id").cloned().unwrap_or(Value::Null);
-        Ok(Input { id, text, fields })
+        Ok(Input { id, text, fields, escaped })
     }
 }
 
@@ -115,9 +129,9 @@ impl Walked {
     }
 
     /// Writes the answer as `JSON.stringify` would, or `null`.
-    fn write_value(&self, text: &str, out: &mut String) {
+    fn write_value(&self, text: &str, escaped: Option<&js::Escaped>, out: &mut String) {
         match self {
-            Walked::Answer => walk::print_answer(text, &walk::WalkOptions::SEED, out),
+            Walked::Answer => walk::print_answer(text, escaped, &walk::WalkOptions::SEED, out),
             Walked::Decision(t) | Walked::Visits(t, _) => match &t.value {
                 Some(v) => v.write_json(out),
                 None => out.push_str("null"),
@@ -153,7 +167,7 @@ pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[S
     }
     if wanted("extract_json") {
         key(out, "extract_json");
-        walked.write_value(text, out);
+        walked.write_value(text, input.escaped.as_ref(), out);
     }
     if let Some(t) = walked.trace() {
         if wanted("decided_by") {

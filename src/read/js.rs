@@ -22,7 +22,9 @@ use super::lex::{next_string_special, push_run, simple_escape, unescape_dense};
 use super::repair::{AfterQuote, ColonRule, after_quote, escaped_before_plain, is_escape};
 use super::value::{JsString, Object, Value, array_index};
 
+mod escaped;
 mod print;
+pub use escaped::Escaped;
 pub use print::{Printed, print_repaired_at};
 
 /// Why a text is not JSON, in the words `JSON.parse` would use, and where.
@@ -76,8 +78,17 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
 /// buffer whole instead of a copy of its size, so that one buffer goes round from line to
 /// line. Copies of every size a reply has would each take a page of the allocator's, and
 /// fresh memory faulted in, which cost a batch more than decoding the text.
-pub fn parse_recycled(text: &str) -> Result<Value, ParseError> {
-    parse_with(Parser { whole_buffers: true, ..Parser::new(text, 0, None) })
+///
+/// With the value come the places its long strings with escapes were written in `text`
+/// ([`Escaped`]), for printing them again without escaping them again.
+pub fn parse_recycled(text: &str) -> Result<(Value, Vec<Escaped<'_>>), ParseError> {
+    let mut parser = Parser { whole_buffers: true, ..Parser::new(text, 0, None) };
+    let value = parser.value()?;
+    parser.skip_ws();
+    if parser.at < parser.bytes.len() {
+        return Err(parser.error(ParseErrorKind::TrailingCharacters, parser.at));
+    }
+    Ok((value, parser.escaped))
 }
 
 fn parse_with(mut parser: Parser) -> Result<Value, ParseError> {
@@ -139,8 +150,12 @@ struct Parser<'a> {
     /// Under the narrow rule: a value string went on past a `"` followed by `:`, where the
     /// wide rule would have closed it.
     colon_kept_open: bool,
-    /// Strings with escapes keep the thread's buffer ([`parse_recycled`]).
+    /// Strings with escapes keep the thread's buffer, and long ones say where they were
+    /// written ([`parse_recycled`]).
     whole_buffers: bool,
+    escaped: Vec<Escaped<'a>>,
+    /// Where the text was written in JSON, for printing it again ([`print_repaired_at`]).
+    written: Option<&'a Escaped<'a>>,
 }
 
 /// A container being filled. Its items wait on the parser's scratch stacks (shared by every
@@ -227,7 +242,16 @@ impl Keys {
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str, at: usize, repair: Option<ColonRule>) -> Parser<'a> {
-        Parser { text, bytes: text.as_bytes(), at, repair, colon_kept_open: false, whole_buffers: false }
+        Parser {
+            text,
+            bytes: text.as_bytes(),
+            at,
+            repair,
+            colon_kept_open: false,
+            whole_buffers: false,
+            escaped: Vec::new(),
+            written: None,
+        }
     }
 
     #[cold]
@@ -493,12 +517,19 @@ impl<'a> Parser<'a> {
         }
         if self.bytes.get(at) == Some(&b'"') {
             self.at = at + 1;
-            return Ok(JsString::Utf8(self.text[body..at].to_owned()));
+            let text = self.text[body..at].to_owned();
+            if self.whole_buffers && text.len() >= MARKED {
+                // Its own text, written as it is: a string whose place in memory another
+                // marked before it had (and dropped) must not be taken for that one.
+                self.escaped.push(escaped::Marks::new(body).finish(&self.text[body..at], &text));
+            }
+            return Ok(JsString::Utf8(text));
         }
         // An escape, a control character or the end: read on from there, with room for
         // what the raw text can decode to (escapes only shorten it; the repair's kept
         // quotes may lengthen it past a quote this measure stops at).
         let mut scratch = Scratch::with(&self.text[body..at]);
+        let mut marks = self.whole_buffers.then(|| escaped::Marks::new(body));
         let out = &mut scratch.0;
         self.at = at;
         // Set once a lone surrogate appears: from then on the string is built in UTF-16,
@@ -516,7 +547,7 @@ impl<'a> Parser<'a> {
             }
             if self.repair.is_none() && units.is_none() && high.is_none() {
                 let upto = if sized { usize::MAX } else { LONG_STRING };
-                self.at = plain_and_short_escapes(self.text, self.at, out, upto);
+                self.at = plain_and_short_escapes(self.text, self.at, out, upto, marks.as_mut());
             }
             let run = self.at;
             self.at = next_string_special(self.bytes, self.at);
@@ -555,7 +586,15 @@ impl<'a> Parser<'a> {
                     flush_high(out, &mut units, &mut high);
                     return Ok(match units {
                         Some(u) => JsString::from_utf16(u),
-                        None => JsString::Utf8(scratch.finish(self.whole_buffers)),
+                        None => {
+                            let decoded = scratch.finish(self.whole_buffers);
+                            if let Some(marks) = marks
+                                && decoded.len() >= MARKED
+                            {
+                                self.escaped.push(marks.finish(&self.text[body..self.at - 1], &decoded));
+                            }
+                            JsString::Utf8(decoded)
+                        }
                     });
                 }
                 Some(b'\\') => {
@@ -594,10 +633,21 @@ impl<'a> Parser<'a> {
 /// (a reply's JSON quoted in a log: `\"` every few bytes), the stretch is decoded a byte at
 /// a time on the stack ([`unescape_dense`]): a search would cost more than the bytes it
 /// passes over.
-fn plain_and_short_escapes(text: &str, mut at: usize, out: &mut String, upto: usize) -> usize {
+///
+/// With `marks`, places between escapes are marked as they are passed ([`Escaped`]).
+fn plain_and_short_escapes(
+    text: &str,
+    mut at: usize,
+    out: &mut String,
+    upto: usize,
+    mut marks: Option<&mut escaped::Marks>,
+) -> usize {
     let bytes = text.as_bytes();
     let mut run = at;
     loop {
+        if let Some(marks) = marks.as_deref_mut() {
+            marks.offer(out.len(), at);
+        }
         at = next_string_special(bytes, at);
         push_run(out, text, run, at);
         let Some(c) = bytes.get(at + 1).and_then(|&e| simple_escape(e)).filter(|_| bytes.get(at) == Some(&b'\\'))
@@ -622,6 +672,10 @@ fn plain_and_short_escapes(text: &str, mut at: usize, out: &mut String, upto: us
 /// Strings at least this long are given the thread's buffer whole by [`parse_recycled`]:
 /// shorter ones are copied, as the allocator keeps small sizes close at hand.
 const WHOLE_BUFFER: usize = 4096;
+
+/// Strings at least this long say where they were written ([`parse_recycled`]): shorter
+/// ones are printed as fast escaped again.
+const MARKED: usize = 1024;
 
 /// Strings at least this long are given room for the rest of themselves at once.
 const LONG_STRING: usize = 1 << 20;

@@ -42,7 +42,7 @@ pub fn exercise(text: &str) {
         prefix.map(|p| (p.entries.len(), p.closed)),
         "counting a cut array's entries reads them as building them does"
     );
-    let input = Input { id: Value::Null, text: text.to_owned(), fields: vec!["edits".into(), "0".into()] };
+    let input = Input::new(Value::Null, text.to_owned(), vec!["edits".into(), "0".into()]);
     let line = record::render(&input, Offsets::Utf16, None);
     assert!(js::parse(&line).is_ok(), "the record is JSON");
 }
@@ -63,7 +63,7 @@ pub fn reprint_agrees(text: &str, start: usize, end: usize) {
 /// it is the answer's value; printed straight from the reply, it is the value's JSON.
 pub fn answer_in_agrees(text: &str, value: Option<&Value>) {
     let mut printed = String::from("{\"extract_json\":");
-    walk::print_answer(text, &WalkOptions::SEED, &mut printed);
+    walk::print_answer(text, None, &WalkOptions::SEED, &mut printed);
     assert_eq!(printed, format!("{{\"extract_json\":{}", value.map_or("null".to_owned(), Value::to_json)));
     match walk::answer_in(text, &WalkOptions::SEED) {
         Some(walk::Answer::Json(span)) => {
@@ -76,7 +76,7 @@ pub fn answer_in_agrees(text: &str, value: Option<&Value>) {
             assert_eq!(built.as_ref().map(|(v, _)| v.to_json()), value.map(Value::to_json));
             assert_eq!(built.map(|(_, end)| end), Some(span.end), "the reading ends where the walk said");
             let mut out = String::new();
-            if let Some(printed) = js::print_repaired_at(text, span.start, rule, &mut out) {
+            if let Some(printed) = js::print_repaired_at(text, span.start, rule, None, &mut out) {
                 assert_eq!(Some(out), value.map(Value::to_json), "printed straight from the reply");
                 assert_eq!(printed.end, span.end);
             }

@@ -17,10 +17,15 @@
 use super::super::lex::number_end;
 use super::super::reprint::write_number;
 use super::super::value::{Value, write_utf8_inside};
-use super::{ColonRule, Parser, next_string_special, push_run, simple_escape};
+use super::{ColonRule, Escaped, Parser, next_string_special, push_run, simple_escape};
 
 /// Keys an object may have and still be checked for repeats one by one.
 const KEYS: usize = 32;
+
+/// Runs of text at least this long are copied from where the line wrote them, if it did as
+/// `JSON.stringify` would ([`Escaped::written`]); shorter ones cost less escaped again than
+/// found there.
+const COPIED: usize = 256;
 
 /// What printing a repaired reading found beside its text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,10 +41,19 @@ pub struct Printed {
 
 /// Appends `JSON.stringify` of the repaired reading of the object at `start` under `rule`
 /// (the value [`super::parse_repaired_at`] builds) to `out`; `None`, with nothing appended,
-/// where the value must be built to know it or the reading does not parse.
-pub fn print_repaired_at(text: &str, start: usize, rule: ColonRule, out: &mut String) -> Option<Printed> {
+/// where the value must be built to know it or the reading does not parse. With `written`
+/// (where a line wrote `text` in JSON), long runs of text are copied from there where it
+/// wrote them as they are printed.
+pub fn print_repaired_at(
+    text: &str,
+    start: usize,
+    rule: ColonRule,
+    written: Option<&Escaped>,
+    out: &mut String,
+) -> Option<Printed> {
     let opened = out.len();
     let mut parser = Parser::new(text, start, Some(rule));
+    parser.written = written.filter(|w| w.is_of(text));
     let mut self_contained = true;
     let printed = (parser.peek() == Some(b'{')).then(|| parser.print_value(out, &mut self_contained)).flatten();
     if printed.is_none() {
@@ -169,9 +183,14 @@ impl<'a> Parser<'a> {
             if self.repaired_at(self.at, key) {
                 self.at = self.past_repaired(self.at, key);
             }
-            push_run(out, self.text, run, plain_to);
-            if self.at > plain_to {
-                write_utf8_inside(out, self.text.get(plain_to..self.at)?);
+            match self.written.filter(|_| self.at - run >= COPIED).and_then(|w| w.written(run, self.at)) {
+                Some(written) => out.push_str(written),
+                None => {
+                    push_run(out, self.text, run, plain_to);
+                    if self.at > plain_to {
+                        write_utf8_inside(out, self.text.get(plain_to..self.at)?);
+                    }
+                }
             }
             if braces.is_some() {
                 open = open.and_then(|o| brace_depth(self.text.get(run..self.at).unwrap_or_default(), o));
@@ -231,7 +250,7 @@ mod tests {
     /// colon decision, the gate's answer; or nothing printed, where the value is needed.
     fn agrees(text: &str, rule: ColonRule) -> bool {
         let mut out = String::from("before ");
-        let printed = print_repaired_at(text, 0, rule, &mut out);
+        let printed = print_repaired_at(text, 0, rule, None, &mut out);
         let built = parse_repaired(text, 0, rule);
         match (printed, built) {
             (Some(p), Ok(b)) => {
@@ -256,7 +275,7 @@ mod tests {
             assert!(agrees(text, rule), "{text}");
         }
         let mut out = String::new();
-        let printed = print_repaired_at(text, 0, ColonRule::Narrow, &mut out).unwrap();
+        let printed = print_repaired_at(text, 0, ColonRule::Narrow, None, &mut out).unwrap();
         assert_eq!(out, r#"{"html":"<td class=\"x\">a\tb\nc \\ d</td>","n":[1,2.5,0,null,true,null],"s":"/\n\""}"#);
         assert_eq!(printed.end, text.len());
         assert!(printed.wide_is_the_same && printed.self_contained);
@@ -287,7 +306,7 @@ mod tests {
             (r#"{"{": "x"}"#, true),
         ] {
             let mut out = String::new();
-            let printed = print_repaired_at(text, 0, ColonRule::Narrow, &mut out).unwrap();
+            let printed = print_repaired_at(text, 0, ColonRule::Narrow, None, &mut out).unwrap();
             assert_eq!(printed.self_contained, contained, "{text}");
             assert!(agrees(text, ColonRule::Narrow));
         }

@@ -301,12 +301,13 @@ impl Answer {
     }
 
     /// Appends `JSON.stringify` of the answer to `out`: printed from the reply where its text
-    /// says how, its value built and written where it does not.
-    pub fn print(self, text: &str, out: &mut String) {
+    /// says how, its value built and written where it does not; with `written`, where a line
+    /// wrote the reply in JSON ([`js::Escaped`]).
+    pub fn print(self, text: &str, written: Option<&js::Escaped>, out: &mut String) {
         let printed = match &self {
             Answer::Value(_) => false,
             Answer::Json(span) => reprint(text, span.start, span.end, out),
-            Answer::Repaired(span, rule) => js::print_repaired_at(text, span.start, *rule, out).is_some(),
+            Answer::Repaired(span, rule) => js::print_repaired_at(text, span.start, *rule, written, out).is_some(),
         };
         if !printed {
             match self.into_value(text) {
@@ -333,17 +334,18 @@ pub fn locate(text: &str, opts: &WalkOptions) -> Located {
 /// none): [`answer`], printed without building a value the reply's text says how to print.
 /// A strict reading is printed from the reply ([`crate::read::reprint`]), and so is a
 /// repaired one ([`js::print_repaired_at`]), the whole-reply reading included, printed as
-/// soon as it can read where [`answer`] would build it.
-pub fn print_answer(text: &str, opts: &WalkOptions, out: &mut String) {
+/// soon as it can read where [`answer`] would build it. `written`: where a line wrote the
+/// reply in JSON, its text copied from there where it can be ([`js::Escaped`]).
+pub fn print_answer(text: &str, written: Option<&js::Escaped>, opts: &WalkOptions, out: &mut String) {
     let opened = out.len();
-    let located = find_with(&mut Readers::new(text), opts, Make::Print(out));
+    let located = find_with(&mut Readers::new(text), opts, Make::Print(out, written));
     if located.printed {
         return;
     }
     // Whatever was printed of a reading that is not the answer goes.
     out.truncate(opened);
     match located.into_answer(text) {
-        Some(answer) => answer.print(text, out),
+        Some(answer) => answer.print(text, written, out),
         None => out.push_str("null"),
     }
 }
@@ -355,8 +357,9 @@ enum Make<'o> {
     /// Its value, which lets the walk be passed over where it would take that reading first
     /// ([`answer`]).
     Value,
-    /// Its text, appended to this one ([`print_answer`]); its value where it cannot be printed.
-    Print(&'o mut String),
+    /// Its text, appended to this one ([`print_answer`]), with where a line wrote the reply;
+    /// its value where it cannot be printed.
+    Print(&'o mut String, Option<&'o js::Escaped<'o>>),
 }
 
 /// The whole-reply reading, made: built, or printed with what printing it found.
@@ -414,9 +417,9 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
             // A strict failure that carries to the narrow reading leaves it none.
             Err((_, carries)) if carries.to(Mode::Narrow) => {}
             _ if matches!(make, Make::Value) => whole = build_whole(text, span).map(Some),
-            _ if let Make::Print(out) = &mut make => {
+            _ if let Make::Print(out, written) = &mut make => {
                 let opened = out.len();
-                whole = match js::print_repaired_at(text, span.start, ColonRule::Narrow, out) {
+                whole = match js::print_repaired_at(text, span.start, ColonRule::Narrow, *written, out) {
                     Some(p) if p.end == span.end => Some(Some(Made::Printed(p))),
                     Some(_) => {
                         out.truncate(opened);
