@@ -13,7 +13,7 @@
 //! costs more than reading the records.
 
 use std::borrow::Cow;
-use std::io::{ErrorKind, Read, Write};
+use std::io::{ErrorKind, IoSlice, Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
 
@@ -219,8 +219,21 @@ impl Records {
 
     /// Writes the records made, and forgets them.
     fn write(&mut self, out: &mut dyn Write) -> Result<()> {
+        // The chunk's records in one call where the output takes them so (a pipe, a file):
+        // a write of each was a call, and a wakeup of the reader at the other end of a pipe,
+        // per record.
+        let mut slices: Vec<IoSlice> =
+            self.outs[..self.lines].iter().filter(|t| !t.is_empty()).map(|t| IoSlice::new(t.as_bytes())).collect();
+        let mut rest = slices.as_mut_slice();
+        while !rest.is_empty() {
+            match out.write_vectored(rest) {
+                Ok(0) => return Err(std::io::Error::from(ErrorKind::WriteZero)).context("writing a record"),
+                Ok(n) => IoSlice::advance_slices(&mut rest, n),
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(e).context("writing a record"),
+            }
+        }
         for text in &mut self.outs[..self.lines] {
-            out.write_all(text.as_bytes()).context("writing a record")?;
             // A run far larger than most (every candidate of a long reply) is not kept.
             if text.capacity() > KEPT_OUTPUT {
                 *text = String::new();
