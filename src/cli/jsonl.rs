@@ -262,6 +262,8 @@ fn record_of(n: usize, line: &[u8], offsets: Offsets, keys: Option<&[String]>, o
     // allocator's for every size (half the memory a batch of replies of 20 kB faulted in).
     let room = (out.len() + line.len() + 64).next_power_of_two();
     out.reserve_exact(room.saturating_sub(out.len()));
+    // The line's text is no longer than the line.
+    js::reserve_recycled(line.len());
     let failed = match Input::parse(&text) {
         Ok(input) => {
             record::write(out, &input, offsets, keys);

@@ -719,6 +719,21 @@ impl Scratch {
     }
 }
 
+/// Makes room for `len` bytes of text in the buffer the thread's next string with escapes
+/// is decoded into: a caller that knows how long the text may be (a line's length bounds its
+/// strings') spares a long one the buffers of every size it would grow through, each fresh
+/// memory to fault in.
+pub fn reserve_recycled(len: usize) {
+    if len <= KEPT_SCRATCH {
+        SCRATCH.with(|kept| {
+            let mut buf = kept.take();
+            buf.clear();
+            buf.reserve(len);
+            kept.set(buf);
+        });
+    }
+}
+
 /// Gives `done`'s room to the next string with escapes the thread decodes: a caller that
 /// reads one large string after another (a batch's reply texts) then decodes each into the
 /// same buffer, with nothing copied or allocated.
