@@ -41,18 +41,31 @@ impl<'a> Escaped<'a> {
     }
 
     /// `text[from..to]` as the line wrote it, where that is how `JSON.stringify` writes it
-    /// inside a string: every escape in it one `JSON.stringify` writes (none is `\/` or a
-    /// `\u` escape). `None` where it is not, or a place is too far from a mark to find.
+    /// inside a string: every escape in it one `JSON.stringify` writes (none is `\/`, or a
+    /// `\u` escape of anything but a control). `None` where it is not, or a place is too far
+    /// from a mark to find.
     pub fn written(&self, from: usize, to: usize) -> Option<&'a str> {
         let start = self.body_at(from)?;
         let end = self.body_at(to)?;
         let written = self.body.get(start..end)?;
-        // What `JSON.stringify` never writes: `\/` (it writes `/`) and `\u` for anything
-        // but a control. A `\\` followed by `/` or `u` is taken for one too: the run is
-        // then escaped again, as it would have been.
+        // What `JSON.stringify` never writes: `\/` (it writes `/`), and `\u` but for a control
+        // without a short escape, in lowercase hex. A `\\` followed by `/` or `u` may be
+        // taken for one too: the run is then escaped again, as it would have been.
         let bytes = written.as_bytes();
-        if memchr::memmem::find(bytes, b"\\/").is_some() || memchr::memmem::find(bytes, b"\\u").is_some() {
+        if memchr::memmem::find(bytes, b"\\/").is_some() {
             return None;
+        }
+        for at in memchr::memmem::find_iter(bytes, b"\\u") {
+            let control = match bytes.get(at + 2..at + 6)? {
+                [b'0', b'0', high @ (b'0' | b'1'), low @ (b'0'..=b'9' | b'a'..=b'f')] => {
+                    let unit = (high - b'0') << 4 | if low.is_ascii_digit() { low - b'0' } else { low - b'a' + 10 };
+                    !matches!(unit, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d)
+                }
+                _ => false,
+            };
+            if !control {
+                return None;
+            }
         }
         Some(written)
     }
