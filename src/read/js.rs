@@ -70,7 +70,7 @@ impl std::error::Error for ParseError {}
 
 /// `JSON.parse(text)`.
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    parse_with(Parser::new(text, 0, None))
+    parse_with(&mut Parser::new(text, 0, None))
 }
 
 /// [`parse`] for a caller that hands the value's long strings back with [`recycle`] once
@@ -79,19 +79,15 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
 /// line. Copies of every size a reply has would each take a page of the allocator's, and
 /// fresh memory faulted in, which cost a batch more than decoding the text.
 ///
-/// With the value come the places its long strings with escapes were written in `text`
-/// ([`Escaped`]), for printing them again without escaping them again.
+/// With the value come the places its long strings were written in `text` ([`Escaped`]),
+/// for printing them again without escaping them again.
 pub fn parse_recycled(text: &str) -> Result<(Value, Vec<Escaped<'_>>), ParseError> {
     let mut parser = Parser { whole_buffers: true, ..Parser::new(text, 0, None) };
-    let value = parser.value()?;
-    parser.skip_ws();
-    if parser.at < parser.bytes.len() {
-        return Err(parser.error(ParseErrorKind::TrailingCharacters, parser.at));
-    }
+    let value = parse_with(&mut parser)?;
     Ok((value, parser.escaped))
 }
 
-fn parse_with(mut parser: Parser) -> Result<Value, ParseError> {
+fn parse_with(parser: &mut Parser) -> Result<Value, ParseError> {
     let value = parser.value()?;
     parser.skip_ws();
     if parser.at < parser.bytes.len() {
