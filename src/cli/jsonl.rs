@@ -255,13 +255,6 @@ fn record_of(n: usize, line: &[u8], offsets: Offsets, keys: Option<&[String]>, o
     if lex::trim(&text).is_empty() {
         return false;
     }
-    // A record is about as long as its line (its answer is most of the reply, escaped as
-    // the line escapes it): room for it at once, not by doubling, each step a copy into
-    // fresh memory. The room is a power of two: buffers of a few sizes, kept from chunk to
-    // chunk, fit the next lines, where one of each line's own size took a page of the
-    // allocator's for every size (half the memory a batch of replies of 20 kB faulted in).
-    let room = (out.len() + line.len() + 64).next_power_of_two();
-    out.reserve_exact(room.saturating_sub(out.len()));
     // The line's text is no longer than the line.
     js::reserve_recycled(line.len());
     let failed = match Input::parse(&text) {

@@ -306,8 +306,14 @@ impl Answer {
     pub fn print(self, text: &str, written: Option<&js::Escaped>, out: &mut String) {
         let printed = match &self {
             Answer::Value(_) => false,
-            Answer::Json(span) => reprint(text, span.start, span.end, out),
-            Answer::Repaired(span, rule) => js::print_repaired_at(text, span.start, *rule, written, out).is_some(),
+            Answer::Json(span) => {
+                room_for(out, span.end - span.start);
+                reprint(text, span.start, span.end, out)
+            }
+            Answer::Repaired(span, rule) => {
+                room_for(out, span.end - span.start);
+                js::print_repaired_at(text, span.start, *rule, written, out).is_some()
+            }
         };
         if !printed {
             match self.into_value(text) {
@@ -348,6 +354,16 @@ pub fn print_answer(text: &str, written: Option<&js::Escaped>, opts: &WalkOption
         Some(answer) => answer.print(text, written, out),
         None => out.push_str("null"),
     }
+}
+
+/// Room in `out` for the JSON of a reading `len` bytes of the reply long (and what its
+/// escapes may add), made at once and a power of two in size: a buffer kept for the next
+/// answer then fits it, and grows through no size on the way. Only an answer's own length
+/// says how much: room made for every record as for its line's length was a huge page
+/// faulted in for each small record beside a megabyte's reply.
+fn room_for(out: &mut String, len: usize) {
+    let room = (out.len() + len + len / 8 + 64).next_power_of_two();
+    out.reserve_exact(room.saturating_sub(out.len()));
 }
 
 /// What finding the answer makes of the whole-reply reading, once it can read.
@@ -418,6 +434,7 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
             Err((_, carries)) if carries.to(Mode::Narrow) => {}
             _ if matches!(make, Make::Value) => whole = build_whole(text, span).map(Some),
             _ if let Make::Print(out, written) = &mut make => {
+                room_for(out, span.end - span.start);
                 let opened = out.len();
                 whole = match js::print_repaired_at(text, span.start, ColonRule::Narrow, *written, out) {
                     Some(p) if p.end == span.end => Some(Some(Made::Printed(p))),
