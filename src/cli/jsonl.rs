@@ -221,7 +221,7 @@ impl Records {
     fn write(&mut self, out: &mut dyn Write) -> Result<()> {
         // The chunk's records in one call where the output takes them so (a pipe, a file):
         // a write of each was a call, and a wakeup of the reader at the other end of a pipe,
-        // per record.
+        // per record. (`Write::write_all_vectored` is not stable: the loop is its own.)
         let mut slices: Vec<IoSlice> =
             self.outs[..self.lines].iter().filter(|t| !t.is_empty()).map(|t| IoSlice::new(t.as_bytes())).collect();
         let mut rest = slices.as_mut_slice();

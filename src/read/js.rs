@@ -597,19 +597,16 @@ impl<'a> Parser<'a> {
                     let esc = self.at;
                     let unit: u16 = match self.bytes.get(self.at + 1) {
                         Some(&e) if let Some(c) = simple_escape(e) => u16::from(c),
-                        Some(b'u') => {
-                            let hex = self.bytes.get(self.at + 2..self.at + 6);
-                            match hex.filter(|h| h.iter().all(u8::is_ascii_hexdigit)) {
-                                Some(h) => {
-                                    self.at += 4;
-                                    h.iter().fold(0u16, |n, &d| (n << 4) | hex_value(d))
-                                }
-                                None if self.at + 6 > self.bytes.len() => {
-                                    return Err(self.error(ParseErrorKind::UnterminatedString, open));
-                                }
-                                None => return Err(self.error(ParseErrorKind::BadUnicodeEscape, esc)),
+                        Some(b'u') => match self.bytes.get(self.at + 2..self.at + 6).and_then(hex_unit) {
+                            Some(unit) => {
+                                self.at += 4;
+                                unit
                             }
-                        }
+                            None if self.at + 6 > self.bytes.len() => {
+                                return Err(self.error(ParseErrorKind::UnterminatedString, open));
+                            }
+                            None => return Err(self.error(ParseErrorKind::BadUnicodeEscape, esc)),
+                        },
                         None => return Err(self.error(ParseErrorKind::UnterminatedString, open)),
                         Some(_) => return Err(self.error(ParseErrorKind::BadEscape, esc)),
                     };
@@ -761,6 +758,12 @@ fn closing_quote(bytes: &[u8], mut at: usize) -> usize {
             _ => return at.min(bytes.len()),
         }
     }
+}
+
+/// The UTF-16 unit a `\u` escape's four hex digits write, where they are that.
+fn hex_unit(digits: &[u8]) -> Option<u16> {
+    (digits.len() == 4 && digits.iter().all(u8::is_ascii_hexdigit))
+        .then(|| digits.iter().fold(0u16, |n, &d| (n << 4) | hex_value(d)))
 }
 
 fn hex_value(d: u8) -> u16 {

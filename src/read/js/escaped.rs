@@ -12,6 +12,8 @@
 //! place in the line; a place between marks is found from the one before it, an escape at a
 //! time.
 
+use super::super::lex::escape_of;
+
 /// Text bytes between marks, at least.
 const STEP: usize = 256;
 
@@ -56,14 +58,9 @@ impl<'a> Escaped<'a> {
             return None;
         }
         for at in memchr::memmem::find_iter(bytes, b"\\u") {
-            let control = match bytes.get(at + 2..at + 6)? {
-                [b'0', b'0', high @ (b'0' | b'1'), low @ (b'0'..=b'9' | b'a'..=b'f')] => {
-                    let unit = (high - b'0') << 4 | if low.is_ascii_digit() { low - b'0' } else { low - b'a' + 10 };
-                    !matches!(unit, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d)
-                }
-                _ => false,
-            };
-            if !control {
+            let digits = bytes.get(at + 2..at + 6)?;
+            let unit = super::hex_unit(digits).filter(|_| !digits.iter().any(u8::is_ascii_uppercase))?;
+            if u8::try_from(unit).ok().and_then(escape_of) != Some(b'u') {
                 return None;
             }
         }
@@ -100,23 +97,17 @@ fn escape_lengths(body: &[u8], at: usize) -> Option<(usize, usize)> {
     if body.get(at + 1) != Some(&b'u') {
         return Some((2, 1));
     }
-    let unit = hex_unit(body, at + 2)?;
-    Some(match unit {
+    let unit = |at: usize| body.get(at..at + 4).and_then(super::hex_unit);
+    Some(match unit(at + 2)? {
         0..0x80 => (6, 1),
         0x80..0x800 => (6, 2),
-        0xD800..0xDC00 if body.get(at + 6..at + 8) == Some(b"\\u") => match hex_unit(body, at + 8)? {
+        0xD800..0xDC00 if body.get(at + 6..at + 8) == Some(b"\\u") => match unit(at + 8)? {
             0xDC00..0xE000 => (12, 4),
             _ => return None,
         },
         0xD800..0xE000 => return None,
         _ => (6, 3),
     })
-}
-
-/// The four hex digits at `at`, as a UTF-16 unit.
-fn hex_unit(body: &[u8], at: usize) -> Option<u32> {
-    let digits = std::str::from_utf8(body.get(at..at + 4)?).ok()?;
-    u32::from_str_radix(digits, 16).ok()
 }
 
 /// Marks made as a string is decoded ([`Escaped`]).
