@@ -406,6 +406,7 @@ fn list(args: &ListArgs) -> Result<ExitCode> {
 
 fn extract(args: &ExtractArgs) -> Result<ExitCode> {
     if args.jsonl {
+        cli::jsonl::widen_stdout_pipe();
         return cli::to_stdout(|out| extract::extract_jsonl(&args.input, args.offsets, args.keys.as_deref(), out));
     }
     let flags = args.readers.args()?;

