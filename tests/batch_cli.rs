@@ -18,7 +18,9 @@ fn the_pipe_it_writes_into_is_given_room_for_a_chunk_of_records() {
     let input = dir.path().join("replies.jsonl");
     let page = "<p>a \\\"quoted\\\" word</p>".repeat(400);
     let lines: String = (0..300)
-        .map(|i| format!("{{\"id\":\"r{i}\",\"text\":\"Thinking.\\n{{\\\"html\\\": \\\"{page}\\\", \\\"n\\\": {i}}}\"}}\n"))
+        .map(|i| {
+            format!("{{\"id\":\"r{i}\",\"text\":\"Thinking.\\n{{\\\"html\\\": \\\"{page}\\\", \\\"n\\\": {i}}}\"}}\n")
+        })
         .collect();
     std::fs::write(&input, &lines).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_bracewalk"))
