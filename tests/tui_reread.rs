@@ -9,6 +9,8 @@ mod fixture;
 
 use std::path::Path;
 
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
 use bracewalk::runlog::{Item, Loader};
 use bracewalk::tui::badges::Badge;
 use bracewalk::tui::entry::Entry;
@@ -127,6 +129,58 @@ fn a_reply_changed_on_disk_is_marked_and_its_facts_read_again() {
     typed(&mut s, "jk");
     let again = typed(&mut s, "g");
     assert!(!again.iter().any(|f| matches!(f, Effect::Reread { .. })));
+}
+
+/// Applies `text` on the query line, as typed over what the line held.
+fn query(s: &mut State, text: &str) {
+    typed(s, ":");
+    drive(s, Msg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)));
+    typed(s, &format!("{text}\n"));
+}
+
+/// Ids of the replies the list shows.
+fn shown(s: &State) -> Vec<String> {
+    s.view.iter().map(|&i| s.entries[i].id.clone()).collect()
+}
+
+#[test]
+fn a_reply_changed_on_disk_is_searched_again_for_the_query_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("log.jsonl");
+    let mut texts: Vec<String> =
+        (0..DETAILS_KEPT + 2).map(|i| format!("the page: {{\"page\": {i}, \"ok\": true}}")).collect();
+    write_log(&path, &texts);
+    let mut s = loaded_state(&path);
+    // A bare word is looked for in the texts, each read again from its file.
+    query(&mut s, "ok");
+    assert_eq!(shown(&s).len(), texts.len(), "every reply says ok: {:?}", s.flash);
+    let first = s.entries[0].key;
+    for _ in 0..DETAILS_KEPT + 1 {
+        typed(&mut s, "j");
+    }
+
+    // The first reply no longer says it on disk: once its record is made again it is
+    // searched again, and the list stops showing it.
+    texts[0] = "a draft {\"page\": 0, \"fine\": false}".to_owned();
+    write_log(&path, &texts);
+    typed(&mut s, "g");
+    let e = s.entries.iter().find(|e| e.key == first).unwrap();
+    assert!(e.changed, "the reply is marked changed");
+    assert!(!shown(&s).contains(&"r0".to_owned()), "the old text's match no longer holds: {:?}", shown(&s));
+    assert_eq!(shown(&s).len(), texts.len() - 1);
+    let q = s.filter.query.as_ref().unwrap();
+    assert!(q.searched(), "every reply asked about has its answer: {}/{}", q.hits.len(), q.asked);
+
+    // Written back, it is shown again once its record is made.
+    texts[0] = "the page again: {\"page\": 0, \"ok\": true}".to_owned();
+    write_log(&path, &texts);
+    query(&mut s, "");
+    for _ in 0..DETAILS_KEPT + 1 {
+        typed(&mut s, "j");
+    }
+    typed(&mut s, "g");
+    query(&mut s, "ok");
+    assert!(shown(&s).contains(&"r0".to_owned()), "{:?}", shown(&s));
 }
 
 #[test]

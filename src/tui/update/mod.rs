@@ -224,6 +224,7 @@ fn changed(state: &mut State, k: EntryKey, d: &Detail, hash: u64, fx: &mut Vec<E
     if let Some(locator) = e.locator() {
         fx.push(Effect::Reread { key: k, locator, stopped });
     }
+    search_again(state, k, fx);
     kept.finish(state);
     state.corpus_stale += 1;
 }

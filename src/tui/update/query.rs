@@ -167,6 +167,16 @@ pub(super) fn search_arrivals(state: &mut State, keys: &[EntryKey], fx: &mut Vec
     ask(state, keys, fx);
 }
 
+/// A reply whose text changed on disk is searched again where the query reads texts: what its
+/// terms made of the old text is let go, so the reply waits, as one not searched yet does,
+/// for what they make of the text now there.
+pub(super) fn search_again(state: &mut State, k: EntryKey, fx: &mut Vec<Effect>) {
+    let Some(applied) = state.filter.query.as_mut().filter(|q| q.query.reads_text()) else { return };
+    // Asked about once already: the answer to come takes the old one's place in the count.
+    applied.hits.remove(&k);
+    ask(state, &[k], fx);
+}
+
 /// The search thread's answers: the replies searched now pass the filter or not.
 pub(super) fn searched(state: &mut State, generation: u64, hits: Vec<(EntryKey, TextHit)>) {
     if state.filter.query.as_ref().is_none_or(|q| q.generation != generation) {
