@@ -173,3 +173,26 @@ fn json_text_carries_every_answer_as_it_is_but_non_finite_numbers() {
     }
     assert!(changed > 0, "the corpus holds non-finite numbers (1e400)");
 }
+
+/// A cut-off array is counted by its brackets where the seed read JSON as it stands around
+/// it, and entry by entry where not: the two counts agree on every golden reply, for the
+/// corpus's `edits` and for a field most replies do not have.
+#[test]
+fn an_array_in_json_as_it_stands_is_counted_as_its_entries_are_read() {
+    use bracewalk::read::walk::{count_array_prefix, count_array_prefix_within};
+    use bracewalk::readers::{Answers, Catalogue};
+    let catalogue = Catalogue::builtin();
+    let mut within = 0;
+    for line in lines(REPLIES) {
+        let input = Input::parse(line).unwrap();
+        let (answers, _) = Answers::with_seed(&catalogue, &input.text);
+        let Some(json) = answers.json_span() else { continue };
+        for field in ["edits", "items"] {
+            let read = count_array_prefix(&input.text, field);
+            let counted = count_array_prefix_within(&input.text, field, json.clone());
+            assert_eq!(counted, read, "{} ({field}): {:?}", input.id.to_json(), json);
+            within += usize::from(read.is_some() && input.text[json.clone()].contains(&format!("\"{field}\"")));
+        }
+    }
+    assert!(within > 50, "the corpus has arrays in JSON as it stands: {within}");
+}

@@ -380,6 +380,16 @@ impl<'a> Answers<'a> {
         Some((side(at[0], a), side(at[1], b)))
     }
 
+    /// Where the reply is JSON as it stands, as the seed's walk found: the span it read
+    /// strictly, or the whole reply trimmed, where `JSON.parse` read that.
+    pub fn json_span(&self) -> Option<Range<usize>> {
+        match self.known.iter().find(|k| k.id == ReaderId::LAST_WINS)?.place? {
+            Place::Span { start, end, by: ReadingKind::Strict } => Some(start..end),
+            Place::WholeText => Some(trimmed(self.text)),
+            _ => None,
+        }
+    }
+
     /// Lets go of every answer but the seed's and those `keep` wants.
     pub fn keep_only(&mut self, keep: impl Fn(ReaderId) -> bool) {
         self.known.retain(|k| k.id == ReaderId::LAST_WINS || keep(k.id));

@@ -13,6 +13,7 @@
 //! made then, as the others are, and a reply it gave no answer for is counted as "reader
 //! failed" under it, never as nothing read.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use crate::read::trace::{DecidedBy, NoReading, Verdict, WholeReply};
@@ -55,7 +56,7 @@ impl Partial<'_> {
         let mut answers = self.answers.given(given);
         self.facts.compare(&mut answers, config, |p| !config.is_early(p));
         self.facts.differences.sort_by_key(|(p, _)| *p);
-        self.facts.truncation(text, config);
+        self.facts.truncation(text, config, answers.json_span());
         self.facts.complete = true;
         self.facts
     }
@@ -158,19 +159,24 @@ impl Facts {
         let mut answers = answers.given(given);
         self.compare(&mut answers, config, |p| !config.is_early(p));
         self.differences.sort_by_key(|(p, _)| *p);
-        self.truncation(text, config);
+        self.truncation(text, config, answers.json_span());
         self.complete = true;
     }
 
     /// Each of the config's array fields whose `]` never came, with the entries
     /// `readArrayPrefix` recovers.
-    fn truncation(&mut self, text: &str, config: &Config) {
+    fn truncation(&mut self, text: &str, config: &Config, json: Option<Range<usize>>) {
         self.cut = config
             .fields
             .iter()
             .enumerate()
             .filter_map(|(i, field)| {
-                let (entries, closed) = walk::count_array_prefix(text, field)?;
+                let (entries, closed) = match &json {
+                    // Where the seed read JSON as it stands, an array there is counted by its
+                    // brackets: the answer of a copy edit holds its `edits` whole.
+                    Some(json) => walk::count_array_prefix_within(text, field, json.clone())?,
+                    None => walk::count_array_prefix(text, field)?,
+                };
                 (!closed).then_some((i, entries))
             })
             .collect();

@@ -47,7 +47,7 @@ use visits::walk_visiting;
 
 pub use gates::{first_string, strings_are_self_contained, strings_not_self_contained};
 pub use options::{Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
-pub use prefix::{ArrayPrefix, count_array_prefix, read_array_prefix};
+pub use prefix::{ArrayPrefix, count_array_prefix, count_array_prefix_within, read_array_prefix};
 pub use recorded::{RecordLimit, reading_at};
 pub use visits::{Visit, visits};
 

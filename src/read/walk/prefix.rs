@@ -1,6 +1,8 @@
 //! `readArrayPrefix`: the complete entries of a cut-off array field, what a reply cut off
 //! inside `"edits": [` still yields.
 
+use std::ops::Range;
+
 use crate::read::lex;
 use crate::read::value::Value;
 
@@ -40,6 +42,55 @@ pub fn count_array_prefix(text: &str, field: &str) -> Option<(usize, bool)> {
         Some(end)
     })?;
     Some((n, closed))
+}
+
+/// [`count_array_prefix`] of a reply known to be JSON as it stands over `json` (a span its
+/// strict reading read, or the whole reply where `JSON.parse` read it): where the array lies in
+/// that span, its entries are stepped over by their brackets instead of read.
+///
+/// That is the same count. In JSON every quote not escaped opens or closes a string, and one
+/// that closes is followed by `,` `:` `}` `]` or whitespace, never by a letter: the quote of a
+/// `"field"` the search finds (it passes over one after a backslash) opens the key of an array,
+/// which closes within the span. Between its entries JSON allows only commas and JSON's
+/// whitespace, and an entry that is an object reads strictly, to its closing brace.
+pub fn count_array_prefix_within(text: &str, field: &str, json: Range<usize>) -> Option<(usize, bool)> {
+    let open = last_array_key(text, field)?;
+    // The `[` lies in the span (the key's quote then does too: the span opens with a bracket).
+    if !(json.start < open && open <= json.end) {
+        return count_array_prefix(text, field);
+    }
+    let mut n = 0;
+    let (_, closed) = entries_of(text, field, &mut |i| {
+        n += 1;
+        past_container(text.as_bytes(), i)
+    })?;
+    Some((n, closed))
+}
+
+/// Just past the container whose bracket is at `i`, in text that is JSON there: its brackets
+/// counted, its strings stepped over.
+fn past_container(bytes: &[u8], mut i: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    loop {
+        match *bytes.get(i)? {
+            b'"' => {
+                i = lex::next_string_special(bytes, i + 1);
+                while *bytes.get(i)? != b'"' {
+                    // An escape, two bytes (JSON holds no control character in a string).
+                    i = lex::next_string_special(bytes, i + 2);
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
 }
 
 /// The entries of the last `"field": [` array, each handed to `entry` at its `{` (which
@@ -120,5 +171,63 @@ mod tests {
         assert!(p.closed);
         assert!(read_array_prefix(r#"{"text": "\"edits\":[{}]"}"#, "edits").is_none());
         assert!(read_array_prefix("none", "edits").is_none());
+    }
+
+    /// JSON with an `edits` array whose entries hold what brackets and quotes can be inside
+    /// strings, written compact or spaced out, in prose that may quote another, cut off.
+    fn a_reply() -> impl proptest::strategy::Strategy<Value = (String, std::ops::Range<usize>)> {
+        use proptest::prelude::*;
+        let word = prop::sample::select(vec![
+            "a",
+            "]",
+            "}",
+            "[{",
+            "\"edits\": [",
+            "\\",
+            "\u{1}",
+            "é",
+            " ",
+            "\n",
+            "{\"x\": 1}",
+        ]);
+        let string = prop::collection::vec(word, 0..6).prop_map(|w| serde_json::Value::String(w.concat()));
+        let leaf = prop_oneof![
+            string.clone(),
+            Just(serde_json::json!(1.5)),
+            Just(serde_json::json!(null)),
+            Just(serde_json::json!([])),
+        ];
+        let value = leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+                prop::collection::vec(("[a-c]{1,2}", inner), 0..4)
+                    .prop_map(|kv| serde_json::Value::Object(kv.into_iter().collect())),
+            ]
+        });
+        let entry = prop_oneof![
+            4 => prop::collection::vec(("find|replace|edits|note", value.clone()), 0..4)
+                .prop_map(|kv| serde_json::Value::Object(kv.into_iter().collect())),
+            1 => value.clone(),
+        ];
+        let edits = prop::collection::vec(entry, 0..5);
+        (edits, value, any::<bool>(), prop::sample::select(vec!["", "Then: \"edits\": [{\"a\": 1}, {\"b\"", " done"]))
+            .prop_map(|(edits, other, pretty, after)| {
+                let envelope = serde_json::json!({"note": other, "edits": edits});
+                let json =
+                    if pretty { serde_json::to_string_pretty(&envelope) } else { serde_json::to_string(&envelope) };
+                let json = json.unwrap_or_default();
+                let before = "Here are the edits:\n";
+                (format!("{before}{json}{after}"), before.len()..before.len() + json.len())
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 2000, ..Default::default() })]
+        /// Stepped over by its brackets or read entry by entry, an array in JSON as it stands
+        /// counts the same.
+        #[test]
+        fn counting_by_brackets_is_counting_by_reading((text, json) in a_reply()) {
+            proptest::prop_assert_eq!(count_array_prefix_within(&text, "edits", json), count_array_prefix(&text, "edits"));
+        }
     }
 }
