@@ -143,3 +143,47 @@ fn custom_json_needs_a_pointer_and_reads_through_it() {
     let o = bracewalk(&["list", "--meta", "agent", p]);
     assert_eq!(o.status.code(), Some(2), "a NAME=POINTER without a pointer is refused");
 }
+
+/// A filter on what the readers make of a reply reads the replies a batch at a time on every
+/// core; what it prints is in the order of the files, as read one by one, across batches.
+#[test]
+fn a_filter_on_the_readings_prints_in_load_order_across_batches() {
+    use bracewalk::query::Query;
+    use bracewalk::runlog::{Item, LoadOptions, load};
+    use bracewalk::scan::{Config, Facts};
+
+    let dir = tempfile::tempdir().unwrap();
+    let shapes = [
+        "{\"page\": 1}",
+        "Draft: {\"page\": 0}\nFinal: {\"page\": 2, \"html\": \"<p>x</p>\"}",
+        "nothing here",
+        "Thinking { about it }. {\"ok\": true}",
+    ];
+    for f in ["a.jsonl", "b.jsonl"] {
+        let lines: String = (0..400)
+            .map(|i| {
+                json!({"id": format!("{f}-{i}"), "text": shapes[(i * 7 + i / 3) % shapes.len()]}).to_string() + "\n"
+            })
+            .collect();
+        fs::write(dir.path().join(f), lines).unwrap();
+    }
+    let query = "decided=last-wins";
+    let o = bracewalk(&["list", "--json", "--filter", query, dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let printed: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].as_str().unwrap().to_owned())
+        .collect();
+
+    let (q, config) = (Query::parse(query).unwrap(), Config::default());
+    let mut read_one_by_one = Vec::new();
+    load(&[dir.path().to_path_buf()], &LoadOptions::default(), &mut |item| {
+        if let Item::Reply(r) = item
+            && q.matches_reply(&r, Some(&Facts::of(&r, &config)))
+        {
+            read_one_by_one.push(r.id.clone());
+        }
+    });
+    assert!(read_one_by_one.len() > 200, "{}", read_one_by_one.len());
+    assert_eq!(printed, read_one_by_one);
+}

@@ -8,8 +8,10 @@ use serde::Serialize;
 
 use crate::describe::thousands;
 use crate::query::Query;
-use crate::runlog::{Diagnostic, Event, Item, Listed, Listing, LoadOptions, Loader, Meta, Reply};
-use crate::scan::{Config, Facts};
+use rayon::prelude::*;
+
+use crate::runlog::{Diagnostic, Event, Item, Listed, Listing, LoadOptions, Loader, Meta, Reply, discover};
+use crate::scan::{Config, Facts, in_batches, sizes};
 use crate::visible::visible;
 
 use super::style::Style;
@@ -47,7 +49,8 @@ pub fn list(
 }
 
 /// [`list`], only the replies and calls `only` selects (`--filter`); the diagnostics all. A
-/// query on what the readers make of a reply reads it as `scan` does.
+/// query on what the readers make of a reply reads it as `scan` does, and as `scan` does, on
+/// every core, a batch of replies at a time, printed in the order they were loaded.
 pub fn list_only(
     paths: &[PathBuf],
     opts: &LoadOptions,
@@ -56,67 +59,35 @@ pub fn list_only(
     style: &Style,
     out: &mut dyn Write,
 ) -> io::Result<Tally> {
-    let loader = Loader::new(opts.clone());
-    let mut tally = Tally::default();
-    let mut diagnostics = Vec::new();
-    let mut failed: Option<io::Error> = None;
-    let config = only.filter(|q| q.reads_facts()).map(|_| Config::default());
-    let mut take = |listing: Listing| {
-        if failed.is_some() {
-            return;
-        }
-        let item = match listing {
-            Listing::Item(item) => item,
-            Listing::Listed(l) => {
-                tally.replies += 1;
-                let line = if json { listed_json_line(&l) } else { listed_text_line(&l, style) };
-                if let Err(e) = writeln!(out, "{line}") {
-                    failed = Some(e);
-                }
-                return;
-            }
-        };
-        let selected = match (&item, only) {
-            (_, None) | (Item::Diagnostic(_), _) => true,
-            (Item::Reply(r), Some(q)) => {
-                let facts = config.as_ref().map(|c| Facts::of(r, c));
-                q.matches_reply(r, facts.as_ref())
-            }
-            (Item::Event(e), Some(q)) => q.matches_event(e),
-        };
-        if !selected {
-            return;
-        }
-        let line = match &item {
-            Item::Reply(_) => {
-                tally.replies += 1;
-                Some(if json { json_line(&item) } else { text_line(&item, style) })
-            }
-            Item::Event(_) => {
-                tally.events += 1;
-                Some(if json { json_line(&item) } else { text_line(&item, style) })
-            }
-            Item::Diagnostic(d) => {
-                tally.diagnostics += 1;
-                if json {
-                    Some(json_line(&item))
-                } else {
-                    diagnostics.push(d.clone());
-                    None
-                }
-            }
-        };
-        if let Some(line) = line {
-            if let Err(e) = writeln!(out, "{line}") {
-                failed = Some(e);
-            }
-        }
-    };
-    // A filter may read a reply's text; a plain listing only measures it.
+    let mut p = Printer { out, json, style, tally: Tally::default(), diagnostics: Vec::new(), failed: None };
     match only {
-        None => loader.list(paths, &mut take),
-        Some(_) => loader.load(paths, &mut |item| take(Listing::Item(item))),
+        // A plain listing only measures a text.
+        None => Loader::new(opts.clone()).list(paths, &mut |listing| match listing {
+            Listing::Listed(l) => p.listed(&l),
+            Listing::Item(item) => p.item(&item),
+        }),
+        Some(q) => {
+            let config = q.reads_facts().then(Config::default);
+            let mut found = Vec::new();
+            discover(paths, &mut |f| found.push(f));
+            in_batches(&found, &sizes(&found), opts, &mut |batch| {
+                let selected: Vec<bool> = batch
+                    .items
+                    .par_iter()
+                    .map(|item| match item {
+                        Item::Diagnostic(_) => true,
+                        Item::Reply(r) => q.matches_reply(r, config.as_ref().map(|c| Facts::of(r, c)).as_ref()),
+                        Item::Event(e) => q.matches_event(e),
+                    })
+                    .collect();
+                for (item, _) in batch.items.iter().zip(selected).filter(|(_, s)| *s) {
+                    p.item(item);
+                }
+                p.failed.is_none()
+            });
+        }
     }
+    let Printer { out, tally, diagnostics, failed, .. } = p;
     if let Some(e) = failed {
         return Err(e);
     }
@@ -136,6 +107,49 @@ pub fn list_only(
         }
     }
     Ok(tally)
+}
+
+/// Prints a listing's lines as they come (in text, the diagnostics are kept for the end),
+/// counting what it printed; after a failed write (a closed pipe) it prints nothing more.
+struct Printer<'o> {
+    out: &'o mut dyn Write,
+    json: bool,
+    style: &'o Style,
+    tally: Tally,
+    diagnostics: Vec<Diagnostic>,
+    failed: Option<io::Error>,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, line: &str) {
+        if self.failed.is_none()
+            && let Err(e) = writeln!(self.out, "{line}")
+        {
+            self.failed = Some(e);
+        }
+    }
+
+    fn listed(&mut self, l: &Listed) {
+        self.tally.replies += 1;
+        let line = if self.json { listed_json_line(l) } else { listed_text_line(l, self.style) };
+        self.line(&line);
+    }
+
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Reply(_) => self.tally.replies += 1,
+            Item::Event(_) => self.tally.events += 1,
+            Item::Diagnostic(d) => {
+                self.tally.diagnostics += 1;
+                if !self.json {
+                    self.diagnostics.push(d.clone());
+                    return;
+                }
+            }
+        }
+        let line = if self.json { json_line(item) } else { text_line(item, self.style) };
+        self.line(&line);
+    }
 }
 
 fn plural(n: usize, what: &str) -> String {

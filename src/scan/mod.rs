@@ -79,7 +79,7 @@ pub use facts::{Facts, Partial};
 pub use flags::{Flag, Raised};
 pub use merge::ShardError;
 pub use pair::Pair;
-pub use paths::{Progress, scan_paths, scan_paths_only};
+pub use paths::{Batch, Progress, in_batches, scan_paths, scan_paths_only, sizes};
 pub use scanner::{Comparison, Difference, Failures, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};
 
 use crate::readers::{Catalogue, ReaderId};

@@ -40,10 +40,42 @@ pub struct Progress {
     pub replies: usize,
 }
 
-struct Batch {
-    items: Vec<Item>,
-    /// Where the loader was when the batch was sent.
-    bytes_done: u64,
+/// Items in load order, as many as are read at once.
+pub struct Batch {
+    pub items: Vec<Item>,
+    /// Where the loader was when the batch was sent, in the bytes of all the files.
+    pub bytes_done: u64,
+}
+
+/// Every item of the files `found` (of `sizes` bytes, [`sizes`]), in load order, a batch at a
+/// time: the files are read on a thread of their own, [`AHEAD`] batches ahead at most, while
+/// `each` takes the batch before, until it says to stop. A batch holds [`BATCH_REPLIES`]
+/// replies, or fewer that hold [`BATCH_BYTES`] of text.
+pub fn in_batches(found: &[Found], sizes: &[u64], load: &LoadOptions, each: &mut dyn FnMut(Batch) -> bool) {
+    let (send, receive) = mpsc::sync_channel::<Batch>(AHEAD);
+    std::thread::scope(|s| {
+        s.spawn(move || load_all(found, sizes, load, &send));
+        // Dropped when this ends, before the scope waits for the loader: told to stop, the
+        // loader's next batch has nowhere to go, and it returns.
+        let receive = receive;
+        while let Ok(batch) = receive.recv() {
+            if !each(batch) {
+                break;
+            }
+        }
+    });
+}
+
+/// The size of each file `found`: what a scan's progress is measured against (a stat per
+/// file, not a reading).
+pub fn sizes(found: &[Found]) -> Vec<u64> {
+    found
+        .iter()
+        .map(|f| match f {
+            Found::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
+            Found::Problem(_) => 0,
+        })
+        .collect()
 }
 
 /// Scans every reply in `paths` (files, directories read recursively), reporting progress
@@ -66,35 +98,26 @@ pub fn scan_paths_only(
     // reading, so it costs a stat per file.
     let mut found = Vec::new();
     discover(paths, &mut |f| found.push(f));
-    let sizes: Vec<u64> = found
-        .iter()
-        .map(|f| match f {
-            Found::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
-            Found::Problem(_) => 0,
-        })
-        .collect();
+    let sizes = sizes(&found);
     let state = Progress { bytes_total: sizes.iter().sum(), ..Progress::default() };
     progress(&state);
 
     let mut commands = Commands::start(&config.catalogue, &config.commands());
     let mut folding = Folding { scanner: Scanner::only(config, only), waiting: VecDeque::new(), state, progress };
-    let (send, receive) = mpsc::sync_channel::<Batch>(AHEAD);
-    std::thread::scope(|s| {
-        s.spawn(move || load_all(&found, &sizes, load, &send));
-        for batch in receive {
-            let replies: Vec<(&str, &str)> = batch
-                .items
-                .iter()
-                .filter_map(|item| match item {
-                    Item::Reply(r) => Some((r.id.as_str(), r.text.as_str())),
-                    _ => None,
-                })
-                .collect();
-            commands.send(&replies);
-            folding.waiting.push_back(batch);
-            while folding.fold_one(&mut commands, false) {}
-            while commands.backlog() > MAX_BACKLOG && folding.fold_one(&mut commands, true) {}
-        }
+    in_batches(&found, &sizes, load, &mut |batch| {
+        let replies: Vec<(&str, &str)> = batch
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Reply(r) => Some((r.id.as_str(), r.text.as_str())),
+                _ => None,
+            })
+            .collect();
+        commands.send(&replies);
+        folding.waiting.push_back(batch);
+        while folding.fold_one(&mut commands, false) {}
+        while commands.backlog() > MAX_BACKLOG && folding.fold_one(&mut commands, true) {}
+        true
     });
     commands.close();
     while folding.fold_one(&mut commands, true) {}
