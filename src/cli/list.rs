@@ -62,10 +62,19 @@ pub fn list_only(
     let mut p = Printer { out, json, style, tally: Tally::default(), diagnostics: Vec::new(), failed: None };
     match only {
         // A plain listing only measures a text.
-        None => Loader::new(opts.clone()).list(paths, &mut |listing| match listing {
-            Listing::Listed(l) => p.listed(&l),
-            Listing::Item(item) => p.item(&item),
-        }),
+        None => {
+            let loader = Loader::new(opts.clone());
+            loader.list(paths, &mut |listing| {
+                match listing {
+                    Listing::Listed(l) => p.listed(&l),
+                    Listing::Item(item) => p.item(&item),
+                }
+                // Nowhere left to print (`| head`): nothing more is read.
+                if p.failed.is_some() {
+                    loader.stop();
+                }
+            });
+        }
         Some(q) => {
             let config = q.reads_facts().then(Config::default);
             let mut found = Vec::new();

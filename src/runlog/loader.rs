@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use rayon::prelude::*;
@@ -64,6 +65,8 @@ impl Default for LoadOptions {
 pub struct Loader {
     opts: LoadOptions,
     campaigns: Campaigns,
+    /// Set by [`Loader::stop`]: what a caller with nowhere left to put items says.
+    stopped: AtomicBool,
 }
 
 /// What reading a file pushes: items, (only in a tail) amendments to earlier ones, and (only
@@ -110,7 +113,18 @@ enum Doc {
 
 impl Loader {
     pub fn new(opts: LoadOptions) -> Loader {
-        Loader { opts, campaigns: Campaigns::default() }
+        Loader { opts, campaigns: Campaigns::default(), stopped: AtomicBool::new(false) }
+    }
+
+    /// Stops a load or a listing under way: no further file is opened, and a file of lines
+    /// is read no further than the line it is at. A caller whose output went away (`list |
+    /// head`) says so from its sink, and the rest of a campaign is not read for nothing.
+    pub fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
     }
 
     pub fn options(&self) -> &LoadOptions {
@@ -121,6 +135,7 @@ impl Loader {
     /// order.
     pub fn load(&self, paths: &[PathBuf], sink: &mut dyn FnMut(Item)) {
         discover(paths, &mut |found| match found {
+            _ if self.stopped() => {}
             Found::File(path) => self.load_file(&path, sink),
             Found::Problem(d) => sink(Item::Diagnostic(d)),
         });
@@ -130,6 +145,7 @@ impl Loader {
     /// [`Listed`], its text measured, not held (the rest as items, in the same order).
     pub fn list(&self, paths: &[PathBuf], sink: &mut dyn FnMut(Listing)) {
         discover(paths, &mut |found| match found {
+            _ if self.stopped() => {}
             Found::File(path) => self.list_file(&path, sink),
             Found::Problem(d) => sink(Listing::Item(Item::Diagnostic(d))),
         });
@@ -767,6 +783,9 @@ impl JsonlState {
     ) -> io::Result<()> {
         let opts = loader.options();
         loop {
+            if loader.stopped() {
+                break;
+            }
             let at = match batches.as_deref_mut() {
                 // Read straight into the batch; a line that is not a complete one of a
                 // listing is taken out again, and pushed once what is gathered has gone.
@@ -1401,6 +1420,53 @@ mod tests {
             format!(r#"{{"id":"last","text":"{text}"}}"#),
         ]
         .join("\n")
+    }
+
+    fn id_of(item: &Item) -> String {
+        match item {
+            Item::Reply(r) => r.id.clone(),
+            other => format!("{other:?}"),
+        }
+    }
+
+    /// A load or a listing told to stop reads no further file, and no further than the line
+    /// it is at; what was read up to then is as it was.
+    #[test]
+    fn a_load_told_to_stop_reads_no_further() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["a.jsonl", "b.jsonl"] {
+            let lines: String =
+                (0..2000).map(|i| format!("{{\"id\":\"{f}-{i}\",\"text\":\"{}\"}}\n", "word ".repeat(200))).collect();
+            std::fs::write(dir.path().join(f), lines).unwrap();
+        }
+        let paths = [dir.path().to_path_buf()];
+        let whole = {
+            let mut ids = Vec::new();
+            Loader::default().load(&paths, &mut |item| ids.push(id_of(&item)));
+            ids
+        };
+        assert_eq!(whole.len(), 4000);
+
+        let loader = Loader::default();
+        let mut ids = Vec::new();
+        loader.load(&paths, &mut |item| {
+            ids.push(id_of(&item));
+            if ids.len() == 5 {
+                loader.stop();
+            }
+        });
+        assert_eq!(ids, whole[..5]);
+
+        // A listing reads a batch of lines at a time: it stops within the batch it is at.
+        let loader = Loader::default();
+        let mut listed = 0;
+        loader.list(&paths, &mut |_| {
+            listed += 1;
+            if listed == 5 {
+                loader.stop();
+            }
+        });
+        assert!((5..=2 * BATCH_LINES).contains(&listed), "{listed}");
     }
 
     #[test]

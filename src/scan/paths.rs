@@ -183,6 +183,9 @@ fn load_all(found: &[Found], sizes: &[u64], load: &LoadOptions, send: &mpsc::Syn
                 if replies >= BATCH_REPLIES || bytes >= BATCH_BYTES {
                     closed = send.send(Batch { items: std::mem::take(&mut items), bytes_done: at }).is_err();
                     (replies, bytes) = (0, 0);
+                    if closed {
+                        loader.stop();
+                    }
                 }
             }),
             Found::Problem(d) => items.push(Item::Diagnostic(d.clone())),
