@@ -11,6 +11,7 @@ pub mod describe;
 pub mod query;
 pub mod read;
 pub mod readers;
+pub mod reading;
 pub mod runlog;
 pub mod scan;
 pub mod tui;

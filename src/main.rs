@@ -19,8 +19,8 @@ use bracewalk::cli::style::Style;
 use bracewalk::cli::{self, accepted, extract, list};
 use bracewalk::query::Query;
 use bracewalk::readers::ReaderId;
+use bracewalk::reading::Pair;
 use bracewalk::runlog::{Format, LoadOptions};
-use bracewalk::scan::Pair;
 use bracewalk::tui;
 
 #[derive(Parser)]
@@ -333,7 +333,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 fn inspect(args: InspectArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
     let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths };
-    let config = bracewalk::scan::Config::new(args.readers.args()?.catalogue(&paths, false)?);
+    let config = bracewalk::reading::Config::new(args.readers.args()?.catalogue(&paths, false)?);
     let watch = match (args.no_watch, args.poll) {
         (true, _) => tui::WatchMode::Off,
         (_, true) => tui::WatchMode::Poll,
@@ -362,7 +362,7 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
-    let mut config = bracewalk::scan::Config::new(args.readers.args()?.catalogue(&args.paths, false)?);
+    let mut config = bracewalk::reading::Config::new(args.readers.args()?.catalogue(&args.paths, false)?);
     config.fields.clone_from(&args.fields);
     if !args.compare.is_empty() {
         config.pairs = args

@@ -33,9 +33,8 @@ use std::fmt;
 use regex::{Regex, RegexBuilder};
 
 use crate::read::trace::{DecidedBy, Verdict};
+use crate::reading::{Facts, Flag};
 use crate::runlog::{Event, Format, Meta, Reply, StopReason};
-use crate::scan::Facts;
-use crate::scan::flags::Flag;
 
 /// A parsed query.
 #[derive(Debug, Clone)]
@@ -733,7 +732,7 @@ mod tests {
 
     #[test]
     fn flags_answer_from_the_facts() {
-        let config = crate::scan::Config::default();
+        let config = crate::reading::Config::default();
         let m = meta();
         fn s<'a>(m: &'a Meta, f: &'a Facts) -> Subject<'a> {
             Subject { id: "x", reference: "x", meta: Some(m), size: Some(1), facts: Known::Yes(f) }

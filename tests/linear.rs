@@ -98,7 +98,7 @@ fn the_record_of_candidates_does_linear_work() {
 #[test]
 fn the_flags_walk_does_linear_work() {
     use bracewalk::read::walk::Walker;
-    use bracewalk::scan::flags;
+    use bracewalk::reading::flags;
     for family in corpus::ADVERSARIAL_FAMILIES {
         let mut per_byte = Vec::new();
         for size in [16 << 10, 64 << 10, 256 << 10] {

@@ -149,8 +149,8 @@ fn custom_json_needs_a_pointer_and_reads_through_it() {
 #[test]
 fn a_filter_on_the_readings_prints_in_load_order_across_batches() {
     use bracewalk::query::Query;
+    use bracewalk::reading::{Config, Facts};
     use bracewalk::runlog::{Item, LoadOptions, load};
-    use bracewalk::scan::{Config, Facts};
 
     let dir = tempfile::tempdir().unwrap();
     let shapes = [

@@ -302,7 +302,7 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
 
     use bracewalk::readers::command::Spec;
     use bracewalk::readers::{Catalogue, Given};
-    use bracewalk::scan::Config;
+    use bracewalk::reading::Config;
     use bracewalk::tui::entry::Entry;
     use bracewalk::tui::state::Incoming;
     use bracewalk::tui::worker::Read;

@@ -405,10 +405,15 @@ fn no_sample_the_readme_calls_right_carries_a_shape_flag() {
     }
     // The campaign's right replies carry none at all but the disagreement.
     let (replies, _, _) = load(&["round-4"]);
-    let config = bracewalk::scan::Config::default();
+    let config = bracewalk::reading::Config::default();
     for r in &replies {
-        let f = bracewalk::scan::Facts::of(r, &config);
-        assert!(f.flags.iter().all(|x| x.flag() == bracewalk::scan::Flag::ReadersDisagree), "{}: {:?}", r.id, f.flags);
+        let f = bracewalk::reading::Facts::of(r, &config);
+        assert!(
+            f.flags.iter().all(|x| x.flag() == bracewalk::reading::Flag::ReadersDisagree),
+            "{}: {:?}",
+            r.id,
+            f.flags
+        );
     }
 }
 

@@ -15,8 +15,9 @@ use bracewalk::read::trace::Verdict;
 use bracewalk::read::value::Value;
 use bracewalk::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 use bracewalk::readers::Catalogue;
+use bracewalk::reading::{Config, Pair};
 use bracewalk::runlog::{self, Format, Item, LoadOptions, Meta, Reply};
-use bracewalk::scan::{Config, Pair, Scan, Scanner, scan_paths};
+use bracewalk::scan::{Scan, Scanner, scan_paths};
 
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs");
 

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use bracewalk::query::Query;
+use bracewalk::reading::{Config, Facts};
 use bracewalk::runlog::{Item, LoadOptions, load};
-use bracewalk::scan::{Config, Facts};
 use bracewalk::tui::documents::{self, Row};
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::state::{Incoming, Mode, Progress, SortKey};

@@ -11,9 +11,10 @@ use crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEven
 
 use bracewalk::read::trace::{DecidedBy, Verdict};
 use bracewalk::readers::ReaderId;
+use bracewalk::reading::Config;
 use bracewalk::runlog::Item;
 use bracewalk::scan::report::Row;
-use bracewalk::scan::{Config, Scan, Scanner};
+use bracewalk::scan::{Scan, Scanner};
 use bracewalk::tui::badges::Badge;
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::state::{Incoming, Mode, Pane, SortKey, ValueSource};

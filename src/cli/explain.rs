@@ -6,14 +6,13 @@ use std::fmt::Write;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::describe::flags as describe_flags;
 use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
 use crate::read::js::ParseError;
 use crate::read::span::utf16_len;
 use crate::read::trace::{Candidate, Fate, NoReading, Reading, Step, Trace, WholeReply};
 use crate::read::value::Value;
-use crate::scan::Raised;
+use crate::reading::flags::{self, Raised};
 
 use super::style::Style;
 
@@ -78,7 +77,7 @@ pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
 pub fn render_flags(raised: &[Raised], style: &Style) -> String {
     let mut out = String::new();
     for r in raised {
-        let _ = writeln!(out, "{} {}  {}", style.warn("⚑"), style.warn(r.flag().name()), describe_flags::explain(r));
+        let _ = writeln!(out, "{} {}  {}", style.warn("⚑"), style.warn(r.flag().name()), flags::explain(r));
     }
     if !out.is_empty() {
         out.insert(0, '\n');
@@ -376,7 +375,7 @@ pub fn write_json<'t>(
         walk_end: trace.walk_end.map(offset),
         whole_reply: whole,
         decided_by: trace.decided_by.name(),
-        flags: raised.iter().map(|r| FlagJson { flag: r.flag().name(), why: describe_flags::explain(r) }).collect(),
+        flags: raised.iter().map(|r| FlagJson { flag: r.flag().name(), why: flags::explain(r) }).collect(),
         value: Json(trace.value.as_ref()),
     };
     serde_json::to_writer(out, &json).map_err(std::io::Error::from)

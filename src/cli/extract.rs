@@ -9,8 +9,8 @@ use anyhow::{Context, Result};
 
 use crate::read::walk;
 use crate::readers::{Catalogue, ReaderId};
+use crate::reading::{Config, flags};
 use crate::runlog::{self, LoadOptions, StopReason};
-use crate::scan::{Config, flags};
 
 use super::explain;
 use super::record::Offsets;

@@ -10,8 +10,9 @@ use crate::describe::thousands;
 use crate::query::Query;
 use rayon::prelude::*;
 
+use crate::reading::{Config, Facts};
 use crate::runlog::{Diagnostic, Event, Item, Listed, Listing, LoadOptions, Loader, Meta, Reply, discover};
-use crate::scan::{Config, Facts, in_batches, sizes};
+use crate::scan::{in_batches, sizes};
 use crate::visible::visible;
 
 use super::style::Style;

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use crate::scan::{Config, Scan};
+use crate::reading::Config;
+use crate::scan::Scan;
 
 use super::scan::{Output, print};
 

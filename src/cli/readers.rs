@@ -14,8 +14,7 @@ use crate::read::trace::Trace;
 use crate::read::value::Value;
 use crate::readers::command::{self, Commands, Spec};
 use crate::readers::{Answers, Catalogue, Given, ReaderId};
-use crate::scan::account;
-use crate::scan::flags::Raised;
+use crate::reading::{Raised, account};
 
 use super::explain;
 use super::style::Style;

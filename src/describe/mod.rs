@@ -1,7 +1,6 @@
 //! Short human descriptions of values, sizes and positions, and ([`trace`]) the words a
 //! decision record is told in: shared by the CLI and the TUI, so both say the same things.
 
-pub mod flags;
 pub mod trace;
 
 use crate::read::span::{CharIndex, Utf16Index};

@@ -165,12 +165,13 @@ impl<'s> Checked<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scan::{Config, Scanner};
+    use crate::reading::Config;
+    use crate::scan::Scanner;
 
     fn scan(texts: &[(&str, &str)]) -> Scan {
         let mut s = Scanner::new(Config::default());
         for (id, t) in texts {
-            let mut f = crate::scan::Facts::of_text(t, false, s.config());
+            let mut f = crate::reading::Facts::of_text(t, false, s.config());
             f.id = (*id).to_owned();
             s.add_facts(f);
         }

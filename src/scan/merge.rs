@@ -23,8 +23,8 @@ use std::time::Duration;
 use serde_json::Value as Json;
 
 use crate::read::trace::DecidedBy;
+use crate::reading::Config;
 
-use super::Config;
 use super::report::{self, Kind, Row};
 use super::scanner::{Comparison, Difference, Failures, Group, Repair, ReplyName, Scan, Truncation};
 

@@ -16,9 +16,9 @@ use std::time::Instant;
 
 use crate::query::Query;
 use crate::readers::command::Commands;
+use crate::reading::Config;
 use crate::runlog::{Found, Item, LoadOptions, Loader, discover};
 
-use super::Config;
 use super::scanner::{Scan, Scanner};
 
 /// Replies per batch: enough to keep every core busy, few enough that a batch of long

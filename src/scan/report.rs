@@ -9,12 +9,10 @@ use std::collections::BTreeMap;
 use crate::describe::thousands;
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::readers::ReaderId;
+use crate::reading::{Config, Facts, Flag, Pair};
 use crate::visible::visible;
 
-use super::facts::Facts;
-use super::flags::Flag;
 use super::scanner::{Group, NONE_KEY, Scan};
-use super::{Config, Pair};
 
 /// A number the report shows, as the replies behind it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -11,12 +11,8 @@ use rayon::prelude::*;
 use crate::query::Query;
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::readers::{Given, ReaderId};
+use crate::reading::{Config, Facts, Flag, Pair, flags};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
-
-use super::Config;
-use super::facts::Facts;
-use super::flags::Flag;
-use super::pair::Pair;
 
 /// The group key of a reply whose record does not say (no agent, no round).
 pub const NONE_KEY: &str = "(none)";
@@ -214,7 +210,7 @@ impl Scan {
         }
         for raised in &f.flags {
             if let Some(list) = self.flags.get_mut(raised.flag().index()) {
-                list.push((index, crate::describe::flags::explain(raised)));
+                list.push((index, flags::explain(raised)));
             }
         }
         for (reader, why) in f.failed {

@@ -2,7 +2,7 @@
 //! readings, which is quadratic on brace-laden replies (the seed reads each from scratch), so
 //! it is made only on request, off the event loop, and a few are cached; with what the other
 //! panes derive from it (how each candidate is painted, the first-wins reader's tries). What
-//! the list knows of every reply is the scan's facts ([`crate::scan::Facts`]), not this.
+//! the list knows of every reply is the scan's facts ([`crate::reading::Facts`]), not this.
 
 use crate::read::Value;
 use std::sync::Arc;
@@ -11,7 +11,7 @@ use crate::read::first::{FirstWins, first_wins};
 use crate::read::trace::{Fate, NoReading, Step, Trace, WholeReply};
 use crate::read::walk::{self, ArrayPrefix};
 use crate::readers::{ReaderId, held};
-use crate::scan::Config;
+use crate::reading::Config;
 
 /// What a candidate's span is painted as in the reply text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

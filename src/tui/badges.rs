@@ -11,8 +11,8 @@ use ratatui::style::{Modifier, Style};
 
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::readers::ReaderId;
+use crate::reading::{Config, Flag};
 use crate::scan::report::{Alternatives, Row};
-use crate::scan::{Config, Flag};
 
 use super::entry::{Body, Entry};
 use super::look::{accent, bad, dim, good, warn, whole_reply_style};

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::readers::ReaderId;
+use crate::reading::{Config, Facts};
 use crate::runlog::{Diagnostic, EventKind, Item, Listed, Locator, Meta, StopReason, Written};
-use crate::scan::{Config, Facts};
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
 pub type EntryKey = u64;

@@ -62,7 +62,7 @@ pub struct Options {
     /// The marks file (default: [`marks::default_path`]).
     pub marks: Option<PathBuf>,
     /// What is read and compared: the readers, reader commands included.
-    pub config: crate::scan::Config,
+    pub config: crate::reading::Config,
     /// The query the list opens with (`--filter`), already checked.
     pub query: Option<String>,
 }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use crate::read::trace::DecidedBy;
 use crate::readers::ReaderId;
-use crate::scan::Config;
+use crate::reading::Config;
 
 use super::entry::{Body, Entry, EntryKey};
 use super::state::{SortKey, State};
@@ -356,8 +356,8 @@ mod tests {
     use super::super::update::{Msg, update};
     use super::super::worker::Read;
     use super::*;
+    use crate::reading::Facts;
     use crate::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply};
-    use crate::scan::Facts;
     use crate::scan::report::Row;
 
     fn reply(key: EntryKey, source: &str, line: usize, id: Option<&str>, text: &str, ts: Option<&str>) -> Entry {

@@ -10,8 +10,8 @@ use regex::Regex;
 use crate::query::{Known, Query, QueryError, Subject, TextHit};
 use crate::read::value::Value;
 use crate::readers::ReaderId;
+use crate::reading::Config;
 use crate::runlog::Meta;
-use crate::scan::Config;
 
 use super::analysis::Detail;
 use super::badges::{Badge, Kind};

@@ -40,8 +40,8 @@ use crate::describe::sketch;
 use crate::query::{Query, TextHit};
 use crate::readers::command::Commands;
 use crate::readers::{Given, ReaderId};
+use crate::reading::{Config, Facts};
 use crate::runlog::{LoadOptions, Loader, Locator};
-use crate::scan::{Config, Facts};
 
 use super::analysis;
 use super::entry::{EntryKey, hash};

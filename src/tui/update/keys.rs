@@ -2,7 +2,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::scan::Flag;
+use crate::reading::Flag;
 use crate::scan::report::Row;
 
 use super::super::badges::{self, Badge};

@@ -12,7 +12,7 @@ use ratatui::text::Line;
 use crate::describe::{Locator, thousands};
 use crate::read::first::FirstOutcome;
 use crate::read::value::Value;
-use crate::scan::parts;
+use crate::reading::parts;
 
 use super::super::layout;
 use super::super::state::{Pane, State};

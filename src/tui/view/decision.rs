@@ -7,10 +7,10 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
-use crate::describe::flags as describe_flags;
 use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
 use crate::read::trace::{DecidedBy, Step, Trace, WholeReply};
+use crate::reading::flags;
 
 use super::super::layout;
 use super::super::state::{Pane, State};
@@ -175,7 +175,7 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
             vec![
                 ("⚑ ".to_owned(), warn().add_modifier(Modifier::BOLD)),
                 (format!("{} ", r.flag().name()), warn().add_modifier(Modifier::BOLD)),
-                (describe_flags::explain(r), Style::new()),
+                (flags::explain(r), Style::new()),
             ],
             width,
             4,

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::readers::ReaderId;
-use crate::scan::Config;
+use crate::reading::Config;
 
 use super::super::analysis::Paint;
 use super::super::badges;

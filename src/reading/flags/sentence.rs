@@ -1,10 +1,10 @@
 //! The words a risk flag is told in: one sentence per raised flag, with its offsets in
 //! bytes, the same in `explain`, the inspector's decision pane and `scan --list`.
 
-use crate::scan::flags::{Numbered, Raised};
+use crate::describe::thousands;
 use crate::visible::visible;
 
-use super::thousands;
+use super::{Numbered, Raised};
 
 /// What raised the flag, in a sentence: `kept #3 at byte 221 lies inside #1, 0..290, which
 /// no reading could read`.

@@ -22,7 +22,7 @@ use crate::read::walk;
 use crate::readers::{Answers, Given, ReaderId};
 use crate::runlog::{Format, Reply, StopReason};
 
-use super::Config;
+use super::config::Config;
 use super::difference::account;
 use super::flags::{self, Flag, Raised};
 

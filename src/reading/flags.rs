@@ -27,6 +27,8 @@
 //! answer is its walk's, and either it superseded a candidate or an earlier `{` exists and
 //! the answer stops short of the reply's end.
 
+mod sentence;
+
 use std::collections::HashSet;
 
 use crate::read::lex;
@@ -34,8 +36,10 @@ use crate::read::trace::{DecidedBy, Place, ReadingKind, Trace};
 use crate::read::value::{JsString, Value};
 use crate::read::walk::{self, Visit};
 
-use super::Config;
+use super::config::Config;
 use super::difference::account;
+
+pub use sentence::explain;
 
 /// A risk flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,0 +1,24 @@
+//! One reply's reading: what every reader makes of it, kept as facts.
+//!
+//! A [`Config`] says which readers a run reads with and which of them it compares
+//! ([`Pair`]s, each read from one reader's answer to the other's). [`Facts::of`] reads one
+//! reply with all of them, answers read once, and keeps counts and one-line accounts
+//! ([`account`]), never text or values: how the seed decided, what the repair changed,
+//! whether it was cut off, which comparisons differ, which risk [`flags`] are raised.
+//!
+//! Everything that filters, badges, describes or counts a reply reads it through here: the
+//! query language, the corpus scan (which folds the facts of many replies), `explain` and
+//! `extract`, and the inspector's list, badges and panes. This layer knows nothing of a
+//! corpus, a terminal or an output format.
+
+mod config;
+mod difference;
+mod facts;
+pub mod flags;
+mod pair;
+
+pub use config::Config;
+pub use difference::{account, parts};
+pub use facts::{Facts, Partial};
+pub use flags::{Flag, Raised};
+pub use pair::Pair;
