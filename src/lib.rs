@@ -14,5 +14,6 @@ pub mod readers;
 pub mod reading;
 pub mod runlog;
 pub mod scan;
+pub mod state_dir;
 pub mod tui;
 pub mod visible;

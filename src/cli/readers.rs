@@ -33,7 +33,7 @@ impl ReaderArgs {
     /// names in `--compare` and `w` instead).
     pub fn catalogue(&self, inspected: &[PathBuf], names: bool) -> Result<Catalogue> {
         let mut catalogue = Catalogue::builtin();
-        let state = crate::tui::marks::state_dir();
+        let state = crate::state_dir::path();
         for r in &self.readers {
             if !r.contains('=') {
                 if !names {

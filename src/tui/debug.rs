@@ -8,7 +8,7 @@
 //! | `BRACEWALK_TIMINGS` | a file to append latency figures to (`first-frame`, `key`, `loaded`, `summarized`, in microseconds), for benchmarking the inspector on a large campaign; never written beside the logs unless asked |
 //!
 //! (`BRACEWALK_STATE_DIR`, where triage marks are kept, is a setting, not a hook: see
-//! [`super::marks`].)
+//! [`crate::state_dir`].)
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};

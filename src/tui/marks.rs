@@ -1,7 +1,6 @@
 //! Triage marks: a reply id, a note and a time, kept across restarts.
 //!
-//! Marks live in the user's state directory (`$BRACEWALK_STATE_DIR`, else
-//! `$XDG_STATE_HOME/bracewalk`, else `~/.local/state/bracewalk`), never beside the logs:
+//! Marks live in the user's [state directory](crate::state_dir), never beside the logs:
 //! bracewalk does not write into the directories it inspects. The file is JSONL, one mark a
 //! line, and is replaced whole through a temporary file and a rename, so a crash mid-write
 //! leaves the old marks, never half of the new ones.
@@ -30,24 +29,9 @@ pub struct Mark {
     pub reference: Option<String>,
 }
 
-/// Where marks are kept, if a directory can be named at all.
-pub fn state_dir() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(dir) = var("BRACEWALK_STATE_DIR") {
-        return Some(dir);
-    }
-    if let Some(dir) = var("XDG_STATE_HOME") {
-        return Some(dir.join("bracewalk"));
-    }
-    if let Some(home) = var("HOME") {
-        return Some(home.join(".local").join("state").join("bracewalk"));
-    }
-    var("LOCALAPPDATA").map(|d| d.join("bracewalk"))
-}
-
 /// The marks file, if a state directory can be named.
 pub fn default_path() -> Option<PathBuf> {
-    state_dir().map(|d| d.join(FILE))
+    crate::state_dir::path().map(|d| d.join(FILE))
 }
 
 /// The marks in `path`, by id; a missing file is no marks. Lines that do not read are
