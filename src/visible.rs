@@ -44,6 +44,15 @@ pub fn visible(text: &str, keep_newlines: bool) -> String {
     out
 }
 
+/// `s` cut to its first `max` characters, with `…` where it was cut: what a message quotes of
+/// a line, an id or a command.
+pub fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s.to_owned(),
+    }
+}
+
 /// Whether `text` needs no replacement.
 pub fn is_plain(text: &str) -> bool {
     text.chars().all(|c| stand_in(c, false).is_none())
@@ -67,5 +76,13 @@ mod tests {
         assert_eq!(visible("a\nb\tc", true), "a\nb→c");
         assert_eq!(visible("a\nb", false), "a␤b");
         assert!(is_plain("ordinary text, é 😀"));
+    }
+
+    #[test]
+    fn a_clip_counts_characters() {
+        assert_eq!(clip("héllo", 5), "héllo");
+        assert_eq!(clip("héllo", 2), "hé…");
+        assert_eq!(clip("", 0), "");
+        assert_eq!(clip("a", 0), "…");
     }
 }

@@ -229,7 +229,7 @@ impl Catalogue {
             return Err(format!("there is already a reader named {name:?}"));
         }
         let id = ReaderId(u16::try_from(self.readers.len()).map_err(|_| "too many readers".to_owned())?);
-        let description = format!("the command `{}`", crate::runlog::clip(&spec.command, 60));
+        let description = format!("the command `{}`", crate::visible::clip(&spec.command, 60));
         self.readers.push(ReaderDef { name: name.to_owned(), description, run: Run::Command(spec), what_if: true });
         Ok(id)
     }

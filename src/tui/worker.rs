@@ -173,7 +173,7 @@ fn html_of(seed: Option<&crate::read::Value>) -> Option<usize> {
 
 fn sketch_of(seed: Option<&crate::read::Value>) -> String {
     let s = seed.map_or_else(|| "null".to_owned(), sketch);
-    crate::runlog::clip(&s, SKETCH_MAX)
+    crate::visible::clip(&s, SKETCH_MAX)
 }
 
 /// A request for a reply's full record: its text where the list holds it, else where to

@@ -73,12 +73,12 @@ pub fn parse_line(bytes: &[u8]) -> Option<Line> {
 
 /// An error that is not a string, as the line has it.
 fn e_json(line: &str) -> String {
-    crate::runlog::clip(line, QUOTED)
+    crate::visible::clip(line, QUOTED)
 }
 
 /// A line as a message quotes it: clipped, control characters shown.
 fn quote(line: &str) -> String {
-    format!("{:?}", visible(&crate::runlog::clip(line, QUOTED), false))
+    format!("{:?}", visible(&crate::visible::clip(line, QUOTED), false))
 }
 
 #[cfg(test)]

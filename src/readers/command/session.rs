@@ -246,7 +246,7 @@ impl Session {
                 self.answers.push_back(match answer {
                     Answer::Value(v) => Given::Answer(v),
                     Answer::Error(message) => {
-                        let message = visible(&crate::runlog::clip(&message, 200), false);
+                        let message = visible(&crate::visible::clip(&message, 200), false);
                         self.problems.push(format!("reader {}: reply {}: {message}", self.name, shown(&id)));
                         Given::Failed(Arc::from(format!("error: {message}")))
                     }
@@ -525,7 +525,7 @@ fn seconds(d: Duration) -> String {
 
 /// A reply id as a message shows it.
 fn shown(id: &str) -> String {
-    visible(&crate::runlog::clip(id, 120), false)
+    visible(&crate::visible::clip(id, 120), false)
 }
 
 fn js_shown(id: &JsString) -> String {
@@ -533,5 +533,5 @@ fn js_shown(id: &JsString) -> String {
 }
 
 fn clipped(command: &str) -> String {
-    visible(&crate::runlog::clip(command, 120), false)
+    visible(&crate::visible::clip(command, 120), false)
 }

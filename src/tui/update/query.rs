@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::query::{Query, TextHit};
-use crate::runlog::clip;
+use crate::visible::clip;
 
 use super::super::entry::EntryKey;
 use super::super::order::Kept;
