@@ -738,9 +738,9 @@ mod tests {
             Subject { id: "x", reference: "x", meta: Some(m), size: Some(1), facts: Known::Yes(f) }
         }
         // The scratch template alone: its `...` is a placeholder, and nothing else is raised.
-        let template = Facts::of_text("Template: {\"html\": \"...\", \"log\": \"...\"}", false, &config);
+        let template = Facts::of_text("Template: {\"html\": \"...\", \"log\": \"...\"}", false, &config, &[]);
         assert!(template.has(Flag::Placeholder), "{:?}", template.flags);
-        let plain = Facts::of_text("{\"html\": \"<p>Page 3</p>\"}", false, &config);
+        let plain = Facts::of_text("{\"html\": \"<p>Page 3</p>\"}", false, &config, &[]);
         assert!(plain.flags.is_empty(), "{:?}", plain.flags);
         for (query, on_template, on_plain) in [
             ("flag=placeholder", true, false),

@@ -179,7 +179,7 @@ fn a_filter_on_the_readings_prints_in_load_order_across_batches() {
     let mut read_one_by_one = Vec::new();
     load(&[dir.path().to_path_buf()], &LoadOptions::default(), &mut |item| {
         if let Item::Reply(r) = item
-            && q.matches_reply(&r, Some(&Facts::of(&r, &config)))
+            && q.matches_reply(&r, Some(&Facts::of(&r, &config, &[])))
         {
             read_one_by_one.push(r.id.clone());
         }

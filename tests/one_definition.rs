@@ -132,7 +132,7 @@ fn extract_scan_and_the_inspector_read_every_reply_alike() {
 
     // `scan --json --list`, as the command prints it.
     let mut scanner = Scanner::new(config.clone());
-    scanner.add_items(&items);
+    scanner.add_items(&items, Vec::new());
     let scan = scanner.finish();
     let json = render_json(&scan, true);
     let mut said: HashMap<(String, String), String> = HashMap::new();

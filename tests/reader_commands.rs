@@ -341,7 +341,7 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
         .into_iter()
         .zip(&texts)
         .zip(given)
-        .map(|((r, (key, text)), g)| Read::complete_given(*key, text, r.facts, &config, &[(mine, g)]))
+        .map(|((r, (key, text)), g)| Read::complete(*key, text, r.facts, &config, &[(mine, g)]))
         .collect();
     fixture::drive(&mut s, Msg::Facts(done));
     fixture::drive(&mut s, Msg::Problem("reader mine: exited with status 1 before it answered reply r3".to_owned()));

@@ -407,7 +407,7 @@ fn no_sample_the_readme_calls_right_carries_a_shape_flag() {
     let (replies, _, _) = load(&["round-4"]);
     let config = bracewalk::reading::Config::default();
     for r in &replies {
-        let f = bracewalk::reading::Facts::of(r, &config);
+        let f = bracewalk::reading::Facts::of(r, &config, &[]);
         assert!(
             f.flags.iter().all(|x| x.flag() == bracewalk::reading::Flag::ReadersDisagree),
             "{}: {:?}",

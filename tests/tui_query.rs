@@ -44,7 +44,7 @@ fn inspector(items: &[Item]) -> State {
         if let Item::Reply(r) = item {
             let stopped = r.meta.stop == bracewalk::runlog::StopReason::Truncated;
             let early = Read::early(key, &r.text, stopped, &config);
-            reads.push(Read::complete(key, &r.text, early.facts.clone(), &config));
+            reads.push(Read::complete(key, &r.text, early.facts.clone(), &config, &[]));
             reads.insert(reads.len() - 1, early);
         }
         entries.push(Entry::loaded(key, item.clone()));
@@ -80,7 +80,7 @@ fn direct(items: &[Item], query: &str) -> (Vec<String>, usize) {
     let mut matches = 0;
     for item in items {
         match item {
-            Item::Reply(r) if q.matches_reply(r, Some(&Facts::of(r, &config))) => {
+            Item::Reply(r) if q.matches_reply(r, Some(&Facts::of(r, &config, &[]))) => {
                 ids.push(r.id.clone());
                 matches += q.text(Some(&r.text)).matches;
             }

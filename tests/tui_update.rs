@@ -399,7 +399,7 @@ fn scanned(s: &mut State) {
                 Some(f) => f.clone(),
                 None => Read::early(e.key, text, e.cut(), &config).facts,
             };
-            Some(Read::complete(e.key, text, facts, &config))
+            Some(Read::complete(e.key, text, facts, &config, &[]))
         })
         .collect();
     drive(s, Msg::Facts(read));
@@ -423,7 +423,7 @@ fn scanned_state(w: u16, h: u16) -> State {
 /// `bracewalk::scan` run directly over the same replies, in the same order.
 fn scan_directly(items: &[Item]) -> Scan {
     let mut scanner = Scanner::new(Config::default());
-    scanner.add_items(items);
+    scanner.add_items(items, Vec::new());
     scanner.finish()
 }
 

@@ -86,7 +86,7 @@ pub fn list_only(
                     .par_iter()
                     .map(|item| match item {
                         Item::Diagnostic(_) => true,
-                        Item::Reply(r) => q.matches_reply(r, config.as_ref().map(|c| Facts::of(r, c)).as_ref()),
+                        Item::Reply(r) => q.matches_reply(r, config.as_ref().map(|c| Facts::of(r, c, &[])).as_ref()),
                         Item::Event(e) => q.matches_event(e),
                     })
                     .collect();

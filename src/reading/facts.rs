@@ -9,9 +9,9 @@
 //! sharing every answer.
 //!
 //! A command reader's answers come from outside ([`crate::readers::command::Commands`]), per
-//! reply, and are given to the facts' reading (the `_given` forms): its comparisons are
-//! made then, as the others are, and a reply it gave no answer for is counted as "reader
-//! failed" under it, never as nothing read.
+//! reply, and are given to the facts' reading (`given`, empty where no reader runs as a
+//! command): its comparisons are made then, as the others are, and a reply it gave no
+//! answer for is counted as "reader failed" under it, never as nothing read.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -45,19 +45,10 @@ impl Partial<'_> {
         self.answers.get(ReaderId::LAST_WINS)
     }
 
-    /// The complete facts: [`Facts::of_text`], from what the early part read.
-    pub fn finish(self) -> Facts {
-        self.finish_given(&[])
-    }
-
-    /// [`Partial::finish`], with the command readers' answers for the text.
-    pub fn finish_given(mut self, given: &[(ReaderId, Given)]) -> Facts {
-        let (config, text) = (self.config, self.text);
-        let mut answers = self.answers.given(given);
-        self.facts.compare(&mut answers, config, |p| !config.is_early(p));
-        self.facts.differences.sort_by_key(|(p, _)| *p);
-        self.facts.truncation(text, config, answers.json_span());
-        self.facts.complete = true;
+    /// The complete facts: [`Facts::of_text`], from what the early part read, with the
+    /// command readers' answers for the text.
+    pub fn finish(mut self, given: &[(ReaderId, Given)]) -> Facts {
+        self.facts.rest(self.answers.given(given), self.text, self.config);
         self.facts
     }
 }
@@ -104,27 +95,18 @@ pub struct Facts {
 }
 
 impl Facts {
-    /// Reads `reply` with every reader `config` needs, and keeps what the scan counts.
-    pub fn of(reply: &Reply, config: &Config) -> Facts {
-        Facts::of_given(reply, config, &[])
-    }
-
-    /// [`Facts::of`], with the command readers' answers for the reply.
-    pub fn of_given(reply: &Reply, config: &Config, given: &[(ReaderId, Given)]) -> Facts {
-        Facts::of_text_given(&reply.text, reply.meta.stop == StopReason::Truncated, config, given).named(reply)
+    /// Reads `reply` with every reader `config` needs (the command readers' answers for it
+    /// `given`), and keeps what the scan counts.
+    pub fn of(reply: &Reply, config: &Config, given: &[(ReaderId, Given)]) -> Facts {
+        Facts::of_text(&reply.text, reply.meta.stop == StopReason::Truncated, config, given).named(reply)
     }
 
     /// What the readers make of a text alone (`stopped` says its record reports it cut
     /// off): [`Facts::of`] for a caller that names its replies and keeps their metadata
     /// itself. The id is empty, there is no agent or round, and the format is
     /// [`Format::Text`]; [`Facts::named`] puts a reply's in.
-    pub fn of_text(text: &str, stopped: bool, config: &Config) -> Facts {
-        Facts::of_text_given(text, stopped, config, &[])
-    }
-
-    /// [`Facts::of_text`], with the command readers' answers for the text.
-    pub fn of_text_given(text: &str, stopped: bool, config: &Config, given: &[(ReaderId, Given)]) -> Facts {
-        Facts::start(text, stopped, config).finish_given(given)
+    pub fn of_text(text: &str, stopped: bool, config: &Config, given: &[(ReaderId, Given)]) -> Facts {
+        Facts::start(text, stopped, config).finish(given)
     }
 
     /// The first part ([`Facts::of_text`] short of the comparisons of readers that are not
@@ -144,19 +126,19 @@ impl Facts {
         Partial { facts, answers, text, config }
     }
 
-    /// Makes the comparisons [`Facts::early`] left. The seed is read again: its answer, as
-    /// large as the reply, is not kept between the two.
-    pub fn complete(&mut self, text: &str, config: &Config) {
-        self.complete_given(text, config, &[]);
-    }
-
-    /// [`Facts::complete`], with the command readers' answers for the text.
-    pub fn complete_given(&mut self, text: &str, config: &Config, given: &[(ReaderId, Given)]) {
+    /// Makes the comparisons [`Facts::early`] left, with the command readers' answers for the
+    /// text. The seed is read again: its answer, as large as the reply, is not kept between
+    /// the two.
+    pub fn complete(&mut self, text: &str, config: &Config, given: &[(ReaderId, Given)]) {
         if self.complete {
             return;
         }
         let (answers, _) = Answers::with_seed(&config.catalogue, text);
-        let mut answers = answers.given(given);
+        self.rest(answers.given(given), text, config);
+    }
+
+    /// What the early part leaves: the other comparisons, then the cut-off array fields.
+    fn rest(&mut self, mut answers: Answers, text: &str, config: &Config) {
         self.compare(&mut answers, config, |p| !config.is_early(p));
         self.differences.sort_by_key(|(p, _)| *p);
         self.truncation(text, config, answers.json_span());
@@ -293,13 +275,13 @@ mod tests {
             " null ",
             "\u{feff}[1,2]",
         ] {
-            let whole = Facts::of_text(t, false, &config);
+            let whole = Facts::of_text(t, false, &config, &[]);
             let (mut early, _) = Facts::early(t, false, &config);
             assert!(!early.complete, "{t}");
             let partial = Facts::start(t, false, &config);
             assert_eq!(partial.facts(), &early, "{t}");
-            assert_eq!(partial.finish(), whole, "{t}");
-            early.complete(t, &config);
+            assert_eq!(partial.finish(&[]), whole, "{t}");
+            early.complete(t, &config, &[]);
             assert_eq!(early, whole, "{t}");
         }
     }
@@ -308,7 +290,7 @@ mod tests {
     fn the_facts_carry_the_flags_and_the_disagreement_comes_with_its_comparison() {
         let config = Config::default();
         let t = "Template:\n{ \"html\": \"...\" }\nAnswer:\n{\"html\": \"<p>real</p>\"}";
-        let f = Facts::of_text(t, false, &config);
+        let f = Facts::of_text(t, false, &config, &[]);
         assert_eq!(f.flags.len(), 1);
         // First-wins binds the template: the disagreement, and no shape flag on the answer.
         assert_eq!(f.flags.iter().map(|r| r.flag()).collect::<Vec<_>>(), [Flag::ReadersDisagree]);
@@ -317,7 +299,7 @@ mod tests {
         // The what-ifs that differ (first-readable, …) are not disagreements: one flag.
         let first_wins = config.pair_with_seed(ReaderId::FIRST_WINS).unwrap();
         assert!(f.differences.iter().any(|(p, _)| *p != first_wins), "{f:?}");
-        let template = Facts::of_text(r#"{"html": "...", "log": "<log>"}"#, true, &config);
+        let template = Facts::of_text(r#"{"html": "...", "log": "<log>"}"#, true, &config, &[]);
         assert_eq!(
             template.flags.iter().map(|r| r.flag()).collect::<Vec<_>>(),
             [Flag::Placeholder, Flag::ReadFromTruncated]
@@ -336,7 +318,7 @@ mod tests {
         ] {
             let partial = Facts::start(t, false, &config);
             assert_eq!(partial.answers.values_built(), 0, "{t} {:?}", partial.answers.built_ids());
-            let facts = partial.finish();
+            let facts = partial.finish(&[]);
             assert!(facts.reads && facts.differences.is_empty() && facts.flags.is_empty(), "{t}");
         }
         // A string that could be one: the seed's answer is built, and looked at.
@@ -348,11 +330,11 @@ mod tests {
     #[test]
     fn a_bom_before_an_array_is_read_by_the_seed_alone() {
         let config = Config::default();
-        let f = Facts::of_text("\u{feff}[1,2]", false, &config);
+        let f = Facts::of_text("\u{feff}[1,2]", false, &config, &[]);
         assert!(f.reads);
         let first_wins = config.pairs.iter().position(|p| p.from == ReaderId::FIRST_WINS).unwrap();
         assert_eq!(f.difference(first_wins), Some("null → value [2 items]"));
-        let null = Facts::of_text("null", false, &config);
+        let null = Facts::of_text("null", false, &config, &[]);
         assert!(!null.reads && !null.strict_reads && null.differences.is_empty());
         assert_eq!(null.decided_by, DecidedBy::WholeText);
     }

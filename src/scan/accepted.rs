@@ -171,7 +171,7 @@ mod tests {
     fn scan(texts: &[(&str, &str)]) -> Scan {
         let mut s = Scanner::new(Config::default());
         for (id, t) in texts {
-            let mut f = crate::reading::Facts::of_text(t, false, s.config());
+            let mut f = crate::reading::Facts::of_text(t, false, s.config(), &[]);
             f.id = (*id).to_owned();
             s.add_facts(f);
         }

@@ -148,7 +148,7 @@ impl Folding<'_> {
         }
         let Some(batch) = self.waiting.pop_front() else { return false };
         let given = (0..replies).map(|_| commands.take()).collect();
-        self.scanner.add_items_given(&batch.items, given);
+        self.scanner.add_items(&batch.items, given);
         for p in commands.problems() {
             self.scanner.add_problem(p);
         }

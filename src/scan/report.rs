@@ -359,7 +359,7 @@ mod tests {
             "\u{feff}[1,2]",
             "prose {x} more",
         ];
-        let facts: Vec<Facts> = texts.iter().map(|t| Facts::of_text(t, false, &config)).collect();
+        let facts: Vec<Facts> = texts.iter().map(|t| Facts::of_text(t, false, &config, &[])).collect();
         let mut scanner = Scanner::new(config.clone());
         for f in &facts {
             scanner.add_facts(f.clone());
@@ -400,7 +400,7 @@ mod command_tests {
             ("nothing", failed),
         ];
         let facts: Vec<Facts> =
-            cases.iter().map(|(t, g)| Facts::of_text_given(t, false, &config, &[(mine, g.clone())])).collect();
+            cases.iter().map(|(t, g)| Facts::of_text(t, false, &config, &[(mine, g.clone())])).collect();
         let mut scanner = Scanner::new(config.clone());
         for f in &facts {
             scanner.add_facts(f.clone());

@@ -254,14 +254,14 @@ impl Scanner {
     }
 
     pub fn add_reply(&mut self, reply: &Reply) {
-        let facts = Facts::of(reply, &self.scan.config);
+        let facts = Facts::of(reply, &self.scan.config, &[]);
         self.scan.add(facts);
     }
 
     /// Reads the replies in parallel, and folds them in in the order given.
     pub fn add_replies(&mut self, replies: &[Reply]) {
         let config = &self.scan.config;
-        let facts: Vec<Facts> = replies.par_iter().map(|r| Facts::of(r, config)).collect();
+        let facts: Vec<Facts> = replies.par_iter().map(|r| Facts::of(r, config, &[])).collect();
         for f in facts {
             self.scan.add(f);
         }
@@ -280,14 +280,10 @@ impl Scanner {
         self.scan.diagnostics.push(message);
     }
 
-    /// Loaded items, their replies read in parallel, everything folded in in order.
-    pub fn add_items(&mut self, items: &[Item]) {
-        self.add_items_given(items, Vec::new());
-    }
-
-    /// [`Scanner::add_items`], with the command readers' answers for the replies among the
-    /// items, one entry per reply in order (missing entries: no answers given).
-    pub fn add_items_given(&mut self, items: &[Item], given: Vec<Vec<(ReaderId, Given)>>) {
+    /// Loaded items, their replies read in parallel, everything folded in in order; `given`,
+    /// the command readers' answers for the replies among the items, one entry per reply in
+    /// order (missing entries, or none: no answers given).
+    pub fn add_items(&mut self, items: &[Item], given: Vec<Vec<(ReaderId, Given)>>) {
         let config = &self.scan.config;
         let mut given = given.into_iter();
         let replies: Vec<(&Item, Vec<(ReaderId, Given)>)> = items
@@ -300,7 +296,7 @@ impl Scanner {
         let mut facts: Vec<Option<Facts>> = replies
             .par_iter()
             .map(|(item, given)| match item {
-                Item::Reply(r) => Some(Facts::of_given(r, config, given)),
+                Item::Reply(r) => Some(Facts::of(r, config, given)),
                 _ => None,
             })
             .collect();

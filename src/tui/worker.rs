@@ -139,23 +139,13 @@ impl Read {
         let mut partial = Facts::start(text, stopped, config);
         let seed = partial.seed();
         let (sketch, html) = (Some(sketch_of(seed)), html_of(seed));
-        Read { key, facts: partial.finish(), sketch, html }
+        Read { key, facts: partial.finish(&[]), sketch, html }
     }
 
-    /// The facts of [`Read::early`], completed (the seed read again).
-    pub fn complete(key: EntryKey, text: &str, facts: Facts, config: &Config) -> Read {
-        Read::complete_given(key, text, facts, config, &[])
-    }
-
-    /// [`Read::complete`], with the reader commands' answers for the reply.
-    pub fn complete_given(
-        key: EntryKey,
-        text: &str,
-        mut facts: Facts,
-        config: &Config,
-        given: &[(ReaderId, Given)],
-    ) -> Read {
-        facts.complete_given(text, config, given);
+    /// The facts of [`Read::early`], completed (the seed read again), with the reader
+    /// commands' answers for the reply.
+    pub fn complete(key: EntryKey, text: &str, mut facts: Facts, config: &Config, given: &[(ReaderId, Given)]) -> Read {
+        facts.complete(text, config, given);
         Read { key, facts, sketch: None, html: None }
     }
 }
@@ -382,7 +372,7 @@ impl Waiting {
         let ready: Vec<_> = self.0.drain(..n).map(|(key, text, facts)| (key, text, facts, commands.take())).collect();
         let done: Vec<Read> = ready
             .into_par_iter()
-            .map(|(key, text, facts, given)| Read::complete_given(key, &text, facts, config, &given))
+            .map(|(key, text, facts, given)| Read::complete(key, &text, facts, config, &given))
             .collect();
         ui.send(Msg::Facts(done)).is_ok()
     }

@@ -73,7 +73,7 @@ pub fn complete(s: &mut State) {
     let done: Vec<Read> = s
         .entries
         .iter()
-        .filter_map(|e| Some(Read::complete(e.key, e.held_text()?, (**e.facts.as_ref()?).clone(), &config)))
+        .filter_map(|e| Some(Read::complete(e.key, e.held_text()?, (**e.facts.as_ref()?).clone(), &config, &[])))
         .collect();
     drive(s, Msg::Facts(done));
 }
