@@ -21,6 +21,7 @@
 
 mod answers;
 pub mod command;
+pub mod pending;
 
 use crate::read::fence::fence_first;
 use crate::read::first::{FirstOutcome, first_wins};

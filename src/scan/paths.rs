@@ -9,13 +9,12 @@
 //! one that answers line by line holds back only what it has not answered, and once it
 //! falls behind by [`MAX_BACKLOG`] of input the loading waits for it.
 
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
 
 use crate::query::Query;
-use crate::readers::command::Commands;
+use crate::readers::pending::{Asked, Pending};
 use crate::reading::Config;
 use crate::runlog::{Found, Item, LoadOptions, Loader, discover};
 
@@ -102,26 +101,17 @@ pub fn scan_paths_only(
     let state = Progress { bytes_total: sizes.iter().sum(), ..Progress::default() };
     progress(&state);
 
-    let mut commands = Commands::start(&config.catalogue, &config.commands());
-    let mut folding = Folding { scanner: Scanner::only(config, only), waiting: VecDeque::new(), state, progress };
+    let mut pending = Pending::start(&config.catalogue, &config.commands());
+    let mut folding = Folding { scanner: Scanner::only(config, only), state, progress };
     in_batches(&found, &sizes, load, &mut |batch| {
-        let replies: Vec<(&str, &str)> = batch
-            .items
-            .iter()
-            .filter_map(|item| match item {
-                Item::Reply(r) => Some((r.id.as_str(), r.text.as_str())),
-                _ => None,
-            })
-            .collect();
-        commands.send(&replies);
-        folding.waiting.push_back(batch);
-        while folding.fold_one(&mut commands, false) {}
-        while commands.backlog() > MAX_BACKLOG && folding.fold_one(&mut commands, true) {}
+        pending.ask(vec![batch]);
+        folding.fold(&mut pending, false);
+        while pending.backlog() > MAX_BACKLOG && folding.fold(&mut pending, true) {}
         true
     });
-    commands.close();
-    while folding.fold_one(&mut commands, true) {}
-    for p in commands.finish() {
+    pending.close();
+    while folding.fold(&mut pending, true) {}
+    for p in pending.finish() {
         folding.scanner.add_problem(p);
     }
     let mut scan = folding.scanner.finish();
@@ -129,33 +119,38 @@ pub fn scan_paths_only(
     scan
 }
 
-/// The batches loaded and not yet folded in, waiting for the commands' answers.
+impl Asked for Batch {
+    fn replies(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.items.iter().filter_map(|item| match item {
+            Item::Reply(r) => Some((r.id.as_str(), r.text.as_str())),
+            _ => None,
+        })
+    }
+}
+
+/// The scan so far, and its progress.
 struct Folding<'p> {
     scanner: Scanner,
-    waiting: VecDeque<Batch>,
     state: Progress,
     progress: &'p mut dyn FnMut(&Progress),
 }
 
 impl Folding<'_> {
-    /// Folds in the oldest batch if every command has answered it (with `wait`, once they
-    /// have); false when none was folded.
-    fn fold_one(&mut self, commands: &mut Commands, wait: bool) -> bool {
-        let Some(front) = self.waiting.front() else { return false };
-        let replies = front.items.iter().filter(|i| matches!(i, Item::Reply(_))).count();
-        if replies > 0 && commands.ready(if wait { replies } else { 0 }) < replies {
-            return false;
+    /// Folds in the oldest batches every command has answered (with `wait`, waits for the
+    /// oldest first); false when none was folded.
+    fn fold(&mut self, pending: &mut Pending<Batch>, wait: bool) -> bool {
+        let answered = pending.answered(wait);
+        let folded = !answered.is_empty();
+        for (batch, given) in answered {
+            self.scanner.add_items(&batch.items, given);
+            for p in pending.problems() {
+                self.scanner.add_problem(p);
+            }
+            self.state.bytes_done = batch.bytes_done;
+            self.state.replies = self.scanner.scan().replies.len();
+            (self.progress)(&self.state);
         }
-        let Some(batch) = self.waiting.pop_front() else { return false };
-        let given = (0..replies).map(|_| commands.take()).collect();
-        self.scanner.add_items(&batch.items, given);
-        for p in commands.problems() {
-            self.scanner.add_problem(p);
-        }
-        self.state.bytes_done = batch.bytes_done;
-        self.state.replies = self.scanner.scan().replies.len();
-        (self.progress)(&self.state);
-        true
+        folded
     }
 }
 

@@ -26,7 +26,7 @@
 //! [`IN_FLIGHT`] bytes, and past that is read again likewise. Memory is then the list's few hundred
 //! bytes a reply, plus a bounded number of texts, whatever the size of the campaign.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -38,7 +38,7 @@ use rayon::prelude::*;
 
 use crate::describe::sketch;
 use crate::query::{Query, TextHit};
-use crate::readers::command::Commands;
+use crate::readers::pending::{Asked, Pending};
 use crate::readers::{Given, ReaderId};
 use crate::reading::{Config, Facts};
 use crate::runlog::{LoadOptions, Loader, Locator};
@@ -301,81 +301,76 @@ fn readings(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build().ok();
     let (sharing, all) = (pool(cores.saturating_sub(1)), pool(cores));
-    let mut commands = Commands::start(&config.catalogue, &config.commands());
-    let mut waiting = Waiting::new();
+    let mut pending = Pending::start(&config.catalogue, &config.commands());
     let mut open = true;
     loop {
         let next = if !open {
             None
-        } else if waiting.is_empty() {
+        } else if pending.is_empty() {
             rx.recv().map_err(|_| open = false).ok()
         } else {
             rx.recv_timeout(COMMAND_POLL).map_err(|e| open &= e != mpsc::RecvTimeoutError::Disconnected).ok()
         };
         if !open {
             // No more replies: a command that answers once its input ends may now.
-            commands.close();
+            pending.close();
         }
         let pool = if in_flight.is_loaded() { &all } else { &sharing };
         let batch = next.map(|first| first_batch(rx, first));
         let work = || -> bool {
             if let Some(batch) = batch
-                && !read_batch(batch, ui, config, loader, in_flight, &mut commands, &mut waiting)
+                && !read_batch(batch, ui, config, loader, in_flight, &mut pending)
             {
                 return false;
             }
-            waiting.complete(&mut commands, ui, config, !open)
+            complete(&mut pending, ui, config, !open)
         };
         let sent = match pool {
             Some(p) => p.install(work),
             None => work(),
         };
-        for p in commands.problems() {
+        for p in pending.problems() {
             if ui.send(Msg::Problem(p)).is_err() {
                 return;
             }
         }
-        if !sent || (!open && waiting.is_empty()) {
+        if !sent || (!open && pending.is_empty()) {
             return;
         }
     }
 }
 
-/// Replies whose early facts are sent and whose reader commands have not all answered yet,
-/// in the order the commands were asked about them, with their texts.
-struct Waiting(VecDeque<(EntryKey, Arc<str>, Facts)>);
+/// A reply whose early facts are sent, waiting for the reader commands' answers, its text
+/// with it.
+struct Awaiting {
+    key: EntryKey,
+    id: String,
+    text: Arc<str>,
+    facts: Facts,
+}
 
-impl Waiting {
-    fn new() -> Waiting {
-        Waiting(VecDeque::new())
+impl Asked for Awaiting {
+    fn replies(&self) -> impl Iterator<Item = (&str, &str)> {
+        std::iter::once((self.id.as_str(), &*self.text))
     }
+}
 
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
+/// Completes the replies the commands have answered, in parallel, and sends them; with
+/// `wait` (no more replies will come), waits for the oldest first, as long as a command
+/// lives. False when the event loop is gone.
+fn complete(pending: &mut Pending<Awaiting>, ui: &Sender<Msg>, config: &Config, wait: bool) -> bool {
+    let ready = pending.answered(wait);
+    if ready.is_empty() {
+        return true;
     }
-
-    /// Completes the replies the commands have answered, in parallel, and sends them; with
-    /// `wait` (no more replies will come), waits for at least one first, as long as a
-    /// command lives. False when the event loop is gone.
-    fn complete(&mut self, commands: &mut Commands, ui: &Sender<Msg>, config: &Config, wait: bool) -> bool {
-        if self.0.is_empty() {
-            return true;
-        }
-        let mut n = commands.ready(0).min(self.0.len());
-        if n == 0 && wait {
-            // A reply is then taken whatever came of it: its command is gone or answered.
-            n = commands.ready(1).clamp(1, self.0.len());
-        }
-        if n == 0 {
-            return true;
-        }
-        let ready: Vec<_> = self.0.drain(..n).map(|(key, text, facts)| (key, text, facts, commands.take())).collect();
-        let done: Vec<Read> = ready
-            .into_par_iter()
-            .map(|(key, text, facts, given)| Read::complete(key, &text, facts, config, &given))
-            .collect();
-        ui.send(Msg::Facts(done)).is_ok()
-    }
+    let done: Vec<Read> = ready
+        .into_par_iter()
+        .map(|(a, given)| {
+            let given = given.into_iter().next().unwrap_or_default();
+            Read::complete(a.key, &a.text, a.facts, config, &given)
+        })
+        .collect();
+    ui.send(Msg::Facts(done)).is_ok()
 }
 
 /// The first job and those waiting after it, up to a batch.
@@ -402,8 +397,7 @@ fn read_batch(
     config: &Config,
     loader: &Loader,
     in_flight: &InFlight,
-    commands: &mut Commands,
-    waiting: &mut Waiting,
+    pending: &mut Pending<Awaiting>,
 ) -> bool {
     {
         let texts = texts_of(&batch, loader);
@@ -423,7 +417,7 @@ fn read_batch(
         if !lost.is_empty() && ui.send(Msg::Lost(lost)).is_err() {
             return false;
         }
-        if commands.is_empty() {
+        if pending.no_commands() {
             // Each reply read through while its text and answers are at hand: the early facts
             // would come a batch sooner, at the cost of reading every answer a second time
             // from memory (1.25x the CPU over a 1 GB campaign, and its wall time).
@@ -443,15 +437,14 @@ fn read_batch(
         if ui.send(Msg::Facts(early)).is_err() {
             return false;
         }
-        let asked: Vec<(&str, &str)> = batch
-            .iter()
-            .zip(&texts)
-            .filter_map(|(job, t)| t.as_ref().ok().map(|t| (job.locator.id.as_str(), &**t)))
+        let ids = batch.iter().zip(&texts).filter(|(_, t)| t.is_ok()).map(|(job, _)| job.locator.id.clone());
+        let asked = started
+            .into_iter()
+            .zip(&partials)
+            .zip(ids)
+            .map(|(((key, p), (_, text, _)), id)| Awaiting { key, id, text: text.shared(), facts: p.facts().clone() })
             .collect();
-        commands.send(&asked);
-        for ((key, p), (_, text, _)) in started.into_iter().zip(&partials) {
-            waiting.0.push_back((key, text.shared(), p.facts().clone()));
-        }
+        pending.ask(asked);
         true
     }
 }
