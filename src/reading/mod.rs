@@ -21,4 +21,4 @@ pub use config::Config;
 pub use difference::{account, parts};
 pub use facts::{Facts, Partial};
 pub use flags::{Flag, Raised};
-pub use pair::Pair;
+pub use pair::{Pair, PairError};

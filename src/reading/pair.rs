@@ -31,24 +31,39 @@ impl Pair {
     }
 
     /// `A,B`, or one reader's name, meaning `NAME,last-wins`.
-    pub fn parse(catalogue: &Catalogue, s: &str) -> Result<Pair, String> {
+    pub fn parse(catalogue: &Catalogue, s: &str) -> Result<Pair, PairError> {
+        let find = |name: &str| catalogue.find(name).map_err(PairError::NoSuchReader);
         match s.split_once(',') {
             Some((a, b)) => {
-                let pair = Pair { from: catalogue.find(a)?, to: catalogue.find(b)? };
+                let pair = Pair { from: find(a)?, to: find(b)? };
                 if pair.from == pair.to {
-                    return Err(format!("{s:?} compares a reader with itself"));
+                    return Err(PairError::Itself(s.to_owned()));
                 }
                 Ok(pair)
             }
             None => {
-                let r = catalogue.find(s)?;
+                let r = find(s)?;
                 if r == ReaderId::LAST_WINS {
-                    return Err("last-wins is the seed; name the reader to compare it with".to_owned());
+                    return Err(PairError::SeedAlone);
                 }
                 Ok(Pair { from: r, to: ReaderId::LAST_WINS })
             }
         }
     }
+}
+
+/// A comparison that cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PairError {
+    /// A name the catalogue does not know; the catalogue says which names it does.
+    #[error("{0}")]
+    NoSuchReader(String),
+    /// `A,A`.
+    #[error("{0:?} compares a reader with itself")]
+    Itself(String),
+    /// `last-wins` alone: the seed, compared with nothing.
+    #[error("last-wins is the seed; name the reader to compare it with")]
+    SeedAlone,
 }
 
 #[cfg(test)]
@@ -64,9 +79,12 @@ mod tests {
         assert_eq!(Pair::parse(&c, "first-wins, last-wins").unwrap().key(&c), "first-wins");
         assert_eq!(Pair::parse(&c, "last-wins,first-wins").unwrap().key(&c), "last-wins,first-wins");
         assert_eq!(Pair::parse(&c, "strict-only,narrow-everywhere").unwrap().key(&c), "strict-only,narrow-everywhere");
-        assert!(Pair::parse(&c, "last-wins").is_err());
-        assert!(Pair::parse(&c, "nope").unwrap_err().contains("first-wins"));
-        assert!(Pair::parse(&c, "first-wins,first-wins").is_err());
+        assert_eq!(Pair::parse(&c, "last-wins"), Err(PairError::SeedAlone));
+        assert!(Pair::parse(&c, "nope").unwrap_err().to_string().contains("first-wins"));
+        assert_eq!(
+            Pair::parse(&c, "first-wins,first-wins"),
+            Err(PairError::Itself("first-wins,first-wins".to_owned()))
+        );
         assert_eq!(Pair::defaults(&c).len(), 10);
     }
 }
