@@ -27,8 +27,9 @@ use bracewalk::runlog::{self, Format, Item, LoadOptions, Meta, Reply};
 use bracewalk::scan::Scanner;
 use bracewalk::tui::badges::{self, Badge};
 use bracewalk::tui::entry::Entry;
-use bracewalk::tui::state::{Incoming, Mode, Progress};
-use bracewalk::tui::worker::Read;
+use bracewalk::tui::message::Read;
+use bracewalk::tui::message::{Incoming, Progress};
+use bracewalk::tui::state::Mode;
 use bracewalk::tui::{Msg, State};
 use fixture::{drive, typed};
 

@@ -304,8 +304,8 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     use bracewalk::readers::{Catalogue, Given};
     use bracewalk::reading::Config;
     use bracewalk::tui::entry::Entry;
-    use bracewalk::tui::state::Incoming;
-    use bracewalk::tui::worker::Read;
+    use bracewalk::tui::message::Incoming;
+    use bracewalk::tui::message::Read;
     use bracewalk::tui::{Msg, State};
 
     let mut catalogue = Catalogue::builtin();

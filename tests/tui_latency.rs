@@ -18,7 +18,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use bracewalk::runlog::Item;
 use bracewalk::tui::entry::Entry;
-use bracewalk::tui::state::{Incoming, Progress, SortKey};
+use bracewalk::tui::message::{Incoming, Progress};
+use bracewalk::tui::state::SortKey;
 use bracewalk::tui::{Msg, State, update};
 use fixture::{drive, reply, screen, state};
 

@@ -17,8 +17,9 @@ use bracewalk::reading::{Config, Facts};
 use bracewalk::runlog::{Item, LoadOptions, load};
 use bracewalk::tui::documents::{self, Row};
 use bracewalk::tui::entry::Entry;
-use bracewalk::tui::state::{Incoming, Mode, Progress, SortKey};
-use bracewalk::tui::worker::Read;
+use bracewalk::tui::message::Read;
+use bracewalk::tui::message::{Incoming, Progress};
+use bracewalk::tui::state::{Mode, SortKey};
 use bracewalk::tui::{Msg, State};
 use fixture::{drive, key, screen, typed};
 

@@ -14,9 +14,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use bracewalk::runlog::{Item, Loader};
 use bracewalk::tui::badges::Badge;
 use bracewalk::tui::entry::Entry;
-use bracewalk::tui::state::{Incoming, Progress};
+use bracewalk::tui::message::Read;
+use bracewalk::tui::message::{Incoming, Progress};
 use bracewalk::tui::update::{DETAILS_BYTES, DETAILS_KEPT};
-use bracewalk::tui::worker::Read;
 use bracewalk::tui::{Effect, Msg, State};
 use fixture::{drive, typed};
 

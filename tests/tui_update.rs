@@ -17,9 +17,10 @@ use bracewalk::scan::report::Row;
 use bracewalk::scan::{Scan, Scanner};
 use bracewalk::tui::badges::Badge;
 use bracewalk::tui::entry::Entry;
-use bracewalk::tui::state::{Incoming, Mode, Pane, SortKey, ValueSource};
+use bracewalk::tui::message::Incoming;
+use bracewalk::tui::message::Read;
+use bracewalk::tui::state::{Mode, Pane, SortKey, ValueSource};
 use bracewalk::tui::summary;
-use bracewalk::tui::worker::Read;
 use bracewalk::tui::{Effect, Msg, State};
 use fixture::{bad_file, cut_reply, drive, key, pane, reply, screen, state, typed};
 

@@ -20,7 +20,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use bracewalk::runlog::LoadOptions;
-use bracewalk::tui::state::WatchState;
+use bracewalk::tui::message::WatchState;
 use bracewalk::tui::watch::{self, Intake, WatchMode};
 use bracewalk::tui::{Msg, State, update};
 use serde_json::json;

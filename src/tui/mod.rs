@@ -25,7 +25,9 @@ pub mod keymap;
 pub mod layout;
 pub mod look;
 pub mod marks;
+pub mod message;
 mod order;
+pub mod readings;
 pub mod state;
 pub mod summary;
 mod terminal;
@@ -50,8 +52,9 @@ use crate::runlog::LoadOptions;
 
 use terminal::{Restore, StopSignals, Term, enter, install_panic_hook, open_external, watch_for_hangup};
 
+pub use message::{Effect, Msg};
 pub use state::State;
-pub use update::{Effect, Msg, update};
+pub use update::update;
 pub use watch::WatchMode;
 
 /// How the inspector runs.

@@ -352,9 +352,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::super::badges::Badge;
-    use super::super::state::Incoming;
-    use super::super::update::{Msg, update};
-    use super::super::worker::Read;
+    use super::super::message::{Incoming, Msg, Read};
+    use super::super::update::update;
     use super::*;
     use crate::reading::Facts;
     use crate::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply};

@@ -11,13 +11,13 @@ use crate::query::{Known, Query, QueryError, Subject, TextHit};
 use crate::read::value::Value;
 use crate::readers::ReaderId;
 use crate::reading::Config;
-use crate::runlog::Meta;
 
 use super::analysis::Detail;
 use super::badges::{Badge, Kind};
 use super::entry::{Entry, EntryKey};
 use super::index::FileIndex;
 use super::marks::Mark;
+use super::message::{Incoming, Progress, WatchState};
 use super::summary::Corpus;
 use super::wrap::Wrapping;
 
@@ -211,46 +211,6 @@ impl SortKey {
             SortKey::Document => "document",
         }
     }
-}
-
-/// Whether the logs are being watched, and how.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WatchState {
-    Off,
-    Starting,
-    /// Native file-system events (inotify, FSEvents, …).
-    Native,
-    /// Re-reading on a timer, because native watching failed for this reason.
-    Polling(String),
-}
-
-/// How far the first load has got.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Progress {
-    pub files: usize,
-    pub items: usize,
-    pub bytes: u64,
-    pub done: bool,
-}
-
-/// A change to the list from the loader or the watcher.
-#[derive(Debug, Clone)]
-pub enum Incoming {
-    Entry(Entry),
-    /// A reply's metadata, completed by lines that came after it.
-    Amended {
-        source: PathBuf,
-        line: usize,
-        meta: Box<Meta>,
-    },
-    /// The file shrank or was replaced: what it had is dropped, and it is read again.
-    Restarted {
-        source: PathBuf,
-    },
-    /// The file is gone.
-    Removed {
-        source: PathBuf,
-    },
 }
 
 /// Which value the value pane shows.

@@ -18,7 +18,7 @@ use ratatui::backend::CrosstermBackend;
 use signal_hook::SigId;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
-use super::update::Msg;
+use super::message::Msg;
 
 /// The signals that stop the inspector, and what they have done.
 ///

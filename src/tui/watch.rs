@@ -1,7 +1,7 @@
 //! The inspector's end of the follower ([`crate::runlog::follow`]): what it finds becomes
 //! list entries, sent to the event loop in batches, and replies to read, sent to the
 //! readings thread once their entries have gone (with their texts, while the texts on their
-//! way stay within budget; see [`super::worker`]).
+//! way stay within budget; see [`super::readings`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,9 +11,8 @@ use std::time::{Duration, Instant};
 use crate::runlog::{Change, Item, LoadOptions, Locator, Sink, Watching, follow};
 
 use super::entry::{Entry, EntryKey};
-use super::state::{Incoming, Progress, WatchState};
-use super::update::Msg;
-use super::worker::{InFlight, ReadJob};
+use super::message::{Incoming, Msg, Progress, WatchState};
+use super::readings::{InFlight, ReadJob};
 
 pub use crate::runlog::WatchMode;
 

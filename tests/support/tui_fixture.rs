@@ -15,8 +15,9 @@ use ratatui::layout::Rect;
 use bracewalk::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason};
 use bracewalk::tui::analysis;
 use bracewalk::tui::entry::Entry;
-use bracewalk::tui::state::{Incoming, Pane, Progress};
-use bracewalk::tui::worker::Read;
+use bracewalk::tui::message::Read;
+use bracewalk::tui::message::{Incoming, Progress};
+use bracewalk::tui::state::Pane;
 use bracewalk::tui::{Effect, Msg, State, update, view};
 
 /// A reply in a run log: `run-1/log.jsonl:LINE`.

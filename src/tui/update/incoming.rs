@@ -1,8 +1,9 @@
 //! What the loader and the watcher send: entries that arrive, amended, restarted, gone.
 
 use super::super::entry::{Body, EntryKey};
+use super::super::message::Incoming;
 use super::super::order::Kept;
-use super::super::state::{Incoming, State};
+use super::super::state::State;
 
 /// Applies a batch; returns the replies that arrived in it.
 pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) -> Vec<EntryKey> {

@@ -18,22 +18,15 @@ mod screen;
 mod search;
 mod triage;
 
-use std::path::PathBuf;
 use std::sync::Arc;
-
-use crate::query::TextHit;
-use crate::runlog::Locator;
-
-use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::analysis::Detail;
 use super::entry::Body;
 use super::entry::EntryKey;
 use super::layout;
-use super::marks::Mark;
+use super::message::{DetailJob, Effect, Msg};
 use super::order::{self, Kept};
-use super::state::{Incoming, Progress, ReplyView, State, WatchState, Wrap};
-use super::worker::{DetailJob, Read, SearchJob};
+use super::state::{ReplyView, State, Wrap};
 use super::wrap;
 
 // The parts call one another as the one file they were; each names the others through here.
@@ -51,62 +44,6 @@ use triage::*;
 /// How many full records are kept, at most, and in how many bytes of text.
 pub const DETAILS_KEPT: usize = 6;
 pub const DETAILS_BYTES: usize = 64 << 20;
-
-/// Something that happened.
-#[derive(Debug)]
-pub enum Msg {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Resize(u16, u16),
-    /// Entries and changes from the loader (`initial`: the first load) or the watcher.
-    Incoming {
-        batch: Vec<Incoming>,
-        initial: bool,
-    },
-    Progress(Progress),
-    /// What the scan's readers make of replies: early facts (the badges), then complete
-    /// ones (the summary screen, the what-if column).
-    Facts(Vec<Read>),
-    /// A reply's full record, and the hash of the text it was made from.
-    Detail(EntryKey, Arc<Detail>, u64),
-    /// Replies whose text could not be read again, and why.
-    Lost(Vec<(EntryKey, String)>),
-    /// What the query's text terms made of replies searched, for the query of `generation`.
-    Searched {
-        generation: u64,
-        hits: Vec<(EntryKey, TextHit)>,
-    },
-    Watch(WatchState),
-    /// The outcome of an effect, for the status line.
-    Flash(String),
-    /// A reader command failed (or reported an error for a reply): a diagnostic.
-    Problem(String),
-    /// A signal asked the inspector to stop.
-    Quit,
-}
-
-/// Something the event loop must do.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Make the full record of a reply.
-    Detail(DetailJob),
-    /// Read a reply's facts again: its text changed on disk since it was listed.
-    Reread {
-        key: EntryKey,
-        locator: Locator,
-        stopped: bool,
-    },
-    /// Search replies' texts for the query's text terms, off the event loop.
-    Search(SearchJob),
-    SaveMarks(Vec<Mark>),
-    /// Put text on the clipboard (OSC 52).
-    Yank(String),
-    /// Open a file in the user's editor or pager at a line.
-    Open {
-        path: PathBuf,
-        line: usize,
-    },
-}
 
 /// Applies `msg` to `state`.
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {

@@ -10,9 +10,9 @@ use crate::query::{Query, TextHit};
 use crate::visible::clip;
 
 use super::super::entry::EntryKey;
+use super::super::message::SearchJob;
 use super::super::order::Kept;
 use super::super::state::{Applied, Mode, QueryLine, State};
-use super::super::worker::SearchJob;
 use super::*;
 
 /// The longest query line, in characters.

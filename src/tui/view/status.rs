@@ -14,7 +14,8 @@ use crate::describe::thousands;
 use crate::visible::visible;
 
 use super::super::badges::Badge;
-use super::super::state::{Applied, PromptKind, QueryLine, State, WatchState};
+use super::super::message::WatchState;
+use super::super::state::{Applied, PromptKind, QueryLine, State};
 use super::super::wrap::fit;
 use super::{accent, bad, bold, centered, dim, popup, warn};
 
