@@ -6,8 +6,11 @@ use crossterm::event::KeyEvent;
 use super::super::documents::{self, Row};
 use super::super::keymap::{self, Action, Key};
 use super::super::layout;
+use super::super::message::Effect;
+use super::super::order;
 use super::super::state::{Mode, Pane, SortKey, State};
-use super::*;
+use super::query::set_query;
+use super::screen::moved;
 
 /// Opens the screen on the selected reply's page, or where it was.
 pub(super) fn open_documents(state: &mut State) {

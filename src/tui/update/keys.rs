@@ -7,8 +7,15 @@ use crate::scan::report::Row;
 
 use super::super::badges::{self, Badge};
 use super::super::keymap::{self, Action, Key};
+use super::super::message::Effect;
 use super::super::state::{Mode, Pane, PromptKind, State, TreeView, ValueSource};
-use super::*;
+use super::documents::{documents_key, open_documents};
+use super::incoming::apply;
+use super::panes::{current_panes, move_candidate, page_of, step, toggle_node};
+use super::query::{open_query, query_key, search_arrivals};
+use super::screen::{cycle_what_if, summary_key};
+use super::search::{next_match, start_search};
+use super::triage::{mark, next_mark, open};
 
 pub(super) fn key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
     match state.mode.clone() {

@@ -2,11 +2,12 @@
 //! of replies from the loader, a record from the analysis thread) and returns the effects
 //! the event loop must carry out (ask for a record, save the marks, copy, open an editor).
 //! No I/O happens here, so a test drives it with key sequences and reads the state.
-
 //!
-//! The parts: `keys` (what each key does), `panes` (moving within them), `search`, `triage`
-//! (marks, the editor), `screen` (the summary screen), `mouse`, `incoming` (what the loader
-//! and the watcher send); this module, the messages and what is settled after each.
+//! The parts: `keys` (what each key does), `panes` (moving within them), `search`, `query`
+//! (the query line and the text search's answers), `triage` (marks, the editor), `screen`
+//! (the summary screen), `documents` (the documents screen), `mouse`, `incoming` (what the
+//! loader and the watcher send); this module, what each message does and what is settled
+//! after each. Each part names what it takes from another.
 
 mod documents;
 mod incoming;
@@ -28,18 +29,14 @@ use super::message::{DetailJob, Effect, Msg};
 use super::order::{self, Kept};
 use super::state::{ReplyView, State, Wrap};
 use super::wrap;
-
-// The parts call one another as the one file they were; each names the others through here.
-use documents::*;
-use incoming::*;
-use keys::*;
-use mouse::*;
-use panes::*;
+use incoming::apply;
+use keys::key;
+use mouse::mouse;
+use panes::{current_panes, reveal, text_panes};
 pub use query::set_query;
-use query::*;
-use screen::*;
-use search::*;
-use triage::*;
+use query::{search_again, search_arrivals, searched};
+use screen::settle_summary;
+use search::refresh_matches;
 
 /// How many full records are kept, at most, and in how many bytes of text.
 pub const DETAILS_KEPT: usize = 6;

@@ -6,7 +6,7 @@ use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use super::super::layout::{self, Panes};
 use super::super::state::{Mode, Pane, State};
 use super::super::{view, wrap};
-use super::*;
+use super::panes::{current_panes, step, value_rows};
 
 pub(super) fn mouse(state: &mut State, ev: &MouseEvent) {
     if state.mode != Mode::Normal {

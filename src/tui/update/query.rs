@@ -10,10 +10,10 @@ use crate::query::{Query, TextHit};
 use crate::visible::clip;
 
 use super::super::entry::EntryKey;
+use super::super::message::Effect;
 use super::super::message::SearchJob;
 use super::super::order::Kept;
 use super::super::state::{Applied, Mode, QueryLine, State};
-use super::*;
 
 /// The longest query line, in characters.
 const LONGEST: usize = 2000;

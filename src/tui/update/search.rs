@@ -3,7 +3,7 @@
 use regex::RegexBuilder;
 
 use super::super::state::{Pane, Search, State};
-use super::*;
+use super::panes::{current_panes, reveal};
 
 pub(super) fn start_search(state: &mut State, pattern: &str) {
     if pattern.is_empty() {

@@ -4,8 +4,8 @@ use crate::read::span::line_col;
 
 use super::super::badges::Badge;
 use super::super::marks::{self, Mark};
+use super::super::message::Effect;
 use super::super::state::{Pane, State};
-use super::*;
 
 pub(super) fn mark(state: &mut State, note: String, fx: &mut Vec<Effect>) {
     let Some(e) = state.selected() else { return };
