@@ -351,7 +351,7 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     assert!(line("20").contains("≠ b: 3 → 2"), "{drawn}");
     assert!(line("30").contains("reader failed"), "{drawn}");
     assert!(drawn.contains("reader mine: exited with status 1"), "the status line: {drawn}");
-    assert_eq!(s.diagnostics, 1);
+    assert_eq!(s.loading.diagnostics, 1);
     // The filter offers it by name, and admits the reply it reads otherwise.
     fixture::typed(&mut s, "f");
     let drawn = fixture::screen(&s);
@@ -359,6 +359,6 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     let p = s.config.pair_with_seed(mine).unwrap();
     let badge = bracewalk::tui::badges::Badge::Report(bracewalk::scan::report::Row::Differs(p));
     let admitted: Vec<usize> =
-        s.entries.iter().filter(|e| badge.admits(e, false, &s.config)).filter_map(|e| e.line).collect();
+        s.list.entries().iter().filter(|e| badge.admits(e, false, &s.config)).filter_map(|e| e.line).collect();
     assert_eq!(admitted, [20]);
 }

@@ -18,8 +18,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use bracewalk::runlog::Item;
 use bracewalk::tui::entry::Entry;
+use bracewalk::tui::list::SortKey;
 use bracewalk::tui::message::{Incoming, Progress};
-use bracewalk::tui::state::SortKey;
 use bracewalk::tui::{Msg, State, update};
 use fixture::{drive, reply, screen, state};
 
@@ -105,7 +105,7 @@ fn flood(key: &mut u64, files: std::ops::Range<usize>, per: usize) -> Vec<Vec<In
 fn batches_during_a_flood() {
     for sort in [SortKey::Source, SortKey::Size] {
         let mut s = State::new(vec!["logs".into()], Default::default(), (160, 50));
-        s.sort = sort;
+        s.list.set_sort(sort);
         let mut key = 0;
         // The first load of 100,000 replies, 2,000 a batch (as the loader sends them).
         let batches = flood(&mut key, 0..1000, 2000);

@@ -17,9 +17,10 @@ use bracewalk::reading::{Config, Facts};
 use bracewalk::runlog::{Item, LoadOptions, load};
 use bracewalk::tui::documents::{self, Row};
 use bracewalk::tui::entry::Entry;
+use bracewalk::tui::list::SortKey;
 use bracewalk::tui::message::Read;
 use bracewalk::tui::message::{Incoming, Progress};
-use bracewalk::tui::state::{Mode, SortKey};
+use bracewalk::tui::state::Mode;
 use bracewalk::tui::{Msg, State};
 use fixture::{drive, key, screen, typed};
 
@@ -67,8 +68,14 @@ fn query(s: &mut State, query: &str) {
 
 /// Ids of the replies and calls shown, sorted.
 fn shown(s: &State) -> Vec<String> {
-    let mut ids: Vec<String> =
-        s.view.iter().map(|&i| &s.entries[i]).filter(|e| e.meta().is_some()).map(|e| e.id.clone()).collect();
+    let mut ids: Vec<String> = s
+        .list
+        .view()
+        .iter()
+        .map(|&i| &s.list.entries()[i])
+        .filter(|e| e.meta().is_some())
+        .map(|e| e.id.clone())
+        .collect();
     ids.sort();
     ids
 }
@@ -122,15 +129,15 @@ const QUERIES: &[&str] = &[
 fn the_query_line_shows_what_the_query_selects_of_the_loaded_replies() {
     let items = items();
     let mut s = inspector(&items);
-    assert!(s.entries.iter().all(|e| e.held_text().is_none()));
+    assert!(s.list.entries().iter().all(|e| e.held_text().is_none()));
     for q in QUERIES {
         query(&mut s, q);
         let (want, matches) = direct(&items, q);
         assert_eq!(shown(&s), want, "{q}");
-        let applied = s.filter.query.as_ref().unwrap();
+        let applied = s.list.filter().query.as_ref().unwrap();
         assert!(applied.searched(), "{q}");
         let counted: usize =
-            s.view.iter().filter_map(|&i| applied.hits.get(&s.entries[i].key)).map(|h| h.matches).sum();
+            s.list.view().iter().filter_map(|&i| applied.hits.get(&s.list.entries()[i].key)).map(|h| h.matches).sum();
         assert_eq!(counted, matches, "{q}: matches");
     }
     // Not every query selects nothing, nor everything.
@@ -158,7 +165,7 @@ fn the_query_line_edits_recalls_and_says_where_a_query_is_wrong() {
     typed(&mut s, "page");
     typed(&mut s, "\n");
     assert_eq!(s.mode, Mode::Normal);
-    assert_eq!(s.filter.query.as_ref().unwrap().query.source(), "doc=3f1c page=17");
+    assert_eq!(s.list.filter().query.as_ref().unwrap().query.source(), "doc=3f1c page=17");
     let status = screen(&s);
     assert!(status.contains("query: doc=3f1c page=17 · 5 replies"), "{status}");
     // A second query, then Up twice recalls the first; Esc leaves the second applied.
@@ -169,13 +176,13 @@ fn the_query_line_edits_recalls_and_says_where_a_query_is_wrong() {
     let Mode::Query(line) = &s.mode else { panic!() };
     assert_eq!(line.input, "doc=3f1c page=17");
     typed(&mut s, "\x1b");
-    assert_eq!(s.filter.query.as_ref().unwrap().query.source(), "agent=reader");
+    assert_eq!(s.list.filter().query.as_ref().unwrap().query.source(), "agent=reader");
     // A text regex counts its matches; an empty line clears the query.
     query(&mut s, "Table\\s3");
     assert!(screen(&s).contains("matches"), "{}", screen(&s));
     query(&mut s, "");
-    assert!(s.filter.query.is_none());
-    assert_eq!(s.view.len(), s.entries.len());
+    assert!(s.list.filter().query.is_none());
+    assert_eq!(s.list.view().len(), s.list.entries().len());
 }
 
 #[test]
@@ -185,7 +192,7 @@ fn the_documents_screen_reaches_page_17_and_lists_its_calls_in_time_order() {
     // The first screen is the campaign, not the bad files' diagnostics.
     let first = s.selected().unwrap();
     assert!(first.meta().and_then(|m| m.document.as_deref()).is_some(), "{}", first.id);
-    assert_eq!(s.view[s.list_top], s.view[s.cursor]);
+    assert_eq!(s.list.view()[s.list.top()], s.list.view()[s.list.cursor()]);
 
     typed(&mut s, "d");
     assert_eq!(s.mode, Mode::Documents);
@@ -208,7 +215,7 @@ fn the_documents_screen_reaches_page_17_and_lists_its_calls_in_time_order() {
     };
     assert_eq!(page.agents, vec![("page".to_owned(), 2), ("feedback".to_owned(), 1)]);
     assert_eq!(page.verified, Some(false), "rejected, and no verdict logged after the correction");
-    let last = s.entry(page.last.unwrap()).unwrap();
+    let last = s.list.entry(page.last.unwrap()).unwrap();
     assert!(last.id.ends_with("log.jsonl:135"), "the final answer is the correction: {}", last.id);
     assert_eq!(last.html, Some(7_121));
     while s.documents.cursor < target {
@@ -221,10 +228,10 @@ fn the_documents_screen_reaches_page_17_and_lists_its_calls_in_time_order() {
     assert!(drawn.contains("html 7,121 chars"), "{drawn}");
     typed(&mut s, "\n");
     assert_eq!(s.mode, Mode::Normal);
-    assert_eq!(s.sort, SortKey::Time);
-    let lines: Vec<usize> = s.view.iter().map(|&i| s.entries[i].line.unwrap()).collect();
+    assert_eq!(s.list.sort(), SortKey::Time);
+    let lines: Vec<usize> = s.list.view().iter().map(|&i| s.list.entries()[i].line.unwrap()).collect();
     assert_eq!(lines, vec![116, 125, 135], "page 17's calls, in time order");
-    assert_eq!(s.filter.query.as_ref().unwrap().query.source(), "doc=3f1c9a0e7b2d4c58 round=round-4 page=17");
+    assert_eq!(s.list.filter().query.as_ref().unwrap().query.source(), "doc=3f1c9a0e7b2d4c58 round=round-4 page=17");
 }
 
 #[test]

@@ -16,7 +16,7 @@ use bracewalk::tui::badges::Badge;
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::message::Read;
 use bracewalk::tui::message::{Incoming, Progress};
-use bracewalk::tui::update::{DETAILS_BYTES, DETAILS_KEPT};
+use bracewalk::tui::reply::{DETAILS_BYTES, DETAILS_KEPT};
 use bracewalk::tui::{Effect, Msg, State};
 use fixture::{drive, typed};
 
@@ -59,7 +59,7 @@ fn loaded_state(path: &Path) -> State {
 }
 
 fn seed_value(s: &State, key: u64) -> Option<String> {
-    let e = s.entries.iter().find(|e| e.key == key)?;
+    let e = s.list.entries().iter().find(|e| e.key == key)?;
     e.sketch.clone()
 }
 
@@ -70,14 +70,14 @@ fn a_listed_reply_holds_no_text_and_its_record_reads_it_from_the_file() {
     let texts: Vec<String> = (0..5).map(|i| format!("thinking… {{\"page\": {i}, \"html\": \"<p>{i}</p>\"}}")).collect();
     write_log(&path, &texts);
     let mut s = loaded_state(&path);
-    assert_eq!(s.entries.len(), 5);
-    assert!(s.entries.iter().all(|e| e.held_text().is_none()), "a loaded reply's text is not kept in the list");
-    assert!(s.entries.iter().all(|e| e.facts.is_some()), "every reply has its badges");
+    assert_eq!(s.list.entries().len(), 5);
+    assert!(s.list.entries().iter().all(|e| e.held_text().is_none()), "a loaded reply's text is not kept in the list");
+    assert!(s.list.entries().iter().all(|e| e.facts.is_some()), "every reply has its badges");
     let d = s.detail().expect("the selected reply's record is made");
     assert_eq!(&*d.text, texts[0].as_str(), "the record is of the text in the file");
     typed(&mut s, "j");
     assert_eq!(&*s.detail().unwrap().text, texts[1].as_str());
-    assert!(s.entries.iter().all(|e| !e.changed), "nothing changed on disk");
+    assert!(s.list.entries().iter().all(|e| !e.changed), "nothing changed on disk");
 }
 
 #[test]
@@ -88,18 +88,18 @@ fn a_reply_changed_on_disk_is_marked_and_its_facts_read_again() {
     let mut texts: Vec<String> = (0..DETAILS_KEPT + 2).map(|i| format!("{{\"page\": {i}, \"ok\": true}}")).collect();
     write_log(&path, &texts);
     let mut s = loaded_state(&path);
-    let first = s.entries[0].key;
+    let first = s.list.entries()[0].key;
     let before = seed_value(&s, first);
     for _ in 0..DETAILS_KEPT + 1 {
         typed(&mut s, "j");
     }
-    assert!(s.details.iter().all(|(k, _)| *k != first), "the first reply's record was let go");
+    assert!(s.reply.details().iter().all(|(k, _)| *k != first), "the first reply's record was let go");
 
     // The first reply is rewritten in place, longer and with another answer.
     texts[0] = "a draft {\"page\": 0, \"ok\": false, \"note\": \"redone\"}".to_owned();
     write_log(&path, &texts);
     let fx = typed(&mut s, "g");
-    let e = s.entries.iter().find(|e| e.key == first).unwrap();
+    let e = s.list.entries().iter().find(|e| e.key == first).unwrap();
     assert!(e.changed, "the reply is marked changed");
     assert!(Badge::Changed.on(e, false, &s.config), "and wears the badge");
     assert_eq!(e.text().unwrap().len, texts[0].len(), "its size is the new text's");
@@ -140,7 +140,7 @@ fn query(s: &mut State, text: &str) {
 
 /// Ids of the replies the list shows.
 fn shown(s: &State) -> Vec<String> {
-    s.view.iter().map(|&i| s.entries[i].id.clone()).collect()
+    s.list.view().iter().map(|&i| s.list.entries()[i].id.clone()).collect()
 }
 
 #[test]
@@ -154,7 +154,7 @@ fn a_reply_changed_on_disk_is_searched_again_for_the_query_applied() {
     // A bare word is looked for in the texts, each read again from its file.
     query(&mut s, "ok");
     assert_eq!(shown(&s).len(), texts.len(), "every reply says ok: {:?}", s.flash);
-    let first = s.entries[0].key;
+    let first = s.list.entries()[0].key;
     for _ in 0..DETAILS_KEPT + 1 {
         typed(&mut s, "j");
     }
@@ -164,11 +164,11 @@ fn a_reply_changed_on_disk_is_searched_again_for_the_query_applied() {
     texts[0] = "a draft {\"page\": 0, \"fine\": false}".to_owned();
     write_log(&path, &texts);
     typed(&mut s, "g");
-    let e = s.entries.iter().find(|e| e.key == first).unwrap();
+    let e = s.list.entries().iter().find(|e| e.key == first).unwrap();
     assert!(e.changed, "the reply is marked changed");
     assert!(!shown(&s).contains(&"r0".to_owned()), "the old text's match no longer holds: {:?}", shown(&s));
     assert_eq!(shown(&s).len(), texts.len() - 1);
-    let q = s.filter.query.as_ref().unwrap();
+    let q = s.list.filter().query.as_ref().unwrap();
     assert!(q.searched(), "every reply asked about has its answer: {}/{}", q.hits.len(), q.asked);
 
     // Written back, it is shown again once its record is made.
@@ -193,12 +193,12 @@ fn the_records_kept_stay_within_their_bound() {
     let mut s = loaded_state(&path);
     for _ in 0..19 {
         typed(&mut s, "j");
-        assert!(s.details.len() <= DETAILS_KEPT, "{} records kept", s.details.len());
-        let bytes: usize = s.details.iter().map(|(_, d)| d.text.len()).sum();
+        assert!(s.reply.details().len() <= DETAILS_KEPT, "{} records kept", s.reply.details().len());
+        let bytes: usize = s.reply.details().iter().map(|(_, d)| d.text.len()).sum();
         assert!(bytes <= DETAILS_BYTES);
         assert!(s.detail().is_some(), "the selected reply's record is always kept");
     }
-    assert!(s.entries.iter().all(|e| e.held_text().is_none()));
+    assert!(s.list.entries().iter().all(|e| e.held_text().is_none()));
 }
 
 #[test]
@@ -208,17 +208,17 @@ fn a_reply_that_cannot_be_read_again_says_so() {
     let texts: Vec<String> = (0..DETAILS_KEPT + 2).map(|i| format!("{{\"page\": {i}}}")).collect();
     write_log(&path, &texts);
     let mut s = loaded_state(&path);
-    let first = s.entries[0].key;
+    let first = s.list.entries()[0].key;
     for _ in 0..DETAILS_KEPT + 1 {
         typed(&mut s, "j");
     }
     std::fs::write(&path, "").unwrap();
     // What the details thread meets, and sends on as `Lost`.
-    let at = s.entries[0].locator().unwrap();
+    let at = s.list.entries()[0].locator().unwrap();
     let why = Loader::new(Default::default()).reread(&at).expect_err("the reply is no longer in its file");
     drive(&mut s, Msg::Lost(vec![(first, why.to_string())]));
-    let e = s.entries.iter().find(|e| e.key == first).unwrap();
+    let e = s.list.entries().iter().find(|e| e.key == first).unwrap();
     assert!(e.gone, "a reply that cannot be read again is marked gone");
-    let said = s.last_diagnostic.clone().unwrap_or_default();
+    let said = s.loading.last_diagnostic.clone().unwrap_or_default();
     assert!(said.contains("could not be read again") && said.contains(&why.to_string()), "{said}");
 }

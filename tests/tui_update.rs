@@ -17,9 +17,11 @@ use bracewalk::scan::report::Row;
 use bracewalk::scan::{Scan, Scanner};
 use bracewalk::tui::badges::Badge;
 use bracewalk::tui::entry::Entry;
+use bracewalk::tui::list::SortKey;
 use bracewalk::tui::message::Incoming;
 use bracewalk::tui::message::Read;
-use bracewalk::tui::state::{Mode, Pane, SortKey, ValueSource};
+use bracewalk::tui::reply::ValueSource;
+use bracewalk::tui::state::{Mode, Pane};
 use bracewalk::tui::summary;
 use bracewalk::tui::{Effect, Msg, State};
 use fixture::{bad_file, cut_reply, drive, key, pane, reply, screen, state, typed};
@@ -100,20 +102,20 @@ fn brackets_walk_the_candidates_and_the_answer_is_selected_first() {
 fn search_finds_matches_and_n_cycles_them() {
     let mut s = state(three(), 100, 30);
     typed(&mut s, "/html\n");
-    let search = s.search.as_ref().expect("a search");
+    let search = s.reply.search.as_ref().expect("a search");
     assert_eq!(search.matches.len(), 2);
     assert_eq!(search.current, Some(0));
     assert_eq!(s.mode, Mode::Normal);
     typed(&mut s, "n");
-    assert_eq!(s.search.as_ref().unwrap().current, Some(1));
+    assert_eq!(s.reply.search.as_ref().unwrap().current, Some(1));
     assert_eq!(s.reply.candidate, 1, "the match's candidate is selected");
     typed(&mut s, "n");
-    assert_eq!(s.search.as_ref().unwrap().current, Some(0), "n wraps around");
+    assert_eq!(s.reply.search.as_ref().unwrap().current, Some(0), "n wraps around");
     typed(&mut s, "N");
-    assert_eq!(s.search.as_ref().unwrap().current, Some(1));
+    assert_eq!(s.reply.search.as_ref().unwrap().current, Some(1));
     // Another reply: the matches are its own.
     typed(&mut s, "j");
-    assert_eq!(s.search.as_ref().unwrap().matches.len(), 1);
+    assert_eq!(s.reply.search.as_ref().unwrap().matches.len(), 1);
     typed(&mut s, "/(unclosed\n");
     assert!(s.flash.as_deref().unwrap_or("").starts_with("not a regex"), "{:?}", s.flash);
 }
@@ -123,7 +125,7 @@ fn the_filter_combines_choices_and_says_so() {
     let mut items = three();
     items.push(bad_file());
     let mut s = state(items, 100, 30);
-    assert_eq!(s.view.len(), 4);
+    assert_eq!(s.list.view().len(), 4);
     typed(&mut s, "f");
     let none = s.choices.iter().position(|c| *c == Badge::Report(Row::Decided(bracewalk::read::DecidedBy::None)));
     let none = none.expect("decided by none is offered");
@@ -131,7 +133,7 @@ fn the_filter_combines_choices_and_says_so() {
         typed(&mut s, "j");
     }
     typed(&mut s, " ");
-    assert_eq!(s.view.len(), 1);
+    assert_eq!(s.list.view().len(), 1);
     assert_eq!(selected_line(&s), Some(20));
     let problem = s.choices.iter().position(|c| *c == Badge::Diagnostic).unwrap();
     if let Mode::Filter { cursor } = s.mode {
@@ -139,24 +141,24 @@ fn the_filter_combines_choices_and_says_so() {
         typed(&mut s, &keys);
     }
     typed(&mut s, " ");
-    assert_eq!(s.view.len(), 2, "a decided-by choice and a kind-of-entry choice are alternatives");
+    assert_eq!(s.list.view().len(), 2, "a decided-by choice and a kind-of-entry choice are alternatives");
     typed(&mut s, "\x1b");
     assert!(screen(&s).contains("filter: "), "the status line shows the filter");
     typed(&mut s, "fc\x1b");
-    assert_eq!(s.view.len(), 4);
+    assert_eq!(s.list.view().len(), 4);
 }
 
 #[test]
 fn s_cycles_the_sort_and_size_puts_the_biggest_first() {
     let mut s = state(three(), 100, 30);
     typed(&mut s, "s");
-    assert_eq!(s.sort, SortKey::Size);
-    let sizes: Vec<usize> = s.view.iter().map(|&i| s.entries[i].size()).collect();
+    assert_eq!(s.list.sort(), SortKey::Size);
+    let sizes: Vec<usize> = s.list.view().iter().map(|&i| s.list.entries()[i].size()).collect();
     assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
     typed(&mut s, "sss");
-    assert_eq!(s.sort, SortKey::Document);
+    assert_eq!(s.list.sort(), SortKey::Document);
     typed(&mut s, "s");
-    assert_eq!(s.sort, SortKey::Source);
+    assert_eq!(s.list.sort(), SortKey::Source);
 }
 
 #[test]
@@ -204,18 +206,18 @@ fn later(key: u64, item: Item) -> Msg {
 fn new_replies_are_marked_new_and_followed_and_pause_holds_them() {
     let mut s = state(three(), 100, 30);
     drive(&mut s, later(100, reply(40, "page", 3, BIG)));
-    assert!(s.entries.last().unwrap().new);
+    assert!(s.list.entries().last().unwrap().new);
     assert_eq!(selected_line(&s), Some(10), "not following: the selection stays");
     typed(&mut s, "F");
-    assert!(s.follow);
+    assert!(s.loading.follow);
     drive(&mut s, later(101, reply(50, "page", 4, BIG)));
     assert_eq!(selected_line(&s), Some(50), "following: the new reply is selected");
     typed(&mut s, "p");
     drive(&mut s, later(102, reply(60, "page", 5, BIG)));
-    assert_eq!(s.entries.len(), 5, "paused: held, not shown");
-    assert_eq!(s.held.len(), 1);
+    assert_eq!(s.list.entries().len(), 5, "paused: held, not shown");
+    assert_eq!(s.loading.held(), 1);
     typed(&mut s, "p");
-    assert_eq!(s.entries.len(), 6);
+    assert_eq!(s.list.entries().len(), 6);
     assert_eq!(selected_line(&s), Some(60));
 }
 
@@ -224,14 +226,14 @@ fn a_restarted_file_is_read_again_and_a_deleted_one_is_gone() {
     let mut s = state(three(), 100, 30);
     let source = PathBuf::from("logs/run-1/log.jsonl");
     drive(&mut s, Msg::Incoming { batch: vec![Incoming::Restarted { source: source.clone() }], initial: false });
-    assert!(s.entries.is_empty());
+    assert!(s.list.entries().is_empty());
     let again: Vec<Incoming> =
         three().into_iter().enumerate().map(|(i, it)| Incoming::Entry(Entry::from_item(200 + i as u64, it))).collect();
     drive(&mut s, Msg::Incoming { batch: again, initial: false });
-    assert_eq!(s.entries.len(), 3);
-    assert!(s.entries.iter().all(|e| !e.new), "what was there before is not new");
+    assert_eq!(s.list.entries().len(), 3);
+    assert!(s.list.entries().iter().all(|e| !e.new), "what was there before is not new");
     drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source }], initial: false });
-    assert!(s.entries.iter().all(|e| e.gone));
+    assert!(s.list.entries().iter().all(|e| e.gone));
 }
 
 /// A reply at `file:line`, `size` bytes long.
@@ -260,21 +262,22 @@ fn replies_arriving_above_leave_the_rows_shown_and_the_selection_in_place() {
     let items = (1..=60).map(|i| reply_in("logs/a.jsonl", i, 100 + i)).collect();
     let mut s = state(items, 100, 30);
     typed(&mut s, "s");
-    assert_eq!(s.sort, SortKey::Size);
+    assert_eq!(s.list.sort(), SortKey::Size);
     // Scrolled down, then up a little: the selection is mid-screen.
     typed(&mut s, &format!("{}kkkk", "j".repeat(30)));
-    let (top, cursor) = (s.list_top, s.cursor);
+    let (top, cursor) = (s.list.top(), s.list.cursor());
     assert!(top > 0 && cursor > top, "scrolled");
-    let shown = |s: &State| s.view[s.list_top..].iter().take(5).map(|&i| s.entries[i].key).collect::<Vec<_>>();
+    let shown =
+        |s: &State| s.list.view()[s.list.top()..].iter().take(5).map(|&i| s.list.entries()[i].key).collect::<Vec<_>>();
     let (rows, selected) = (shown(&s), s.selected().unwrap().key);
     // Five bigger replies sort above everything shown.
     drive(&mut s, batch(1000, (1..=5).map(|i| reply_in("logs/b.jsonl", i, 1000 + i)).collect()));
     assert_eq!(s.selected().unwrap().key, selected);
-    assert_eq!((s.list_top, s.cursor), (top + 5, cursor + 5));
+    assert_eq!((s.list.top(), s.list.cursor()), (top + 5, cursor + 5));
     assert_eq!(shown(&s), rows, "the rows on screen stay where they were");
     // Smaller ones sort below: nothing moves.
     drive(&mut s, batch(2000, (1..=5).map(|i| reply_in("logs/c.jsonl", i, i)).collect()));
-    assert_eq!((s.list_top, s.cursor), (top + 5, cursor + 5));
+    assert_eq!((s.list.top(), s.list.cursor()), (top + 5, cursor + 5));
     assert_eq!(shown(&s), rows);
 }
 
@@ -289,7 +292,7 @@ fn a_restarted_file_leaves_the_selection_in_another_where_it_was() {
     assert_eq!(s.selected().unwrap().reference(), "logs/b.jsonl:3");
     let source = PathBuf::from("logs/a.jsonl");
     drive(&mut s, Msg::Incoming { batch: vec![Incoming::Restarted { source }], initial: false });
-    assert_eq!(s.view.len(), 3);
+    assert_eq!(s.list.view().len(), 3);
     assert_eq!(s.selected().unwrap().reference(), "logs/b.jsonl:3");
 }
 
@@ -391,7 +394,8 @@ fn corpus() -> Vec<Item> {
 fn scanned(s: &mut State) {
     let config = s.config.clone();
     let read: Vec<Read> = s
-        .entries
+        .list
+        .entries()
         .iter()
         .filter(|e| !e.complete())
         .filter_map(|e| {
@@ -435,7 +439,7 @@ fn row_index(s: &State, target: &Row) -> usize {
 }
 
 fn shown_ids(s: &State) -> Vec<String> {
-    s.view.iter().map(|&i| s.entries[i].id.clone()).collect()
+    s.list.view().iter().map(|&i| s.list.entries()[i].id.clone()).collect()
 }
 
 #[test]
@@ -483,14 +487,14 @@ fn enter_on_a_comparison_row_lists_exactly_its_replies_and_selects_the_first() {
     typed(&mut s, "\n");
     assert_eq!(s.mode, Mode::Normal);
     assert_eq!(s.focus, Pane::List);
-    assert_eq!(s.filter.on.iter().collect::<Vec<_>>(), vec![&Badge::Report(target.clone())]);
+    assert_eq!(s.list.filter().on.iter().collect::<Vec<_>>(), vec![&Badge::Report(target.clone())]);
     // Independently: the replies `bracewalk::scan` finds narrow-everywhere reads differently.
     let direct = scan_directly(&corpus());
     let expected: Vec<String> =
         direct.comparison("narrow-everywhere").unwrap().differ.iter().map(|d| direct.id(d.reply).to_owned()).collect();
     assert_eq!(expected, ["logs/run-1/log.jsonl:13", "logs/run-1/log.jsonl:14", "logs/run-1/log.jsonl:20"]);
     assert_eq!(shown_ids(&s), expected);
-    assert_eq!(s.cursor, 0);
+    assert_eq!(s.list.cursor(), 0);
     assert_eq!(s.selected().unwrap().id, expected[0], "the first of them is selected");
     assert_eq!(s.what_if, Some(reader(&s, "narrow-everywhere")), "the column shows the what-if's verdict");
     let drawn = screen(&s);
@@ -503,8 +507,8 @@ fn enter_on_a_comparison_row_lists_exactly_its_replies_and_selects_the_first() {
     typed(&mut s, "f");
     assert_eq!(s.choices.first(), Some(&Badge::Report(target)));
     typed(&mut s, "c\x1b");
-    assert!(s.filter.is_empty());
-    assert_eq!(s.view.len(), corpus().len());
+    assert!(s.list.filter().is_empty());
+    assert_eq!(s.list.view().len(), corpus().len());
 }
 
 #[test]
@@ -623,11 +627,11 @@ fn the_summary_follows_replies_as_they_arrive_and_go() {
     let row = row_index(&s, &differs(&s, "first-wins"));
     s.summary.cursor = row;
     typed(&mut s, "\n");
-    let n = s.view.len();
+    let n = s.list.view().len();
     drive(&mut s, later(101, reply(41, "page", 22, TEMPLATE_BEFORE_ANSWER)));
-    assert_eq!(s.view.len(), n, "not yet read for the scan");
+    assert_eq!(s.list.view().len(), n, "not yet read for the scan");
     scanned(&mut s);
-    assert_eq!(s.view.len(), n + 1);
+    assert_eq!(s.list.view().len(), n + 1);
     // A deleted file's replies leave the counts.
     let source = PathBuf::from("logs/run-1/log.jsonl");
     drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source }], initial: false });

@@ -130,7 +130,7 @@ impl Follower {
         let state = State::new(vec![root.to_path_buf()], Default::default(), (200, 30));
         let mut f = Follower { mode, root: root.to_path_buf(), rx, state, looks: 0 };
         f.until("watching to begin", |s| {
-            s.progress.done && matches!(s.watch, WatchState::Native | WatchState::Polling(_))
+            s.loading.progress.done && matches!(s.loading.watch, WatchState::Native | WatchState::Polling(_))
         });
         f
     }
@@ -178,9 +178,13 @@ impl Follower {
         loop {
             self.pump();
             // Counting first spares building and sorting 10,000 tuples every turn.
-            let count = self.state.entries.iter().filter(|e| e.is_reply() && !e.gone).count();
+            let count = self.state.list.entries().iter().filter(|e| e.is_reply() && !e.gone).count();
             if count == want.len() && shown(&self.state) == want {
-                assert_eq!(self.state.diagnostics, 0, "{:?}, {when}: {:?}", self.mode, self.state.last_diagnostic);
+                assert_eq!(
+                    self.state.loading.diagnostics, 0,
+                    "{:?}, {when}: {:?}",
+                    self.mode, self.state.loading.last_diagnostic
+                );
                 return;
             }
             if start.elapsed() > DEADLINE {
@@ -207,7 +211,11 @@ impl Follower {
             };
             left.remove(i);
         }
-        assert_eq!(self.state.diagnostics, 0, "{:?}, {when}: {:?}", self.mode, self.state.last_diagnostic);
+        assert_eq!(
+            self.state.loading.diagnostics, 0,
+            "{:?}, {when}: {:?}",
+            self.mode, self.state.loading.last_diagnostic
+        );
     }
 }
 
@@ -252,7 +260,8 @@ impl Both {
 /// The replies listed and not marked gone.
 fn shown(s: &State) -> Vec<Shown> {
     let mut out: Vec<Shown> = s
-        .entries
+        .list
+        .entries()
         .iter()
         .filter(|e| e.is_reply() && !e.gone)
         .map(|e| {
@@ -266,12 +275,13 @@ fn shown(s: &State) -> Vec<Shown> {
 
 fn listing(s: &State) -> String {
     let all: Vec<String> = s
-        .entries
+        .list
+        .entries()
         .iter()
         .take(40)
         .map(|e| format!("  {}{} {:?}", e.reference(), if e.gone { " (gone)" } else { "" }, e.text().map(|t| t.len)))
         .collect();
-    format!("{} entries, watch {:?}\n{}", s.entries.len(), s.watch, all.join("\n"))
+    format!("{} entries, watch {:?}\n{}", s.list.entries().len(), s.loading.watch, all.join("\n"))
 }
 
 /// What one multiset has that the other lacks, both ways.
@@ -486,7 +496,7 @@ fn polling_takes_over_when_native_watching_is_unavailable() {
     let (_dir, root) = logs();
     write(&root.join("a.jsonl"), &records(&texts("a", 2)));
     let mut f = Follower::start(&root, WatchMode::NativeExhausted);
-    let WatchState::Polling(why) = &f.state.watch else { panic!("not polling: {:?}", f.state.watch) };
+    let WatchState::Polling(why) = &f.state.loading.watch else { panic!("not polling: {:?}", f.state.loading.watch) };
     assert!(why.contains("limit on file watches"), "{why}");
     let screen = fixture::screen(&f.state);
     let status = screen.lines().rev().find(|l| l.contains("polling")).unwrap_or_else(|| panic!("{screen}"));

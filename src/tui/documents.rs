@@ -86,7 +86,7 @@ pub fn documents(state: &State) -> Vec<Document> {
     // (round, document) → (its outcome, its calls by page).
     type Calls<'a> = (Option<String>, BTreeMap<Option<u32>, Vec<&'a Entry>>);
     let mut by_doc: BTreeMap<(Option<String>, String), Calls> = BTreeMap::new();
-    for e in &state.entries {
+    for e in state.list.entries() {
         let Some(m) = e.meta() else { continue };
         let Some(doc) = &m.document else { continue };
         let slot = by_doc.entry((m.round.clone(), doc.clone())).or_default();

@@ -95,8 +95,9 @@ pub enum Incoming {
 }
 
 /// Whether the logs are being watched, and how.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum WatchState {
+    #[default]
     Off,
     Starting,
     /// Native file-system events (inotify, FSEvents, …).

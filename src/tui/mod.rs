@@ -20,14 +20,15 @@ pub mod badges;
 mod debug;
 pub mod documents;
 pub mod entry;
-mod index;
 pub mod keymap;
 pub mod layout;
+pub mod list;
+pub mod loading;
 pub mod look;
 pub mod marks;
 pub mod message;
-mod order;
 pub mod readings;
+pub mod reply;
 pub mod state;
 pub mod summary;
 mod terminal;
@@ -138,7 +139,7 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<Ended> {
     let hooks = debug::Hooks::from_env();
     watch_for_hangup()?;
     loop {
-        let busy = !state.progress.done || state.wanted.is_some();
+        let busy = !state.loading.progress.done || state.reply.wanted.is_some();
         let timeout = if busy { Duration::from_millis(25) } else { Duration::from_millis(200) };
         let mut msgs = Vec::new();
         let mut key_at = None;
@@ -182,11 +183,13 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<Ended> {
         if let Some(at) = key_at {
             timings.note("key", at);
         }
-        if state.progress.done && !loaded_noted {
+        if state.loading.progress.done && !loaded_noted {
             loaded_noted = true;
             timings.note("loaded", started);
         }
-        if loaded_noted && timings.pending_summaries && state.entries.iter().all(|e| !e.is_reply() || e.facts.is_some())
+        if loaded_noted
+            && timings.pending_summaries
+            && state.list.entries().iter().all(|e| !e.is_reply() || e.facts.is_some())
         {
             timings.pending_summaries = false;
             timings.note("summarized", started);

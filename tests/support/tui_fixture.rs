@@ -72,7 +72,8 @@ pub fn state(items: Vec<Item>, w: u16, h: u16) -> State {
 pub fn complete(s: &mut State) {
     let config = s.config.clone();
     let done: Vec<Read> = s
-        .entries
+        .list
+        .entries()
         .iter()
         .filter_map(|e| Some(Read::complete(e.key, e.held_text()?, (**e.facts.as_ref()?).clone(), &config, &[])))
         .collect();

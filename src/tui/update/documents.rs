@@ -6,9 +6,9 @@ use crossterm::event::KeyEvent;
 use super::super::documents::{self, Row};
 use super::super::keymap::{self, Action, Key};
 use super::super::layout;
+use super::super::list::SortKey;
 use super::super::message::Effect;
-use super::super::order;
-use super::super::state::{Mode, Pane, SortKey, State};
+use super::super::state::{Mode, Pane, State};
 use super::query::set_query;
 use super::screen::moved;
 
@@ -61,13 +61,13 @@ pub(super) fn documents_key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effec
                     None => return,
                 };
                 if set_query(state, &query, fx).is_ok() {
-                    state.sort = sort;
+                    state.list.set_sort(sort);
                     state.mode = Mode::Normal;
                     state.focus = Pane::List;
-                    order::rebuild(state);
-                    state.cursor = 0;
-                    state.list_top = 0;
-                    let n = state.view.len();
+                    state.list.rebuild(&state.lens());
+                    state.list.set_cursor(0);
+                    state.list.set_top(0);
+                    let n = state.list.view().len();
                     state.flash = Some(format!(
                         "{}: {query} (: edits the query)",
                         crate::scan::report::plural(n, "call", "calls")

@@ -8,7 +8,8 @@ use crate::scan::report::Row;
 use super::super::badges::{self, Badge};
 use super::super::keymap::{self, Action, Key};
 use super::super::message::Effect;
-use super::super::state::{Mode, Pane, PromptKind, State, TreeView, ValueSource};
+use super::super::reply::{TreeView, ValueSource};
+use super::super::state::{Mode, Pane, PromptKind, State};
 use super::documents::{documents_key, open_documents};
 use super::incoming::apply;
 use super::panes::{current_panes, move_candidate, page_of, step, toggle_node};
@@ -71,17 +72,14 @@ pub(super) fn filter_key(state: &mut State, cursor: usize, ev: &KeyEvent) {
         Some(Action::Down) => state.mode = Mode::Filter { cursor: (cursor + 1).min(n.saturating_sub(1)) },
         Some(Action::Up) => state.mode = Mode::Filter { cursor: cursor.saturating_sub(1) },
         Some(Action::Toggle) => {
+            let filter = state.list.filter_mut();
             if let Some(c) = state.choices.get(cursor).cloned()
-                && !state.filter.on.remove(&c)
+                && !filter.on.remove(&c)
             {
-                state.filter.on.insert(c);
+                filter.on.insert(c);
             }
-            state.view_dirty = true;
         }
-        Some(Action::ClearFilter) => {
-            state.filter.on.clear();
-            state.view_dirty = true;
-        }
+        Some(Action::ClearFilter) => state.list.filter_mut().on.clear(),
         Some(Action::Close) => state.mode = Mode::Normal,
         _ => {}
     }
@@ -117,9 +115,9 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         },
         Action::Back => match state.focus {
             Pane::List => {
-                state.search = None;
+                state.reply.search = None;
             }
-            Pane::Text if state.search.is_some() => state.search = None,
+            Pane::Text if state.reply.search.is_some() => state.reply.search = None,
             Pane::Text | Pane::Compare => state.focus = Pane::List,
             Pane::Readings => state.focus = Pane::Text,
             Pane::Decision => state.focus = Pane::Readings,
@@ -128,7 +126,7 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::PrevCandidate => move_candidate(state, -1),
         Action::NextCandidate => move_candidate(state, 1),
         Action::Search => {
-            let input = state.search.as_ref().map(|s| s.pattern.clone()).unwrap_or_default();
+            let input = state.reply.search.as_ref().map(|s| s.pattern.clone()).unwrap_or_default();
             state.mode = Mode::Prompt { kind: PromptKind::Search, input };
         }
         Action::SearchNext => next_match(state, 1),
@@ -138,21 +136,20 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             state.mode = Mode::Filter { cursor: 0 };
         }
         Action::Sort => {
-            state.sort = state.sort.next();
-            state.view_dirty = true;
-            state.flash = Some(format!("sorted by {}", state.sort.name()));
+            state.list.set_sort(state.list.sort().next());
+            state.flash = Some(format!("sorted by {}", state.list.sort().name()));
         }
         Action::Mark => {
             if let Some(e) = state.selected() {
-                let input = state.marks.get(&e.id).map(|m| m.note.clone()).unwrap_or_default();
+                let input = state.list.marks().get(&e.id).map(|m| m.note.clone()).unwrap_or_default();
                 state.mode = Mode::Prompt { kind: PromptKind::Mark, input };
             }
         }
         Action::Unmark => {
             if let Some(id) = state.selected().map(|e| e.id.clone())
-                && state.marks.remove(&id).is_some()
+                && state.list.unmark(&id).is_some()
             {
-                fx.push(Effect::SaveMarks(state.marks.values().cloned().collect()));
+                fx.push(Effect::SaveMarks(state.list.marks().values().cloned().collect()));
                 state.flash = Some("mark removed".to_owned());
             }
         }
@@ -179,22 +176,21 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             });
         }
         Action::Follow => {
-            state.follow = !state.follow;
-            if state.follow {
-                state.select = state.entries.iter().rev().find(|e| e.is_reply()).map(|e| e.key);
-                state.view_dirty = true;
+            state.loading.follow = !state.loading.follow;
+            if state.loading.follow {
+                state.list.select_newest();
             }
-            state.flash = Some(if state.follow { "following new replies" } else { "not following" }.to_owned());
+            state.flash = Some(if state.loading.follow { "following new replies" } else { "not following" }.to_owned());
         }
         Action::Pause => {
-            state.paused = !state.paused;
-            if !state.paused {
-                let held = std::mem::take(&mut state.held);
+            if state.loading.paused() {
+                let held = state.loading.resume();
                 let n = held.len();
                 let arrived = apply(state, held, false);
                 search_arrivals(state, &arrived, fx);
                 state.flash = Some(format!("live updates resumed ({n} changes applied)"));
             } else {
+                state.loading.pause();
                 state.flash = Some("live updates paused".to_owned());
             }
         }
@@ -202,8 +198,8 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::Query => open_query(state),
         Action::Documents => open_documents(state),
         Action::Wrap => {
-            state.wrapping = state.wrapping.toggled();
-            state.flash = Some(format!("reply text wraps {}", state.wrapping.name()));
+            state.reply.wrapping = state.reply.wrapping.toggled();
+            state.flash = Some(format!("reply text wraps {}", state.reply.wrapping.name()));
         }
         Action::WhatIf => cycle_what_if(state),
         Action::Help => state.mode = Mode::Help { scroll: 0 },
@@ -218,14 +214,14 @@ pub(super) fn choices(state: &State) -> Vec<Badge> {
     let table = badges::table(&state.config, state.compared);
     // A summary row chosen with Enter, so it can be seen and turned off here.
     let mut out: Vec<Badge> =
-        state.filter.on.iter().filter(|c| !table.iter().any(|l| l.badge == **c)).cloned().collect();
+        state.list.filter().on.iter().filter(|c| !table.iter().any(|l| l.badge == **c)).cloned().collect();
     out.extend(table.into_iter().map(|l| l.badge));
     // Each risk flag, after the badge that is any of them.
     let flags: Vec<Badge> =
         Flag::ALL.into_iter().map(|f| Badge::Report(Row::Flag(f))).filter(|b| !out.contains(b)).collect();
     out.extend(flags);
     let mut groups = std::collections::BTreeSet::new();
-    for e in &state.entries {
+    for e in state.list.entries() {
         // The groups a reply names (the summary screen has the replies that name none).
         if let (Some(m), true) = (e.meta(), e.is_reply()) {
             groups.extend(m.agent.clone().map(Row::Agent));
@@ -233,6 +229,6 @@ pub(super) fn choices(state: &State) -> Vec<Badge> {
             groups.insert(Row::Format(m.format.name().to_owned()));
         }
     }
-    out.extend(groups.into_iter().map(Badge::Report).filter(|b| !state.filter.on.contains(b)));
+    out.extend(groups.into_iter().map(Badge::Report).filter(|b| !state.list.filter().on.contains(b)));
     out
 }

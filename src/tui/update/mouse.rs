@@ -38,9 +38,9 @@ pub(super) fn mouse(state: &mut State, ev: &MouseEvent) {
                     if let Some(r) = panes.list.map(layout::list_body)
                         && ev.row >= r.y
                     {
-                        let pos = state.list_top + (ev.row - r.y) as usize;
-                        if pos < state.view.len() {
-                            state.cursor = pos;
+                        let pos = state.list.top() + (ev.row - r.y) as usize;
+                        if pos < state.list.view().len() {
+                            state.list.set_cursor(pos);
                         }
                     }
                 }
@@ -69,7 +69,7 @@ pub(super) fn click_text(state: &mut State, panes: &Panes, x: u16, y: u16) {
         return;
     }
     let Some(text) = state.detail().map(|d| d.text.clone()) else { return };
-    let Some(w) = &state.wrap else { return };
+    let Some(w) = &state.reply.wrap else { return };
     let row = state.reply.text_top + (y - body.y) as usize;
     let Some(&start) = w.rows.get(row) else { return };
     let end = w.rows.get(row + 1).copied().unwrap_or(text.len());

@@ -4,7 +4,8 @@
 use crate::read::trace::DecidedBy;
 
 use super::super::layout::{self, Panes};
-use super::super::state::{Pane, State, ValueSource};
+use super::super::reply::ValueSource;
+use super::super::state::{Pane, State};
 use super::super::{tree, view, wrap};
 
 /// Moves within the focused pane by `delta` rows (or replies).
@@ -15,13 +16,13 @@ pub(super) fn step(state: &mut State, panes: &Panes, delta: isize) {
     };
     match state.focus {
         Pane::List => {
-            state.cursor = moved(state.cursor, state.view.len());
-            if state.follow && delta < 0 {
-                state.follow = false;
+            state.list.set_cursor(moved(state.list.cursor(), state.list.view().len()));
+            if state.loading.follow && delta < 0 {
+                state.loading.follow = false;
             }
         }
         Pane::Text => {
-            let rows = state.wrap.as_ref().map_or(1, |w| w.rows.len());
+            let rows = state.reply.wrap.as_ref().map_or(1, |w| w.rows.len());
             let h = panes.text.map_or(1, |r| layout::text_body(r).height as usize).max(1);
             state.reply.text_top = moved(state.reply.text_top, rows.saturating_sub(h - 1).max(1));
         }
@@ -114,7 +115,7 @@ pub(super) fn move_candidate(state: &mut State, delta: isize) {
 pub(super) fn reveal(state: &mut State, at: usize) {
     let panes = text_panes(state);
     let h = panes.text.map_or(10, |r| layout::text_body(r).height as usize).max(1);
-    let Some(w) = &state.wrap else { return };
+    let Some(w) = &state.reply.wrap else { return };
     let row = wrap::row_of(&w.rows, at);
     if row < state.reply.text_top || row >= state.reply.text_top + h {
         state.reply.text_top = row.saturating_sub(h / 3);

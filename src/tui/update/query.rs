@@ -10,10 +10,9 @@ use crate::query::{Query, TextHit};
 use crate::visible::clip;
 
 use super::super::entry::EntryKey;
-use super::super::message::Effect;
-use super::super::message::SearchJob;
-use super::super::order::Kept;
-use super::super::state::{Applied, Mode, QueryLine, State};
+use super::super::list::Applied;
+use super::super::message::{Effect, SearchJob};
+use super::super::state::{Mode, QueryLine, State};
 
 /// The longest query line, in characters.
 const LONGEST: usize = 2000;
@@ -22,7 +21,7 @@ const HISTORY: usize = 100;
 
 /// Opens the query line on the query applied, to edit it.
 pub(super) fn open_query(state: &mut State) {
-    let input = state.filter.query.as_ref().map(|q| q.query.source().to_owned()).unwrap_or_default();
+    let input = state.list.filter().query.as_ref().map(|q| q.query.source().to_owned()).unwrap_or_default();
     let cursor = input.chars().count();
     state.mode = Mode::Query(QueryLine { input, cursor, recall: None, error: None });
 }
@@ -117,9 +116,8 @@ fn remove_char(s: &str, at: usize) -> String {
 /// and nothing changes.
 pub fn set_query(state: &mut State, source: &str, fx: &mut Vec<Effect>) -> Result<(), crate::query::QueryError> {
     let query = Query::parse(source)?;
-    state.view_dirty = true;
     if query.is_empty() {
-        state.filter.query = None;
+        state.list.filter_mut().query = None;
         state.flash = Some("query cleared".to_owned());
         return Ok(());
     }
@@ -133,12 +131,12 @@ pub fn set_query(state: &mut State, source: &str, fx: &mut Vec<Effect>) -> Resul
     let query = Arc::new(query);
     let mut applied = Applied { query: query.clone(), generation: state.generation, hits: HashMap::new(), asked: 0 };
     if query.reads_text() {
-        let keys: Vec<EntryKey> = state.entries.iter().filter(|e| e.is_reply()).map(|e| e.key).collect();
+        let keys: Vec<EntryKey> = state.list.entries().iter().filter(|e| e.is_reply()).map(|e| e.key).collect();
         applied.asked = keys.len();
-        state.filter.query = Some(applied);
+        state.list.filter_mut().query = Some(applied);
         ask(state, &keys, fx);
     } else {
-        state.filter.query = Some(applied);
+        state.list.filter_mut().query = Some(applied);
     }
     state.flash = Some(format!("query: {}", clip(&source, 60)));
     Ok(())
@@ -146,10 +144,10 @@ pub fn set_query(state: &mut State, source: &str, fx: &mut Vec<Effect>) -> Resul
 
 /// Asks the search thread about replies `keys`, for the query applied.
 fn ask(state: &State, keys: &[EntryKey], fx: &mut Vec<Effect>) {
-    let Some(applied) = &state.filter.query else { return };
+    let Some(applied) = &state.list.filter().query else { return };
     let replies = keys
         .iter()
-        .filter_map(|&k| state.entry(k))
+        .filter_map(|&k| state.list.entry(k))
         .map(|e| (e.key, e.locator(), e.held_text().cloned()))
         .collect::<Vec<_>>();
     if !replies.is_empty() {
@@ -162,34 +160,29 @@ pub(super) fn search_arrivals(state: &mut State, keys: &[EntryKey], fx: &mut Vec
     if keys.is_empty() {
         return;
     }
-    let Some(applied) = state.filter.query.as_mut().filter(|q| q.query.reads_text()) else { return };
-    applied.asked += keys.len();
+    if !state.list.filter().query.as_ref().is_some_and(|q| q.query.reads_text()) {
+        return;
+    }
+    state.list.count_asked(keys.len());
     ask(state, keys, fx);
 }
 
-/// A reply whose text changed on disk is searched again where the query reads texts: what its
-/// terms made of the old text is let go, so the reply waits, as one not searched yet does,
-/// for what they make of the text now there.
-pub(super) fn search_again(state: &mut State, k: EntryKey, fx: &mut Vec<Effect>) {
-    let Some(applied) = state.filter.query.as_mut().filter(|q| q.query.reads_text()) else { return };
-    // Asked about once already: the answer to come takes the old one's place in the count.
-    applied.hits.remove(&k);
+/// A reply whose text changed on disk is searched again, what the query's terms made of the
+/// old text let go ([`Change::forget_hit`](super::super::list::Change::forget_hit)): it
+/// waits, as one not searched yet does, for what they make of the text now there. Asked
+/// about once already, the answer to come takes the old one's place in the count.
+pub(super) fn search_again(state: &State, k: EntryKey, fx: &mut Vec<Effect>) {
     ask(state, &[k], fx);
 }
 
 /// The search thread's answers: the replies searched now pass the filter or not.
 pub(super) fn searched(state: &mut State, generation: u64, hits: Vec<(EntryKey, TextHit)>) {
-    if state.filter.query.as_ref().is_none_or(|q| q.generation != generation) {
+    if state.list.filter().query.as_ref().is_none_or(|q| q.generation != generation) {
         return;
     }
-    let mut kept = Kept::begin(state);
-    for (k, hit) in hits {
-        if let Some(&i) = state.by_key.get(&k) {
-            kept.touch(state, i);
+    state.list.change(&state.lens(), |c| {
+        for (k, hit) in hits {
+            c.set_hit(k, hit);
         }
-        if let Some(q) = &mut state.filter.query {
-            q.hits.insert(k, hit);
-        }
-    }
-    kept.finish(state);
+    });
 }

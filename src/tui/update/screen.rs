@@ -8,7 +8,6 @@ use crate::scan::report::plural;
 use super::super::badges::Badge;
 use super::super::keymap::{self, Action, Key};
 use super::super::layout::{self};
-use super::super::order::{self};
 use super::super::state::{Mode, Pane, State};
 use super::super::summary::{self, Corpus, ScreenSection};
 
@@ -73,15 +72,16 @@ pub(super) fn choose(state: &mut State, sections: &[ScreenSection]) {
     if let Some(p) = target.pair(&state.config).filter(|p| p.against_seed()) {
         state.what_if = Some(p.from);
     }
-    state.filter.on.clear();
-    state.filter.on.insert(Badge::Report(target));
+    let filter = state.list.filter_mut();
+    filter.on.clear();
+    filter.on.insert(Badge::Report(target));
     state.mode = Mode::Normal;
     state.focus = Pane::List;
-    order::rebuild(state);
-    state.cursor = 0;
-    state.list_top = 0;
+    state.list.rebuild(&state.lens());
+    state.list.set_cursor(0);
+    state.list.set_top(0);
     state.flash =
-        Some(format!("{}: {label} (f then c clears the filter)", plural(state.view.len(), "reply", "replies")));
+        Some(format!("{}: {label} (f then c clears the filter)", plural(state.list.view().len(), "reply", "replies")));
 }
 
 /// Shows the next what-if's column in the list, or none after the last.
@@ -113,14 +113,14 @@ pub(super) fn settle_summary(state: &mut State) {
     // A fold reads every entry: on a large campaign, folding on every batch of facts would
     // be quadratic, so it waits until the changes are an eighth of the entries (or every
     // reply is read). A small one is folded on every change.
-    let n = state.entries.len();
+    let n = state.list.entries().len();
     let due = state.corpus.is_none()
         || (state.corpus_stale > 0
             && (n < FOLD_EVERY_CHANGE
                 || state.corpus_stale * 8 >= n
-                || state.entries.iter().all(|e| !e.is_reply() || e.gone || e.complete())));
+                || state.list.entries().iter().all(|e| !e.is_reply() || e.gone || e.complete())));
     if due {
-        state.corpus = Some(Corpus::of(&state.entries, &state.config));
+        state.corpus = Some(Corpus::of(state.list.entries(), &state.config));
         state.corpus_stale = 0;
     }
     let sections = summary_sections(state);

@@ -2,23 +2,24 @@
 
 use regex::RegexBuilder;
 
-use super::super::state::{Pane, Search, State};
+use super::super::reply::Search;
+use super::super::state::{Pane, State};
 use super::panes::{current_panes, reveal};
 
 pub(super) fn start_search(state: &mut State, pattern: &str) {
     if pattern.is_empty() {
-        state.search = None;
+        state.reply.search = None;
         return;
     }
     // Smart case: a pattern with no capital letter matches either case.
     let insensitive = !pattern.chars().any(char::is_uppercase);
     match RegexBuilder::new(pattern).case_insensitive(insensitive).size_limit(1 << 22).build() {
         Ok(regex) => {
-            state.search =
+            state.reply.search =
                 Some(Search { pattern: pattern.to_owned(), regex, key: None, matches: Vec::new(), current: None });
             refresh_matches(state);
-            let from = state.wrap.as_ref().and_then(|w| w.rows.get(state.reply.text_top).copied()).unwrap_or(0);
-            let first = state.search.as_ref().and_then(|s| {
+            let from = state.reply.wrap.as_ref().and_then(|w| w.rows.get(state.reply.text_top).copied()).unwrap_or(0);
+            let first = state.reply.search.as_ref().and_then(|s| {
                 s.matches.iter().position(|&(a, _)| a >= from).or(if s.matches.is_empty() { None } else { Some(0) })
             });
             jump_to_match(state, first);
@@ -35,7 +36,7 @@ pub(super) fn refresh_matches(state: &mut State) {
     // The text arrives with the reply's record: the matches are found then.
     let Some(sel) = state.selected().map(|e| e.key) else { return };
     let Some(text) = state.detail().map(|d| d.text.clone()) else { return };
-    let Some(search) = &mut state.search else { return };
+    let Some(search) = &mut state.reply.search else { return };
     if search.key == Some(sel) {
         return;
     }
@@ -46,7 +47,7 @@ pub(super) fn refresh_matches(state: &mut State) {
 }
 
 pub(super) fn jump_to_match(state: &mut State, index: Option<usize>) {
-    let Some(search) = &mut state.search else { return };
+    let Some(search) = &mut state.reply.search else { return };
     let n = search.matches.len();
     let Some(i) = index.filter(|_| n > 0) else {
         state.flash = Some(format!("/{}: no match in this reply", crate::visible::visible(&search.pattern, false)));
@@ -66,7 +67,7 @@ pub(super) fn jump_to_match(state: &mut State, index: Option<usize>) {
 }
 
 pub(super) fn next_match(state: &mut State, delta: isize) {
-    let Some(search) = &state.search else {
+    let Some(search) = &state.reply.search else {
         state.flash = Some("no search: press / to search the reply text".to_owned());
         return;
     };

@@ -2,7 +2,6 @@
 
 use crate::read::span::line_col;
 
-use super::super::badges::Badge;
 use super::super::marks::{self, Mark};
 use super::super::message::Effect;
 use super::super::state::{Pane, State};
@@ -16,26 +15,24 @@ pub(super) fn mark(state: &mut State, note: String, fx: &mut Vec<Effect>) {
         time: marks::now(),
         reference: (reference != e.id).then_some(reference),
     };
-    state.marks.insert(mark.id.clone(), mark);
-    fx.push(Effect::SaveMarks(state.marks.values().cloned().collect()));
-    state.flash = Some(format!("marked ({} marks)", state.marks.len()));
-    if state.filter.on.contains(&Badge::Marked) {
-        state.view_dirty = true;
-    }
+    state.list.mark(mark);
+    fx.push(Effect::SaveMarks(state.list.marks().values().cloned().collect()));
+    state.flash = Some(format!("marked ({} marks)", state.list.marks().len()));
 }
 
 pub(super) fn next_mark(state: &mut State) {
-    let n = state.view.len();
-    let found = (1..=n).map(|d| (state.cursor + d) % n.max(1)).find(|&pos| {
-        state.view.get(pos).and_then(|&i| state.entries.get(i)).is_some_and(|e| state.marks.contains_key(&e.id))
-    });
+    let list = &state.list;
+    let n = list.view().len();
+    let found = (1..=n)
+        .map(|d| (list.cursor() + d) % n.max(1))
+        .find(|&pos| list.view().get(pos).and_then(|&i| list.entries().get(i)).is_some_and(|e| list.is_marked(e)));
     match found {
         Some(pos) => {
-            state.cursor = pos;
+            state.list.set_cursor(pos);
             state.focus = Pane::List;
         }
         None => {
-            state.flash = Some(if state.marks.is_empty() {
+            state.flash = Some(if state.list.marks().is_empty() {
                 "no marks yet: press m to mark a reply".to_owned()
             } else {
                 "no marked reply in this view".to_owned()

@@ -108,7 +108,7 @@ fn page_line(state: &State, p: &Page, width: usize, table: &[badges::Look]) -> L
         calls.push_str(&format!(" +{no_reply} no reply"));
     }
     spans.push(Span::raw(cell(&calls, CALLS)));
-    let last = p.last.and_then(|k| state.entry(k));
+    let last = p.last.and_then(|k| state.list.entry(k));
     let (answer, style) = match last {
         None => ("no reply".to_owned(), bad().add_modifier(Modifier::BOLD)),
         Some(e) => match (e.html, &e.sketch) {

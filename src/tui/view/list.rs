@@ -19,14 +19,14 @@ use super::super::wrap::{fit, fit_end, pad, pad_left};
 use super::{bad, block, dim, warn};
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
-    let total = state.entries.len();
-    let shown = state.view.len();
+    let total = state.list.entries().len();
+    let shown = state.list.view().len();
     let mut title = if shown == total {
-        format!("replies {}", thousands(state.reply_count()))
+        format!("replies {}", thousands(state.list.reply_count()))
     } else {
         format!("replies {} of {}", thousands(shown), thousands(total))
     };
-    if !state.progress.done {
+    if !state.loading.progress.done {
         title.push_str(" · loading…");
     }
     frame.render_widget(block(state, Pane::List, title), area);
@@ -39,8 +39,8 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let header = Rect::new(inner.x, inner.y, inner.width, 1);
     frame.render_widget(Paragraph::new(Line::styled(cols.header(state), dim())), header);
     let body = layout::list_body(area);
-    if state.view.is_empty() {
-        let msg = if !state.progress.done {
+    if state.list.view().is_empty() {
+        let msg = if !state.loading.progress.done {
             "loading…"
         } else if total > 0 {
             "no reply passes the filter (f to change it)"
@@ -51,15 +51,16 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         return;
     }
     let lines: Vec<Line> = state
-        .view
+        .list
+        .view()
         .iter()
         .enumerate()
-        .skip(state.list_top)
+        .skip(state.list.top())
         .take(body.height as usize)
-        .filter_map(|(pos, &i)| state.entries.get(i).map(|e| (pos, e)))
+        .filter_map(|(pos, &i)| state.list.entries().get(i).map(|e| (pos, e)))
         .map(|(pos, e)| {
             let mut line = row(state, e, &cols, &table);
-            if pos == state.cursor {
+            if pos == state.list.cursor() {
                 let hl = if state.focus == Pane::List {
                     Style::new().add_modifier(Modifier::REVERSED)
                 } else {
@@ -160,7 +161,7 @@ fn size_text(n: usize, wide: bool) -> String {
 }
 
 fn row(state: &State, e: &Entry, cols: &Columns, table: &[Look]) -> Line<'static> {
-    let marked = state.is_marked(e);
+    let marked = state.list.is_marked(e);
     let look = |b: Badge| table.iter().find(|l| l.badge == b);
     let mut spans = vec![match look(Badge::Marked).filter(|_| marked) {
         Some(l) => Span::styled(format!("{} ", l.glyph), l.style),
@@ -244,7 +245,7 @@ pub(super) fn badges(state: &State, e: &Entry, wide: bool, table: &[Look]) -> Ve
     if e.is_reply() && e.facts.is_none() {
         push("…", dim());
     }
-    let marked = state.is_marked(e);
+    let marked = state.list.is_marked(e);
     for look in table {
         if (look.wide_only && !wide) || !look.badge.on(e, marked, &state.config) {
             continue;
@@ -257,7 +258,7 @@ pub(super) fn badges(state: &State, e: &Entry, wide: bool, table: &[Look]) -> Ve
         }
     }
     if marked
-        && let Some(m) = state.marks.get(&e.id)
+        && let Some(m) = state.list.marks().get(&e.id)
         && !m.note.is_empty()
         && wide
     {

@@ -14,76 +14,84 @@ use crate::describe::thousands;
 use crate::visible::visible;
 
 use super::super::badges::Badge;
+use super::super::list::{Applied, SortKey};
 use super::super::message::WatchState;
-use super::super::state::{Applied, PromptKind, QueryLine, State};
+use super::super::state::{PromptKind, QueryLine, State};
 use super::super::wrap::fit;
 use super::{accent, bad, bold, centered, dim, popup, warn};
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let mut left: Vec<Span> = Vec::new();
     let sep = || Span::styled(" · ", dim());
-    let pos = if state.view.is_empty() {
+    let pos = if state.list.view().is_empty() {
         "0/0".to_owned()
     } else {
-        format!("{}/{}", thousands(state.cursor + 1), thousands(state.view.len()))
+        format!("{}/{}", thousands(state.list.cursor() + 1), thousands(state.list.view().len()))
     };
     left.push(Span::styled(pos, bold()));
-    if !state.filter.on.is_empty() {
+    if !state.list.filter().on.is_empty() {
         left.push(sep());
-        left.push(Span::styled(format!("filter: {}", visible(&state.filter.describe(&state.config), false)), accent()));
+        left.push(Span::styled(
+            format!("filter: {}", visible(&state.list.filter().describe(&state.config), false)),
+            accent(),
+        ));
     }
-    if let Some(q) = &state.filter.query {
+    if let Some(q) = &state.list.filter().query {
         left.push(sep());
         left.push(Span::styled(format!("query: {}", fit(&visible(q.query.source(), false), 48)), accent()));
         left.push(Span::styled(format!(" · {}", query_counts(state, q)), Style::new()));
     }
-    if state.sort != super::super::state::SortKey::Source {
+    if state.list.sort() != SortKey::Source {
         left.push(sep());
-        left.push(Span::raw(format!("sort: {}", state.sort.name())));
+        left.push(Span::raw(format!("sort: {}", state.list.sort().name())));
     }
     if let Some(r) = state.what_if {
         left.push(sep());
         left.push(Span::styled(format!("what-if: {}", state.config.catalogue.name(r)), accent()));
     }
     left.push(sep());
-    let (watch, style) = match &state.watch {
+    let (watch, style) = match &state.loading.watch {
         WatchState::Off => ("not watching".to_owned(), dim()),
         WatchState::Starting => ("starting to watch…".to_owned(), dim()),
         WatchState::Native => ("watching".to_owned(), Style::new()),
         WatchState::Polling(why) => (format!("polling every 0.5 s ({})", visible(why, false)), warn()),
     };
     left.push(Span::styled(watch, style));
-    if state.paused {
+    if state.loading.paused() {
         left.push(sep());
         left.push(Span::styled(
-            format!("PAUSED ({} changes held; p resumes)", thousands(state.held.len())),
+            format!("PAUSED ({} changes held; p resumes)", thousands(state.loading.held())),
             warn().add_modifier(Modifier::BOLD),
         ));
     }
-    if state.follow {
+    if state.loading.follow {
         left.push(sep());
         left.push(Span::styled("following", accent().add_modifier(Modifier::BOLD)));
     }
-    if !state.progress.done {
+    if !state.loading.progress.done {
         left.push(sep());
         left.push(Span::styled(
-            format!("loading: {} files, {} items", thousands(state.progress.files), thousands(state.progress.items)),
+            format!(
+                "loading: {} files, {} items",
+                thousands(state.loading.progress.files),
+                thousands(state.loading.progress.items)
+            ),
             accent(),
         ));
     } else {
-        let pending = state.entries.iter().filter(|e| e.is_reply() && e.facts.is_none()).count();
+        let pending = state.list.entries().iter().filter(|e| e.is_reply() && e.facts.is_none()).count();
         if pending > 0 {
             left.push(sep());
             left.push(Span::styled(format!("reading {} replies…", thousands(pending)), accent()));
         }
     }
-    let right = match (&state.flash, &state.last_diagnostic) {
+    let right = match (&state.flash, &state.loading.last_diagnostic) {
         (Some(f), _) => Span::styled(visible(f, false), accent().add_modifier(Modifier::BOLD)),
         (None, Some(d)) => Span::styled(
             format!(
                 "⚠ {} problem{}, last: {}",
-                state.diagnostics,
-                if state.diagnostics == 1 { "" } else { "s" },
+                state.loading.diagnostics,
+                if state.loading.diagnostics == 1 { "" } else { "s" },
                 visible(d, false)
             ),
             warn(),
@@ -103,7 +111,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
 
 /// `3 replies · 12 matches · searching 40/117`: what the query selects.
 fn query_counts(state: &State, q: &Applied) -> String {
-    let shown = state.view.iter().filter_map(|&i| state.entries.get(i));
+    let shown = state.list.view().iter().filter_map(|&i| state.list.entries().get(i));
     let (mut replies, mut matches) = (0, 0);
     for e in shown.filter(|e| e.is_reply()) {
         replies += 1;
@@ -195,7 +203,7 @@ pub fn filter_menu(state: &State, frame: &mut Frame, area: Rect, cursor: usize) 
     let top = cursor.saturating_sub(rows.saturating_sub(1));
     let mut lines: Vec<Line> = Vec::new();
     for (i, c) in state.choices.iter().enumerate().skip(top).take(rows) {
-        let on = state.filter.on.contains(c);
+        let on = state.list.filter().on.contains(c);
         let n = counts.get(c).copied().unwrap_or(0);
         let tick = if on { "[x] " } else { "[ ] " };
         let text = format!("{tick}{}", visible(&c.name(&state.config), false));
@@ -212,10 +220,10 @@ pub fn filter_menu(state: &State, frame: &mut Frame, area: Rect, cursor: usize) 
         }
         lines.push(line);
     }
-    let footer = if state.filter.is_empty() {
+    let footer = if state.list.filter().is_empty() {
         "no filter: every entry shown".to_owned()
     } else {
-        format!("showing {}: alternatives within a kind, every kind required", thousands(state.view.len()))
+        format!("showing {}: alternatives within a kind, every kind required", thousands(state.list.view().len()))
     };
     frame
         .render_widget(Paragraph::new(lines), Rect::new(inner.x, inner.y, inner.width, inner.height.saturating_sub(1)));
@@ -226,8 +234,8 @@ pub fn filter_menu(state: &State, frame: &mut Frame, area: Rect, cursor: usize) 
 /// How many entries each choice admits, alone.
 fn counts(state: &State) -> HashMap<&Badge, usize> {
     let mut out: HashMap<&Badge, usize> = HashMap::new();
-    for e in &state.entries {
-        let marked = state.is_marked(e);
+    for e in state.list.entries() {
+        let marked = state.list.is_marked(e);
         for c in &state.choices {
             if c.admits(e, marked, &state.config) {
                 *out.entry(c).or_default() += 1;

@@ -242,8 +242,12 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
         let id = pad(&fit_end(&visible(scan.id(*i), false), id_w), id_w);
         let (note, style) = if note.is_empty() {
             // No account: what the seed reads, from the list's own summary.
-            let sketch =
-                corpus.keys.get(*i).and_then(|&k| state.entry(k)).and_then(|e| e.sketch.clone()).unwrap_or_default();
+            let sketch = corpus
+                .keys
+                .get(*i)
+                .and_then(|&k| state.list.entry(k))
+                .and_then(|e| e.sketch.clone())
+                .unwrap_or_default();
             (sketch, dim())
         } else {
             (note.clone(), Style::new())

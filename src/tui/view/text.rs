@@ -46,17 +46,17 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let detail = Some(detail);
     let body = layout::text_body(area);
     // The text as `update` wrapped it, or (drawn into another area) wrapped here.
-    let (rows, top) = match state.wrap.as_ref().filter(|w| w.key == e.key) {
-        Some(w) if w.width == body.width && w.how == state.wrapping => {
+    let (rows, top) = match state.reply.wrap.as_ref().filter(|w| w.key == e.key) {
+        Some(w) if w.width == body.width && w.how == state.reply.wrapping => {
             (std::borrow::Cow::Borrowed(&w.rows), state.reply.text_top)
         }
         Some(w) => {
             let at = w.rows.get(state.reply.text_top).copied().unwrap_or(0);
-            let rows = wrap::rows(text, body.width as usize, state.wrapping);
+            let rows = wrap::rows(text, body.width as usize, state.reply.wrapping);
             let top = wrap::row_of(&rows, at);
             (std::borrow::Cow::Owned(rows), top)
         }
-        None => (std::borrow::Cow::Owned(wrap::rows(text, body.width as usize, state.wrapping)), 0),
+        None => (std::borrow::Cow::Owned(wrap::rows(text, body.width as usize, state.reply.wrapping)), 0),
     };
     let view_start = rows.get(top).copied().unwrap_or(0);
     let view_end = rows.get(top + body.height as usize).copied().unwrap_or(text.len());
@@ -120,7 +120,7 @@ fn ruler(state: &State, text: &str, detail: Option<&Detail>, width: u16, view: (
     let len = text.len().max(1);
     let cell = |byte: usize| (byte.min(len - 1) * w / len).min(w.saturating_sub(1));
     let mut glyphs: Vec<(&'static str, Style, u8)> = vec![("─", dim(), 0); w];
-    if let Some(search) = state.search.as_ref().filter(|s| Some(state.reply_key) == Some(s.key)) {
+    if let Some(search) = state.reply.search.as_ref().filter(|s| Some(state.reply.key()) == Some(s.key)) {
         for &(a, _) in &search.matches {
             glyphs[cell(a)] = ("╎", accent(), 1);
         }
@@ -212,7 +212,7 @@ fn position(state: &State, text: &str, detail: Option<&Detail>) -> Line<'static>
 fn row(state: &State, text: &str, detail: Option<&Detail>, start: usize, end: usize) -> Line<'static> {
     let selected = detail.and_then(|d| d.spans.get(state.reply.candidate).copied());
     let selected_start = detail.and_then(|d| d.trace.candidates.get(state.reply.candidate)).map(|c| c.start);
-    let search = state.search.as_ref().filter(|s| s.key == state.reply_key);
+    let search = state.reply.search.as_ref().filter(|s| s.key == state.reply.key());
     let mut spans: Vec<Span<'static>> = Vec::new();
     let mut run = String::new();
     let mut run_style = Style::new();

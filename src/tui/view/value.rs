@@ -11,7 +11,8 @@ use crate::describe::sketch;
 use crate::read::trace::DecidedBy;
 
 use super::super::layout;
-use super::super::state::{Pane, State, ValueSource};
+use super::super::reply::ValueSource;
+use super::super::state::{Pane, State};
 use super::super::tree::{self, RowKind};
 use super::{accent, bad, block, dim, good, para, warn, whole_reply_style};
 

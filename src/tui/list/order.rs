@@ -8,7 +8,7 @@
 //! batch that lands mid-list still moves the positions after it along (a copy of the tail,
 //! not a look at its entries); one that drops entries closes the gaps in one pass.
 //!
-//! `State::work` counts what is looked at here (an entry compared, filtered or passed
+//! `List::work` counts what is looked at here (an entry compared, filtered or passed
 //! over), so a test can hold the cost of a batch to its size without timing anything.
 
 use std::cmp::Ordering;
@@ -19,8 +19,46 @@ use crate::read::trace::DecidedBy;
 use crate::readers::ReaderId;
 use crate::reading::Config;
 
-use super::entry::{Body, Entry, EntryKey};
-use super::state::{SortKey, State};
+use super::super::entry::{Body, Entry, EntryKey};
+use super::{Lens, List};
+
+/// The list's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    /// Path, then line: the order the logs have.
+    Source,
+    /// Largest first.
+    Size,
+    /// The most telling first: nothing read, the whole-reply reading, disagreements.
+    Outcome,
+    /// By the record's time, oldest first (arrival order where a record has none).
+    Time,
+    /// Grouped by round and document, then by page, then by time: a document's pages in
+    /// order, each page's calls as they were made.
+    Document,
+}
+
+impl SortKey {
+    pub fn next(self) -> SortKey {
+        match self {
+            SortKey::Source => SortKey::Size,
+            SortKey::Size => SortKey::Outcome,
+            SortKey::Outcome => SortKey::Time,
+            SortKey::Time => SortKey::Document,
+            SortKey::Document => SortKey::Source,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SortKey::Source => "source",
+            SortKey::Size => "size",
+            SortKey::Outcome => "outcome",
+            SortKey::Time => "time",
+            SortKey::Document => "document",
+        }
+    }
+}
 
 /// How `a` and `b` (positions in `entries`) are ordered under `sort`. A total order: every
 /// sort ends on a key or a position, so only an entry is equal to itself, and an entry's
@@ -54,8 +92,8 @@ pub struct Sort {
 }
 
 impl Sort {
-    pub fn of(state: &State) -> Sort {
-        Sort { key: state.sort, config: state.config.clone(), compared: state.compared }
+    pub fn of(list: &List, lens: &Lens) -> Sort {
+        Sort { key: list.sort, config: lens.config.clone(), compared: lens.compared }
     }
 
     fn rank(&self, e: &Entry) -> (u8, u8) {
@@ -89,42 +127,45 @@ pub fn outcome_rank(e: &Entry, config: &Config, compared: ReaderId) -> (u8, u8) 
 }
 
 /// Filters and sorts every entry again, keeping the selected entry selected (or the one
-/// asked for in `state.select`).
-pub fn rebuild(state: &mut State) {
-    state.view_dirty = false;
-    let selected = state.select.take().or_else(|| state.selected().map(|e| e.key));
-    let entries = &state.entries;
-    let sort = Sort::of(state);
+/// asked for in `list.select`).
+pub fn rebuild(list: &mut List, lens: &Lens) {
+    list.dirty = false;
+    let selected = list.select.take().or_else(|| list.selected().map(|e| e.key));
+    let entries = &list.entries;
+    let sort = Sort::of(list, lens);
     let mut work = entries.len() as u64;
-    let mut view: Vec<usize> = (0..entries.len())
-        .filter(|&i| state.filter.admits(&entries[i], state.marks.contains_key(&entries[i].id), &state.config))
-        .collect();
+    let mut view: Vec<usize> = (0..entries.len()).filter(|&i| admits(list, lens, &entries[i])).collect();
     view.sort_by(|&a, &b| {
         work += 1;
         compare(entries, &sort, a, b)
     });
-    state.view = view;
-    state.work += work;
+    list.view = view;
+    list.work += work;
     match selected {
         Some(k) => {
-            if let Some(pos) = position(state, k) {
-                state.cursor = pos;
+            if let Some(pos) = position(list, lens, k) {
+                list.cursor = pos;
             }
         }
-        None => state.cursor = first_reply(state),
+        None => list.cursor = first_reply(list),
     }
 }
 
+/// Whether the filter admits `e`.
+fn admits(list: &List, lens: &Lens, e: &Entry) -> bool {
+    list.filter.admits(e, list.is_marked(e), &lens.config)
+}
+
 /// Where the entry with key `k` is in the view, if it is there.
-pub fn position(state: &mut State, k: EntryKey) -> Option<usize> {
-    let &i = state.by_key.get(&k)?;
-    let (entries, sort) = (&state.entries, Sort::of(state));
+pub fn position(list: &mut List, lens: &Lens, k: EntryKey) -> Option<usize> {
+    let &i = list.by_key.get(&k)?;
+    let (entries, sort) = (&list.entries, Sort::of(list, lens));
     let mut work = 0;
-    let found = state.view.binary_search_by(|&v| {
+    let found = list.view.binary_search_by(|&v| {
         work += 1;
         compare(entries, &sort, v, i)
     });
-    state.work += work;
+    list.work += work;
     found.ok()
 }
 
@@ -135,9 +176,9 @@ fn in_campaign(e: &Entry) -> bool {
 }
 
 /// Nothing chosen yet: start on a reply, not on a load problem.
-fn first_reply(state: &mut State) -> usize {
-    let found = state.view.iter().position(|&i| state.entries[i].is_reply());
-    state.work += found.map_or(state.view.len(), |p| p + 1) as u64;
+fn first_reply(list: &mut List) -> usize {
+    let found = list.view.iter().position(|&i| list.entries[i].is_reply());
+    list.work += found.map_or(list.view.len(), |p| p + 1) as u64;
     found.unwrap_or(0)
 }
 
@@ -150,20 +191,21 @@ struct Standing {
     ts: Option<String>,
 }
 
-fn standing(state: &State, i: usize) -> Standing {
-    let e = &state.entries[i];
+fn standing(list: &List, lens: &Lens, i: usize) -> Standing {
+    let e = &list.entries[i];
     Standing {
-        admitted: state.filter.admits(e, state.is_marked(e), &state.config),
-        rank: (state.sort == SortKey::Outcome).then(|| outcome_rank(e, &state.config, state.compared)),
-        ts: if matches!(state.sort, SortKey::Time | SortKey::Document) { ts(e).map(str::to_owned) } else { None },
+        admitted: admits(list, lens, e),
+        rank: (list.sort == SortKey::Outcome).then(|| outcome_rank(e, &lens.config, lens.compared)),
+        ts: if matches!(list.sort, SortKey::Time | SortKey::Document) { ts(e).map(str::to_owned) } else { None },
     }
 }
 
 /// The view kept up to date through one batch of changes: [`begin`](Self::begin) before
 /// anything changes, [`touch`](Self::touch) before an entry listed before the batch
-/// changes, [`finish`](Self::finish) once the batch is in.
+/// changes, [`finish`](Self::finish) once the batch is in. [`List::change`] follows it, and
+/// is the only way a listed entry is changed.
 #[derive(Debug)]
-pub struct Kept {
+pub(super) struct Kept {
     /// Entries from here on arrived in this batch.
     arrived: usize,
     /// Where the touched entries stood before the batch, by position.
@@ -177,36 +219,36 @@ pub struct Kept {
 }
 
 impl Kept {
-    pub fn begin(state: &State) -> Kept {
+    pub(super) fn begin(list: &List) -> Kept {
         Kept {
-            arrived: state.entries.len(),
+            arrived: list.entries.len(),
             before: HashMap::new(),
             dropped: Vec::new(),
-            skip: state.view_dirty,
-            selected: state.selected().map(|e| e.key),
-            top: state.view.get(state.list_top).and_then(|&i| state.entries.get(i)).map(|e| e.key),
+            skip: list.dirty,
+            selected: list.selected().map(|e| e.key),
+            top: list.view.get(list.top).and_then(|&i| list.entries.get(i)).map(|e| e.key),
         }
     }
 
     /// Notes where entry `i` stands, before it changes.
-    pub fn touch(&mut self, state: &mut State, i: usize) {
+    pub(super) fn touch(&mut self, list: &mut List, lens: &Lens, i: usize) {
         if self.skip || i >= self.arrived || self.before.contains_key(&i) {
             return;
         }
-        state.work += 1;
-        self.before.insert(i, standing(state, i));
+        list.work += 1;
+        self.before.insert(i, standing(list, lens, i));
     }
 
     /// Notes that entry `i` left the list (it is taken out of `entries` by `finish`).
-    pub fn left(&mut self, i: usize) {
+    pub(super) fn left(&mut self, i: usize) {
         self.dropped.push(i);
     }
 
     /// Takes the dropped entries out, then places what moved or arrived, and keeps the
     /// selected entry selected and the entry at the top of the list pane at the top.
-    pub fn finish(mut self, state: &mut State) {
-        let remap = self.close_gaps(state);
-        if self.skip || state.view_dirty {
+    pub(super) fn finish(mut self, list: &mut List, lens: &Lens) {
+        let remap = self.close_gaps(list);
+        if self.skip || list.dirty {
             return;
         }
         let at = |i: usize| remap.as_ref().map_or(Some(i), |r| r[i]);
@@ -215,8 +257,8 @@ impl Kept {
         let mut add = Vec::new();
         for (&i, was) in &self.before {
             let Some(i) = at(i) else { continue };
-            let now = standing(state, i);
-            state.work += 1;
+            let now = standing(list, lens, i);
+            list.work += 1;
             if now != *was {
                 if was.admitted {
                     out.push(i);
@@ -227,62 +269,61 @@ impl Kept {
             }
         }
         let arrived = self.arrived - self.dropped.iter().filter(|&&d| d < self.arrived).count();
-        for i in arrived..state.entries.len() {
-            state.work += 1;
-            let e = &state.entries[i];
-            if state.filter.admits(e, state.is_marked(e), &state.config) {
+        for i in arrived..list.entries.len() {
+            list.work += 1;
+            if admits(list, lens, &list.entries[i]) {
                 add.push(i);
             }
         }
         if !out.is_empty() {
             out.sort_unstable();
-            state.work += state.view.len() as u64;
-            state.view.retain(|i| out.binary_search(i).is_err());
+            list.work += list.view.len() as u64;
+            list.view.retain(|i| out.binary_search(i).is_err());
         }
         // Nothing chosen yet: the first reply of a campaign, at the top of the list.
-        let campaign: Vec<usize> = if state.landing {
-            add.iter().copied().filter(|&i| in_campaign(&state.entries[i])).collect()
+        let campaign: Vec<usize> = if list.landing {
+            add.iter().copied().filter(|&i| in_campaign(&list.entries[i])).collect()
         } else {
             Vec::new()
         };
-        merge(state, add);
-        if state.select.is_none() && !campaign.is_empty() {
-            let (entries, sort) = (&state.entries, Sort::of(state));
+        merge(list, lens, add);
+        if list.select.is_none() && !campaign.is_empty() {
+            let (entries, sort) = (&list.entries, Sort::of(list, lens));
             let first = campaign.into_iter().min_by(|&a, &b| compare(entries, &sort, a, b));
-            if let Some(k) = first.map(|i| state.entries[i].key) {
-                let earlier = self.selected.and_then(|k| state.entry(k)).filter(|e| in_campaign(e));
+            if let Some(k) = first.map(|i| list.entries[i].key) {
+                let earlier = self.selected.and_then(|k| list.entry(k)).filter(|e| in_campaign(e));
                 if earlier.is_none() {
-                    state.select = Some(k);
+                    list.select = Some(k);
                     self.top = Some(k);
                 }
-                state.landing = false;
+                list.landing = false;
             }
         }
-        let target = state.select.take().or(self.selected);
+        let target = list.select.take().or(self.selected);
         match target {
             Some(k) => {
-                if let Some(pos) = position(state, k) {
-                    state.cursor = pos;
+                if let Some(pos) = position(list, lens, k) {
+                    list.cursor = pos;
                 }
             }
-            None => state.cursor = first_reply(state),
+            None => list.cursor = first_reply(list),
         }
         if let Some(k) = self.top
-            && let Some(pos) = position(state, k)
+            && let Some(pos) = position(list, lens, k)
         {
-            state.list_top = pos;
+            list.top = pos;
         }
     }
 
     /// Takes the dropped entries out of `entries` and the view, in one pass; returns where
     /// each entry went, if any moved.
-    fn close_gaps(&mut self, state: &mut State) -> Option<Vec<Option<usize>>> {
+    fn close_gaps(&mut self, list: &mut List) -> Option<Vec<Option<usize>>> {
         if self.dropped.is_empty() {
             return None;
         }
         self.dropped.sort_unstable();
         self.dropped.dedup();
-        let n = state.entries.len();
+        let n = list.entries.len();
         let mut remap = Vec::with_capacity(n);
         let mut next = 0;
         let mut dropped = self.dropped.iter().peekable();
@@ -295,40 +336,40 @@ impl Kept {
             }
         }
         let mut i = 0;
-        state.entries.retain(|_| {
+        list.entries.retain(|_| {
             i += 1;
             remap[i - 1].is_some()
         });
         let first = self.dropped[0];
-        for (i, e) in state.entries.iter().enumerate().skip(first) {
-            state.by_key.insert(e.key, i);
+        for (i, e) in list.entries.iter().enumerate().skip(first) {
+            list.by_key.insert(e.key, i);
         }
-        state.view.retain_mut(|v| match remap[*v] {
+        list.view.retain_mut(|v| match remap[*v] {
             Some(to) => {
                 *v = to;
                 true
             }
             None => false,
         });
-        state.work += (n + state.view.len()) as u64;
+        list.work += (n + list.view.len()) as u64;
         Some(remap)
     }
 }
 
 /// Merges `add` (positions not in the view) into the view, in order: the batch is sorted
 /// alone, and each of its entries finds its place after the last one's by a binary search.
-fn merge(state: &mut State, mut add: Vec<usize>) {
+fn merge(list: &mut List, lens: &Lens, mut add: Vec<usize>) {
     if add.is_empty() {
         return;
     }
-    let (entries, sort) = (&state.entries, Sort::of(state));
+    let (entries, sort) = (&list.entries, Sort::of(list, lens));
     let mut work = 0;
     let mut cmp = |a: usize, b: usize| {
         work += 1;
         compare(entries, &sort, a, b)
     };
     add.sort_by(|&a, &b| cmp(a, b));
-    let view = &mut state.view;
+    let view = &mut list.view;
     let from = view.partition_point(|&v| cmp(v, add[0]) == Ordering::Less);
     // Everything before the batch's first entry stays where it is.
     let tail = view.split_off(from);
@@ -341,7 +382,7 @@ fn merge(state: &mut State, mut add: Vec<usize>) {
         rest = &rest[k..];
     }
     view.extend_from_slice(rest);
-    state.work += work;
+    list.work += work;
 }
 
 #[cfg(test)]
@@ -351,9 +392,10 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::super::badges::Badge;
-    use super::super::message::{Incoming, Msg, Read};
-    use super::super::update::update;
+    use super::super::super::badges::Badge;
+    use super::super::super::message::{Incoming, Msg, Read};
+    use super::super::super::state::State;
+    use super::super::super::update::update;
     use super::*;
     use crate::reading::Facts;
     use crate::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply};
@@ -381,7 +423,7 @@ mod tests {
     /// most batches land mid-list), into a state sorted by `sort`: the work done.
     fn flood(sort: SortKey) -> (u64, u64) {
         let mut s = state();
-        s.sort = sort;
+        s.list.sort = sort;
         let mut key = 0;
         let mut halves = [0, 0];
         for b in 0..200u64 {
@@ -393,11 +435,11 @@ mod tests {
                     Incoming::Entry(reply(key, &file, line, None, &text, None))
                 })
                 .collect();
-            let before = s.work;
+            let before = s.list.work;
             update(&mut s, incoming(batch));
-            halves[usize::from(b >= 100)] += s.work - before;
+            halves[usize::from(b >= 100)] += s.list.work - before;
         }
-        assert_eq!(s.view.len(), 20_000);
+        assert_eq!(s.list.view.len(), 20_000);
         (halves[0], halves[1])
     }
 
@@ -614,27 +656,27 @@ mod tests {
     /// The view as a full filter and sort makes it.
     fn sorted_in_full(s: &State) -> Vec<usize> {
         let mut view: Vec<usize> =
-            (0..s.entries.len()).filter(|&i| s.filter.admits(&s.entries[i], false, &s.config)).collect();
-        let sort = Sort::of(s);
-        view.sort_by(|&a, &b| compare(&s.entries, &sort, a, b));
+            (0..s.list.entries.len()).filter(|&i| s.list.filter.admits(&s.list.entries[i], false, &s.config)).collect();
+        let sort = Sort::of(&s.list, &s.lens());
+        view.sort_by(|&a, &b| compare(&s.list.entries, &sort, a, b));
         view
     }
 
     fn check(steps: Vec<Step>, filter: Option<Badge>, sort: SortKey) -> Result<(), TestCaseError> {
         let mut s = state();
-        s.sort = sort;
-        s.filter.on.extend(filter);
+        s.list.sort = sort;
+        s.list.filter.on.extend(filter);
         let mut model = Model::default();
         let mut held: Vec<Incoming> = Vec::new();
         let mut next_key = 0;
         let mut initial = true;
         for (n, step) in steps.into_iter().enumerate() {
             let selected = s.selected().map(|e| e.key);
-            let following = s.follow;
+            let following = s.loading.follow;
             match step {
                 Step::Batch(changes) => {
                     let batch = batch_of(&changes, &mut next_key);
-                    if s.paused && !initial {
+                    if s.loading.paused() && !initial {
                         held.extend(batch.iter().cloned());
                     } else {
                         model.apply(&batch, initial);
@@ -646,7 +688,7 @@ mod tests {
                     let config = s.config.clone();
                     let list: Vec<_> = at
                         .iter()
-                        .filter_map(|&p| s.entries.get(p % s.entries.len().max(1)))
+                        .filter_map(|&p| s.list.entries.get(p % s.list.entries.len().max(1)))
                         .filter_map(|e| {
                             let (facts, _) = Facts::early(e.held_text()?, false, &config);
                             Some(Read { key: e.key, facts, sketch: None, html: None })
@@ -655,7 +697,7 @@ mod tests {
                     update(&mut s, Msg::Facts(list));
                 }
                 Step::Key(c) => {
-                    if c == 'p' && s.paused {
+                    if c == 'p' && s.loading.paused() {
                         model.apply(&std::mem::take(&mut held), false);
                     }
                     let ev = crossterm::event::KeyEvent::new(
@@ -666,18 +708,18 @@ mod tests {
                     continue;
                 }
             }
-            let got: Vec<Plain> = s.entries.iter().map(plain).collect();
+            let got: Vec<Plain> = s.list.entries.iter().map(plain).collect();
             prop_assert_eq!(&got, &model.entries, "step {}: the entries", n);
-            for (i, e) in s.entries.iter().enumerate() {
-                prop_assert_eq!(s.by_key.get(&e.key), Some(&i), "step {}: by_key", n);
+            for (i, e) in s.list.entries.iter().enumerate() {
+                prop_assert_eq!(s.list.by_key.get(&e.key), Some(&i), "step {}: by_key", n);
             }
-            prop_assert_eq!(s.by_key.len(), s.entries.len());
-            prop_assert_eq!(&s.view, &sorted_in_full(&s), "step {}: the view", n);
+            prop_assert_eq!(s.list.by_key.len(), s.list.entries.len());
+            prop_assert_eq!(&s.list.view, &sorted_in_full(&s), "step {}: the view", n);
             // The selection stays, unless it left the view or a new reply is followed.
             if let Some(k) = selected
                 && !following
-                && let Some(&i) = s.by_key.get(&k)
-                && s.view.contains(&i)
+                && let Some(&i) = s.list.by_key.get(&k)
+                && s.list.view.contains(&i)
             {
                 prop_assert_eq!(s.selected().map(|e| e.key), Some(k), "step {}: the selection", n);
             }

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
-use super::entry::{Entry, EntryKey};
+use super::super::entry::{Entry, EntryKey};
 
 /// Every file's entries, by path. Ordered, so that the files under a directory (a path's
 /// descendants, compared component by component) are one range.

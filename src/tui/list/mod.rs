@@ -1,0 +1,354 @@
+//! The list of replies: every entry in arrival order, the view of them the filter admits in
+//! the order the sort gives, the selection, and the triage marks the filter reads.
+//!
+//! The view is kept in order by the list itself: an entry listed is changed only inside
+//! [`List::change`], which notes where each entry it hands out stood before the change and
+//! places what moved, left or arrived once the change is done ([`order`]); the filter and
+//! the sort change through methods that sort the view again. So no caller can leave the
+//! view out of step with the entries, and a batch of changes costs in proportion to itself,
+//! not to the list.
+
+mod filter;
+mod index;
+mod order;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::query::TextHit;
+use crate::readers::ReaderId;
+use crate::reading::Config;
+use crate::runlog::Meta;
+
+use super::badges::Badge;
+use super::entry::{Body, Entry, EntryKey};
+use super::marks::Mark;
+
+pub use filter::{Applied, Filter, subject};
+pub use order::{SortKey, outcome_rank};
+
+use index::FileIndex;
+use order::Kept;
+
+/// What the list reads an entry's badges and outcome by: the readers' config, and the reader
+/// the `≠` badge sets beside the seed.
+#[derive(Debug, Clone)]
+pub struct Lens {
+    pub config: Arc<Config>,
+    pub compared: ReaderId,
+}
+
+/// The inspector's list.
+#[derive(Debug)]
+pub struct List {
+    /// Every entry, in arrival order.
+    entries: Vec<Entry>,
+    by_key: HashMap<EntryKey, usize>,
+    /// Where each file's entries are.
+    files: FileIndex,
+    /// The entries shown, filtered and sorted: indices into `entries`.
+    view: Vec<usize>,
+    /// Position in `view` of the selected entry.
+    cursor: usize,
+    /// Position in `view` of the first entry the list pane shows.
+    top: usize,
+    sort: SortKey,
+    filter: Filter,
+    marks: BTreeMap<String, Mark>,
+    /// Ids of entries dropped by a restart of their file, so that reading them again does
+    /// not make them new.
+    restarted: HashSet<String>,
+    /// The view is to be filtered and sorted in full before it is next shown.
+    dirty: bool,
+    /// An entry to select once the view is next placed (following new replies).
+    select: Option<EntryKey>,
+    /// Nothing has been chosen yet: the first reply of a campaign is selected as it arrives.
+    landing: bool,
+    /// Entries looked at to keep the view and the indexes (compared, filtered, passed
+    /// over), for tests that hold the cost of a batch to its size.
+    work: u64,
+}
+
+impl List {
+    pub fn new(marks: BTreeMap<String, Mark>) -> List {
+        List {
+            entries: Vec::new(),
+            by_key: HashMap::new(),
+            files: FileIndex::default(),
+            view: Vec::new(),
+            cursor: 0,
+            top: 0,
+            sort: SortKey::Source,
+            filter: Filter::default(),
+            marks,
+            restarted: HashSet::new(),
+            dirty: false,
+            select: None,
+            landing: true,
+            work: 0,
+        }
+    }
+
+    /// Every entry, in arrival order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn entry(&self, key: EntryKey) -> Option<&Entry> {
+        self.by_key.get(&key).and_then(|&i| self.entries.get(i))
+    }
+
+    /// The entries shown, filtered and sorted: positions in [`List::entries`].
+    pub fn view(&self) -> &[usize] {
+        &self.view
+    }
+
+    /// The entries shown, in order.
+    pub fn shown(&self) -> impl Iterator<Item = &Entry> {
+        self.view.iter().filter_map(|&i| self.entries.get(i))
+    }
+
+    /// Position in the view of the selected entry.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// Position in the view of the first entry the list pane shows.
+    pub fn top(&self) -> usize {
+        self.top
+    }
+
+    /// The selected entry.
+    pub fn selected(&self) -> Option<&Entry> {
+        self.view.get(self.cursor).and_then(|&i| self.entries.get(i))
+    }
+
+    /// How many replies (not events or diagnostics) are listed.
+    pub fn reply_count(&self) -> usize {
+        self.entries.iter().filter(|e| e.is_reply()).count()
+    }
+
+    pub fn sort(&self) -> SortKey {
+        self.sort
+    }
+
+    pub fn filter(&self) -> &Filter {
+        &self.filter
+    }
+
+    pub fn marks(&self) -> &BTreeMap<String, Mark> {
+        &self.marks
+    }
+
+    pub fn is_marked(&self, e: &Entry) -> bool {
+        self.marks.contains_key(&e.id)
+    }
+
+    /// Selects the entry at `pos` in the view (the last, past the end).
+    pub fn set_cursor(&mut self, pos: usize) {
+        self.cursor = pos.min(self.view.len().saturating_sub(1));
+    }
+
+    /// Shows the list pane from the entry at `pos` in the view.
+    pub fn set_top(&mut self, pos: usize) {
+        self.top = pos;
+    }
+
+    /// Scrolls the list pane, `height` rows, so the selected entry is on it.
+    pub fn keep_selected_shown(&mut self, height: usize) {
+        if self.cursor < self.top {
+            self.top = self.cursor;
+        } else if self.cursor >= self.top + height {
+            self.top = self.cursor + 1 - height;
+        }
+        self.top = self.top.min(self.view.len().saturating_sub(height));
+    }
+
+    /// Sorts by `key` from the next time the view is placed.
+    pub fn set_sort(&mut self, key: SortKey) {
+        self.sort = key;
+        self.dirty = true;
+    }
+
+    /// The filter, to change: the view is filtered and sorted again before it is next shown.
+    pub fn filter_mut(&mut self) -> &mut Filter {
+        self.dirty = true;
+        &mut self.filter
+    }
+
+    /// `n` more replies asked to be searched for the query applied (what it has searched is
+    /// counted against them); no entry's place changes.
+    pub fn count_asked(&mut self, n: usize) {
+        if let Some(q) = &mut self.filter.query {
+            q.asked += n;
+        }
+    }
+
+    /// Marks the entry `mark` names, or changes its note.
+    pub fn mark(&mut self, mark: Mark) {
+        self.marks.insert(mark.id.clone(), mark);
+        if self.filter.on.contains(&Badge::Marked) {
+            self.dirty = true;
+        }
+    }
+
+    /// Takes the mark off the entry with `id`; the mark, if there was one.
+    pub fn unmark(&mut self, id: &str) -> Option<Mark> {
+        self.marks.remove(id)
+    }
+
+    /// A key or a click has chosen: the first reply of a campaign is no longer selected for
+    /// the user as it arrives.
+    pub fn chosen(&mut self) {
+        self.landing = false;
+    }
+
+    /// Selects the newest reply once the view is next placed, wherever it then is (following
+    /// new replies).
+    pub fn select_newest(&mut self) {
+        self.select = self.entries.iter().rev().find(|e| e.is_reply()).map(|e| e.key);
+        self.dirty = true;
+    }
+
+    /// Filters and sorts every entry again, keeping the selected entry selected.
+    pub fn rebuild(&mut self, lens: &Lens) {
+        order::rebuild(self, lens);
+    }
+
+    /// Filters and sorts the view again if the filter or the sort changed since it was.
+    pub fn settle(&mut self, lens: &Lens) {
+        if self.dirty {
+            order::rebuild(self, lens);
+        }
+        self.set_cursor(self.cursor);
+    }
+
+    /// Changes entries through `f`, the view kept in order: what moved, left or arrived is
+    /// placed once `f` is done, the selected entry stays selected and the entry at the top of
+    /// the list pane at the top.
+    pub fn change<R>(&mut self, lens: &Lens, f: impl FnOnce(&mut Change) -> R) -> R {
+        let kept = Kept::begin(self);
+        let mut change = Change { list: self, lens, kept };
+        let out = f(&mut change);
+        let Change { list, lens, kept } = change;
+        kept.finish(list, lens);
+        out
+    }
+}
+
+/// A batch of changes to the list ([`List::change`]).
+pub struct Change<'l> {
+    list: &'l mut List,
+    lens: &'l Lens,
+    kept: Kept,
+}
+
+impl Change<'_> {
+    pub fn entries(&self) -> &[Entry] {
+        &self.list.entries
+    }
+
+    /// Where the entry with key `k` is in [`Change::entries`].
+    pub fn index(&self, k: EntryKey) -> Option<usize> {
+        self.list.by_key.get(&k).copied()
+    }
+
+    /// Entry `i`, to change.
+    pub fn entry_mut(&mut self, i: usize) -> &mut Entry {
+        self.kept.touch(self.list, self.lens, i);
+        &mut self.list.entries[i]
+    }
+
+    /// Selects the entry with key `k` once the change is done.
+    pub fn select(&mut self, k: EntryKey) {
+        self.list.select = Some(k);
+    }
+
+    /// Adds `e`, just arrived (`initial`: in the first load). A file that comes back
+    /// replaces what was left of it; an entry read again after its file restarted is not
+    /// new.
+    pub fn arrive(&mut self, mut e: Entry, initial: bool) {
+        let list = &mut *self.list;
+        e.new = !initial && !list.restarted.remove(&e.id);
+        if let Some(k) = list.files.take_gone(&e.source, &e.id) {
+            self.leave(k);
+        }
+        let list = &mut *self.list;
+        list.files.add(&e);
+        list.by_key.insert(e.key, list.entries.len());
+        list.entries.push(e);
+    }
+
+    /// Amends the metadata of the first entry at `source:line`, and names its facts after it.
+    pub fn amend(&mut self, source: &Path, line: usize, meta: Box<Meta>) {
+        let Some(i) = self.list.files.at_line(source, line).and_then(|k| self.index(k)) else { return };
+        let e = self.entry_mut(i);
+        match &mut e.body {
+            Body::Reply { meta: m, .. } | Body::Event { meta: m, .. } => *m = meta,
+            Body::Diagnostic(_) => {}
+        }
+        // The facts are named after the reply's metadata, as last amended.
+        if let Some(f) = e.facts.take() {
+            e.set_facts(*f);
+        }
+    }
+
+    /// Drops every entry of `source`, whose file shrank or was replaced: it is read again.
+    pub fn restart(&mut self, source: &Path) {
+        let list = &mut *self.list;
+        for k in list.files.take_file(source) {
+            if let Some(i) = list.by_key.remove(&k) {
+                list.restarted.insert(list.entries[i].id.clone());
+                self.kept.left(i);
+            }
+        }
+    }
+
+    /// Marks every entry of the files at or under `source` gone: the files were deleted.
+    pub fn remove(&mut self, source: &Path) {
+        let keys: Vec<EntryKey> = self.list.files.under(source).collect();
+        for k in keys {
+            let Some(i) = self.index(k) else { continue };
+            if self.list.entries[i].gone {
+                continue;
+            }
+            self.entry_mut(i).gone = true;
+            self.list.files.note_gone(&self.list.entries[i]);
+        }
+    }
+
+    /// What the query's text terms made of reply `k`'s text.
+    pub fn set_hit(&mut self, k: EntryKey, hit: TextHit) {
+        if let Some(i) = self.index(k) {
+            self.kept.touch(self.list, self.lens, i);
+        }
+        if let Some(q) = &mut self.list.filter.query {
+            q.hits.insert(k, hit);
+        }
+    }
+
+    /// Lets go of what the query's text terms made of reply `k`'s text, which changed: the
+    /// reply waits, as one not searched yet does. Whether the query reads texts at all.
+    pub fn forget_hit(&mut self, k: EntryKey) -> bool {
+        if !self.list.filter.query.as_ref().is_some_and(|q| q.query.reads_text()) {
+            return false;
+        }
+        if let Some(i) = self.index(k) {
+            self.kept.touch(self.list, self.lens, i);
+        }
+        if let Some(q) = &mut self.list.filter.query {
+            q.hits.remove(&k);
+        }
+        true
+    }
+
+    /// Takes the entry with key `k` out of the list.
+    fn leave(&mut self, k: EntryKey) {
+        let list = &mut *self.list;
+        let Some(i) = list.by_key.remove(&k) else { return };
+        let by_key = &list.by_key;
+        list.files.forget(&list.entries[i], |k| by_key.contains_key(&k));
+        self.kept.left(i);
+    }
+}
