@@ -21,6 +21,13 @@ use super::marks::Mark;
 /// Something that happened.
 #[derive(Debug)]
 pub enum Msg {
+    /// The inspector opens: the query the list opens with (`--filter`), and what the user
+    /// should hear before anything is loaded (the marks file's unreadable lines, no state
+    /// directory).
+    Start {
+        query: Option<String>,
+        notices: Vec<String>,
+    },
     Key(KeyEvent),
     Mouse(MouseEvent),
     Resize(u16, u16),

@@ -38,6 +38,7 @@ pub mod view;
 pub mod watch;
 pub mod worker;
 pub mod wrap;
+use std::collections::VecDeque;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -115,19 +116,16 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<Ended> {
     let size = terminal.size()?;
     let mut state = State::new(paths.clone(), marks, (size.width, size.height));
     state.set_config(opts.config);
-    if let Some(q) = &opts.query {
-        // Nothing is loaded yet: replies are searched as they arrive.
-        let mut none = Vec::new();
-        if let Err(e) = update::set_query(&mut state, q, &mut none) {
-            state.flash = Some(format!("--filter: {e}"));
-        }
-    }
+    let mut notices = Vec::new();
     if bad_marks > 0 {
-        state.flash = Some(format!("{bad_marks} unreadable lines in the marks file were skipped"));
+        notices.push(format!("{bad_marks} unreadable lines in the marks file were skipped"));
     }
     if marks_path.is_none() {
-        state.flash = Some("no state directory (set BRACEWALK_STATE_DIR): marks will not be kept".to_owned());
+        notices.push("no state directory (set BRACEWALK_STATE_DIR): marks will not be kept".to_owned());
     }
+    // Nothing is loaded yet: replies are searched for the query as they arrive, and what the
+    // start asks for is done once the threads run.
+    let asked = update(&mut state, Msg::Start { query: opts.query, notices });
     let mut timings = debug::Timings::from_env();
     // The first frame, before any file is opened.
     terminal.draw(|f| view::render(&state, f))?;
@@ -135,6 +133,8 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<Ended> {
 
     let (tx, rx) = mpsc::channel::<Msg>();
     let worker = worker::Worker::start(paths, opts.load, opts.watch, state.config.clone(), tx)?;
+    let effects = Effects { worker: &worker, marks: &marks_path };
+    effects.carry_out(&mut state, asked, &mut terminal, &mut signals)?;
     let mut loaded_noted = false;
     let hooks = debug::Hooks::from_env();
     watch_for_hangup()?;
@@ -170,11 +170,8 @@ pub fn run(paths: Vec<PathBuf>, opts: Options) -> io::Result<Ended> {
             continue;
         }
         for m in msgs {
-            for effect in update(&mut state, m) {
-                if let Some(m) = carry_out(effect, &worker, &marks_path, &mut terminal, &mut signals)? {
-                    update(&mut state, m);
-                }
-            }
+            let asked = update(&mut state, m);
+            effects.carry_out(&mut state, asked, &mut terminal, &mut signals)?;
         }
         if state.quit {
             break;
@@ -205,37 +202,59 @@ fn from_terminal(ev: Event) -> Option<Msg> {
         _ => None,
     }
 }
-/// Does what `update` asked; what came of it, if the user should hear, as a message.
-fn carry_out(
-    effect: Effect,
-    worker: &worker::Worker,
-    marks_path: &Option<PathBuf>,
-    terminal: &mut Term,
-    signals: &mut StopSignals,
-) -> io::Result<Option<Msg>> {
-    Ok(match effect {
-        Effect::Detail(job) => {
-            worker.detail(job);
-            None
-        }
-        Effect::Search(job) => {
-            worker.search(job);
-            None
-        }
-        Effect::Reread { key, locator, stopped } => {
-            worker.reread(key, locator, stopped);
-            None
-        }
-        Effect::SaveMarks(list) => match marks_path {
-            Some(p) => {
-                marks::save(p, &list).err().map(|e| Msg::Flash(format!("could not save marks to {}: {e}", p.display())))
+/// What carries out the effects `update` asks for.
+struct Effects<'a> {
+    worker: &'a worker::Worker,
+    /// Where the marks are saved.
+    marks: &'a Option<PathBuf>,
+}
+
+impl Effects<'_> {
+    /// Does what `update` asked, in order; what comes of an effect that the user should hear
+    /// of goes through `update` in turn, and what that asks for is done too.
+    fn carry_out(
+        &self,
+        state: &mut State,
+        asked: Vec<Effect>,
+        terminal: &mut Term,
+        signals: &mut StopSignals,
+    ) -> io::Result<()> {
+        let mut queue = VecDeque::from(asked);
+        while let Some(effect) = queue.pop_front() {
+            if let Some(m) = self.one(effect, terminal, signals)? {
+                queue.extend(update(state, m));
             }
-            None => Some(Msg::Flash("no state directory: marks are not kept".to_owned())),
-        },
-        Effect::Yank(text) => {
-            execute!(io::stdout(), CopyToClipboard::to_clipboard_from(text))?;
-            None
         }
-        Effect::Open { path, line } => Some(open_external(&path, line, terminal, signals)?),
-    })
+        Ok(())
+    }
+
+    /// Does one effect; what came of it, if the user should hear, as a message.
+    fn one(&self, effect: Effect, terminal: &mut Term, signals: &mut StopSignals) -> io::Result<Option<Msg>> {
+        let (worker, marks_path) = (self.worker, self.marks);
+        Ok(match effect {
+            Effect::Detail(job) => {
+                worker.detail(job);
+                None
+            }
+            Effect::Search(job) => {
+                worker.search(job);
+                None
+            }
+            Effect::Reread { key, locator, stopped } => {
+                worker.reread(key, locator, stopped);
+                None
+            }
+            Effect::SaveMarks(list) => match marks_path {
+                Some(p) => marks::save(p, &list)
+                    .err()
+                    .map(|e| Msg::Flash(format!("could not save marks to {}: {e}", p.display()))),
+                None => Some(Msg::Flash("no state directory: marks are not kept".to_owned())),
+            },
+            Effect::Yank(text) => {
+                execute!(io::stdout(), CopyToClipboard::to_clipboard_from(text))?;
+                None
+            }
+            Effect::Open { path, line } => Some(open_external(&path, line, terminal, signals)?),
+        })
+    }
 }

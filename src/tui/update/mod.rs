@@ -30,8 +30,7 @@ use incoming::apply;
 use keys::key;
 use mouse::mouse;
 use panes::{current_panes, reveal, text_panes};
-pub use query::set_query;
-use query::{search_again, search_arrivals, searched};
+use query::{search_again, search_arrivals, searched, set_query};
 use screen::settle_summary;
 use search::refresh_matches;
 
@@ -39,6 +38,7 @@ use search::refresh_matches;
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let mut fx = Vec::new();
     match msg {
+        Msg::Start { query, notices } => start(state, query, notices, &mut fx),
         Msg::Key(ev) => {
             state.flash = None;
             state.list.chosen();
@@ -107,6 +107,20 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     }
     settle(state, &mut fx);
     fx
+}
+
+/// Applies the query the list opens with, and shows what it and the start have to say, all
+/// of it.
+fn start(state: &mut State, query: Option<String>, notices: Vec<String>, fx: &mut Vec<Effect>) {
+    let mut said = Vec::new();
+    if let Some(q) = query {
+        match set_query(state, &q, fx) {
+            Ok(()) => said.extend(state.flash.take()),
+            Err(e) => said.push(format!("--filter: {e}")),
+        }
+    }
+    said.extend(notices);
+    state.flash = (!said.is_empty()).then(|| said.join(" · "));
 }
 
 /// A record made from a text other than the one listed: the reply changed on disk since. It
@@ -192,4 +206,34 @@ fn settle(state: &mut State, fx: &mut Vec<Effect>) {
 
 fn text_width(state: &State) -> u16 {
     text_panes(state).text.map_or(state.size.0.saturating_sub(3), |r| layout::text_body(r).width).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn opened(query: Option<&str>, notices: &[&str]) -> State {
+        let mut state = State::new(vec![PathBuf::from("logs")], Default::default(), (100, 30));
+        let notices = notices.iter().map(|n| n.to_string()).collect();
+        let fx = update(&mut state, Msg::Start { query: query.map(str::to_owned), notices });
+        assert_eq!(fx, [], "nothing is loaded yet");
+        state
+    }
+
+    #[test]
+    fn every_notice_of_the_start_is_shown_none_in_place_of_another() {
+        let state = opened(Some("agent=page"), &["3 unreadable lines in the marks file were skipped", "no state"]);
+        assert_eq!(
+            state.flash.as_deref(),
+            Some("query: agent=page · 3 unreadable lines in the marks file were skipped · no state")
+        );
+        assert!(state.list.filter().query.is_some());
+        let state = opened(Some("pgae=1"), &["no state"]);
+        assert!(state.list.filter().query.is_none());
+        let flash = state.flash.unwrap_or_default();
+        assert!(flash.starts_with("--filter: column 1: no field `pgae`") && flash.ends_with(" · no state"), "{flash}");
+        assert_eq!(opened(None, &[]).flash, None);
+    }
 }

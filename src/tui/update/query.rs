@@ -114,7 +114,7 @@ fn remove_char(s: &str, at: usize) -> String {
 /// Applies `source` to the list (an empty one clears the query); the replies' texts are
 /// searched on the search thread when a term reads them. `Err` says why it cannot be read,
 /// and nothing changes.
-pub fn set_query(state: &mut State, source: &str, fx: &mut Vec<Effect>) -> Result<(), crate::query::QueryError> {
+pub(super) fn set_query(state: &mut State, source: &str, fx: &mut Vec<Effect>) -> Result<(), crate::query::QueryError> {
     let query = Query::parse(source)?;
     if query.is_empty() {
         state.list.filter_mut().query = None;
