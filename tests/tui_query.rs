@@ -156,7 +156,7 @@ fn the_query_line_edits_recalls_and_says_where_a_query_is_wrong() {
     let Mode::Query(line) = &s.mode else { panic!("the line stays open on an error: {:?}", s.mode) };
     let error = line.error.clone().unwrap();
     assert_eq!(error.column, 10);
-    assert_eq!(line.cursor, 9, "the cursor goes where the error is");
+    assert_eq!(line.input.cursor(), 9, "the cursor goes where the error is");
     assert!(screen(&s).contains("column 10: no field `pgae`"), "{}", screen(&s));
     // Fix it where the cursor is: delete `pgae`, write `page`.
     for _ in 0..4 {
@@ -174,7 +174,7 @@ fn the_query_line_edits_recalls_and_says_where_a_query_is_wrong() {
     drive(&mut s, key(KeyCode::Up));
     drive(&mut s, key(KeyCode::Up));
     let Mode::Query(line) = &s.mode else { panic!() };
-    assert_eq!(line.input, "doc=3f1c page=17");
+    assert_eq!(line.input.text(), "doc=3f1c page=17");
     typed(&mut s, "\x1b");
     assert_eq!(s.list.filter().query.as_ref().unwrap().query.source(), "agent=reader");
     // A text regex counts its matches; an empty line clears the query.

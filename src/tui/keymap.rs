@@ -22,6 +22,7 @@ pub enum Key {
     Enter,
     Esc,
     Backspace,
+    Delete,
 }
 
 impl Key {
@@ -45,6 +46,7 @@ impl Key {
             KeyCode::Enter => Key::Enter,
             KeyCode::Esc => Key::Esc,
             KeyCode::Backspace => Key::Backspace,
+            KeyCode::Delete => Key::Delete,
             _ => return None,
         })
     }
@@ -68,6 +70,7 @@ impl Key {
             Key::Enter => "Enter".to_owned(),
             Key::Esc => "Esc".to_owned(),
             Key::Backspace => "Backspace".to_owned(),
+            Key::Delete => "Delete".to_owned(),
         }
     }
 }
@@ -114,6 +117,19 @@ pub enum Action {
     Close,
     // The summary screen.
     Choose,
+    // A line being typed.
+    Accept,
+    Cancel,
+    CursorLeft,
+    CursorRight,
+    LineStart,
+    LineEnd,
+    DeleteBack,
+    DeleteForward,
+    DeleteToStart,
+    DeleteWord,
+    Older,
+    Newer,
 }
 
 /// One binding: the keys, what they do, and the line the help screen shows.
@@ -216,14 +232,25 @@ pub const DOCUMENTS: &[Binding] = &[
     b(&[Key::Esc, Key::Char('d'), Key::Char('q')], Action::Close, "back to the list"),
 ];
 
-/// What the query line takes; shown in the help, handled as text input.
-pub const QUERY: &[(&str, &str)] = &[
-    ("Enter", "apply (an empty line clears the query); an error keeps the line, its column shown"),
-    ("Esc", "cancel: the query applied stays"),
-    ("← → Home End", "move the cursor (Ctrl-a, Ctrl-e)"),
-    ("Backspace Delete", "delete a character"),
-    ("Ctrl-u Ctrl-w", "delete to the start of the line; the word before the cursor"),
-    ("↑ ↓", "the queries applied before"),
+/// The keys of a line being typed (the query line, a search, a mark's note); any other
+/// character is typed.
+pub const LINE: &[Binding] = &[
+    b(
+        &[Key::Enter],
+        Action::Accept,
+        "apply the query (an empty one clears it; one with an error stays, its column shown), search, mark",
+    ),
+    b(&[Key::Esc, Key::Ctrl('c')], Action::Cancel, "cancel: the query applied, the search, the mark stay as they were"),
+    b(&[Key::Left], Action::CursorLeft, "the cursor a character back"),
+    b(&[Key::Right], Action::CursorRight, "the cursor a character on"),
+    b(&[Key::Home, Key::Ctrl('a')], Action::LineStart, "the cursor to the start of the line"),
+    b(&[Key::End, Key::Ctrl('e')], Action::LineEnd, "the cursor to the end of the line"),
+    b(&[Key::Backspace], Action::DeleteBack, "delete the character before the cursor"),
+    b(&[Key::Delete], Action::DeleteForward, "delete the character at the cursor"),
+    b(&[Key::Ctrl('u')], Action::DeleteToStart, "delete to the start of the line"),
+    b(&[Key::Ctrl('w')], Action::DeleteWord, "delete the word before the cursor"),
+    b(&[Key::Up], Action::Older, "the query line: the query applied before"),
+    b(&[Key::Down], Action::Newer, "the query line: the next query applied, then an empty line"),
 ];
 
 /// The keys of the help screen.
@@ -232,10 +259,6 @@ pub const HELP: &[Binding] = &[
     b(&[Key::Char('k'), Key::Up], Action::Up, "scroll up"),
     b(&[Key::Esc, Key::Char('?'), Key::Char('q')], Action::Close, "close the help"),
 ];
-
-/// What a typed line (search, mark note) takes; shown in the help, handled as text input.
-pub const PROMPT: &[(&str, &str)] =
-    &[("Enter", "accept"), ("Esc", "cancel"), ("Backspace", "delete a character"), ("Ctrl-u", "clear the line")];
 
 /// What the mouse does; shown in the help.
 pub const MOUSE: &[(&str, &str)] = &[
@@ -259,7 +282,7 @@ mod tests {
 
     #[test]
     fn no_key_is_bound_twice_in_one_table() {
-        for table in [NORMAL, FILTER, SUMMARY, DOCUMENTS, HELP] {
+        for table in [NORMAL, FILTER, SUMMARY, DOCUMENTS, HELP, LINE] {
             let mut seen = std::collections::HashSet::new();
             for binding in table {
                 for k in binding.keys {

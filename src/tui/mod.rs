@@ -20,6 +20,7 @@ pub mod badges;
 mod debug;
 pub mod documents;
 pub mod entry;
+pub mod input;
 pub mod keymap;
 pub mod layout;
 pub mod list;

@@ -16,6 +16,7 @@ use crate::reading::Config;
 use super::analysis::Detail;
 use super::badges::Badge;
 use super::entry::Entry;
+use super::input::Input;
 use super::list::{Lens, List};
 use super::loading::Loading;
 use super::marks::Mark;
@@ -52,7 +53,7 @@ impl Pane {
     }
 }
 
-/// A one-line text input.
+/// What a line typed in place of the status line is for (the query line has its own mode).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptKind {
     Search,
@@ -67,7 +68,7 @@ pub enum Mode {
     },
     Prompt {
         kind: PromptKind,
-        input: String,
+        line: Input,
     },
     Filter {
         cursor: usize,
@@ -80,12 +81,11 @@ pub enum Mode {
     Documents,
 }
 
-/// The query line while it is edited: the text, the cursor (in characters), the entry of
-/// the history shown (Up and Down), and why the last Enter was refused.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The query line while it is edited: the line, the entry of the history shown (Up and
+/// Down), and why the last Enter was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryLine {
-    pub input: String,
-    pub cursor: usize,
+    pub input: Input,
     pub recall: Option<usize>,
     pub error: Option<QueryError>,
 }

@@ -1,11 +1,12 @@
 //! Keys: the key tables looked up in each mode, and what each action does.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 use crate::reading::Flag;
 use crate::scan::report::Row;
 
 use super::super::badges::{self, Badge};
+use super::super::input::{Input, Typed};
 use super::super::keymap::{self, Action, Key};
 use super::super::message::Effect;
 use super::super::reply::{TreeView, ValueSource};
@@ -20,7 +21,7 @@ use super::triage::{mark, next_mark, open};
 
 pub(super) fn key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
     match state.mode.clone() {
-        Mode::Prompt { kind, input } => prompt_key(state, kind, input, ev, fx),
+        Mode::Prompt { kind, line } => prompt_key(state, kind, line, ev, fx),
         Mode::Help { scroll } => match Key::of(ev).and_then(|k| keymap::lookup(keymap::HELP, k)) {
             Some(Action::Down) => state.mode = Mode::Help { scroll: scroll.saturating_add(1) },
             Some(Action::Up) => state.mode = Mode::Help { scroll: scroll.saturating_sub(1) },
@@ -38,31 +39,27 @@ pub(super) fn key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
     }
 }
 
-pub(super) fn prompt_key(state: &mut State, kind: PromptKind, mut input: String, ev: &KeyEvent, fx: &mut Vec<Effect>) {
-    match ev.code {
-        KeyCode::Esc => state.mode = Mode::Normal,
-        KeyCode::Enter => {
+/// The longest search or note, in characters.
+const PROMPT_LONGEST: usize = 500;
+
+/// Opens a line to type a search or a note on, holding `text`.
+fn prompt(state: &mut State, kind: PromptKind, text: String) {
+    state.mode = Mode::Prompt { kind, line: Input::new(text, PROMPT_LONGEST) };
+}
+
+pub(super) fn prompt_key(state: &mut State, kind: PromptKind, mut line: Input, ev: &KeyEvent, fx: &mut Vec<Effect>) {
+    match line.key(ev) {
+        Typed::Cancel => state.mode = Mode::Normal,
+        Typed::Accept => {
             state.mode = Mode::Normal;
             match kind {
-                PromptKind::Search => start_search(state, &input),
-                PromptKind::Mark => mark(state, input, fx),
+                PromptKind::Search => start_search(state, line.text()),
+                PromptKind::Mark => mark(state, line.into_text(), fx),
             }
         }
-        KeyCode::Backspace => {
-            input.pop();
-            state.mode = Mode::Prompt { kind, input };
-        }
-        KeyCode::Char('u') if ev.modifiers.contains(KeyModifiers::CONTROL) => {
-            state.mode = Mode::Prompt { kind, input: String::new() };
-        }
-        KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => state.mode = Mode::Normal,
-        KeyCode::Char(c) if !ev.modifiers.contains(KeyModifiers::CONTROL) && !c.is_control() => {
-            if input.chars().count() < 500 {
-                input.push(c);
-            }
-            state.mode = Mode::Prompt { kind, input };
-        }
-        _ => {}
+        Typed::Edited => state.mode = Mode::Prompt { kind, line },
+        // No history of searches or notes.
+        Typed::Older | Typed::Newer | Typed::Ignored => {}
     }
 }
 
@@ -126,8 +123,8 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::PrevCandidate => move_candidate(state, -1),
         Action::NextCandidate => move_candidate(state, 1),
         Action::Search => {
-            let input = state.reply.search.as_ref().map(|s| s.pattern.clone()).unwrap_or_default();
-            state.mode = Mode::Prompt { kind: PromptKind::Search, input };
+            let pattern = state.reply.search.as_ref().map(|s| s.pattern.clone()).unwrap_or_default();
+            prompt(state, PromptKind::Search, pattern);
         }
         Action::SearchNext => next_match(state, 1),
         Action::SearchPrev => next_match(state, -1),
@@ -141,8 +138,8 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         }
         Action::Mark => {
             if let Some(e) = state.selected() {
-                let input = state.list.marks().get(&e.id).map(|m| m.note.clone()).unwrap_or_default();
-                state.mode = Mode::Prompt { kind: PromptKind::Mark, input };
+                let note = state.list.marks().get(&e.id).map(|m| m.note.clone()).unwrap_or_default();
+                prompt(state, PromptKind::Mark, note);
             }
         }
         Action::Unmark => {
@@ -205,6 +202,18 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::Help => state.mode = Mode::Help { scroll: 0 },
         Action::Quit => state.quit = true,
         Action::Toggle | Action::ClearFilter | Action::Close | Action::Choose => {}
+        Action::Accept
+        | Action::Cancel
+        | Action::CursorLeft
+        | Action::CursorRight
+        | Action::LineStart
+        | Action::LineEnd
+        | Action::DeleteBack
+        | Action::DeleteForward
+        | Action::DeleteToStart
+        | Action::DeleteWord
+        | Action::Older
+        | Action::Newer => {}
     }
 }
 

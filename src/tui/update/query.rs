@@ -4,12 +4,13 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 use crate::query::{Query, TextHit};
 use crate::visible::clip;
 
 use super::super::entry::EntryKey;
+use super::super::input::{Input, Typed};
 use super::super::list::Applied;
 use super::super::message::{Effect, SearchJob};
 use super::super::state::{Mode, QueryLine, State};
@@ -21,94 +22,40 @@ const HISTORY: usize = 100;
 
 /// Opens the query line on the query applied, to edit it.
 pub(super) fn open_query(state: &mut State) {
-    let input = state.list.filter().query.as_ref().map(|q| q.query.source().to_owned()).unwrap_or_default();
-    let cursor = input.chars().count();
-    state.mode = Mode::Query(QueryLine { input, cursor, recall: None, error: None });
+    let source = state.list.filter().query.as_ref().map(|q| q.query.source().to_owned()).unwrap_or_default();
+    state.mode = Mode::Query(QueryLine { input: Input::new(source, LONGEST), recall: None, error: None });
 }
 
 pub(super) fn query_key(state: &mut State, mut line: QueryLine, ev: &KeyEvent, fx: &mut Vec<Effect>) {
-    let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
-    let len = line.input.chars().count();
-    match ev.code {
-        KeyCode::Esc => {
-            state.mode = Mode::Normal;
-            return;
-        }
-        KeyCode::Char('c') if ctrl => {
-            state.mode = Mode::Normal;
-            return;
-        }
-        KeyCode::Enter => {
-            let input = line.input.clone();
-            match set_query(state, &input, fx) {
-                Ok(()) => state.mode = Mode::Normal,
-                Err(e) => {
-                    // Stay, the cursor where the trouble starts.
-                    line.cursor = e.column.saturating_sub(1).min(len);
-                    line.error = Some(e);
-                    state.mode = Mode::Query(line);
-                }
+    match line.input.key(ev) {
+        Typed::Cancel => state.mode = Mode::Normal,
+        Typed::Accept => match set_query(state, line.input.text(), fx) {
+            Ok(()) => state.mode = Mode::Normal,
+            Err(e) => {
+                // Stay, the cursor where the trouble starts.
+                line.input.set_cursor(e.column.saturating_sub(1));
+                line.error = Some(e);
+                state.mode = Mode::Query(line);
             }
-            return;
-        }
-        KeyCode::Left => line.cursor = line.cursor.saturating_sub(1),
-        KeyCode::Right => line.cursor = (line.cursor + 1).min(len),
-        KeyCode::Home => line.cursor = 0,
-        KeyCode::Char('a') if ctrl => line.cursor = 0,
-        KeyCode::End => line.cursor = len,
-        KeyCode::Char('e') if ctrl => line.cursor = len,
-        KeyCode::Char('u') if ctrl => {
-            line.input = line.input.chars().skip(line.cursor).collect();
-            line.cursor = 0;
-        }
-        KeyCode::Char('w') if ctrl => {
-            // The word before the cursor, as a shell deletes it.
-            let chars: Vec<char> = line.input.chars().collect();
-            let mut from = line.cursor;
-            while from > 0 && chars[from - 1] == ' ' {
-                from -= 1;
+        },
+        Typed::Ignored => {}
+        typed => {
+            if let Typed::Older | Typed::Newer = typed {
+                let n = state.history.len();
+                let at = match (typed, line.recall) {
+                    (Typed::Older, None) if n > 0 => Some(n - 1),
+                    (Typed::Older, Some(i)) => Some(i.saturating_sub(1)),
+                    (Typed::Newer, Some(i)) if i + 1 < n => Some(i + 1),
+                    // Past the newest: an empty line.
+                    _ => None,
+                };
+                line.input.set_text(at.and_then(|i| state.history.get(i)).cloned().unwrap_or_default());
+                line.recall = at;
             }
-            while from > 0 && chars[from - 1] != ' ' {
-                from -= 1;
-            }
-            line.input = chars[..from].iter().chain(&chars[line.cursor..]).collect();
-            line.cursor = from;
+            line.error = None;
+            state.mode = Mode::Query(line);
         }
-        KeyCode::Backspace if line.cursor > 0 => {
-            line.input = remove_char(&line.input, line.cursor - 1);
-            line.cursor -= 1;
-        }
-        KeyCode::Delete if line.cursor < len => line.input = remove_char(&line.input, line.cursor),
-        KeyCode::Up | KeyCode::Down => {
-            let n = state.history.len();
-            let at = match (ev.code, line.recall) {
-                (KeyCode::Up, None) if n > 0 => Some(n - 1),
-                (KeyCode::Up, Some(i)) => Some(i.saturating_sub(1)),
-                (KeyCode::Down, Some(i)) if i + 1 < n => Some(i + 1),
-                // Past the newest: an empty line.
-                _ => None,
-            };
-            line.input = at.and_then(|i| state.history.get(i)).cloned().unwrap_or_default();
-            line.cursor = line.input.chars().count();
-            line.recall = at;
-        }
-        KeyCode::Char(c) if !ctrl && !c.is_control() && len < LONGEST => {
-            let at = byte_at(&line.input, line.cursor);
-            line.input.insert(at, c);
-            line.cursor += 1;
-        }
-        _ => return,
     }
-    line.error = None;
-    state.mode = Mode::Query(line);
-}
-
-fn byte_at(s: &str, chars: usize) -> usize {
-    s.char_indices().nth(chars).map_or(s.len(), |(i, _)| i)
-}
-
-fn remove_char(s: &str, at: usize) -> String {
-    s.chars().enumerate().filter(|&(i, _)| i != at).map(|(_, c)| c).collect()
 }
 
 /// Applies `source` to the list (an empty one clears the query); the replies' texts are

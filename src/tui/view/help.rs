@@ -41,19 +41,14 @@ pub fn lines(config: &Config, compared: ReaderId) -> Vec<Line<'static>> {
     table(&mut out, keymap::SUMMARY);
     section(&mut out, "On the documents screen (d)");
     table(&mut out, keymap::DOCUMENTS);
-    section(&mut out, "The query line (:), also `--filter QUERY` on the command line");
-    for (k, what) in keymap::QUERY {
-        out.push(Line::from(vec![Span::styled(format!("  {k:<16}"), bold()), Span::raw(*what)]));
-    }
+    section(&mut out, "Typing a line: the query (:), a search (/), a note (m)");
+    table(&mut out, keymap::LINE);
+    section(&mut out, "Queries (:), also `--filter QUERY` on the command line");
     for line in QUERY_SYNTAX {
         out.push(Line::styled(format!("  {line}"), dim()));
     }
     for (name, what) in crate::query::FIELDS {
         out.push(Line::from(vec![Span::styled(format!("  {name:<16}"), bold()), Span::raw(*what)]));
-    }
-    section(&mut out, "Typing a search (/) or a note (m)");
-    for (k, what) in keymap::PROMPT {
-        out.push(Line::from(vec![Span::styled(format!("  {k:<16}"), bold()), Span::raw(*what)]));
     }
     section(&mut out, "Mouse");
     for (k, what) in keymap::MOUSE {

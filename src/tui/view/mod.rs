@@ -67,7 +67,7 @@ pub fn render(state: &State, frame: &mut Frame) {
     match &state.mode {
         Mode::Help { scroll } => help::render(state, frame, area, *scroll),
         Mode::Filter { cursor } => status::filter_menu(state, frame, area, *cursor),
-        Mode::Prompt { kind, input } => status::prompt(state, frame, panes.status, *kind, input),
+        Mode::Prompt { kind, line } => status::prompt(state, frame, panes.status, *kind, line),
         Mode::Query(line) => status::query_line(frame, panes.status, line),
         Mode::Normal | Mode::Summary | Mode::Documents => {}
     }

@@ -14,6 +14,7 @@ use crate::describe::thousands;
 use crate::visible::visible;
 
 use super::super::badges::Badge;
+use super::super::input::Input;
 use super::super::list::{Applied, SortKey};
 use super::super::message::WatchState;
 use super::super::state::{PromptKind, QueryLine, State};
@@ -130,34 +131,15 @@ fn query_counts(state: &State, q: &Applied) -> String {
 /// The query line being edited, in place of the status line: the cursor where it is, and
 /// why the last Enter was refused.
 pub fn query_line(frame: &mut Frame, area: Rect, line: &QueryLine) {
-    let head = "query: ";
-    let chars: Vec<char> = line.input.chars().collect();
-    let room = (area.width as usize).saturating_sub(head.width() + 1).max(1);
-    let (note, note_style) = match &line.error {
+    let note = match &line.error {
         Some(e) => (format!("  {}", visible(&e.to_string(), false)), bad()),
         None => ("  Enter apply · Esc cancel · ↑↓ history".to_owned(), dim()),
     };
-    let note = fit(&note, (area.width as usize).saturating_sub(head.width() + chars.len().min(room) + 1));
-    // Scroll sideways so the cursor stays on screen.
-    let mut from = 0;
-    let cells = |a: usize, b: usize| -> usize { visible(&chars[a..b].iter().collect::<String>(), false).width() };
-    while from < line.cursor && cells(from, line.cursor) >= room {
-        from += 1;
-    }
-    let mut to = from;
-    while to < chars.len() && cells(from, to + 1) <= room {
-        to += 1;
-    }
-    let shown = visible(&chars[from..to].iter().collect::<String>(), false);
-    let x = area.x + (head.width() + cells(from, line.cursor.min(to))) as u16;
-    let spans = vec![Span::styled(head, bold()), Span::raw(shown), Span::styled(note, note_style)];
-    frame.render_widget(ratatui::widgets::Clear, area);
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
-    frame.set_cursor_position(Position::new(x.min(area.x + area.width.saturating_sub(1)), area.y));
+    typed(frame, area, "query: ", &line.input, Some(note));
 }
 
-/// The line being typed, in place of the status line.
-pub fn prompt(state: &State, frame: &mut Frame, area: Rect, kind: PromptKind, input: &str) {
+/// A search or a note being typed, in place of the status line.
+pub fn prompt(state: &State, frame: &mut Frame, area: Rect, kind: PromptKind, line: &Input) {
     let head = match kind {
         PromptKind::Search => "/".to_owned(),
         PromptKind::Mark => {
@@ -165,31 +147,33 @@ pub fn prompt(state: &State, frame: &mut Frame, area: Rect, kind: PromptKind, in
             format!("note for {} (Enter marks, Esc cancels): ", fit(&label, 30))
         }
     };
-    let shown = visible(input, false);
-    let room = (area.width as usize).saturating_sub(head.width() + 1);
-    let tail: String = {
-        // Show the end of a long line.
-        let w = shown.width();
-        if w <= room {
-            shown.clone()
-        } else {
-            let mut out = String::new();
-            let mut used = 0;
-            for c in shown.chars().rev() {
-                let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-                if used + cw > room {
-                    break;
-                }
-                used += cw;
-                out.insert(0, c);
-            }
-            out
-        }
-    };
-    let line = Line::from(vec![Span::styled(head.clone(), bold()), Span::raw(tail.clone())]);
+    typed(frame, area, &head, line, None);
+}
+
+/// A line being typed: `head`, the text scrolled sideways so the cursor stays on screen, and
+/// `note` after it where there is room; the terminal's cursor where the line's is.
+fn typed(frame: &mut Frame, area: Rect, head: &str, line: &Input, note: Option<(String, Style)>) {
+    let chars: Vec<char> = line.text().chars().collect();
+    let cursor = line.cursor();
+    let room = (area.width as usize).saturating_sub(head.width() + 1).max(1);
+    let cells = |a: usize, b: usize| -> usize { visible(&chars[a..b].iter().collect::<String>(), false).width() };
+    let mut from = 0;
+    while from < cursor && cells(from, cursor) >= room {
+        from += 1;
+    }
+    let mut to = from;
+    while to < chars.len() && cells(from, to + 1) <= room {
+        to += 1;
+    }
+    let shown = visible(&chars[from..to].iter().collect::<String>(), false);
+    let x = area.x + (head.width() + cells(from, cursor.min(to))) as u16;
+    let mut spans = vec![Span::styled(head.to_owned(), bold()), Span::raw(shown)];
+    if let Some((note, style)) = note {
+        let note = fit(&note, (area.width as usize).saturating_sub(head.width() + chars.len().min(room) + 1));
+        spans.push(Span::styled(note, style));
+    }
     frame.render_widget(ratatui::widgets::Clear, area);
-    frame.render_widget(Paragraph::new(line), area);
-    let x = area.x + (head.width() + tail.width()) as u16;
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
     frame.set_cursor_position(Position::new(x.min(area.x + area.width.saturating_sub(1)), area.y));
 }
 
