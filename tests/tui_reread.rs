@@ -216,7 +216,7 @@ fn a_reply_that_cannot_be_read_again_says_so() {
     // What the details thread meets, and sends on as `Lost`.
     let at = s.list.entries()[0].locator().unwrap();
     let why = Loader::new(Default::default()).reread(&at).expect_err("the reply is no longer in its file");
-    drive(&mut s, Msg::Lost(vec![(first, why.to_string())]));
+    drive(&mut s, Msg::Lost(vec![(first, why.clone().into())]));
     let e = s.list.entries().iter().find(|e| e.key == first).unwrap();
     assert!(e.gone, "a reply that cannot be read again is marked gone");
     let said = s.loading.last_diagnostic.clone().unwrap_or_default();

@@ -12,7 +12,7 @@ use crate::describe::sketch;
 use crate::query::{Query, TextHit};
 use crate::readers::{Given, ReaderId};
 use crate::reading::{Config, Facts};
-use crate::runlog::{Locator, Meta};
+use crate::runlog::{Locator, Meta, Problem};
 
 use super::analysis::Detail;
 use super::entry::{Entry, EntryKey};
@@ -43,7 +43,7 @@ pub enum Msg {
     /// A reply's full record, and the hash of the text it was made from.
     Detail(EntryKey, Arc<Detail>, u64),
     /// Replies whose text could not be read again, and why.
-    Lost(Vec<(EntryKey, String)>),
+    Lost(Vec<(EntryKey, Unread)>),
     /// What the query's text terms made of replies searched, for the query of `generation`.
     Searched {
         generation: u64,
@@ -79,6 +79,17 @@ pub enum Effect {
         path: PathBuf,
         line: usize,
     },
+}
+
+/// Why a reply's text could not be had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unread {
+    /// Read again from its file, it was not there as listed, or the file could not be read.
+    #[error("{0}")]
+    Reread(#[from] Problem),
+    /// What was asked about is not a reply: it has no text.
+    #[error("not a reply")]
+    NotAReply,
 }
 
 /// A change to the list from the loader or the watcher.

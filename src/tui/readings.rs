@@ -22,10 +22,10 @@ use rayon::prelude::*;
 
 use crate::readers::pending::{Asked, Pending};
 use crate::reading::{Config, Facts};
-use crate::runlog::{Loader, Locator};
+use crate::runlog::{Loader, Locator, Problem};
 
 use super::entry::EntryKey;
-use super::message::{Msg, Read};
+use super::message::{Msg, Read, Unread};
 
 /// Bytes of reply text that may be on their way to the readings thread at once; past it, a
 /// reply's text is read again from its file when its turn comes.
@@ -242,26 +242,27 @@ fn read_batch(
 
 /// The texts of a batch: those that came with their jobs, and the others read again from
 /// their files, each file opened once for its replies (in chunks read in parallel).
-fn texts_of(batch: &[ReadJob], loader: &Loader) -> Vec<Result<BatchText, String>> {
-    let mut texts: Vec<Option<Result<BatchText, String>>> =
+fn texts_of(batch: &[ReadJob], loader: &Loader) -> Vec<Result<BatchText, Unread>> {
+    let mut texts: Vec<Option<Result<BatchText, Unread>>> =
         batch.iter().map(|j| j.text.clone().map(|t| Ok(BatchText::Held(t)))).collect();
     let mut by_file: BTreeMap<&std::path::Path, Vec<usize>> = BTreeMap::new();
     for (i, job) in batch.iter().enumerate().filter(|(_, j)| j.text.is_none()) {
         by_file.entry(&job.locator.source).or_default().push(i);
     }
     let chunks: Vec<&[usize]> = by_file.values().flat_map(|v| v.chunks(REREAD_CHUNK)).collect();
-    let read: Vec<(usize, Result<BatchText, String>)> = chunks
+    let read: Vec<(usize, Result<BatchText, Unread>)> = chunks
         .par_iter()
         .flat_map_iter(|chunk| {
             let at: Vec<Locator> = chunk.iter().map(|&i| batch[i].locator.clone()).collect();
             let got = loader.reread_all(&at);
-            chunk.iter().copied().zip(got.into_iter().map(|r| r.map(BatchText::Read).map_err(|p| p.to_string())))
+            chunk.iter().copied().zip(got.into_iter().map(|r| r.map(BatchText::Read).map_err(Unread::Reread)))
         })
         .collect();
     for (i, text) in read {
         texts[i] = Some(text);
     }
-    texts.into_iter().map(|t| t.unwrap_or_else(|| Err("not read".to_owned()))).collect()
+    // Every text not held was asked of its file: a slot left empty is one it did not give.
+    texts.into_iter().map(|t| t.unwrap_or(Err(Unread::Reread(Problem::Vanished)))).collect()
 }
 
 /// A reply's text in a batch: held with its job, or read again for it. One read again is

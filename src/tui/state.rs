@@ -105,6 +105,18 @@ pub struct DocumentsView {
     pub top: usize,
 }
 
+/// Why the value pane has no value to show (`Ok(None)` is a value: JavaScript's `null`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NoValue {
+    #[error("nothing selected")]
+    NothingSelected,
+    #[error("not a reply")]
+    NotAReply,
+    /// Its record has not come back from the details thread yet.
+    #[error("still reading this reply")]
+    StillReading,
+}
+
 /// The inspector's state, in parts: the list, the selected reply's panes, loading and
 /// watching; then the screens and what they read.
 #[derive(Debug)]
@@ -198,12 +210,12 @@ impl State {
 
     /// The value the value pane shows: the answer, or the selected candidate's. `Err` says
     /// why there is none yet.
-    pub fn shown_value(&self) -> Result<Option<&Value>, String> {
-        let e = self.selected().ok_or_else(|| "nothing selected".to_owned())?;
+    pub fn shown_value(&self) -> Result<Option<&Value>, NoValue> {
+        let e = self.selected().ok_or(NoValue::NothingSelected)?;
         if !e.is_reply() {
-            return Err("not a reply".to_owned());
+            return Err(NoValue::NotAReply);
         }
-        let d = self.detail().ok_or_else(|| "still reading this reply".to_owned())?;
+        let d = self.detail().ok_or(NoValue::StillReading)?;
         Ok(match self.reply.tree.source {
             ValueSource::Answer => d.trace.value.as_ref(),
             ValueSource::Candidate => d.candidate_value(self.reply.candidate),

@@ -34,7 +34,7 @@ use crate::runlog::{LoadOptions, Loader, Locator};
 
 use super::analysis;
 use super::entry::{EntryKey, hash};
-use super::message::{DetailJob, Msg, SearchJob};
+use super::message::{DetailJob, Msg, SearchJob, Unread};
 use super::readings::{self, InFlight, REREAD_CHUNK, ReadJob};
 use super::watch::{self, Intake, WatchMode};
 
@@ -167,8 +167,8 @@ fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>, config: &Config, loader: 
         }
         let text = match (&job.held, &job.locator) {
             (Some(t), _) => Ok(t.clone()),
-            (None, Some(at)) => loader.reread(at).map(Arc::from).map_err(|p| p.to_string()),
-            (None, None) => Err("not a reply".to_owned()),
+            (None, Some(at)) => loader.reread(at).map(Arc::from).map_err(Unread::Reread),
+            (None, None) => Err(Unread::NotAReply),
         };
         let msg = match text {
             Ok(text) => {

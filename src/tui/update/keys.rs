@@ -158,7 +158,7 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
                 fx.push(Effect::Yank(json));
             }
             Ok(None) => state.flash = Some("no value to copy: the reader returns null".to_owned()),
-            Err(why) => state.flash = Some(why),
+            Err(why) => state.flash = Some(why.to_string()),
         },
         Action::Open => open(state, fx),
         Action::ValueSource => {

@@ -27,7 +27,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     frame.render_widget(block(state, Pane::Value, title), area);
     let mut lines: Vec<Line> = Vec::new();
     match state.shown_value() {
-        Err(why) => lines.extend(para(&why, dim(), inner.width, 0)),
+        Err(why) => lines.extend(para(&why.to_string(), dim(), inner.width, 0)),
         Ok(None) => {
             let why = match (state.reply.tree.source, d.map(|d| d.trace.decided_by)) {
                 (ValueSource::Candidate, _) => "this candidate has no reading that parses",
