@@ -371,8 +371,9 @@ fn place(out: &mut Map<String, Json>, (top, key): (&'static str, Option<String>)
     }
 }
 
-/// The whole result as JSON; the keys are documented in [`crate::scan`]. Every count is a
-/// row of the report, at its [`Row::json_key`].
+/// The whole result as JSON; the keys are documented in the README (*`bracewalk scan
+/// --json`*, held to this by a test). Every count is a row of the report, at its
+/// [`Row::json_key`].
 pub fn render_json(scan: &Scan, list: bool) -> Json {
     let config = &scan.config;
     let decided_counts = |counts: [usize; 4]| -> Map<String, Json> {
@@ -455,4 +456,83 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
         out.insert("ids".to_owned(), Json::Object(ids));
     }
     Json::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::read::trace::Verdict;
+    use crate::readers::{Catalogue, ReaderId};
+    use crate::reading::{Facts, Flag};
+    use crate::scan::Scanner;
+
+    /// Where the scan's readers and its `--json` keys are documented for users.
+    const GUIDE: &str = include_str!("../../README.md");
+
+    /// The rows of the first table after the heading that holds `heading`, each as its cells.
+    fn table_under(doc: &str, heading: &str) -> Vec<Vec<String>> {
+        let mut lines = doc.lines().skip_while(|l| !(l.starts_with('#') && l.contains(heading)));
+        assert!(lines.next().is_some(), "no heading holding {heading:?}");
+        let rows: Vec<Vec<String>> = lines
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| l.trim().trim_matches('|').split(" | ").map(|c| c.trim().to_owned()).collect())
+            .collect();
+        // The header and the line under it are not rows.
+        rows.into_iter().skip(2).collect()
+    }
+
+    /// The names a cell gives in backticks (`` `a`, `b` `` → `a`, `b`).
+    fn names(cell: &str) -> Vec<String> {
+        cell.split('`').skip(1).step_by(2).map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn the_guide_names_every_reader_a_scan_compares_in_order() {
+        let rows = table_under(GUIDE, "The readers it compares");
+        let documented: Vec<String> = rows.iter().flat_map(|r| names(&r[0])).collect();
+        let catalogue = Catalogue::builtin();
+        // The seed, and what a scan compares it with unless told otherwise.
+        let compared = std::iter::once(ReaderId::LAST_WINS).chain(catalogue.what_ifs());
+        assert_eq!(documented, compared.map(|id| catalogue.name(id).to_owned()).collect::<Vec<_>>());
+        assert_eq!(rows.last().map(|r| r[0].as_str()), Some("*NAME*"), "a reader of one's own, last");
+    }
+
+    #[test]
+    fn the_guide_gives_every_key_of_scan_json_and_no_other() {
+        let rows = table_under(GUIDE, "`bracewalk scan --json`");
+        let documented: BTreeSet<String> = rows.iter().flat_map(|r| names(&r[0])).collect();
+        let mut scanner = Scanner::new(Config::default());
+        scanner.add_facts(Facts::of_text("{\"edits\": [{\"a\": 1}, {", true, scanner.config(), &[]));
+        let json = render_json(scanner.scan(), true);
+        let Json::Object(top) = &json else { panic!("{json}") };
+        let mut keys = BTreeSet::new();
+        for (key, value) in top {
+            // A section documented by its keys (`repair.rescued`) rather than as one.
+            match value.as_object().filter(|_| !documented.contains(key)) {
+                Some(inner) => keys.extend(inner.keys().map(|k| format!("{key}.{k}"))),
+                None => {
+                    keys.insert(key.clone());
+                }
+            }
+        }
+        assert_eq!(documented, keys);
+        // The names the rows spell out are the ones the output uses.
+        let row = |key: &str| rows.iter().find(|r| names(&r[0]).contains(&key.to_owned())).map(|r| r[1].clone());
+        let spelled = |key: &str| -> BTreeSet<String> {
+            let cell = row(key).unwrap_or_default();
+            let inner = cell.split('{').nth(1).and_then(|c| c.split('}').next()).unwrap_or_default();
+            inner.split(", ").map(str::to_owned).collect()
+        };
+        let names_of = |key: &str| -> BTreeSet<String> {
+            top[key].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default()
+        };
+        assert_eq!(spelled("decided_by"), names_of("decided_by"));
+        assert_eq!(spelled("whole_reply"), names_of("whole_reply"));
+        assert_eq!(spelled("whole_reply").len(), Verdict::ALL.len());
+        let flags = row("flags").unwrap_or_default();
+        assert!(Flag::ALL.iter().all(|f| names(&flags).contains(&f.name().to_owned())), "{flags}");
+    }
 }

@@ -14,7 +14,7 @@ pub struct Config {
     /// The array fields looked at for truncation (`readArrayPrefix`).
     pub fields: Vec<String>,
     /// Readers whose comparisons with the seed are made in the early part of the facts
-    /// ([`Facts::early`]): what the inspector shows before the rest (its `≠` badge).
+    /// ([`Facts::early`](super::Facts::early)): what the inspector shows before the rest (its `≠` badge).
     pub early: Vec<ReaderId>,
 }
 

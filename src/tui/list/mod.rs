@@ -3,7 +3,7 @@
 //!
 //! The view is kept in order by the list itself: an entry listed is changed only inside
 //! [`List::change`], which notes where each entry it hands out stood before the change and
-//! places what moved, left or arrived once the change is done ([`order`]); the filter and
+//! places what moved, left or arrived once the change is done (`order.rs`); the filter and
 //! the sort change through methods that sort the view again. So no caller can leave the
 //! view out of step with the entries, and a batch of changes costs in proportion to itself,
 //! not to the list.
