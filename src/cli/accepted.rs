@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::{Value as Json, json};
 
+use crate::describe::plural;
 use crate::reading::Config;
 use crate::runlog::LoadOptions;
 use crate::scan::Scan;
 use crate::scan::accepted::{self, Check, Entry};
-use crate::scan::report::{headline, plural};
+use crate::scan::report::headline;
 use crate::visible::visible;
 
 use super::scan::{exit_code, scan_with_progress};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::describe::thousands;
+use crate::describe::{plural, thousands};
 use crate::query::Query;
 use rayon::prelude::*;
 
@@ -109,7 +109,7 @@ pub fn list_only(
             writeln!(
                 out,
                 "{}",
-                style.bad(&format!("{} (everything else loaded):", plural(diagnostics.len(), "problem")))
+                style.bad(&format!("{} (everything else loaded):", plural(diagnostics.len(), "problem", "problems")))
             )?;
             for d in &diagnostics {
                 writeln!(out, "  {}", visible(&d.to_string(), false))?;
@@ -162,16 +162,12 @@ impl Printer<'_> {
     }
 }
 
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 { format!("1 {what}") } else { format!("{} {what}s", thousands(n)) }
-}
-
 fn summary(t: &Tally) -> String {
-    let mut s = plural(t.replies, "reply").replace("replys", "replies");
+    let mut s = plural(t.replies, "reply", "replies");
     if t.events > 0 {
-        s.push_str(&format!(", {} with no reply", plural(t.events, "call")));
+        s.push_str(&format!(", {} with no reply", plural(t.events, "call", "calls")));
     }
-    s.push_str(&format!(", {}", plural(t.diagnostics, "diagnostic")));
+    s.push_str(&format!(", {}", plural(t.diagnostics, "diagnostic", "diagnostics")));
     s
 }
 

@@ -10,12 +10,13 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Map, Value as Json, json};
 
+use crate::describe::plural;
 use crate::describe::thousands;
 use crate::query::Query;
 use crate::read::trace::DecidedBy;
 use crate::reading::Config;
 use crate::runlog::LoadOptions;
-use crate::scan::report::{self, Kind, Row, headline, plural};
+use crate::scan::report::{self, Kind, Row, headline};
 use crate::scan::{Comparison, Group, Progress, Scan, scan_paths_only};
 use crate::visible::visible;
 

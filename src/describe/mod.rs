@@ -20,9 +20,19 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+/// `1 reply`, `2,814 replies`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{} {many}", thousands(n)) }
+}
+
 /// `1 char`, `7,121 chars`.
 pub fn chars(n: usize) -> String {
-    if n == 1 { "1 char".to_owned() } else { format!("{} chars", thousands(n)) }
+    plural(n, "char", "chars")
+}
+
+/// `72.5%`: `n` of `of` as a percentage (empty of nothing).
+pub fn percent(n: usize, of: usize) -> String {
+    if of == 0 { String::new() } else { format!("{:.1}%", n as f64 * 100.0 / of as f64) }
 }
 
 /// A one-line sketch of a value: a string by its size (and its start when short), a

@@ -5,7 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::HashMap;
 
-use crate::describe::{chars, thousands};
+use crate::describe::{chars, plural, thousands};
 use crate::read::value::{JsString, Object, Value};
 use crate::visible::visible;
 
@@ -123,11 +123,11 @@ fn change(a: &Value, b: &Value) -> Change {
 }
 
 fn items(n: usize) -> String {
-    if n == 1 { "1 item".to_owned() } else { format!("{} items", thousands(n)) }
+    plural(n, "item", "items")
 }
 
 fn fields(n: usize) -> String {
-    if n == 1 { "1 field".to_owned() } else { format!("{} fields", thousands(n)) }
+    plural(n, "field", "fields")
 }
 
 /// Two objects that differ: the fields that do, most telling first.

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::describe::thousands;
+use crate::describe::{percent, plural, thousands};
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::readers::ReaderId;
 use crate::reading::{Config, Facts, Flag, Pair};
@@ -330,16 +330,6 @@ pub fn headline(scan: &Scan) -> String {
     }
     s.push_str(&format!(", {}", plural(scan.diagnostics.len(), "diagnostic", "diagnostics")));
     s
-}
-
-/// `1 reply`, `2,814 replies`.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{} {many}", thousands(n)) }
-}
-
-/// `72.5%`: `n` of `of` as a percentage (empty of nothing).
-pub fn percent(n: usize, of: usize) -> String {
-    if of == 0 { String::new() } else { format!("{:.1}%", n as f64 * 100.0 / of as f64) }
 }
 
 #[cfg(test)]

@@ -10,8 +10,9 @@
 //! the replies the scan puts behind the row.
 
 use crate::describe::thousands;
+use crate::describe::{self, plural};
 use crate::reading::Config;
-use crate::scan::report::{self, Kind, Row, Section, plural};
+use crate::scan::report::{self, Kind, Row, Section};
 use crate::scan::{Scan, Scanner};
 
 use super::entry::{Body, Entry, EntryKey};
@@ -116,7 +117,7 @@ fn block(scan: &Scan, section: Section, n: usize) -> ScreenSection {
 
 /// `72.5`: `n` of `of` as a percentage (empty of nothing).
 pub fn percent(n: usize, of: usize) -> String {
-    report::percent(n, of).trim_end_matches('%').to_owned()
+    describe::percent(n, of).trim_end_matches('%').to_owned()
 }
 
 /// A line of the screen's scrolling body.

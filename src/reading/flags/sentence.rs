@@ -1,7 +1,7 @@
 //! The words a risk flag is told in: one sentence per raised flag, with its offsets in
 //! bytes, the same in `explain`, the inspector's decision pane and `scan --list`.
 
-use crate::describe::thousands;
+use crate::describe::{plural, thousands};
 use crate::visible::visible;
 
 use super::{Numbered, Raised};
@@ -30,7 +30,7 @@ pub fn explain(raised: &Raised) -> String {
             kept.number,
             thousands(kept.start),
             length(kept),
-            if *keys == 1 { "1 key".to_owned() } else { format!("{} keys", thousands(*keys)) },
+            plural(*keys, "key", "keys"),
             superseded.number,
             thousands(superseded.start),
             length(superseded),
@@ -60,7 +60,7 @@ pub fn explain(raised: &Raised) -> String {
 
 fn length(c: &Numbered) -> String {
     let n = c.end.map_or(0, |e| e - c.start);
-    if n == 1 { "1 byte".to_owned() } else { format!("{} bytes", thousands(n)) }
+    plural(n, "byte", "bytes")
 }
 
 #[cfg(test)]

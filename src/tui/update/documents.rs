@@ -68,10 +68,8 @@ pub(super) fn documents_key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effec
                     state.list.set_cursor(0);
                     state.list.set_top(0);
                     let n = state.list.view().len();
-                    state.flash = Some(format!(
-                        "{}: {query} (: edits the query)",
-                        crate::scan::report::plural(n, "call", "calls")
-                    ));
+                    state.flash =
+                        Some(format!("{}: {query} (: edits the query)", crate::describe::plural(n, "call", "calls")));
                 }
                 return;
             }

@@ -3,7 +3,7 @@
 
 use crossterm::event::KeyEvent;
 
-use crate::scan::report::plural;
+use crate::describe::plural;
 
 use super::super::badges::Badge;
 use super::super::keymap::{self, Action, Key};

@@ -81,7 +81,7 @@ fn doc_line(d: &Document) -> Line<'static> {
         Span::styled(visible(&d.id, false), bold().patch(accent())),
         Span::raw(format!("  {}", visible(d.round.as_deref().unwrap_or("—"), false))),
         Span::styled(format!("  {}", visible(d.outcome.as_deref().unwrap_or("outcome not logged"), false)), dim()),
-        Span::raw(format!("  {}", crate::scan::report::plural(pages, "page", "pages"))),
+        Span::raw(format!("  {}", crate::describe::plural(pages, "page", "pages"))),
     ];
     if missing > 0 {
         spans.push(Span::styled(format!(" · {missing} missing"), bad().add_modifier(Modifier::BOLD)));

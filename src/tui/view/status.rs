@@ -118,9 +118,9 @@ fn query_counts(state: &State, q: &Applied) -> String {
         replies += 1;
         matches += q.hits.get(&e.key).map_or(0, |h| h.matches);
     }
-    let mut s = crate::scan::report::plural(replies, "reply", "replies");
+    let mut s = crate::describe::plural(replies, "reply", "replies");
     if q.query.reads_text() {
-        s.push_str(&format!(" · {}", crate::scan::report::plural(matches, "match", "matches")));
+        s.push_str(&format!(" · {}", crate::describe::plural(matches, "match", "matches")));
         if !q.searched() {
             s.push_str(&format!(" · searching {}/{}", thousands(q.hits.len()), thousands(q.asked)));
         }

@@ -15,8 +15,9 @@ use crate::visible::visible;
 
 use super::super::layout;
 use super::super::state::State;
+use crate::describe::plural;
 use crate::read::trace::Verdict;
-use crate::scan::report::{Row, plural};
+use crate::scan::report::Row;
 
 use super::super::summary::{self, Corpus, ScreenRow, ScreenSection, Slot};
 use super::super::wrap::{fit, fit_end, pad, pad_left};
