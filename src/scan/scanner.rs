@@ -10,7 +10,8 @@ use rayon::prelude::*;
 
 use crate::query::Query;
 use crate::read::trace::{DecidedBy, Verdict};
-use crate::readers::{Given, ReaderId};
+use crate::readers::ReaderId;
+use crate::readers::pending::Answered;
 use crate::reading::{Config, Facts, Flag, Pair, flags};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
 
@@ -283,10 +284,10 @@ impl Scanner {
     /// Loaded items, their replies read in parallel, everything folded in in order; `given`,
     /// the command readers' answers for the replies among the items, one entry per reply in
     /// order (missing entries, or none: no answers given).
-    pub fn add_items(&mut self, items: &[Item], given: Vec<Vec<(ReaderId, Given)>>) {
+    pub fn add_items(&mut self, items: &[Item], given: Vec<Answered>) {
         let config = &self.scan.config;
         let mut given = given.into_iter();
-        let replies: Vec<(&Item, Vec<(ReaderId, Given)>)> = items
+        let replies: Vec<(&Item, Answered)> = items
             .iter()
             .map(|item| match item {
                 Item::Reply(_) => (item, given.next().unwrap_or_default()),
