@@ -365,14 +365,17 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
-    let mut config = bracewalk::scan::Config::new(args.readers.args()?.catalogue(&args.paths, false)?);
+    let readers = args.readers.args()?;
+    let mut config = bracewalk::scan::Config::new(readers.catalogue(&args.paths, false)?);
     config.fields.clone_from(&args.fields);
     if !args.compare.is_empty() {
-        config.pairs = args
+        let pairs = args
             .compare
             .iter()
             .map(|p| Pair::parse(&config.catalogue, p).map_err(|e| anyhow::anyhow!("--compare {p:?}: {e}")))
             .collect::<Result<_>>()?;
+        // A reader given is run, whatever --compare names.
+        config.pairs = readers.with_defined(&config.catalogue, pairs);
     }
     let output = match (args.json, args.markdown) {
         (true, _) => cli_scan::Output::Json,
