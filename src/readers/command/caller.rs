@@ -4,7 +4,9 @@
 //! A returned value is the reading and `null` is nothing; a returned string is JSON text the
 //! caller parses (with `JSON.parse`'s rules, [`js::parse`]): its parse is the reading, and
 //! text that does not parse is nothing read, kept for display; a throw is nothing read,
-//! counted as such. Callers that read otherwise say so after `?` in the spec:
+//! counted as such. Every reading is taken as JSON text carries it (`JSON.stringify`'s view,
+//! [`json_view`]: a number that is not finite is `null`), as the built-in readers' answers
+//! are when they are compared with it. Callers that read otherwise say so after `?` in the spec:
 //!
 //! * `unwrap=/json/pointer`: the reading is what the pointer finds in the value (absent:
 //!   nothing read), for an extractor that wraps its answer (`{"ok": true, "data": …}`);
@@ -18,7 +20,7 @@ use std::sync::Arc;
 
 use crate::read::js;
 use crate::read::value::{JsString, Value};
-use crate::readers::Given;
+use crate::readers::{Given, changes_in_json, json_view};
 
 use super::protocol::Answer;
 
@@ -124,6 +126,12 @@ impl Caller {
             (Some(tokens), Some(v)) => at_pointer(v, tokens),
             (_, v) => v,
         };
+        // JSON.stringify's view, as every answer that arrives as JSON text is: a number that
+        // is not finite (`1e400` parsed) is `null`.
+        let value = match value {
+            Some(v) if changes_in_json(&v) => json_view(&v),
+            v => v,
+        };
         match value {
             Some(v) if self.nothing.as_ref() == Some(&v) => Given::Nothing,
             v => Given::from_value(v),
@@ -200,6 +208,9 @@ mod tests {
     fn a_returned_string_is_json_text_the_caller_parses() {
         assert_eq!(read("", text(r#" {"a": [1, 2]} "#)), Given::Read(value(r#"{"a":[1,2]}"#)));
         assert_eq!(read("", text("null")), Given::Nothing);
+        // What JSON text carries: Infinity is `null`.
+        assert_eq!(read("", text("1e400")), Given::Nothing);
+        assert_eq!(read("", text("[1e400, 1]")), Given::Read(value("[null,1]")));
         assert_eq!(read("", text("Sure! {\"a\": 1}")), Given::NotJson(Arc::from("Sure! {\"a\": 1}")));
         // JSON.parse's whitespace, not JavaScript's: U+FEFF is not JSON.
         assert!(matches!(read("", text("\u{feff}[1]")), Given::NotJson(_)));
