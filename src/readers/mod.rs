@@ -237,7 +237,12 @@ impl Catalogue {
         }
         let id = ReaderId(u16::try_from(self.readers.len()).map_err(|_| ReaderError::TooMany)?);
         let description = spec.description();
-        self.readers.push(ReaderDef { name: name.to_owned(), description, run: Run::Command(Box::new(spec)), what_if: true });
+        self.readers.push(ReaderDef {
+            name: name.to_owned(),
+            description,
+            run: Run::Command(Box::new(spec)),
+            what_if: true,
+        });
         Ok(id)
     }
 
