@@ -1,5 +1,6 @@
 //! Extractor functions run as they are: `--reader NAME=js:FILE[#EXPORT]` and `--reader
-//! NAME=py:TARGET[:ATTR]`, each with options after `?` (the [caller](super::command::caller)'s).
+//! NAME=py:TARGET[:ATTR]` (each with options after `?`, which are the
+//! [caller](super::command::caller)'s).
 //!
 //! bracewalk carries a small runner for each language ([`JS_RUNNER`], [`PY_RUNNER`]) and runs it
 //! with `node --input-type=module -e` or `python3 -B -c`, so nothing is copied or written
@@ -20,7 +21,6 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use super::ReaderError;
-use super::command::caller::Caller;
 
 /// The JavaScript runner.
 pub const JS_RUNNER: &str = include_str!("runner.mjs");
@@ -50,22 +50,20 @@ pub struct Adapter {
 }
 
 impl Adapter {
-    /// `js:…` or `py:…` (after `NAME=`): the adapter and how its caller reads it; `None` for
-    /// anything else (a command). Files are found from the working directory, and the
-    /// program that runs them on `PATH`, now: a spec that cannot run is an error here.
-    pub fn parse(name: &str, spec: &str) -> Result<Option<(Adapter, Caller)>, ReaderError> {
+    /// Whether `spec` (after `NAME=`) names an extractor function: `js:…` or `py:…`.
+    pub fn names_one(spec: &str) -> bool {
+        spec.starts_with("js:") || spec.starts_with("py:")
+    }
+
+    /// `js:…` or `py:…` (after `NAME=`, its options taken off); `None` for anything else (a
+    /// command). Files are found from the working directory, and the program that runs them
+    /// on `PATH`, now: a spec that cannot run is an error here.
+    pub fn parse(name: &str, spec: &str) -> Result<Option<Adapter>, ReaderError> {
         let (language, body) = match spec.split_once(':') {
             Some(("js", body)) => (Language::JavaScript, body),
             Some(("py", body)) => (Language::Python, body),
             _ => return Ok(None),
         };
-        // Options after the first `?`: file names with a `?` are not taken.
-        let (body, options) = body.split_once('?').unwrap_or((body, ""));
-        let caller = Caller::parse(options).map_err(|problem| ReaderError::BadOption {
-            name: name.to_owned(),
-            spec: spec.to_owned(),
-            problem,
-        })?;
         if body.is_empty() {
             return Err(ReaderError::BadSpec {
                 name: name.to_owned(),
@@ -73,11 +71,10 @@ impl Adapter {
                 problem: "names no file".to_owned(),
             });
         }
-        let adapter = match language {
+        Ok(Some(match language {
             Language::JavaScript => node::adapter(name, body)?,
             Language::Python => python::adapter(name, spec, body)?,
-        };
-        Ok(Some((adapter, caller)))
+        }))
     }
 
     /// What the catalogue says it is.
@@ -152,8 +149,6 @@ mod tests {
         assert_eq!(e.to_string(), "reader mine: js:: names no file");
         let e = Adapter::parse("mine", "js:no/such/file.mjs").unwrap_err();
         assert_eq!(e.to_string(), "reader mine: no/such/file.mjs: no such file");
-        let e = Adapter::parse("mine", "js:x.mjs?unwrap=data").unwrap_err();
-        assert!(e.to_string().starts_with("reader mine: js:x.mjs?unwrap=data: unwrap=data: not a JSON pointer"), "{e}");
         let e = Adapter::parse("mine", "py:no/such/file.py").unwrap_err();
         assert_eq!(e.to_string(), "reader mine: no/such/file.py: no such file");
     }

@@ -74,8 +74,18 @@ impl Spec {
     /// What follows `NAME=` in `--reader`: `js:…` or `py:…` for an extractor function (its
     /// file and the program that runs it found now), anything else a command.
     pub fn parse(name: &str, definition: &str) -> Result<Spec, ReaderError> {
-        match Adapter::parse(name, definition)? {
-            Some((adapter, caller)) => Ok(Spec::of(Launch::Adapter(adapter), caller)),
+        if !Adapter::names_one(definition) {
+            return Ok(Spec::new(definition));
+        }
+        // Options after the first `?`: file names with a `?` are not taken.
+        let (spec, options) = definition.split_once('?').unwrap_or((definition, ""));
+        let caller = Caller::parse(options).map_err(|problem| ReaderError::BadOption {
+            name: name.to_owned(),
+            spec: definition.to_owned(),
+            problem,
+        })?;
+        match Adapter::parse(name, spec)? {
+            Some(adapter) => Ok(Spec::of(Launch::Adapter(adapter), caller)),
             None => Ok(Spec::new(definition)),
         }
     }
@@ -309,6 +319,9 @@ mod tests {
         assert_eq!(c.find("mine"), Ok(id));
         assert!(c.what_ifs().any(|r| r == id), "compared by default");
         assert!(c.add_command("mine", Spec::new("cat")).is_err(), "twice");
+        let e = Spec::parse("mine", "js:x.mjs?unwrap=data").unwrap_err();
+        assert!(e.to_string().starts_with("reader mine: js:x.mjs?unwrap=data: unwrap=data: not a JSON pointer"), "{e}");
+        assert_eq!(Spec::parse("mine", "node x.mjs?a=1").map(|s| s.launch), Ok(Launch::Shell("node x.mjs?a=1".into())));
     }
 
     #[test]
