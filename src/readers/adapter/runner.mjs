@@ -64,16 +64,26 @@ try {
   unready({ stage: "load", error: describe(e) + (at ? ` (at ${at})` : "") });
 }
 
+// Whether `v` is a function one calls, not a class (which throws when called without `new`).
+function callable(v) {
+  if (typeof v !== "function") return false;
+  try {
+    return !/^class\b/.test(Function.prototype.toString.call(v));
+  } catch {
+    return true;
+  }
+}
+
 // The functions the module offers: its named exports, and the members of a CommonJS
 // module's exports (or of an object exported as default).
 function functions() {
   const found = new Map();
-  for (const [name, v] of Object.entries(module)) if (name !== "default" && typeof v === "function") found.set(name, v);
+  for (const [name, v] of Object.entries(module)) if (name !== "default" && callable(v)) found.set(name, v);
   const d = module.default;
   if (d !== null && typeof d === "object") {
     for (const name of Object.keys(d)) {
       const v = d[name];
-      if (typeof v === "function" && !found.has(name)) found.set(name, v.bind(d));
+      if (callable(v) && !found.has(name)) found.set(name, v.bind(d));
     }
   }
   return found;
@@ -97,7 +107,7 @@ function pick() {
     if (typeof f !== "function") unready({ stage: "function", wanted, functions: [...functions().keys()] });
     return [wanted, f.bind(holder)];
   }
-  if (typeof module.default === "function") return [module.default.name || "default", module.default];
+  if (callable(module.default)) return [module.default.name || "default", module.default];
   const found = functions();
   if (found.size !== 1) unready({ stage: "function", wanted: null, functions: [...found.keys()] });
   return [...found][0];
