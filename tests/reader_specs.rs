@@ -451,7 +451,7 @@ fn a_bad_spec_is_one_error_naming_the_reader_the_file_and_the_cause_before_any_r
         (
             format!("py:{}", fixture("py_function.py").display()),
             vec![("BRACEWALK_PYTHON", "/nonexistent/python3")],
-            "reader mine: /nonexistent/python3 ($BRACEWALK_PYTHON) is not a program here".to_owned(),
+            "py_function.py: /nonexistent/python3 ($BRACEWALK_PYTHON) is not a program here".to_owned(),
         ),
     ];
     if runs("node", &["--version"]) {
@@ -492,7 +492,7 @@ fn a_bad_spec_is_one_error_naming_the_reader_the_file_and_the_cause_before_any_r
         cases.push((
             js_spec("esm_named.mjs", ""),
             vec![("PATH", path.as_str())],
-            "reader mine: node is not on PATH: js: readers run with node".to_owned(),
+            "esm_named.mjs: node is not on PATH: js: readers run with node".to_owned(),
         ));
         check_all(dir.path(), &cases);
         if typescript().is_none() {

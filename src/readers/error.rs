@@ -37,8 +37,8 @@ pub enum ReaderError {
     #[error("reader {name}: {}: no such file", file.display())]
     NoFile { name: String, file: PathBuf },
     /// The program the reader runs with (node, python3, `$BRACEWALK_PYTHON`) cannot be run.
-    #[error("reader {name}: {program} {problem}")]
-    NoProgram { name: String, program: String, problem: String },
+    #[error("reader {name}: {target}: {program} {problem}")]
+    NoProgram { name: String, target: String, program: String, problem: String },
     /// A TypeScript file, and neither a node that strips types nor tsx to run it.
     #[error(
         "reader {name}: {}: node {node} cannot run TypeScript: use node ≥ 22.6, which strips types itself, \

@@ -34,6 +34,7 @@ pub(super) fn adapter(name: &str, body: &str) -> Result<Adapter, ReaderError> {
     let path = existing_file(name, file)?;
     let node = on_path("node").ok_or_else(|| ReaderError::NoProgram {
         name: name.to_owned(),
+        target: file.to_owned(),
         program: "node".to_owned(),
         problem: "is not on PATH: js: readers run with node (18 or later)".to_owned(),
     })?;
@@ -43,6 +44,7 @@ pub(super) fn adapter(name: &str, body: &str) -> Result<Adapter, ReaderError> {
     if matches!(extension, "ts" | "mts" | "cts" | "tsx" | "jsx") {
         let version = version(&node).map_err(|problem| ReaderError::NoProgram {
             name: name.to_owned(),
+            target: file.to_owned(),
             program: node.display().to_string(),
             problem,
         })?;

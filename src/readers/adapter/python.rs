@@ -37,6 +37,7 @@ pub(super) fn adapter(name: &str, spec: &str, body: &str) -> Result<Adapter, Rea
     };
     let path = on_path(&program).ok_or_else(|| ReaderError::NoProgram {
         name: name.to_owned(),
+        target: target.to_owned(),
         program: format!("{program}{named}"),
         problem: format!("is not a program here: py: readers run with python3, or with the Python ${PYTHON_VAR} names"),
     })?;
