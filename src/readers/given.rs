@@ -24,7 +24,7 @@ pub enum Given {
     Nothing,
     /// It threw, with this message: nothing read, as a caller that catches it holds.
     Threw(Arc<str>),
-    /// It returned text that is not JSON, kept (its first [`KEPT`] characters) for display:
+    /// It returned text that is not JSON, kept (its first thousand characters) for display:
     /// nothing read, as the caller's `JSON.parse` throws on it.
     NotJson(Arc<str>),
     /// No answer, and why: the process failed (it died, hung, printed what is not an
