@@ -34,14 +34,15 @@ impl Pair {
     pub fn parse(catalogue: &Catalogue, s: &str) -> Result<Pair, String> {
         match s.split_once(',') {
             Some((a, b)) => {
-                let pair = Pair { from: catalogue.find(a)?, to: catalogue.find(b)? };
+                let find = |s: &str| catalogue.find(s).map_err(|e| e.to_string());
+                let pair = Pair { from: find(a)?, to: find(b)? };
                 if pair.from == pair.to {
                     return Err(format!("{s:?} compares a reader with itself"));
                 }
                 Ok(pair)
             }
             None => {
-                let r = catalogue.find(s)?;
+                let r = catalogue.find(s).map_err(|e| e.to_string())?;
                 if r == ReaderId::LAST_WINS {
                     return Err("last-wins is the seed; name the reader to compare it with".to_owned());
                 }
