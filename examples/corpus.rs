@@ -5,9 +5,16 @@
 //!     cargo run --example corpus -- fences
 //!     cargo run --example corpus -- typical BYTES [SEED]
 //!     cargo run --example corpus -- adversarial FAMILY SIZE     (FAMILY may be `all`)
+//!     cargo run --release --example corpus -- campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]
+//!
+//! `campaign` writes a bench campaign in the run-log shape under DIR (`round-N/<document>/
+//! log.jsonl` with ledgers; by default 10 rounds of 20 documents of 150 replies, some 1.1 GB)
+//! and prints what it wrote.
 //!
 //! `scripts/regen-goldens` is the one caller that matters; see `tests/golden/README.md`.
 
+#[path = "../tests/support/campaign.rs"]
+mod campaign;
 #[path = "../tests/support/corpus.rs"]
 mod corpus;
 
@@ -16,7 +23,7 @@ use std::process::ExitCode;
 
 use corpus::Record;
 
-const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | adversarial FAMILY|all SIZE";
+const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]";
 
 fn number(arg: Option<&String>, what: &str) -> Result<Option<u64>, String> {
     match arg {
@@ -65,8 +72,38 @@ fn records(args: &[String]) -> Result<Vec<Record>, String> {
     }
 }
 
+/// `campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]`: writes it, says what it wrote.
+fn campaign(args: &[String]) -> Result<String, String> {
+    let dir = args.get(1).ok_or(USAGE)?;
+    let mut shape = campaign::Shape::default();
+    let count = |i: usize, what: &str, default: usize| -> Result<usize, String> {
+        number(args.get(i), what)?.map_or(Ok(default), usize::try_from).map_err(|e| e.to_string())
+    };
+    shape.rounds = count(2, "rounds", shape.rounds)?;
+    shape.documents = count(3, "documents", shape.documents)?;
+    shape.replies = count(4, "replies", shape.replies)?;
+    shape.seed = number(args.get(5), "seed")?.unwrap_or(shape.seed);
+    let w = campaign::write_campaign(std::path::Path::new(dir), &shape).map_err(|e| format!("{dir}: {e}"))?;
+    Ok(format!(
+        "{dir}: {} rounds x {} documents, {} replies and {} calls cut at the output ceiling, {} bytes of run logs in {} files\n",
+        shape.rounds, shape.documents, w.replies, w.truncated, w.bytes, w.files
+    ))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("campaign") {
+        return match campaign(&args) {
+            Ok(said) => {
+                print!("{said}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("corpus: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match records(&args) {
         Ok(rs) => {
             let mut out = std::io::stdout().lock();

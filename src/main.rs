@@ -183,12 +183,15 @@ struct ScanArgs {
 /// Readers of one's own: shared by the inspector, `scan`, `extract` and `explain`.
 #[derive(clap::Args)]
 struct ReaderFlags {
-    /// A reader of your own, NAME=COMMAND: COMMAND runs once under `sh -c`, reads a JSON line
-    /// {"id", "text"} per reply and answers each with a line {"id", "value"} (or {"id",
-    /// "error"}), in order; NAME is then a reader like any other (`--compare NAME,last-wins`).
-    /// Its stderr goes to a log in the state directory. `extract` and `explain` also take a
-    /// built-in reader's name. Repeat for several.
-    #[arg(long = "reader", value_name = "NAME=COMMAND")]
+    /// A reader of your own: NAME=js:FILE[#EXPORT] (a JavaScript or TypeScript function),
+    /// NAME=py:TARGET[:ATTR] (a Python function or Class.method in a .py file or module), or
+    /// NAME=COMMAND (runs once under `sh -c`, reads a JSON line {"id", "text"} per reply and
+    /// answers each with a line {"id", "value"}, in order). Options after `?`: unwrap=/POINTER,
+    /// nothing=JSON, strings=value, throws=fail (joined by &). NAME is then a reader like any
+    /// other, compared with last-wins unless --compare names it. Its stderr goes to a log in
+    /// the state directory. `extract` and `explain` also take a built-in reader's name. Repeat
+    /// for several.
+    #[arg(long = "reader", value_name = "NAME=SPEC")]
     reader: Vec<String>,
     /// Seconds a reader command that owes answers may go without taking input or giving an
     /// answer before it counts as hung.
@@ -362,14 +365,17 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
-    let mut config = bracewalk::reading::Config::new(args.readers.args()?.catalogue(&args.paths, false)?);
+    let readers = args.readers.args()?;
+    let mut config = bracewalk::reading::Config::new(readers.catalogue(&args.paths, false)?);
     config.fields.clone_from(&args.fields);
     if !args.compare.is_empty() {
-        config.pairs = args
+        let pairs = args
             .compare
             .iter()
             .map(|p| Pair::parse(&config.catalogue, p).map_err(|e| anyhow::anyhow!("--compare {p:?}: {e}")))
             .collect::<Result<_>>()?;
+        // A reader given is run, whatever --compare names.
+        config.pairs = readers.with_defined(&config.catalogue, pairs);
     }
     let output = match (args.json, args.markdown) {
         (true, _) => cli_scan::Output::Json,

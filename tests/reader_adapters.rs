@@ -85,10 +85,12 @@ fn the_module_adapter_runs_any_extractor_and_agrees_with_json_text() {
     ];
     let command = "node examples/readers/module.mjs tests/readers/whole_text.mjs extractJson";
     let (v, out) = scan(dir.path(), &texts, "whole", command);
-    assert_eq!(accounts(&v, "whole"), pairs(&[("r2", "null → value {b}")]), "{v}");
-    assert_eq!(v["ids"]["reader_failed"]["whole"], serde_json::json!([{"id": "r5", "why": "error: asked to throw"}]));
-    assert_eq!(v["ids"]["diagnostics"], serde_json::json!(["reader whole: reply r5: asked to throw"]));
-    assert_eq!(out.status.code(), Some(1));
+    // A throw (an `error` answer) is nothing read, as the extractor's caller, who catches it,
+    // holds: it differs where the seed reads, and the reader has not failed.
+    assert_eq!(accounts(&v, "whole"), pairs(&[("r2", "null → value {b}"), ("r5", "null → value {c}")]), "{v}");
+    assert_eq!(v["ids"]["reader_failed"]["whole"], serde_json::json!([]));
+    assert_eq!(v["ids"]["diagnostics"], serde_json::json!([]));
+    assert_eq!(out.status.code(), Some(0));
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Readers supplied as commands (`--reader NAME=COMMAND`), through the binary: shell
 //! one-liners that answer, that answer only once their input has ended, and that fail in
 //! each way a reader can (exit mid-corpus, hang, answer out of order, answer about a reply
-//! they were not asked about, print what is not JSON, report an error for a reply). Each
+//! they were not asked about, print what is not JSON, fail one reply), and one that says its
+//! extractor threw, which is nothing read, not a failure. Each
 //! failure is one diagnostic naming the reader and the reply; the answers before it stand;
 //! the rest count as "reader failed"; and no other reader loses a reply. The inspector stays
 //! responsive while a reader hangs (tmux).
@@ -130,10 +131,13 @@ fn every_failure_is_one_diagnostic_and_no_other_reader_loses_a_reply() {
         ),
         ("stranger", reader("[ $n -eq 3 ] && id=nope;")),
         ("prose", reader("[ $n -eq 3 ] && { echo hello; continue; };")),
+        // A throw is nothing read, not a failure.
         (
             "errs",
             reader(r#"[ $n -eq 3 ] && { printf '{"id":"%s","error":"cannot read this one"}\n' "$id"; continue; };"#),
         ),
+        // What the extractor returned could not be carried: that reply alone fails.
+        ("uncarried", reader(r#"[ $n -eq 3 ] && { printf '{"id":"%s","fail":"a cycle"}\n' "$id"; continue; };"#)),
     ];
     let mut args: Vec<String> = vec!["--json".into(), "--list".into(), "--reader-timeout".into(), "1".into()];
     for (name, command) in &readers {
@@ -149,7 +153,8 @@ fn every_failure_is_one_diagnostic_and_no_other_reader_loses_a_reply() {
     let scan = json(&out);
     assert_eq!(scan["replies"], 8);
 
-    // One diagnostic per failing reader (and one per error line), naming reader and reply.
+    // One diagnostic per failing reader (and one per reply that failed alone), naming reader
+    // and reply.
     let diagnostics = ids(&scan["ids"]["diagnostics"]);
     let expect = [
         ("exits", "exited with status 3 before it answered reply r4"),
@@ -160,7 +165,7 @@ fn every_failure_is_one_diagnostic_and_no_other_reader_loses_a_reply() {
         ("swaps", "answered reply \"r4\" where reply r3 was next (answers come in the order asked)"),
         ("stranger", "answered for \"nope\", a reply it was not asked about, where reply r3 was next"),
         ("prose", "printed a line that is not JSON"),
-        ("errs", "reply r3: cannot read this one"),
+        ("uncarried", "reply r3: a cycle"),
     ];
     for (name, says) in expect {
         let mine: Vec<&String> = diagnostics.iter().filter(|d| d.starts_with(&format!("reader {name}: "))).collect();
@@ -182,7 +187,8 @@ fn every_failure_is_one_diagnostic_and_no_other_reader_loses_a_reply() {
     assert_eq!(failed("swaps"), names(3..=8));
     assert_eq!(failed("stranger"), names(3..=8));
     assert_eq!(failed("prose"), names(3..=8));
-    assert_eq!(failed("errs"), ["r3"]);
+    assert_eq!(failed("errs"), Vec::<String>::new());
+    assert_eq!(failed("uncarried"), ["r3"]);
     assert_eq!(scan["reader_failed"]["exits"], 5);
     // Answers are compared as JSON text carries them: r8 (Infinity) is the seed's `null`.
     assert_eq!(differing(&scan, "ok"), SEED_READS);
@@ -247,7 +253,10 @@ fn extract_and_explain_run_a_reader_command_on_one_reply() {
     let out = run(&["explain", "--json", "--reader", &format!("three={echo}")]);
     let v: Json = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["decided_by"], "last-wins");
-    assert_eq!(v["readers"]["three"], serde_json::json!({"value": {"b": 3}, "account": "b: 3 → 2"}));
+    assert_eq!(
+        v["readers"]["three"],
+        serde_json::json!({"value": {"b": 3}, "outcome": "read", "note": null, "account": "b: 3 → 2"})
+    );
 
     let out = run(&["extract", "--reader", "broken=echo oops >&2; exit 4"]);
     assert_eq!(out.status.code(), Some(2));
@@ -335,7 +344,7 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     let drawn = fixture::screen(&s);
     assert!(drawn.contains("mine → last-wins"), "{drawn}");
     // Its answers: the same as the seed's, another one, none (it failed).
-    let value = |t: &str| Given::Answer(Some(bracewalk::read::js::parse(t).unwrap()));
+    let value = |t: &str| Given::Read(bracewalk::read::js::parse(t).unwrap());
     let given = [value(r#"{"a": 1}"#), value(r#"{"b": 3}"#), Given::Failed(Arc::from("reader failed: exited"))];
     let done: Vec<Read> = early
         .into_iter()

@@ -13,8 +13,8 @@ use serde_json::{Map, Value as Json, json};
 use crate::read::trace::Trace;
 use crate::read::value::Value;
 use crate::readers::command::{self, Commands, Spec};
-use crate::readers::{Answers, Catalogue, Given, ReaderId};
-use crate::reading::{Raised, account};
+use crate::readers::{Answers, Catalogue, Given, Outcome, ReaderId};
+use crate::reading::{Pair, Raised, account};
 
 use super::explain;
 use super::style::Style;
@@ -27,25 +27,33 @@ pub struct ReaderArgs {
 }
 
 impl ReaderArgs {
-    /// The built-in catalogue with every `NAME=COMMAND` added; `inspected` are the paths the
-    /// command reads, never where a reader's stderr log goes. `names`: whether a reader's
-    /// name alone may be given (it names a reader to run; `scan` and the inspector take
-    /// names in `--compare` and `w` instead).
+    /// The built-in catalogue with every `NAME=DEFINITION` added, and each reader that runs
+    /// through an adapter started, so that one that cannot run is an error now, before any
+    /// reply is read; `inspected` are the paths the command reads, never where a reader's
+    /// stderr log goes. `names`: whether a reader's name alone may be given (it names a reader
+    /// to run; `scan` and the inspector take names in `--compare` and `w` instead).
     pub fn catalogue(&self, inspected: &[PathBuf], names: bool) -> Result<Catalogue> {
         let mut catalogue = Catalogue::builtin();
         let state = crate::state_dir::path();
+        let mut added = Vec::new();
         for r in &self.readers {
             if !r.contains('=') {
                 if !names {
-                    bail!("--reader {r:?}: give NAME=COMMAND (a reader of the catalogue is named by --compare)");
+                    bail!(
+                        "--reader {r:?}: give NAME=COMMAND, NAME=js:FILE or NAME=py:TARGET (a reader of the catalogue is named by --compare)"
+                    );
                 }
                 catalogue.find(r).map_err(|e| anyhow::anyhow!("--reader {r:?}: {e}"))?;
                 continue;
             }
-            let (name, command) = command::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
-            let log = command::log_path(state.as_deref(), &name, inspected);
-            let spec = Spec { command, timeout: self.timeout, log };
-            catalogue.add_command(&name, spec).map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?;
+            let (name, definition) = command::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
+            let mut spec = Spec::parse(&name, &definition)?;
+            spec.timeout = self.timeout;
+            spec.log = command::log_path(state.as_deref(), &name, inspected);
+            added.push(catalogue.add_command(&name, spec).map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?);
+        }
+        for id in added {
+            command::start_ahead(&catalogue, id)?;
         }
         Ok(catalogue)
     }
@@ -62,6 +70,17 @@ impl ReaderArgs {
             }
         }
         out
+    }
+
+    /// `pairs` (what `--compare` asked for) with every reader given as `NAME=…` that no pair
+    /// names compared with the seed: a reader one defines is a reader one wants to see.
+    pub fn with_defined(&self, catalogue: &Catalogue, mut pairs: Vec<Pair>) -> Vec<Pair> {
+        for id in self.named(catalogue).into_iter().filter(|&id| catalogue.is_command(id)) {
+            if !pairs.iter().any(|p| p.from == id || p.to == id) {
+                pairs.push(Pair { from: id, to: ReaderId::LAST_WINS });
+            }
+        }
+        pairs
     }
 }
 
@@ -101,7 +120,7 @@ pub fn answers(catalogue: &Catalogue, readers: &[ReaderId], id: &str, text: &str
     }
     for &r in readers {
         if !catalogue.is_command(r) {
-            out.push((r, Given::Answer(catalogue.read(r, text))));
+            out.push((r, Given::from_value(catalogue.read(r, text))));
         }
     }
     out.sort_by_key(|(r, _)| readers.iter().position(|x| x == r));
@@ -113,6 +132,9 @@ pub fn answers(catalogue: &Catalogue, readers: &[ReaderId], id: &str, text: &str
 struct Beside {
     name: String,
     value: Option<Value>,
+    /// How it read nothing, where that says more than `null` (it threw, …).
+    outcome: Outcome,
+    note: Option<String>,
     account: Option<String>,
 }
 
@@ -122,12 +144,9 @@ fn beside(catalogue: &Catalogue, text: &str, given: &[(ReaderId, Given)]) -> Vec
     given
         .iter()
         .map(|(r, g)| {
-            let value = match g {
-                Given::Answer(v) => v.clone(),
-                Given::Failed(_) => None,
-            };
             let account = answers.pair(*r, ReaderId::LAST_WINS).and_then(|(a, b)| account(a, b));
-            Beside { name: catalogue.name(*r).to_owned(), value, account }
+            let (value, outcome, note) = (g.value().cloned(), g.outcome(), g.note());
+            Beside { name: catalogue.name(*r).to_owned(), value, outcome, note, account }
         })
         .collect()
 }
@@ -143,7 +162,10 @@ pub fn explain_text(
     let mut out = explain::render_text(text, trace, style);
     let _ = writeln!(out);
     for b in beside(catalogue, text, given) {
-        let value = b.value.as_ref().map_or_else(|| "null".to_owned(), crate::describe::sketch);
+        let mut value = b.value.as_ref().map_or_else(|| "null".to_owned(), crate::describe::sketch);
+        if let Some(note) = &b.note {
+            value = format!("{value} ({})", crate::visible::visible(note, false));
+        }
         let _ = writeln!(out, "{} {value}", style.bold(&b.name));
         let verdict = match &b.account {
             None => style.good("the same answer as last-wins"),
@@ -154,8 +176,10 @@ pub fn explain_text(
     out
 }
 
-/// `explain --json --reader`: the trace's JSON with `readers` added, `{NAME: {value,
-/// account}}` (`account` null when the answers are the same), written as it is made.
+/// `explain --json --reader`: the trace's JSON with `readers` added, `{NAME: {value, outcome,
+/// note, account}}` (`outcome` one of [`Outcome::name`]'s, `note` what a throw said or the
+/// text that is not JSON, `account` null when the answers are the same), written as it is
+/// made.
 pub fn explain_json(
     catalogue: &Catalogue,
     text: &str,
@@ -169,7 +193,8 @@ pub fn explain_json(
         let value = b.value.as_ref().map_or(Json::Null, |v| {
             serde_json::value::RawValue::from_string(v.to_json()).map_or(Json::Null, |raw| json!(raw))
         });
-        readers.insert(b.name, json!({"value": value, "account": b.account}));
+        let outcome = b.outcome.name();
+        readers.insert(b.name, json!({"value": value, "outcome": outcome, "note": b.note, "account": b.account}));
     }
     // The trace's object, its closing brace held back for one more key.
     let mut held = HoldLast { out, last: None };
@@ -215,11 +240,55 @@ pub fn inspected(input: &str) -> Vec<PathBuf> {
     vec![Path::new(path).to_path_buf()]
 }
 
-/// The `extract` of a command reader: its answer's JSON, context for a failure.
+/// The `extract` of a reader that runs outside: its answer's value; what it threw, or the
+/// text it returned that is not JSON, said on stderr; context for a failure.
 pub fn command_value(catalogue: &Catalogue, reader: ReaderId, id: &str, text: &str) -> Result<Option<Value>> {
     let given = answers(catalogue, &[reader], id, text)?;
-    Ok(given.into_iter().find_map(|(_, g)| match g {
-        Given::Answer(v) => v,
-        Given::Failed(_) => None,
+    Ok(given.into_iter().find_map(|(r, g)| {
+        if let Some(note) = g.note() {
+            eprintln!("bracewalk: reader {} {}", catalogue.name(r), crate::visible::visible(&note, false));
+        }
+        g.into_value()
     }))
+}
+
+/// The reader a diagnostic is about (`reader NAME: …`), among those that run outside.
+pub fn reader_of(catalogue: &Catalogue, diagnostic: &str) -> Option<ReaderId> {
+    let name = diagnostic.strip_prefix("reader ")?.split_once(": ")?.0;
+    catalogue.find(name).ok().filter(|&id| catalogue.is_command(id))
+}
+
+/// Diagnostics of one reader shown without `--list`, the rest counted.
+const SHOWN_PROBLEMS: usize = 5;
+/// Lines of a reader's stderr shown under its diagnostics.
+const SHOWN_TAIL: usize = 5;
+
+/// What a scan's table says of the readers that had problems: each one's diagnostics (the
+/// first few, or all with `all`), then the last lines of its stderr, where its log has any.
+pub fn problems_text(catalogue: &Catalogue, diagnostics: &[String], all: bool, style: &Style) -> String {
+    let mut out = String::new();
+    for (id, spec) in catalogue.commands() {
+        let mine: Vec<&String> = diagnostics.iter().filter(|d| reader_of(catalogue, d) == Some(id)).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(out, "{}", style.bold(&format!("reader {}", catalogue.name(id))));
+        let shown = if all { mine.len() } else { mine.len().min(SHOWN_PROBLEMS) };
+        for d in &mine[..shown] {
+            let _ = writeln!(out, "  {}", style.warn(&crate::visible::visible(d, false)));
+        }
+        if shown < mine.len() {
+            let more = format!("… and {} more (--list shows all)", mine.len() - shown);
+            let _ = writeln!(out, "  {}", style.dim(&more));
+        }
+        let tail = spec.log.as_deref().map(|l| command::stderr::tail(l, SHOWN_TAIL)).unwrap_or_default();
+        if !tail.is_empty() {
+            let _ = writeln!(out, "  {}", style.dim("its stderr ends:"));
+            for line in tail {
+                let _ = writeln!(out, "    {}", style.dim(&line));
+            }
+        }
+    }
+    out
 }

@@ -230,6 +230,9 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
         }
     }
 
+    // What went wrong with a reader of one's own is shown whatever the options.
+    o.push_str(&super::readers::problems_text(&config.catalogue, &scan.diagnostics, list, style));
+
     if list && !scan.calls_without_reply.is_empty() {
         let _ = writeln!(o);
         let _ = writeln!(o, "{}", style.bold("calls with no reply"));
@@ -237,10 +240,12 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
             let _ = writeln!(o, "      {}", visible(id, false));
         }
     }
-    if list && !scan.diagnostics.is_empty() {
+    let others: Vec<&String> =
+        scan.diagnostics.iter().filter(|d| super::readers::reader_of(&config.catalogue, d).is_none()).collect();
+    if list && !others.is_empty() {
         let _ = writeln!(o);
         let _ = writeln!(o, "{}", style.bold("diagnostics"));
-        for d in &scan.diagnostics {
+        for d in others {
             let _ = writeln!(o, "  {}", visible(d, false));
         }
     }

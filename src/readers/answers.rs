@@ -10,8 +10,6 @@
 //! `null`, so nothing read; a lone surrogate survives as its escape). The seed run as a command
 //! then agrees with the built-in seed on every reply.
 
-use std::sync::Arc;
-
 use std::ops::Range;
 
 use crate::read::fence::FenceTries;
@@ -21,22 +19,12 @@ use crate::read::value::Value;
 use crate::read::walk::{self, Keep, Readings, WalkOptions, Walker};
 use crate::read::{js, lex};
 
-use super::{Catalogue, ReaderId, Run, held};
+use super::{Catalogue, Given, ReaderId, Run, held};
 
 /// The reply's range once trimmed of JavaScript's whitespace.
 fn trimmed(text: &str) -> Range<usize> {
     let (start, end) = lex::trim_range(text);
     start..end
-}
-
-/// What a reader that runs outside answered for one reply.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Given {
-    /// Its answer as its JSON text carries it, `null` already nothing (`None`).
-    Answer(Option<Value>),
-    /// It gave no answer for this reply, and why: an error it reported for the reply, or its
-    /// failure (it exited, hung, answered out of order…) at this reply or before it.
-    Failed(Arc<str>),
 }
 
 /// Why a command reader that was given no answer has none.
@@ -173,23 +161,25 @@ impl<'a> Answers<'a> {
     }
 
     /// Why the command reader `id` has no answer for this reply (`None`: it has one, or `id`
-    /// is built in).
+    /// is built in). Nothing read, a throw and text that is not JSON are answers: nothing,
+    /// as their caller holds.
     pub fn failure(&self, id: ReaderId) -> Option<&str> {
         if !self.catalogue.is_command(id) {
             return None;
         }
-        match self.given.iter().find(|(r, _)| *r == id) {
-            Some((_, Given::Answer(_))) => None,
-            Some((_, Given::Failed(why))) => Some(why),
+        match self.given_by(id) {
+            Some(g) => g.failure(),
             None => Some(NOT_GIVEN),
         }
     }
 
+    /// What the command reader `id` gave for this reply, if it was given.
+    pub fn given_by(&self, id: ReaderId) -> Option<&Given> {
+        self.given.iter().find(|(r, _)| *r == id).map(|(_, g)| g)
+    }
+
     fn given_value(&self, id: ReaderId) -> Option<&Value> {
-        match self.given.iter().find(|(r, _)| *r == id) {
-            Some((_, Given::Answer(v))) => v.as_ref(),
-            _ => None,
-        }
+        self.given_by(id).and_then(Given::value)
     }
 
     /// Where built-in `id`'s entry is, found now (where its answer is, but not its value)
@@ -398,6 +388,8 @@ impl<'a> Answers<'a> {
 
 #[cfg(test)]
 mod given_tests {
+    use std::sync::Arc;
+
     use super::*;
     use crate::readers::command::Spec;
 
@@ -416,13 +408,13 @@ mod given_tests {
         let (c, mine) = catalogue();
         // 1e400 is Infinity to the seed, `null` once printed: the command that printed the
         // seed's answer (`null`) agrees with it.
-        let given = [(mine, Given::Answer(None))];
+        let given = [(mine, Given::Nothing)];
         let (mut a, _) = answers(&c, "1e400", &given);
         assert!(a.get(ReaderId::LAST_WINS).is_some(), "the seed holds Infinity");
         assert_eq!(a.pair(mine, ReaderId::LAST_WINS), Some((None, None)));
         // A lone surrogate survives as its escape, both ways.
         let lone = js::parse(r#""\ud800""#).unwrap();
-        let given = [(mine, Given::Answer(Some(lone.clone())))];
+        let given = [(mine, Given::Read(lone.clone()))];
         let (mut a, _) = answers(&c, r#" "\ud800" "#, &given);
         assert_eq!(a.pair(mine, ReaderId::LAST_WINS), Some((Some(&lone), Some(&lone))));
         // Between built-in readers nothing changes: Infinity is a value.

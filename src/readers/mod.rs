@@ -13,14 +13,19 @@
 //! A reader is an entry of a [`Catalogue`] made at run time, named by a [`ReaderId`]: the
 //! built-in readers come first, in a fixed order, so the few every front end names
 //! ([`ReaderId::LAST_WINS`], [`ReaderId::FIRST_WINS`], [`ReaderId::STRICT_ONLY`]) are
-//! constants; readers that are not compiled in are entries appended after them. Those are
-//! [commands](command) the user gives (`--reader NAME=COMMAND`): a long-lived child that
-//! answers replies by id, so its answers are not read from a text here but arrive from its
-//! [`command::Commands`] and are given to [`Answers`], which compares them with the others as
-//! JSON text carries them.
+//! constants; readers that are not compiled in are entries appended after them. Those run
+//! outside: [commands](command) the user gives (`--reader NAME=COMMAND`), or the user's own
+//! extractor function run through bracewalk's [adapter] (`--reader NAME=js:FILE`,
+//! `NAME=py:TARGET`): a long-lived child that answers replies by id, so its answers are not
+//! read from a text here but arrive from its [`command::Commands`], each a [`Given`] (a value,
+//! nothing, a throw, text that is not JSON, or a failure), and are given to [`Answers`],
+//! which compares them with the others as JSON text carries them.
 
+pub mod adapter;
 mod answers;
 pub mod command;
+mod error;
+mod given;
 pub mod pending;
 
 use crate::read::fence::fence_first;
@@ -30,7 +35,9 @@ use crate::read::served;
 use crate::read::value::{JsString, Value};
 use crate::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 
-pub use answers::{Answers, Given, changes_in_json, json_view};
+pub use answers::{Answers, changes_in_json, json_view};
+pub use error::{ReaderError, UnknownReader};
+pub use given::{Given, Outcome};
 
 /// A reader of a [`Catalogue`], by its place in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -68,7 +75,7 @@ pub enum Run {
     ArrayPrefix(String),
     /// A command run once for the whole corpus, answering replies by id
     /// ([`command`]).
-    Command(command::Spec),
+    Command(Box<command::Spec>),
 }
 
 /// One reader.
@@ -213,29 +220,34 @@ impl Catalogue {
     }
 
     /// The reader of this name; the error lists the names there are.
-    pub fn find(&self, name: &str) -> Result<ReaderId, String> {
+    pub fn find(&self, name: &str) -> Result<ReaderId, UnknownReader> {
         let name = name.trim();
-        self.iter().find(|(_, d)| d.name == name).map(|(id, _)| id).ok_or_else(|| {
-            let names: Vec<&str> = self.readers.iter().map(|d| d.name.as_str()).collect();
-            format!("unknown reader {name:?}; the readers are {}", names.join(", "))
+        self.iter().find(|(_, d)| d.name == name).map(|(id, _)| id).ok_or_else(|| UnknownReader {
+            name: name.to_owned(),
+            known: self.readers.iter().map(|d| d.name.clone()).collect(),
         })
     }
 
-    /// Adds a reader that runs as a command (`--reader NAME=COMMAND`), compared with the seed
-    /// by default. The name must be new and fit where names go: a `--compare A,B` pair, a
-    /// file name (its stderr log).
-    pub fn add_command(&mut self, name: &str, spec: command::Spec) -> Result<ReaderId, String> {
+    /// Adds a reader that runs outside (`--reader NAME=COMMAND`, `NAME=js:FILE`, …), compared
+    /// with the seed by default. The name must be new and fit where names go: a `--compare
+    /// A,B` pair, a file name (its stderr log).
+    pub fn add_command(&mut self, name: &str, spec: command::Spec) -> Result<ReaderId, ReaderError> {
         command::check_name(name)?;
         if self.readers.iter().any(|d| d.name == name) {
-            return Err(format!("there is already a reader named {name:?}"));
+            return Err(ReaderError::Taken { name: name.to_owned() });
         }
-        let id = ReaderId(u16::try_from(self.readers.len()).map_err(|_| "too many readers".to_owned())?);
-        let description = format!("the command `{}`", crate::visible::clip(&spec.command, 60));
-        self.readers.push(ReaderDef { name: name.to_owned(), description, run: Run::Command(spec), what_if: true });
+        let id = ReaderId(u16::try_from(self.readers.len()).map_err(|_| ReaderError::TooMany)?);
+        let description = spec.description();
+        self.readers.push(ReaderDef {
+            name: name.to_owned(),
+            description,
+            run: Run::Command(Box::new(spec)),
+            what_if: true,
+        });
         Ok(id)
     }
 
-    /// Whether this reader runs as a command: its answers are given, not read here.
+    /// Whether this reader runs outside: its answers are given, not read here.
     pub fn is_command(&self, id: ReaderId) -> bool {
         self.get(id).is_some_and(|d| matches!(d.run, Run::Command(_)))
     }
@@ -243,7 +255,7 @@ impl Catalogue {
     /// The command readers, in catalogue order.
     pub fn commands(&self) -> impl Iterator<Item = (ReaderId, &command::Spec)> {
         self.iter().filter_map(|(id, d)| match &d.run {
-            Run::Command(spec) => Some((id, spec)),
+            Run::Command(spec) => Some((id, &**spec)),
             _ => None,
         })
     }
@@ -327,7 +339,7 @@ mod tests {
         assert_eq!(c.name(ReaderId::FIRST_WINS), "first-wins");
         assert_eq!(c.name(ReaderId::STRICT_ONLY), "strict-only");
         assert_eq!(c.get(ReaderId::LAST_WINS).map(|d| &d.run), Some(&Run::Walk(WalkOptions::SEED)));
-        assert!(c.find("nope").unwrap_err().contains("first-wins"));
+        assert!(c.find("nope").unwrap_err().known.iter().any(|n| n == "first-wins"));
         assert_eq!(c.what_ifs().count(), 10);
     }
 

@@ -147,7 +147,7 @@ mod tests {
     fn entries_wait_for_their_replies_and_take_their_own_answers() {
         let mut catalogue = Catalogue::builtin();
         // Every request answered with its id, once the input has ended.
-        let script = r#"sed 's/^{"id":\("[^"]*"\),.*/{"id":\1,"value":\1}/' | awk '{ a[NR] = $0 } END { for (i = 1; i <= NR; i++) print a[i] }'"#;
+        let script = r#"sed 's/^{"id":\("[^"]*"\),.*/{"id":\1,"value":[\1]}/' | awk '{ a[NR] = $0 } END { for (i = 1; i <= NR; i++) print a[i] }'"#;
         let mine = catalogue.add_command("mine", Spec::new(script)).unwrap();
         let mut p = Pending::start(&catalogue, &[mine]);
         assert!(!p.no_commands());
@@ -166,13 +166,13 @@ mod tests {
                 answers
                     .iter()
                     .map(|a| match a.as_slice() {
-                        [(r, Given::Answer(Some(v)))] if *r == mine => v.to_json(),
+                        [(r, Given::Read(v))] if *r == mine => v.to_json(),
                         other => format!("{other:?}"),
                     })
                     .collect()
             })
             .collect();
-        assert_eq!(answered, [vec!["\"a\"", "\"b\""], vec![], vec!["\"c\""]]);
+        assert_eq!(answered, [vec![r#"["a"]"#, r#"["b"]"#], vec![], vec![r#"["c"]"#]]);
         assert!(p.finish().is_empty());
     }
 }

@@ -1,6 +1,6 @@
 //! Two readers compared: an account of a difference reads from `from`'s answer to `to`'s.
 
-use crate::readers::{Catalogue, ReaderId};
+use crate::readers::{Catalogue, ReaderId, UnknownReader};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pair {
@@ -55,9 +55,9 @@ impl Pair {
 /// A comparison that cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PairError {
-    /// A name the catalogue does not know; the catalogue says which names it does.
+    /// A name the catalogue does not know.
     #[error("{0}")]
-    NoSuchReader(String),
+    NoSuchReader(#[from] UnknownReader),
     /// `A,A`.
     #[error("{0:?} compares a reader with itself")]
     Itself(String),

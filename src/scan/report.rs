@@ -384,8 +384,8 @@ mod command_tests {
         config.pairs = vec![Pair { from: mine, to: crate::readers::ReaderId::LAST_WINS }];
         let failed = Given::Failed(Arc::from("reader failed: exited"));
         let cases = [
-            ("{\"a\":1}", Given::Answer(Some(js::parse("{\"a\":1}").unwrap()))),
-            ("{\"a\":1}", Given::Answer(None)),
+            ("{\"a\":1}", Given::Read(js::parse("{\"a\":1}").unwrap())),
+            ("{\"a\":1}", Given::Nothing),
             ("{\"a\":1}", failed.clone()),
             ("nothing", failed),
         ];

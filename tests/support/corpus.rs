@@ -2069,12 +2069,38 @@ pub fn fence_corpus() -> Vec<Record> {
 
 /// Realistic replies of 2-60 kB in the typical shapes, until `target_bytes` of text.
 pub fn typical_mix(seed: u64, target_bytes: usize) -> Vec<String> {
-    let mut g = G::new(seed, "typical");
+    let mut replies = Typical::new(seed);
     let mut out = Vec::new();
     let mut total = 0;
     while total < target_bytes {
-        let size = g.rng.octave(2_000, 58_000);
-        let t = match g.rng.below(8) {
+        let t = replies.reply();
+        total += t.len();
+        out.push(t);
+    }
+    out
+}
+
+/// The replies of [`typical_mix`], one at a time, for writers that want a count of them
+/// rather than a size (a campaign's documents).
+pub struct Typical {
+    g: G,
+}
+
+impl Typical {
+    pub fn new(seed: u64) -> Typical {
+        Typical { g: G::new(seed, "typical") }
+    }
+
+    /// The next reply of the mix.
+    pub fn reply(&mut self) -> String {
+        let size = self.g.rng.octave(2_000, 58_000);
+        self.reply_of(size)
+    }
+
+    /// The next reply of the mix, of about `size` bytes.
+    pub fn reply_of(&mut self, size: usize) -> String {
+        let g = &mut self.g;
+        match g.rng.below(8) {
             0 | 1 => g.envelope(size),
             2 => {
                 let e = g.envelope(size);
@@ -2104,17 +2130,14 @@ pub fn typical_mix(seed: u64, target_bytes: usize) -> Vec<String> {
             }
             6 => {
                 let k = (size / 150).max(1);
-                let p = problems(&mut g, k);
+                let p = problems(g, k);
                 let d = QUOTED_NO_STRINGS[g.rng.below(QUOTED_NO_STRINGS.len())];
                 let notes = format!("I first read the contract as {d}; it is not. {}", g.prose(size / 3));
                 obj(Layout::Pretty, &[("faithful", "false".to_owned()), ("problems", p), ("notes", raw(&notes))])
             }
-            _ => edits_reply(&mut g, (size / 70).max(1)),
-        };
-        total += t.len();
-        out.push(t);
+            _ => edits_reply(g, (size / 70).max(1)),
+        }
     }
-    out
 }
 
 /// A brace-laden text of about `size` bytes in one of `ADVERSARIAL_FAMILIES` (empty for an

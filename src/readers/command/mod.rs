@@ -1,77 +1,174 @@
-//! Readers the user supplies as a command (`--reader NAME=COMMAND`): their own extractor,
-//! or another library's, put beside the seed's over the same replies.
+//! Readers that run outside bracewalk: the user's own extractor, or another library's, put
+//! beside the seed's over the same replies. Either a command the user gives
+//! (`--reader NAME=COMMAND`), or an extractor function bracewalk runs through its own
+//! [adapter](super::adapter) (`--reader NAME=js:FILE`, `NAME=py:TARGET`).
 //!
-//! A command runs once, under `sh -c`, as a long-lived child that speaks the [`protocol`]:
-//! a JSON line per reply in, a JSON line per reply out, in the same order. [`Commands`] runs
-//! every command reader a comparison needs: replies go to each in batches as they are loaded
-//! and the answers are read as they come, so a reader that answers line by line is read line
-//! by line and one that answers only once its input has ended is read then; the caller takes
-//! each reply's answers, in order, once every reader has answered it, and gives them to
-//! [`Answers`](super::Answers). A reader's stderr goes to a log file of its own ([`log_path`]).
+//! A reader runs once, as a long-lived child that speaks the [`protocol`]: a JSON line per
+//! reply in, a JSON line per reply out, in the same order; an adapter first says it has
+//! loaded the function, so a bad spec is an error before any reply is read ([`start_ahead`]).
+//! [`Commands`] runs every reader a comparison needs: replies go to each in batches as they
+//! are loaded and the answers are read as they come, so a reader that answers line by line is
+//! read line by line and one that answers only once its input has ended is read then; the
+//! caller takes each reply's answers, in order, once every reader has answered it, and gives
+//! them to [`Answers`](super::Answers). Each answer is read as the extractor's caller reads it
+//! ([`caller`]): a value, nothing, a throw, text that is not JSON. A reader's stderr goes to a
+//! log file of its own ([`log_path`]).
 //!
 //! A reader that exits, hangs past its timeout (no input taken and no answer given for that
 //! long while it owes answers), answers out of order or about a reply it was not asked about,
-//! or prints what is not an answer, fails: one diagnostic names the reader and the reply, its
-//! answers so far stand, and every later reply of it is [`Given::Failed`] ("reader failed",
-//! never "nothing read"). An `error` answer fails that reply alone. Other readers never wait
-//! on a failed one.
+//! or prints what is not an answer, fails: one diagnostic names the reader and the reply (with
+//! the likely fix where its stderr says what went wrong, [`stderr`]), its answers so far
+//! stand, and every later reply of it is [`Given::Failed`] ("reader failed", never "nothing
+//! read"). Other readers never wait on a failed one.
 
+pub mod caller;
 pub mod protocol;
 mod session;
+pub mod stderr;
 
+use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::{Catalogue, Given, ReaderId};
+use super::adapter::Adapter;
+use super::{Catalogue, Given, ReaderError, ReaderId};
 
+use caller::Caller;
 pub use session::Session;
 
 /// How long a reader that owes answers may go without taking input or giving an answer.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// How a command reader runs.
+/// What runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Launch {
+    /// `sh -c COMMAND`.
+    Shell(String),
+    /// An extractor function, through bracewalk's runner for its language.
+    Adapter(Adapter),
+}
+
+/// How a reader that runs outside runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Spec {
-    /// What `sh -c` runs.
-    pub command: String,
+    pub launch: Launch,
+    /// How its answers are read.
+    pub caller: Caller,
     pub timeout: Duration,
     /// Where its stderr goes (`None`: nowhere).
     pub log: Option<PathBuf>,
+    started: Started,
 }
 
 impl Spec {
-    /// `command`, with the default timeout and no log.
+    /// `command` under `sh -c`, with the default timeout and no log.
     pub fn new(command: &str) -> Spec {
-        Spec { command: command.to_owned(), timeout: DEFAULT_TIMEOUT, log: None }
+        Spec::of(Launch::Shell(command.to_owned()), Caller::default())
+    }
+
+    fn of(launch: Launch, caller: Caller) -> Spec {
+        Spec { launch, caller, timeout: DEFAULT_TIMEOUT, log: None, started: Started::default() }
+    }
+
+    /// What follows `NAME=` in `--reader`: `js:…` or `py:…` for an extractor function (its
+    /// file and the program that runs it found now), anything else a command.
+    pub fn parse(name: &str, definition: &str) -> Result<Spec, ReaderError> {
+        if !Adapter::names_one(definition) {
+            return Ok(Spec::new(definition));
+        }
+        // Options after the first `?`: file names with a `?` are not taken.
+        let (spec, options) = definition.split_once('?').unwrap_or((definition, ""));
+        let caller = Caller::parse(options).map_err(|problem| ReaderError::BadOption {
+            name: name.to_owned(),
+            spec: definition.to_owned(),
+            problem,
+        })?;
+        match Adapter::parse(name, spec)? {
+            Some(adapter) => Ok(Spec::of(Launch::Adapter(adapter), caller)),
+            None => Ok(Spec::new(definition)),
+        }
+    }
+
+    /// What it runs, as a message names it: the command, or the adapter's target.
+    pub fn shown(&self) -> String {
+        match &self.launch {
+            Launch::Shell(command) => crate::visible::visible(&crate::visible::clip(command, 120), false),
+            Launch::Adapter(a) => a.target.clone(),
+        }
+    }
+
+    /// What the catalogue says it is.
+    pub fn description(&self) -> String {
+        match &self.launch {
+            Launch::Shell(command) => format!("the command `{}`", crate::visible::clip(command, 60)),
+            Launch::Adapter(a) => a.description(),
+        }
     }
 }
 
-/// `NAME=COMMAND`, as `--reader` takes it.
-pub fn parse_definition(s: &str) -> Result<(String, String), String> {
-    let Some((name, command)) = s.split_once('=') else {
-        return Err(format!("expected NAME=COMMAND, got {s:?}"));
+/// A reader started ahead of its run, to tell a bad spec before any reply is read, for the
+/// run to take. Which process serves a spec is no part of what it is: every two are equal.
+#[derive(Clone, Default)]
+struct Started(Arc<Mutex<Option<Session>>>);
+
+impl Started {
+    fn put(&self, session: Session) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(session);
+    }
+
+    /// The session started ahead for `reader`, once.
+    fn take(&self, reader: ReaderId) -> Option<Session> {
+        let mut slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        slot.take_if(|s| s.reader == reader)
+    }
+}
+
+impl PartialEq for Started {
+    fn eq(&self, _: &Started) -> bool {
+        true
+    }
+}
+
+impl Eq for Started {}
+
+impl fmt::Debug for Started {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Started")
+    }
+}
+
+/// Starts reader `id` of `catalogue` now if it is an adapter, and waits until it says it has
+/// loaded its function: the error says why it cannot run (the module does not load, has no
+/// such function, …). The session is kept for the first run of the reader to take.
+/// A command speaks no greeting, so it is not started ahead.
+pub fn start_ahead(catalogue: &Catalogue, id: ReaderId) -> Result<(), ReaderError> {
+    let Some((_, spec)) = catalogue.commands().find(|(r, _)| *r == id) else { return Ok(()) };
+    if let Launch::Adapter(_) = spec.launch {
+        spec.started.put(Session::ready(id, catalogue.name(id), spec)?);
+    }
+    Ok(())
+}
+
+/// `NAME=DEFINITION`, as `--reader` takes it.
+pub fn parse_definition(s: &str) -> Result<(String, String), ReaderError> {
+    let Some((name, definition)) = s.split_once('=') else {
+        return Err(ReaderError::NoDefinition { given: s.to_owned() });
     };
     check_name(name)?;
-    if command.trim().is_empty() {
-        return Err(format!("--reader {name}= has no command"));
+    if definition.trim().is_empty() {
+        return Err(ReaderError::NoCommand { name: name.to_owned() });
     }
-    Ok((name.to_owned(), command.to_owned()))
+    Ok((name.to_owned(), definition.to_owned()))
 }
 
 /// A reader's name is a word: it goes into `--compare A,B`, filter names, and its log's file
 /// name.
-pub fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), ReaderError> {
     let word = name.len() <= 40
         && name.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
-    if word {
-        Ok(())
-    } else {
-        Err(format!(
-            "{name:?} is not a reader name: use up to 40 letters, digits, `-`, `_` and `.`, starting with a letter or digit"
-        ))
-    }
+    if word { Ok(()) } else { Err(ReaderError::BadName { name: name.to_owned() }) }
 }
 
 /// Where reader `name`'s stderr goes: `readers/NAME.log` in the state directory, or in
@@ -209,8 +306,8 @@ mod tests {
     #[test]
     fn names_and_definitions() {
         assert_eq!(parse_definition("mine=node x.mjs a=b"), Ok(("mine".to_owned(), "node x.mjs a=b".to_owned())));
-        assert!(parse_definition("mine").is_err());
-        assert!(parse_definition("mine=  ").is_err());
+        assert_eq!(parse_definition("mine"), Err(ReaderError::NoDefinition { given: "mine".to_owned() }));
+        assert_eq!(parse_definition("mine=  "), Err(ReaderError::NoCommand { name: "mine".to_owned() }));
         assert!(parse_definition("a,b=cat").is_err());
         assert!(parse_definition("../x=cat").is_err());
         assert!(check_name("json_repair-0.3").is_ok());
@@ -222,6 +319,9 @@ mod tests {
         assert_eq!(c.find("mine"), Ok(id));
         assert!(c.what_ifs().any(|r| r == id), "compared by default");
         assert!(c.add_command("mine", Spec::new("cat")).is_err(), "twice");
+        let e = Spec::parse("mine", "js:x.mjs?unwrap=data").unwrap_err();
+        assert!(e.to_string().starts_with("reader mine: js:x.mjs?unwrap=data: unwrap=data: not a JSON pointer"), "{e}");
+        assert_eq!(Spec::parse("mine", "node x.mjs?a=1").map(|s| s.launch), Ok(Launch::Shell("node x.mjs?a=1".into())));
     }
 
     #[test]

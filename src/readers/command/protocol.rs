@@ -1,10 +1,24 @@
 //! The protocol a reader command speaks: one JSON object a line each way, answered in order.
 //!
 //! bracewalk writes `{"id": "<reply id>", "text": "<the reply text>"}`; the reader writes, for
-//! each, `{"id": "<same id>", "value": <any JSON>}` (`null` or no `value`: nothing read) or
-//! `{"id": …, "error": "<message>"}` for that reply alone. Lines are read with JavaScript's
-//! `JSON.parse` ([`js::parse`]), so a value is what a JavaScript caller of the reader would
-//! hold.
+//! each, one of
+//!
+//! * `{"id": "<same id>", "value": <any JSON>}`: what the extractor returned (`null` or no
+//!   `value`: nothing);
+//! * `{"id": …, "json": "<text>"}`: the extractor returned this text, which its caller parses
+//!   as JSON;
+//! * `{"id": …, "error": "<message>"}`: the extractor threw;
+//! * `{"id": …, "fail": "<why>"}`: the reply has no answer (what the extractor returned
+//!   could not be carried as JSON).
+//!
+//! Lines are read with JavaScript's `JSON.parse` ([`js::parse`]), so a value is what a
+//! JavaScript caller of the reader would hold. The [caller](super::caller) then reads the
+//! answer as the spec's options say.
+//!
+//! An adapter (`js:`, `py:`) first says whether it loaded the extractor, before any reply is
+//! sent: `{"ready": {"function": "<its name>"}}`, or `{"unready": {"stage": "load", "error":
+//! "<message>"}}`, or `{"unready": {"stage": "function", "wanted": "<name>" | null,
+//! "functions": ["<name>", …]}}` ([`parse_handshake`]).
 
 use crate::read::js;
 use crate::read::lex;
@@ -26,10 +40,14 @@ pub fn request(out: &mut String, id: &str, text: &str) {
 /// What one answer says about its reply.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    /// The reader's value, `null` already nothing.
+    /// The extractor's value, `null` already nothing.
     Value(Option<Value>),
-    /// The reader could not read this reply, and said why.
-    Error(String),
+    /// The extractor returned this text.
+    Text(JsString),
+    /// The extractor threw, with this message.
+    Threw(String),
+    /// The reply has no answer, and why.
+    Failed(String),
 }
 
 /// One line a reader printed.
@@ -64,11 +82,63 @@ pub fn parse_line(bytes: &[u8]) -> Option<Line> {
     let Some(id) = object.remove("id").and_then(Value::into_js_string) else {
         return Some(Line::Bad(format!("an answer with no \"id\" string: {}", quote(line))));
     };
-    let answer = match object.remove("error") {
-        Some(Value::Null) | None => Answer::Value(crate::readers::held(object.remove("value"))),
-        Some(e) => Answer::Error(e.into_js_string().map_or_else(|| e_json(line), |s| s.to_string_lossy().into_owned())),
+    let message = |v: Value| v.into_js_string().map_or_else(|| e_json(line), |s| s.to_string_lossy().into_owned());
+    let present = |v: Option<Value>| v.filter(|v| !matches!(v, Value::Null));
+    let answer = if let Some(e) = present(object.remove("error")) {
+        Answer::Threw(message(e))
+    } else if let Some(f) = present(object.remove("fail")) {
+        Answer::Failed(message(f))
+    } else {
+        match present(object.remove("json")).map(Value::into_js_string) {
+            Some(Some(text)) => Answer::Text(text),
+            None => Answer::Value(crate::readers::held(object.remove("value"))),
+            Some(None) => return Some(Line::Bad(format!("an answer whose \"json\" is not a string: {}", quote(line)))),
+        }
     };
     Some(Line::Answer { id, answer })
+}
+
+/// What an adapter says once it has loaded the extractor, before any reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handshake {
+    /// It calls the function of this name.
+    Ready { function: String },
+    /// The module could not be loaded: what it threw.
+    NotLoaded { error: String },
+    /// The module holds no function of the name asked for (`wanted`) or, with none asked
+    /// for, no one function to take; the functions it does hold.
+    NoFunction { wanted: Option<String>, functions: Vec<String> },
+    /// Something else: what.
+    Bad(String),
+}
+
+/// Reads an adapter's first line.
+pub fn parse_handshake(bytes: &[u8]) -> Handshake {
+    let line = String::from_utf8_lossy(bytes);
+    let text = |v: Option<&Value>| v.and_then(Value::as_js_string).map(|s| s.to_string_lossy().into_owned());
+    let parsed = js::parse(lex::trim(&line));
+    let Some(o) = parsed.as_ref().ok().and_then(Value::as_object) else {
+        return Handshake::Bad(format!("printed {} where it was to say it was ready", quote(&line)));
+    };
+    if let Some(ready) = o.get("ready").and_then(Value::as_object) {
+        return Handshake::Ready { function: text(ready.get("function")).unwrap_or_default() };
+    }
+    let Some(unready) = o.get("unready").and_then(Value::as_object) else {
+        return Handshake::Bad(format!("printed {} where it was to say it was ready", quote(&line)));
+    };
+    match text(unready.get("stage")).as_deref() {
+        Some("function") => Handshake::NoFunction {
+            wanted: text(unready.get("wanted")),
+            functions: unready
+                .get("functions")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(|f| text(Some(f))).collect())
+                .unwrap_or_default(),
+        },
+        _ => Handshake::NotLoaded {
+            error: text(unready.get("error")).unwrap_or_else(|| "it did not say why".to_owned()),
+        },
+    }
 }
 
 /// An error that is not a string, as the line has it.
@@ -117,7 +187,15 @@ mod tests {
         assert_eq!(answer(r#"{"id":"r","error":null,"value":3}"#), value("3"));
         assert_eq!(
             answer(r#"{"id":"r","error":"bad escape"}"#),
-            Some(Line::Answer { id: JsString::from("r"), answer: Answer::Error("bad escape".to_owned()) })
+            Some(Line::Answer { id: JsString::from("r"), answer: Answer::Threw("bad escape".to_owned()) })
+        );
+        let r = |answer| Some(Line::Answer { id: JsString::from("r"), answer });
+        assert_eq!(answer(r#"{"id":"r","fail":"a cycle"}"#), r(Answer::Failed("a cycle".to_owned())));
+        assert_eq!(answer(r#"{"id":"r","json":" [1] "}"#), r(Answer::Text(JsString::from(" [1] "))));
+        assert_eq!(answer(r#"{"id":"r","json":null,"value":1}"#), value("1"));
+        assert_eq!(
+            answer(r#"{"id":"r","error":{"code":1}}"#),
+            r(Answer::Threw(r#"{"id":"r","error":{"code":1}}"#.to_owned()))
         );
         assert_eq!(answer("  \n"), None);
         let bad = |l: &str| match answer(l) {
@@ -130,5 +208,25 @@ mod tests {
         assert!(bad(r#"{"id":7,"value":1}"#).starts_with("an answer with no \"id\""));
         assert!(parse_line(b"{\"id\":\"\xff\"}").is_some_and(|l| matches!(l, Line::Bad(w) if w.contains("not UTF-8"))));
         assert!(bad("\u{1b}[31mred").contains('␛'), "control characters are shown, not sent");
+        assert!(bad(r#"{"id":"r","json":[1]}"#).contains("not a string"));
+    }
+
+    #[test]
+    fn handshakes() {
+        let h = |l: &str| parse_handshake(l.as_bytes());
+        assert_eq!(
+            h(r#"{"ready":{"function":"extractJson"}}"#),
+            Handshake::Ready { function: "extractJson".to_owned() }
+        );
+        assert_eq!(
+            h(r#"{"unready":{"stage":"load","error":"SyntaxError: x"}}"#),
+            Handshake::NotLoaded { error: "SyntaxError: x".to_owned() }
+        );
+        assert_eq!(
+            h(r#"{"unready":{"stage":"function","wanted":null,"functions":["a","b"]}}"#),
+            Handshake::NoFunction { wanted: None, functions: vec!["a".to_owned(), "b".to_owned()] }
+        );
+        assert!(matches!(h("hello"), Handshake::Bad(w) if w.contains("\"hello\"")));
+        assert!(matches!(h(r#"{"id":"r"}"#), Handshake::Bad(_)));
     }
 }

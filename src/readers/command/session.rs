@@ -1,6 +1,7 @@
-//! One reader command, running: a `sh -c` child in a process group of its own, fed by a
-//! writer thread, read by a reader thread, watched by a watchdog, and the answers matched
-//! with the replies asked about, in order.
+//! One reader, running: a `sh -c` child in a process group of its own, fed by a writer
+//! thread, read by a reader thread, watched by a watchdog, and the answers matched with the
+//! replies asked about, in order, and read as the extractor's caller reads them. An adapter
+//! is waited for until it says it has loaded its function ([`Session::ready`]).
 //!
 //! The consumer never blocks on the child for longer than the child lives: the watchdog
 //! stops a child that owes answers and has neither taken input nor given an answer for the
@@ -20,21 +21,26 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::read::value::JsString;
-use crate::readers::{Given, ReaderId};
+use crate::readers::adapter::Adapter;
+use crate::readers::{Given, ReaderError, ReaderId};
 use crate::visible::visible;
 
-use super::Spec;
-use super::protocol::{self, Answer, Line};
+use super::protocol::{self, Handshake, Line};
+use super::{Launch, Spec, stderr};
 
 /// The input is written in pieces this large, so the watchdog sees a reader that reads.
 const PIECE: usize = 64 << 10;
 /// A line of output longer than this is not an answer a reader could mean.
 const MAX_LINE: u64 = 512 << 20;
+/// How many of the last lines of a reader's stderr are read for the likely fix.
+pub const TAIL: usize = 40;
 /// How long a child that has answered everything is given to exit once its input ends.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 /// What the reader thread hands over.
 enum Output {
+    /// An adapter's first line.
+    Handshake(Handshake),
     Line(Line),
     /// The child's output ended (or could not be read).
     End(Option<io::Error>),
@@ -99,9 +105,43 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts `spec`'s command as reader `reader`; a command that cannot start is a session
-    /// failed from the first reply.
+    /// Starts `spec` as reader `reader`, or takes the session [started ahead](super::start_ahead)
+    /// for it; a reader that cannot start is a session failed from the first reply.
     pub fn start(reader: ReaderId, name: &str, spec: &Spec) -> Session {
+        if let Some(session) = spec.started.take(reader) {
+            return session;
+        }
+        match Session::ready(reader, name, spec) {
+            Ok(session) => session,
+            Err(e) => {
+                let mut session = Session::new(reader, name, spec);
+                session.failed = Some(Arc::from(format!("reader failed: {e}")));
+                session.problems.push(e.to_string());
+                session
+            }
+        }
+    }
+
+    /// Starts `spec` as reader `reader` and, for an adapter, waits until it says it has loaded
+    /// its function (for as long as the reader's timeout): the error says why it cannot run.
+    pub fn ready(reader: ReaderId, name: &str, spec: &Spec) -> Result<Session, ReaderError> {
+        let mut session = Session::new(reader, name, spec);
+        let process = spawn(spec, &session.shared).map_err(|e| ReaderError::Start {
+            name: name.to_owned(),
+            program: match &spec.launch {
+                Launch::Shell(command) => format!("`sh -c {}`", clipped(command)),
+                Launch::Adapter(a) => a.program.display().to_string(),
+            },
+            cause: e.to_string(),
+        })?;
+        session.process = Some(process);
+        if let Launch::Adapter(adapter) = &spec.launch {
+            session.handshake(adapter)?;
+        }
+        Ok(session)
+    }
+
+    fn new(reader: ReaderId, name: &str, spec: &Spec) -> Session {
         let shared = Arc::new(Shared {
             started: Instant::now(),
             alive_ms: AtomicU64::new(0),
@@ -110,7 +150,7 @@ impl Session {
             queued: AtomicUsize::new(0),
             hung: AtomicBool::new(false),
         });
-        let mut session = Session {
+        Session {
             reader,
             name: name.to_owned(),
             spec: spec.clone(),
@@ -122,12 +162,45 @@ impl Session {
             ended: None,
             closed: false,
             problems: Vec::new(),
-        };
-        match spawn(spec, &session.shared) {
-            Ok(p) => session.process = Some(p),
-            Err(e) => session.fail(format!("could not start `sh -c {}`: {e}", clipped(&spec.command))),
         }
-        session
+    }
+
+    /// Waits for the adapter's first line; stops it where that is not "ready".
+    fn handshake(&mut self, adapter: &Adapter) -> Result<(), ReaderError> {
+        let (name, target) = (self.name.clone(), adapter.target.clone());
+        let Some(p) = &self.process else { return Ok(()) };
+        let said = p.output.recv_timeout(self.spec.timeout);
+        let error = match said {
+            Ok(Output::Handshake(Handshake::Ready { .. })) => return Ok(()),
+            Ok(Output::Handshake(Handshake::NotLoaded { error })) => {
+                let cause = one_line(&error);
+                ReaderError::Load { name, target, fix: stderr::likely_fix(&cause), cause }
+            }
+            Ok(Output::Handshake(Handshake::NoFunction { wanted, functions })) => {
+                ReaderError::NoFunction { name, target, wanted, functions, spec: adapter.spec_prefix.clone() }
+            }
+            Ok(Output::Handshake(Handshake::Bad(what))) => ReaderError::NotReady { name, target, how: what, fix: None },
+            // The reader thread sends a handshake first, or the end of the output.
+            Ok(Output::Line(_) | Output::End(_)) | Err(RecvTimeoutError::Disconnected) => {
+                let ended = self.process.as_mut().map(|p| exit_status(p, EXIT_GRACE / 4));
+                let tail = self.spec.log.as_deref().map(|l| stderr::tail(l, 3)).unwrap_or_default();
+                let mut how = ended.map_or_else(|| "ended".to_owned(), |e| e.text);
+                if let Some(last) = tail.last() {
+                    how = format!("{how}; its stderr ends: {last}");
+                }
+                ReaderError::NotReady { name, target, how, fix: stderr::likely_fix(&tail.join("\n")) }
+            }
+            Err(RecvTimeoutError::Timeout) => ReaderError::NotReady {
+                name,
+                target,
+                how: format!("said nothing for {} (--reader-timeout)", seconds(self.spec.timeout)),
+                fix: None,
+            },
+        };
+        if let Some(mut p) = self.process.take() {
+            exit_status(&mut p, Duration::ZERO);
+        }
+        Err(error)
     }
 
     /// Asks about these replies (their ids, in the order of the requests in `chunk`).
@@ -243,15 +316,15 @@ impl Session {
                     return self.fail(why);
                 }
                 let id = self.owed.pop_front().unwrap_or_default();
-                self.answers.push_back(match answer {
-                    Answer::Value(v) => Given::Answer(v),
-                    Answer::Error(message) => {
-                        let message = visible(&crate::visible::clip(&message, 200), false);
-                        self.problems.push(format!("reader {}: reply {}: {message}", self.name, shown(&id)));
-                        Given::Failed(Arc::from(format!("error: {message}")))
-                    }
-                });
+                let given = self.spec.caller.read(answer);
+                if let Given::Failed(why) = &given {
+                    let why = visible(why, false);
+                    self.problems.push(format!("reader {}: reply {}: {why}", self.name, shown(&id)));
+                }
+                self.answers.push_back(given);
             }
+            // Only an adapter's first line is read as a handshake, and it is waited for.
+            Output::Handshake(_) => {}
             Output::Line(Line::Bad(what)) => {
                 let why = match self.owed.front() {
                     Some(next) => format!("printed {what} where the answer for reply {} was next", shown(next)),
@@ -293,11 +366,12 @@ impl Session {
         }
     }
 
+    /// The diagnostic of a reader that ended or failed: why, the likely fix where its stderr
+    /// tells (the child has ended, so its log is whole), and where its stderr is.
     fn diagnostic(&self, why: &str) -> String {
-        match &self.spec.log {
-            Some(log) => format!("reader {}: {why} (its stderr: {})", self.name, log.display()),
-            None => format!("reader {}: {why}", self.name),
-        }
+        let Some(log) = &self.spec.log else { return format!("reader {}: {why}", self.name) };
+        let fix = stderr::likely_fix(&stderr::tail(log, TAIL).join("\n")).map(|f| format!(": {f}")).unwrap_or_default();
+        format!("reader {}: {why}{fix} (its stderr: {})", self.name, log.display())
     }
 
     /// Fails the session for good: one diagnostic; what it owed and every later reply get
@@ -306,13 +380,13 @@ impl Session {
         if self.failed.is_some() {
             return;
         }
+        if let Some(mut p) = self.process.take() {
+            exit_status(&mut p, Duration::ZERO);
+        }
         self.problems.push(self.diagnostic(&why));
         let given: Arc<str> = Arc::from(format!("reader failed: {why}"));
         self.answers.extend(self.owed.drain(..).map(|_| Given::Failed(given.clone())));
         self.failed = Some(given);
-        if let Some(mut p) = self.process.take() {
-            exit_status(&mut p, Duration::ZERO);
-        }
     }
 }
 
@@ -394,7 +468,14 @@ fn kill_group(child: &mut Child) {
 
 fn spawn(spec: &Spec, shared: &Arc<Shared>) -> io::Result<Process> {
     let mut command = std::process::Command::new("sh");
-    command.arg("-c").arg(&spec.command).stdin(Stdio::piped()).stdout(Stdio::piped());
+    match &spec.launch {
+        Launch::Shell(line) => command.arg("-c").arg(line),
+        // The program and its arguments as the script's parameters: nothing to quote.
+        Launch::Adapter(a) => {
+            command.arg("-c").arg(Adapter::shell_script()).arg("bracewalk-reader").arg(&a.program).args(&a.args)
+        }
+    };
+    command.stdin(Stdio::piped()).stdout(Stdio::piped());
     command.stderr(match &spec.log {
         Some(path) => Stdio::from(open_log(path)?),
         None => Stdio::null(),
@@ -416,6 +497,7 @@ fn spawn(spec: &Spec, shared: &Arc<Shared>) -> io::Result<Process> {
     let (input, chunks) = mpsc::channel();
     let (lines, output) = mpsc::channel();
     let (stop, stopped) = mpsc::channel();
+    let handshake = matches!(spec.launch, Launch::Adapter(_));
     let spawned = (|| -> io::Result<JoinHandle<()>> {
         let s = shared.clone();
         std::thread::Builder::new()
@@ -424,7 +506,7 @@ fn spawn(spec: &Spec, shared: &Arc<Shared>) -> io::Result<Process> {
         let s = shared.clone();
         std::thread::Builder::new()
             .name("bracewalk-reader-out".into())
-            .spawn(move || read_output(stdout, &lines, &s))?;
+            .spawn(move || read_output(stdout, &lines, &s, handshake))?;
         let s = shared.clone();
         let timeout = spec.timeout;
         let pid = child.id();
@@ -467,7 +549,8 @@ fn write_input(mut stdin: ChildStdin, chunks: &Receiver<Arc<Vec<u8>>>, shared: &
     // Dropping stdin ends the child's input.
 }
 
-fn read_output(stdout: ChildStdout, lines: &Sender<Output>, shared: &Shared) {
+/// Reads the child's lines (the first a handshake, with `handshake`) until its output ends.
+fn read_output(stdout: ChildStdout, lines: &Sender<Output>, shared: &Shared, mut handshake: bool) {
     let mut reader = BufReader::with_capacity(PIECE, stdout);
     let mut buf = Vec::new();
     loop {
@@ -477,6 +560,16 @@ fn read_output(stdout: ChildStdout, lines: &Sender<Output>, shared: &Shared) {
             Ok(0) => Output::End(None),
             Ok(_) if buf.last() != Some(&b'\n') && buf.len() as u64 >= MAX_LINE => {
                 Output::Line(Line::Bad(format!("a line longer than {} bytes", MAX_LINE)))
+            }
+            Ok(_) if handshake => {
+                handshake = false;
+                shared.alive();
+                let said = protocol::parse_handshake(&buf);
+                let ready = matches!(said, Handshake::Ready { .. });
+                if lines.send(Output::Handshake(said)).is_err() || !ready {
+                    return;
+                }
+                continue;
             }
             Ok(_) => {
                 shared.alive();
@@ -530,6 +623,12 @@ fn shown(id: &str) -> String {
 
 fn js_shown(id: &JsString) -> String {
     format!("{:?}", shown(&id.to_string_lossy()))
+}
+
+/// A message from a runner in one line: its lines joined, clipped.
+fn one_line(message: &str) -> String {
+    let joined: Vec<&str> = message.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    visible(&crate::visible::clip(&joined.join(" "), 400), false)
 }
 
 fn clipped(command: &str) -> String {
