@@ -5,19 +5,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs;
-use std::process::{Command, Output};
 
 use bracewalk::runlog::Format;
 use clap::ValueEnum;
 use serde_json::{Value, json};
 
-fn bracewalk(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bracewalk")).args(args).env("NO_COLOR", "1").output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use crate::support::binary::{bracewalk, stdout};
 
 #[test]
 fn format_lists_and_forces_every_format() {

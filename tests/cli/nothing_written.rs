@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::support::tree;
+
 /// Every entry under `root`: a file's bytes, a symlink's target, or a directory marker.
 fn snapshot(root: &Path) -> BTreeMap<PathBuf, String> {
     let mut out = BTreeMap::new();
@@ -33,28 +35,12 @@ fn snapshot(root: &Path) -> BTreeMap<PathBuf, String> {
     out
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let dest = to.join(path.file_name().unwrap());
-        let meta = std::fs::symlink_metadata(&path).unwrap();
-        if meta.file_type().is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(&path).unwrap(), &dest).unwrap();
-        } else if meta.is_dir() {
-            copy_tree(&path, &dest);
-        } else {
-            std::fs::copy(&path, &dest).unwrap();
-        }
-    }
-}
-
 #[test]
 fn no_command_writes_into_the_logs_it_reads() {
     let dir = tempfile::tempdir().unwrap();
     let logs = dir.path().join("logs");
     let state = dir.path().join("state");
-    copy_tree(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-logs"), &logs);
+    tree::copy_samples(&logs);
     let before = snapshot(&logs);
     let bin = env!("CARGO_BIN_EXE_bracewalk");
     let reply = logs.join("round-4/3f1c9a0e7b2d4c58/log.jsonl:135");

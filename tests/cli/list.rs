@@ -5,17 +5,10 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-fn bracewalk(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bracewalk")).args(args).env("NO_COLOR", "1").output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use crate::support::binary::{bracewalk, stdout};
 
 fn run_log(dir: &Path) -> std::path::PathBuf {
     let campaign = dir.join("round-7");

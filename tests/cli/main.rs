@@ -1,0 +1,11 @@
+//! The command line end to end: `list`, `extract` and `explain` given a reply, the batch
+//! command into a pipe, the formats as the command line names them, and no command writing
+//! into what it reads.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod batch;
+mod formats;
+mod list;
+mod nothing_written;
