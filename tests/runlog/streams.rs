@@ -4,8 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "support/loaded.rs"]
-mod loaded;
+use crate::support::loaded;
 
 use bracewalk::runlog::{EventKind, Format, StopReason};
 use loaded::one;

@@ -4,8 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "support/loaded.rs"]
-mod loaded;
+use crate::support::loaded;
 
 use std::io::Write;
 use std::path::Path;

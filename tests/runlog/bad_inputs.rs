@@ -10,6 +10,8 @@ use std::process::Command;
 
 use bracewalk::runlog::{self, Diagnostic, Item, LoadOptions, Reply};
 
+use crate::support::tree;
+
 const GOOD: &str = "{\"html\": \"<p>the reply beside it</p>\", \"log\": \"ok\"}";
 
 fn load(paths: &[&Path], opts: &LoadOptions) -> (Vec<Reply>, Vec<Diagnostic>) {
@@ -326,25 +328,12 @@ fn a_file_that_cannot_be_read_is_reported() {
 
 // ---- every bad case in one tree -------------------------------------------------------
 
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// Good replies of every format the samples hold: a bench campaign (ledger, run logs, the
 /// files a run leaves beside its log), API responses of each provider, plain reply files.
 fn good_tree(root: &Path) {
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-logs");
     for part in ["round-4", "formats/anthropic", "formats/bedrock", "formats/openai", "formats/replies"] {
-        copy_tree(&samples.join(part), &root.join(part));
+        tree::copy(&samples.join(part), &root.join(part));
     }
 }
 

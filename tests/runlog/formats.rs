@@ -4,8 +4,7 @@
 // Helpers outside `#[test]` fns fail the test the same way an assertion does.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "support/loaded.rs"]
-mod loaded;
+use crate::support::loaded;
 
 use std::fs;
 use std::path::Path;
