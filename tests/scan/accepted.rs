@@ -4,13 +4,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "support/tmux.rs"]
-mod tmux;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value as Json;
+
+use crate::support::binary::stdout;
+use crate::support::tree;
 
 const BIN: &str = env!("CARGO_BIN_EXE_bracewalk");
 const CORRECTION: &str = "logs/round-4/3f1c9a0e7b2d4c58/log.jsonl:135";
@@ -26,16 +26,12 @@ fn scan(cwd: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 #[test]
 fn accept_rescan_change_one_reply_rescan() {
     let dir = tempfile::tempdir().unwrap();
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-logs");
     for round in ["round-4", "round-5"] {
-        tmux::copy_dir(&samples.join(round), &dir.path().join("logs").join(round));
+        tree::copy(&samples.join(round), &dir.path().join("logs").join(round));
     }
     let cwd = dir.path();
 

@@ -5,14 +5,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+use crate::support::binary::bracewalk;
 
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs");
-const GOLDEN: &str = include_str!("golden/replies.jsonl");
-
-fn bracewalk(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bracewalk")).args(args).env("NO_COLOR", "1").output().unwrap()
-}
+const GOLDEN: &str = include_str!("../golden/replies.jsonl");
 
 /// What a command printed, without the lines and keys that say how long it took.
 fn untimed(o: &Output) -> String {

@@ -4,19 +4,11 @@
 // Helpers outside `#[test]` fns fail the test the same way an assertion does.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
+use crate::support::binary::{bracewalk, stdout};
+
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs");
-
-fn bracewalk(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bracewalk")).args(args).env("NO_COLOR", "1").output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn json(args: &[&str]) -> Value {
     let o = bracewalk(args);
