@@ -10,8 +10,8 @@ use bracewalk::cli::record::{self, Input, KEYS, Offsets};
 use bracewalk::read::js;
 use bracewalk::read::value::Value;
 
-const REPLIES: &str = include_str!("golden/replies.jsonl");
-const EXPECTED: &str = include_str!("golden/expected.jsonl");
+const REPLIES: &str = include_str!("../golden/replies.jsonl");
+const EXPECTED: &str = include_str!("../golden/expected.jsonl");
 
 fn lines(s: &str) -> Vec<&str> {
     s.lines().filter(|l| !l.trim().is_empty()).collect()
@@ -125,8 +125,8 @@ fn fence_first_matches_the_original_reader_on_every_golden_reply() {
     let catalogue = Catalogue::builtin();
     let fence_first = catalogue.find("fence-first").unwrap();
     for (replies, original, at_least) in [
-        (REPLIES, include_str!("golden/original.jsonl"), 5_000),
-        (include_str!("golden/fences.jsonl"), include_str!("golden/fences.original.jsonl"), 1_000),
+        (REPLIES, include_str!("../golden/original.jsonl"), 5_000),
+        (include_str!("../golden/fences.jsonl"), include_str!("../golden/fences.original.jsonl"), 1_000),
     ] {
         let (replies, original) = (lines(replies), lines(original));
         assert_eq!(replies.len(), original.len(), "one oracle line per reply");

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! BRACEWALK_ORACLE=../shared/oracle BRACEWALK_FUZZ_CASES=20000 \
-//!     cargo test --release --test oracle_diff -- --ignored --nocapture
+//!     cargo test --release --test readers oracle_diff -- --ignored --nocapture
 //! ```
 //!
 //! Replies are drawn from the tokens the readers treat specially (braces, quotes, colons,

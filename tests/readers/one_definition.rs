@@ -8,8 +8,7 @@
 // Helpers outside `#[test]` fns fail the test the same way an assertion does.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "support/tui_fixture.rs"]
-mod fixture;
+use crate::support::tui_fixture as fixture;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -31,7 +30,7 @@ use bracewalk::tui::worker::Read;
 use bracewalk::tui::{Msg, State};
 use fixture::{drive, typed};
 
-const REPLIES: &str = include_str!("golden/replies.jsonl");
+const REPLIES: &str = include_str!("../golden/replies.jsonl");
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs");
 
 /// The two replies the surfaces used to read differently: a byte-order mark before an array

@@ -2,7 +2,7 @@
 //! wanted with `BRACEWALK_FUZZ_SCALE` (a multiplier on the case counts):
 //!
 //! ```text
-//! BRACEWALK_FUZZ_SCALE=200 cargo test --release --test fuzz
+//! BRACEWALK_FUZZ_SCALE=200 cargo test --release --test readers fuzz::
 //! ```
 //!
 //! - every reader, the trace renderers and the oracle record on arbitrary text and on
@@ -16,7 +16,7 @@
 //! The checks live in `support/fuzz_checks.rs`, shared with the coverage-guided libFuzzer
 //! targets in `fuzz/` (nightly, `cargo fuzz`), which run the same checks for longer.
 //!
-//! A per-input time limit is not needed: the readers are linear (see `tests/linear.rs`), so
+//! A per-input time limit is not needed: the readers are linear (see `tests/readers/linear.rs`), so
 //! an input that hung would show here as a test that does not finish.
 
 use proptest::prelude::*;
@@ -24,8 +24,7 @@ use proptest::prelude::*;
 use bracewalk::cli::record::Input;
 use bracewalk::read::value::JsString;
 
-#[path = "support/fuzz_checks.rs"]
-mod checks;
+use crate::support::fuzz_checks as checks;
 use checks::{exercise, exercise_variants, explain_renders, parse_agrees};
 
 fn cases(base: u32) -> u32 {
@@ -33,7 +32,7 @@ fn cases(base: u32) -> u32 {
     base.saturating_mul(scale)
 }
 
-const GOLDEN: &str = include_str!("golden/replies.jsonl");
+const GOLDEN: &str = include_str!("../golden/replies.jsonl");
 
 fn golden_texts() -> Vec<String> {
     GOLDEN

@@ -5,8 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "support/tmux.rs"]
-mod tmux;
+use crate::support::tmux;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -2,15 +2,13 @@
 //! recorded walk it stands in for (`walk::run(.., true)`, the seed's own reading of every
 //! candidate): the same candidates, offsets and outcomes, and the same decision, on every
 //! golden reply, on every adversarial family at sizes the recorded walk finishes, and on
-//! random replies (`tests/fuzz.rs` runs the same check, `visits_agree`, on everything it
-//! generates). `tests/golden.rs` checks the record itself against the oracle's.
+//! random replies (`tests/readers/fuzz.rs` runs the same check, `visits_agree`, on everything it
+//! generates). `tests/readers/golden.rs` checks the record itself against the oracle's.
 
 #![allow(clippy::unwrap_used)]
 
-#[path = "support/fuzz_checks.rs"]
-mod checks;
-#[path = "support/corpus.rs"]
-mod corpus;
+use crate::support::corpus;
+use crate::support::fuzz_checks as checks;
 
 use proptest::prelude::*;
 
@@ -19,7 +17,7 @@ use bracewalk::read::js;
 use bracewalk::read::value::Value;
 use bracewalk::read::walk::{self, WalkOptions, run};
 
-const REPLIES: &str = include_str!("golden/replies.jsonl");
+const REPLIES: &str = include_str!("../golden/replies.jsonl");
 
 fn golden() -> Vec<Input<'static>> {
     REPLIES.lines().filter(|l| !l.trim().is_empty()).map(|l| Input::parse(l).unwrap()).collect()

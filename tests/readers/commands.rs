@@ -10,11 +10,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "support/tmux.rs"]
-mod tmux;
+use crate::support::tmux;
 
-#[path = "support/tui_fixture.rs"]
-mod fixture;
+use crate::support::tui_fixture as fixture;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

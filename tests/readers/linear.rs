@@ -2,8 +2,7 @@
 //! counting the bytes its validators examine, not by timing, so a quadratic regression
 //! fails here on any machine.
 
-#[path = "support/corpus.rs"]
-mod corpus;
+use crate::support::corpus;
 
 use bracewalk::read::walk::{OnFailure, Readings, WalkOptions, run, visits};
 
