@@ -1,31 +1,21 @@
 //! The ready-made reader commands of `examples/readers/`, each run where its runtime and
-//! library are present (and skipped, saying so, where they are not): the ES module adapter
-//! around a stand-in extractor (`tests/readers/whole_text.mjs`), npm's `jsonrepair`, and
-//! Python's `json_repair`.
+//! library are present (where they are not: skipped, saying so, or failed under CI): the ES
+//! module adapter around a stand-in extractor (`tests/readers/whole_text.mjs`), npm's
+//! `jsonrepair`, and Python's `json_repair`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use serde_json::Value as Json;
+
+use crate::support::tools::{JSON_REPAIR, JSONREPAIR, NODE, PYTHON3};
 
 const BIN: &str = env!("CARGO_BIN_EXE_bracewalk");
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Whether `program args…` runs and exits 0.
-fn runs(program: &str, args: &[&str]) -> bool {
-    Command::new(program)
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// Scans `texts` (ids `r1`…) with reader `name` running `command` from the project's root,
@@ -68,8 +58,7 @@ fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
 
 #[test]
 fn the_module_adapter_runs_any_extractor_and_agrees_with_json_text() {
-    if !runs("node", &["--version"]) {
-        println!("node is not installed: examples/readers/module.mjs is not run");
+    if !NODE.needed_by("examples/readers/module.mjs") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -93,9 +82,8 @@ fn the_module_adapter_runs_any_extractor_and_agrees_with_json_text() {
 
 #[test]
 fn the_jsonrepair_adapter() {
-    let present = runs("node", &["examples/readers/jsonrepair.mjs"]);
-    if !present {
-        println!("node or the npm package jsonrepair is not installed: examples/readers/jsonrepair.mjs is not run");
+    let part = "examples/readers/jsonrepair.mjs";
+    if !(NODE.needed_by(part) && JSONREPAIR.needed_by(part)) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -109,10 +97,8 @@ fn the_jsonrepair_adapter() {
 
 #[test]
 fn the_json_repair_adapter() {
-    if !runs("python3", &["-c", "import json_repair"]) {
-        println!(
-            "python3 or the Python package json_repair is not installed: examples/readers/json-repair.py is not run"
-        );
+    let part = "examples/readers/json-repair.py";
+    if !(PYTHON3.needed_by(part) && JSON_REPAIR.needed_by(part)) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

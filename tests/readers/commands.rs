@@ -11,6 +11,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::support::tmux;
+use crate::support::tools::TMUX;
 
 use crate::support::tui_fixture as fixture;
 
@@ -257,8 +258,7 @@ fn extract_and_explain_run_a_reader_command_on_one_reply() {
 /// has given up on it.
 #[test]
 fn the_inspector_stays_responsive_while_a_reader_hangs() {
-    if !tmux::available() {
-        println!("tmux is not installed: the inspector's part is skipped (.ci/run installs it)");
+    if !TMUX.needed_by("the inspector's part") {
         return;
     }
     let corpus = Corpus::new();

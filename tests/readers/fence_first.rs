@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::support::tmux;
+use crate::support::tools::TMUX;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -46,8 +47,7 @@ fn scan_tells_the_170_story() {
 
 #[test]
 fn the_inspector_tells_the_170_story() {
-    if !tmux::available() {
-        println!("tmux is not installed: the inspector's part is skipped (.ci/run installs it)");
+    if !TMUX.needed_by("the inspector's part") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

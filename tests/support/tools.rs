@@ -44,6 +44,7 @@ impl Tool {
 
     /// Whether `part` of a test can run: true when the tool is here. When it is not, fails
     /// the test under CI, and elsewhere says that `part` is skipped and returns false.
+    #[track_caller]
     pub fn needed_by(&self, part: &str) -> bool {
         if self.present() {
             return true;

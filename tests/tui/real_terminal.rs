@@ -4,10 +4,11 @@
 //! a reply dropped into the watched directory appear, opens the summary and goes from a
 //! comparison's count to its replies, quits, and finds the shell usable again.
 //!
-//! Needs tmux; without it the test says so and passes (`.ci/run` installs it).
+//! Needs tmux; without it the tests say so and pass, or fail under CI (`.ci/run` installs it).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use crate::support::tools::TMUX;
 use crate::support::{tmux, tree};
 
 use std::process::Command;
@@ -17,8 +18,7 @@ use tmux::Tmux;
 
 #[test]
 fn the_inspector_in_a_real_terminal() {
-    if !tmux::available() {
-        println!("tmux is not installed: the end-to-end terminal test is skipped (.ci/run installs it)");
+    if !TMUX.needed_by("the end-to-end terminal test") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -109,8 +109,7 @@ fn the_inspector_in_a_real_terminal() {
 
 #[test]
 fn page_17_through_the_documents_screen_and_through_the_query_line() {
-    if !tmux::available() {
-        println!("tmux is not installed: skipped (.ci/run installs it)");
+    if !TMUX.needed_by("page 17 in the inspector") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -159,8 +158,7 @@ fn page_17_through_the_documents_screen_and_through_the_query_line() {
 fn the_inspector_exits_when_its_terminal_goes_away() {
     // Regression: with its terminal closed (a tmux session killed, an ssh connection
     // dropped) the inspector read endless end-of-file and spun at full CPU, forever.
-    if !tmux::available() {
-        println!("tmux is not installed: skipped (.ci/run installs it)");
+    if !TMUX.needed_by("the inspector losing its terminal") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -11,10 +11,11 @@
 //! `BRACEWALK_DEBUG_HANG` test hook), with 143 or 130, the terminal then left as it is; and
 //! Ctrl-C pressed in a pager the inspector opened is the pager's alone.
 //!
-//! Needs tmux; without it the tests say so and pass (`.ci/run` installs it).
+//! Needs tmux; without it the tests say so and pass, or fail under CI (`.ci/run` installs it).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use crate::support::tools::TMUX;
 use crate::support::{tmux, tree};
 
 use std::path::PathBuf;
@@ -125,8 +126,7 @@ fn has_words(stty: &str, words: &[&str]) -> bool {
 
 /// Starts the inspector unless tmux is missing.
 fn inspector(env: &str) -> Option<Inspector> {
-    if !tmux::available() {
-        println!("tmux is not installed: the terminal restore test is skipped (.ci/run installs it)");
+    if !TMUX.needed_by("the terminal restore test") {
         return None;
     }
     Some(Inspector::start(env))
