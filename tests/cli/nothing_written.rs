@@ -8,9 +8,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::support::tmux::Tmux;
+use crate::support::tools::TMUX;
 use crate::support::tree;
+
+/// Generous: the machine running the tests may be small and busy.
+const DEADLINE: Duration = Duration::from_secs(20);
 
 /// Every entry under `root`: a file's bytes, a symlink's target, or a directory marker.
 fn snapshot(root: &Path) -> BTreeMap<PathBuf, String> {
@@ -64,35 +69,27 @@ fn no_command_writes_into_the_logs_it_reads() {
     }
 
     // The inspector, with a mark made (which is written, to the state directory).
-    if Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success()) {
-        let name = format!("bracewalk-nowrite-{}", std::process::id());
-        let command = format!("BRACEWALK_STATE_DIR={} {bin} {l}", state.display());
-        let tmux = |args: &[&str]| Command::new("tmux").args(args).output().unwrap();
-        assert!(
-            tmux(&["new-session", "-d", "-x", "120", "-y", "40", "-s", &name, "sh", "-c", &command]).status.success()
-        );
-        let screen = || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", &name]).stdout).into_owned();
-        let start = Instant::now();
-        while !screen().contains("replies") {
-            assert!(start.elapsed() < Duration::from_secs(15), "the inspector did not start:\n{}", screen());
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        std::thread::sleep(Duration::from_millis(500));
-        for keys in [&["j", "j"][..], &["m"], &["-l", "check this one"], &["Enter"], &["S"], &["Escape"], &["q"]] {
-            let mut args = vec!["send-keys", "-t", name.as_str()];
-            args.extend_from_slice(keys);
-            tmux(&args);
-            std::thread::sleep(Duration::from_millis(200));
-        }
-        let start = Instant::now();
-        while tmux(&["has-session", "-t", &name]).status.success() && start.elapsed() < Duration::from_secs(5) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        tmux(&["kill-session", "-t", &name]);
+    if TMUX.needed_by("the inspector's part") {
+        let session = Tmux::start(dir.path(), 120, 40, &logs, "env PS1='nowrite$ ' sh");
+        session.wait_text("nowrite$", DEADLINE);
+        session.text(&format!("BRACEWALK_STATE_DIR={} {bin} {l}", state.display()));
+        session.keys(&["Enter"]);
+        session.wait_for("loading to finish", DEADLINE, |s| {
+            s.contains("replies") && !s.contains("loading") && !s.contains("reading ")
+        });
+        session.keys(&["j", "j", "m"]);
+        session.wait_text("note for", DEADLINE);
+        session.text("check this one");
+        session.keys(&["Enter"]);
+        session.wait_text("marked (1 marks)", DEADLINE);
+        session.keys(&["S"]);
+        session.wait_text("summary · row", DEADLINE);
+        session.keys(&["Escape"]);
+        session.wait_for("the list back", DEADLINE, |s| !s.contains("summary · row"));
+        session.keys(&["q"]);
+        session.wait_for("the shell back", DEADLINE, |s| s.matches("nowrite$").count() == 2);
         let marks = std::fs::read_dir(&state).map(|d| d.count()).unwrap_or(0);
         assert!(marks > 0, "the mark went to the state directory");
-    } else {
-        println!("tmux is not installed: the inspector part is skipped (.ci/run installs it)");
     }
 
     let after = snapshot(&logs);

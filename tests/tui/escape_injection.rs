@@ -10,7 +10,13 @@
 #![allow(clippy::unwrap_used)]
 
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::support::tmux::Tmux;
+use crate::support::tools::TMUX;
+
+/// Generous: the machine running the tests may be small and busy.
+const DEADLINE: Duration = Duration::from_secs(20);
 
 const HOSTILE: &str = "Reading page 3. \u{1b}]0;PWNED-TITLE\u{7}\u{1b}]2;PWNED-TITLE2\u{1b}\\\u{1b}]52;c;UFdORUQtQ0xJUA==\u{7}\
 \u{1b}[2J\u{1b}[31mred\u{1b}[0m \u{9b}1m \u{1b}]8;;http://example.invalid\u{1b}\\link\u{1b}]8;;\u{1b}\\ \u{7}\u{7f} \
@@ -43,8 +49,7 @@ fn explain_shows_control_characters_and_extract_keeps_them_as_data() {
 
 #[test]
 fn the_inspector_neither_sets_the_title_nor_the_clipboard() {
-    if Command::new("tmux").arg("-V").output().map(|o| !o.status.success()).unwrap_or(true) {
-        println!("tmux is not installed: skipped (.ci/run installs it)");
+    if !TMUX.needed_by("the inspector's part") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -52,38 +57,31 @@ fn the_inspector_neither_sets_the_title_nor_the_clipboard() {
     std::fs::create_dir_all(&logs).unwrap();
     std::fs::write(logs.join("hostile.txt"), HOSTILE).unwrap();
     let bin = env!("CARGO_BIN_EXE_bracewalk");
-    // A server of its own, so the buffer and options checked are this test's alone.
-    let socket = dir.path().join("tmux.sock");
-    let socket = socket.to_str().unwrap().to_owned();
-    let tmux = |args: &[&str]| {
-        let mut all = vec!["-S", socket.as_str(), "-f", "/dev/null"];
-        all.extend_from_slice(args);
-        Command::new("tmux").args(&all).output().unwrap()
-    };
-    let command = format!("BRACEWALK_STATE_DIR={} {bin} {}", dir.path().join("state").display(), logs.display());
-    assert!(
-        tmux(&["new-session", "-d", "-x", "120", "-y", "40", "-s", "inject", "sh", "-c", &command]).status.success()
-    );
-    tmux(&["set-option", "-g", "set-clipboard", "on"]);
-    tmux(&["set-option", "-g", "allow-rename", "on"]);
-    let screen = || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "inject"]).stdout).into_owned();
-    let start = Instant::now();
-    while !screen().contains("hostile.txt") {
-        assert!(start.elapsed() < Duration::from_secs(15), "the inspector did not start:\n{}", screen());
-        std::thread::sleep(Duration::from_millis(50));
+    // A server of its own, so the buffer and options checked are this test's alone; a shell
+    // first, so the options hold before the inspector draws anything.
+    let session = Tmux::start(dir.path(), 120, 40, dir.path(), "env PS1='inject$ ' sh");
+    for option in ["set-clipboard", "allow-rename"] {
+        assert!(session.run(&["set-option", "-g", option, "on"]).status.success(), "{option}");
     }
-    // Show the text pane and the value pane, where the hostile text is drawn.
-    for key in ["2", "5", "2"] {
-        tmux(&["send-keys", "-t", "inject", key]);
-        std::thread::sleep(Duration::from_millis(300));
+    session.wait_text("inject$", DEADLINE);
+    session.text(&format!("BRACEWALK_STATE_DIR={} {bin} logs", dir.path().join("state").display()));
+    session.keys(&["Enter"]);
+    session.wait_text("hostile.txt", DEADLINE);
+    // The text pane, the value pane and the text pane again, each drawn with the reply's
+    // sequences in it.
+    for (key, pane, drawn) in [
+        ("2", "┏ 2 reply text", "␛]52;c;UFdORUQtQ0xJUA==␇"),
+        ("5", "┏ 5 value", "␛]0;PWNED-IN-VALUE␇"),
+        ("2", "┏ 2 reply text", "␛]0;PWNED-TITLE␇"),
+    ] {
+        session.keys(&[key]);
+        session.wait_for(&format!("{pane} showing {drawn}"), DEADLINE, |s| s.contains(pane) && s.contains(drawn));
     }
-    let shown = screen();
-    let title =
-        String::from_utf8_lossy(&tmux(&["display-message", "-p", "-t", "inject", "#{pane_title}"]).stdout).into_owned();
-    let buffers = String::from_utf8_lossy(&tmux(&["list-buffers"]).stdout).into_owned();
-    tmux(&["send-keys", "-t", "inject", "q"]);
-    std::thread::sleep(Duration::from_millis(300));
-    tmux(&["kill-server"]);
+    let shown = session.screen();
+    session.keys(&["q"]);
+    session.wait_for("the shell back", DEADLINE, |s| s.matches("inject$").count() == 2);
+    let title = session.display("#{pane_title}");
+    let buffers = String::from_utf8_lossy(&session.run(&["list-buffers"]).stdout).into_owned();
 
     assert!(!title.contains("PWNED"), "the pane title was set by the reply: {title:?}");
     assert!(!buffers.contains("PWNED"), "the reply reached the clipboard: {buffers:?}");
