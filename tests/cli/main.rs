@@ -6,6 +6,7 @@
 mod support;
 
 mod batch;
+mod docs;
 mod formats;
 mod list;
 mod nothing_written;
