@@ -1,6 +1,6 @@
 //! The command line end to end: `list`, `extract` and `explain` given a reply, the batch
-//! command into a pipe, the formats as the command line names them, and no command writing
-//! into what it reads.
+//! command into a pipe, the formats as the command line names them, no command writing into
+//! what it reads, and the docs' commands and links kept true.
 
 #[path = "../support/mod.rs"]
 mod support;
