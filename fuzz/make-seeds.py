@@ -3,8 +3,8 @@
 sample logs, plus adversarial shapes. Deterministic: rerunning it rewrites the same files.
 
 Seeds whose name starts with `regression-` are minimized findings, kept by hand: this
-script leaves them alone. `tests/fuzz.rs` replays every seed through its target's checks on
-stable, so each one is also a regression test that `cargo test` runs.
+script leaves them alone. `tests/readers/fuzz.rs` replays every seed through its target's
+checks on stable, so each one is also a regression test that `cargo test` runs.
 """
 import hashlib
 import json

@@ -6,7 +6,7 @@
 # fuzz/seeds/TARGET are read as a second corpus and never written. Findings land in
 # fuzz/artifacts/TARGET; minimize one with
 #   cargo +nightly fuzz tmin TARGET fuzz/artifacts/TARGET/crash-…
-# and commit it as fuzz/seeds/TARGET/regression-NAME (tests/fuzz.rs replays every seed).
+# and commit it as fuzz/seeds/TARGET/regression-NAME (tests/readers/fuzz.rs replays every seed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: fuzz/run.sh TARGET [SECONDS]}

@@ -66,7 +66,7 @@ struct InspectArgs {
 struct FilterArg {
     /// Only the replies QUERY selects: terms, all required, such as `doc=3f1c page=17
     /// agent=page,feedback decided!=none size>10k` and bare words or /regexes/ over the
-    /// reply's text (the README and the inspector's help give the fields). The inspector
+    /// reply's text (docs/GUIDE.md and the inspector's help give the fields). The inspector
     /// opens with it as its query line.
     #[arg(long, value_name = "QUERY")]
     filter: Option<String>,
@@ -145,7 +145,7 @@ struct ScanArgs {
     /// the --compare and --field options the shards were made with.
     #[arg(long, conflicts_with_all = ["accept", "accepted"])]
     merge: bool,
-    /// Print the whole result as JSON (keys documented in the README).
+    /// Print the whole result as JSON (keys documented in docs/GUIDE.md).
     #[arg(long, conflicts_with = "markdown")]
     json: bool,
     /// Print a Markdown report.
@@ -175,7 +175,7 @@ struct ScanArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["markdown", "list"])]
     accepted: Option<PathBuf>,
     /// Count only the replies QUERY selects (the inspector's query line: `doc=3f1c
-    /// decided=none`, a /regex/ over the text; see the README).
+    /// decided=none`, a /regex/ over the text; see docs/GUIDE.md).
     #[arg(long, value_name = "QUERY", conflicts_with_all = ["merge", "accept", "accepted"])]
     filter: Option<String>,
 }

@@ -7,7 +7,14 @@
 //! once (`MIMALLOC_PURGE_DELAY=0`): by default it keeps it a few milliseconds, which on a busy
 //! machine adds up to a fifth to a peak, by chance; the test holds what the program holds.
 //! Time is measured and printed, never asserted: machines that run tests are slow and busy.
-//! `cargo test --test resources -- --nocapture` shows the figures.
+//!
+//! The three measurements take minutes in a debug build, so `cargo test` leaves them out
+//! (`#[ignore]`); `.ci/run` runs them on a release build, as a step of its own that prints
+//! each command's time and peak:
+//!
+//! ```text
+//! cargo test --release --test resources -- --ignored --nocapture
+//! ```
 
 // Helpers outside `#[test]` fns fail the test the same way an assertion does.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -35,6 +42,7 @@ const RUNNER: &str = "BRACEWALK_RESOURCES_RUN";
 
 /// What the copy of this binary does (see [`run`]); nothing in an ordinary run.
 #[test]
+#[ignore = "run by the measurements, in a copy of this binary"]
 fn measure_one_command() {
     let Ok(spec) = std::env::var(RUNNER) else { return };
     let spec: serde_json::Value = serde_json::from_str(&spec).unwrap();
@@ -105,7 +113,7 @@ fn run(outs: &Path, label: &str, args: &[&str]) -> Run {
     let err = outs.join(format!("{label}.err"));
     let spec = serde_json::json!({"args": args, "out": out, "err": err});
     let runner = Command::new(std::env::current_exe().unwrap())
-        .args(["measure_one_command", "--exact", "--nocapture", "--test-threads=1"])
+        .args(["measure_one_command", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
         .env(RUNNER, spec.to_string())
         .output()
         .unwrap();
@@ -176,6 +184,7 @@ fn same_bytes(a: &Path, b: &Path) -> bool {
 /// reads it, its one candidate three ways). Every command loads it and reads it, in a small
 /// multiple of its size.
 #[test]
+#[ignore = "minutes in a debug build: cargo test --release --test resources -- --ignored --nocapture"]
 fn a_reply_of_200_mb_on_one_line_is_read_in_a_small_multiple_of_its_size() {
     let dir = tempfile::tempdir().unwrap();
     let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
@@ -298,6 +307,7 @@ fn message(text: &str) -> String {
 /// memory linear in the reply (a value nested deep costs a container and a key per level,
 /// some 40 bytes for each 6 of `{"a":…}`).
 #[test]
+#[ignore = "minutes in a debug build: cargo test --release --test resources -- --ignored --nocapture"]
 fn a_reply_nested_a_million_deep_is_read_by_every_command_without_overflowing() {
     let dir = tempfile::tempdir().unwrap();
     let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
@@ -455,6 +465,7 @@ fn gemini(n: usize) -> serde_json::Value {
 /// them. Each is read a record at a time: the peak is the program and a few records, not the
 /// file.
 #[test]
+#[ignore = "minutes in a debug build: cargo test --release --test resources -- --ignored --nocapture"]
 fn a_large_document_or_jsonl_file_is_read_in_the_memory_of_a_few_records() {
     let dir = tempfile::tempdir().unwrap();
     let (input, outs) = (dir.path().join("in"), dir.path().join("out"));

@@ -475,7 +475,7 @@ mod tests {
     use crate::scan::Scanner;
 
     /// Where the scan's readers and its `--json` keys are documented for users.
-    const GUIDE: &str = include_str!("../../README.md");
+    const GUIDE: &str = include_str!("../../docs/GUIDE.md");
 
     /// The rows of the first table after the heading that holds `heading`, each as its cells.
     fn table_under(doc: &str, heading: &str) -> Vec<Vec<String>> {

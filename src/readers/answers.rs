@@ -77,7 +77,7 @@ pub fn json_view(value: &Value) -> Option<Value> {
 /// where a number is not finite (it prints as `null`). Strings (lone surrogates as their
 /// escapes), finite numbers (printed to round-trip; `-0` as `0`, which `==` it) and the keys
 /// in their order (JavaScript's, as every reader builds them) come back as they were.
-/// `tests/golden.rs` holds every built-in answer of the corpus to it.
+/// `tests/readers/golden.rs` holds every built-in answer of the corpus to it.
 pub fn changes_in_json(value: &Value) -> bool {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {

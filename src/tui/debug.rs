@@ -3,8 +3,8 @@
 //!
 //! | variable | what it does |
 //! | --- | --- |
-//! | `BRACEWALK_DEBUG_PANIC` | a key press panics on the event loop (`=thread`: on a thread of its own), with the terminal raw, on the alternate screen and reporting the mouse, so `tests/terminal_restore.rs` can check that a panic gives the terminal back |
-//! | `BRACEWALK_DEBUG_HANG` | a key press stalls the event loop for a minute, so `tests/terminal_restore.rs` can check that a second signal ends an inspector whose loop cannot see the first |
+//! | `BRACEWALK_DEBUG_PANIC` | a key press panics on the event loop (`=thread`: on a thread of its own), with the terminal raw, on the alternate screen and reporting the mouse, so `tests/tui/terminal_restore.rs` can check that a panic gives the terminal back |
+//! | `BRACEWALK_DEBUG_HANG` | a key press stalls the event loop for a minute, so `tests/tui/terminal_restore.rs` can check that a second signal ends an inspector whose loop cannot see the first |
 //! | `BRACEWALK_TIMINGS` | a file to append latency figures to (`first-frame`, `key`, `loaded`, `summarized`, in microseconds), for benchmarking the inspector on a large campaign; never written beside the logs unless asked |
 //!
 //! (`BRACEWALK_STATE_DIR`, where triage marks are kept, is a setting, not a hook: see

@@ -1,6 +1,7 @@
-//! What a fuzz input must satisfy, shared by the proptest harness on stable (`tests/fuzz.rs`)
-//! and the libFuzzer targets (`fuzz/fuzz_targets/`), which `#[path]`-include this file. Each
-//! check panics (an assertion) on a finding; both harnesses treat a panic as a failure.
+//! What a fuzz input must satisfy, shared by the proptest harness on stable
+//! (`tests/readers/fuzz.rs`) and the libFuzzer targets (`fuzz/fuzz_targets/`), which
+//! `#[path]`-include this file. Each check panics (an assertion) on a finding; both harnesses
+//! treat a panic as a failure.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
@@ -277,9 +278,9 @@ pub fn load_files(root: &Path, files: &[(String, String, Vec<u8>)], opts: &LoadO
     items
 }
 
-/// The libFuzzer targets' bodies, one per target, taking the fuzzer's bytes. `tests/fuzz.rs`
-/// replays the committed seeds (`fuzz/seeds/<target>/`, minimized findings among them)
-/// through the same functions on stable.
+/// The libFuzzer targets' bodies, one per target, taking the fuzzer's bytes.
+/// `tests/readers/fuzz.rs` replays the committed seeds (`fuzz/seeds/<target>/`, minimized
+/// findings among them) through the same functions on stable.
 pub mod target {
     use super::*;
 

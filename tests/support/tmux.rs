@@ -9,11 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// Whether tmux can be run at all; the tests that need it say so and pass without it.
-pub fn available() -> bool {
-    Command::new("tmux").arg("-V").output().map(|o| o.status.success()).unwrap_or(false)
-}
-
 /// One tmux server with one session, killed when dropped.
 pub struct Tmux {
     socket: PathBuf,
@@ -129,27 +124,4 @@ impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.run(&["kill-server"]);
     }
-}
-
-/// Copies a directory tree, leaving symlinks out (the broken and looping ones in
-/// `sample-logs/bad/` would fail the copy).
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let kind = entry.file_type().unwrap();
-        let dest = to.join(entry.file_name());
-        if kind.is_dir() {
-            copy_dir(&entry.path(), &dest);
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-    }
-}
-
-/// A copy of `sample-logs/` at `to`.
-pub fn copy_samples(to: &Path) {
-    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-logs");
-    assert!(samples.is_dir(), "sample-logs/ is missing");
-    copy_dir(&samples, to);
 }

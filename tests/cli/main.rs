@@ -1,0 +1,12 @@
+//! The command line end to end: `list`, `extract` and `explain` given a reply, the batch
+//! command into a pipe, the formats as the command line names them, no command writing into
+//! what it reads, and the docs' commands and links kept true.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod batch;
+mod docs;
+mod formats;
+mod list;
+mod nothing_written;

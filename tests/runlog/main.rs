@@ -1,0 +1,14 @@
+//! Loading replies: every format, the sample logs, bad inputs beside good ones, and following
+//! a file as it grows.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod bad_inputs;
+mod campaign;
+mod evals;
+mod formats;
+mod providers;
+mod samples;
+mod streams;
+mod tail;

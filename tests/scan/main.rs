@@ -1,0 +1,10 @@
+//! The corpus scan: what it counts, its output through the binary, merging shards, and
+//! accepted differences.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod accepted;
+mod cli;
+mod counts;
+mod merge;

@@ -1,0 +1,17 @@
+//! The inspector: its update function by key sequences, its panes as snapshots, queries,
+//! replies read again, the follower under a watched directory's faults, and the real binary
+//! in tmux (moving and searching, restoring the terminal however it ends, escape sequences
+//! shown and never obeyed).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod escape_injection;
+mod latency;
+mod query;
+mod real_terminal;
+mod reread;
+mod terminal_restore;
+mod update;
+mod views;
+mod watch_faults;

@@ -1,0 +1,176 @@
+//! Every pane of the inspector, drawn into ratatui's `TestBackend` and compared with a
+//! snapshot, for each shape of reply a person opens it for. The fixtures are written here,
+//! not read from `sample-logs/`, so the snapshots change only when the view does.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::support::tui_fixture as fixture;
+
+use bracewalk::runlog::{EventKind, Item};
+use bracewalk::tui::State;
+use bracewalk::tui::state::Pane;
+use fixture::{bad_file, cut_reply, pane, reply, screen, state, typed};
+
+/// Reads every reply for the scan, as the worker does after the badges.
+fn scanned(s: &mut State) {
+    fixture::complete(s);
+}
+
+fn in_round(item: Item, round: &str) -> Item {
+    match item {
+        Item::Reply(mut r) => {
+            r.meta.round = Some(round.to_owned());
+            Item::Reply(r)
+        }
+        other => other,
+    }
+}
+
+/// A call the model was cut off in, logged without its text.
+fn no_reply(line: usize) -> Item {
+    let Item::Reply(r) = reply(line, "page", 20, "") else { unreachable!() };
+    Item::Event(bracewalk::runlog::Event {
+        id: r.id,
+        source: r.source,
+        line: r.line,
+        offset: 0,
+        kind: EventKind::Truncated,
+        message: "max_tokens reached".to_owned(),
+        meta: r.meta,
+    })
+}
+
+/// A scratch template, then the real answer: last-wins keeps the answer, first-wins the
+/// template.
+const TEMPLATE_BEFORE_ANSWER: &str = "I'll fill in the template first:\n{ \"html\": \"...\", \"log\": \"...\" }\nNow the page itself:\n{\"html\": \"<table><tr><th>Department</th><th>Adopted</th></tr><tr><td>Fuel</td><td>3,891,986</td></tr></table>\", \"log\": \"Page 17. Table 3 continues beyond this page\"}";
+
+/// Issue #339: a verdict whose notes quote the contract; the walk's last object is the
+/// quotation, the whole-reply reading is taken.
+const WHOLE_REPLY_TAKEN: &str = "{ \"faithful\": false, \"problems\": [{ \"issue\": \"The row Capital reserve is missing from Table 4.\", \"severity\": \"major\" }],\n\"notes\": \"I first read the contract as { \"faithful\": true, \"problems\": [] }; it is not: a row is missing.\" }";
+
+/// An abandoned draft cut by a restart: the walk reads the envelope that closes the reply,
+/// so the walk-closed gate refuses the whole-reply reading.
+const REFUSED_WALK_CLOSED: &str =
+    "{\"html\": \"<p>draft\n{\"html\": \"<table><tr><td>1</td></tr></table>\", \"log\": \"restarted\"}";
+
+/// A `"` before `:` inside a value: the narrow reading spans the reply, but its `html`
+/// leaves a `{` open, so the self-contained gate refuses it; nothing else reads.
+const REFUSED_NOT_SELF_CONTAINED: &str =
+    "{\"html\":\"<p>Use { to open; \": 5 units</p><h3>Budget</h3>\",\"log\":\"Page 4.\",\"suggested_agent\":null}";
+
+/// An edit list cut off by the output ceiling: two whole entries before the cut.
+const TRUNCATED_ARRAY: &str = "{\"edits\": [{\"find\": \"Captial\", \"replace\": \"Capital\"}, {\"find\": \"recieved\", \"replace\": \"received\"}, {\"find\": \"adopte";
+
+/// Control characters in a reply: an escape sequence that would set the window title, a
+/// bell, a bidi override, a C1 control. All must show as symbols.
+const HOSTILE: &str = "Here \u{1b}]0;pwned\u{7} is \u{202e}txet\u{202c} and \u{9b}31m:\n{\"html\": \"<p>\u{1b}[2J</p>\", \"log\": \"ok\u{7f}\"}";
+
+fn shapes() -> Vec<(&'static str, Item)> {
+    vec![
+        ("template_before_answer", reply(135, "page", 17, TEMPLATE_BEFORE_ANSWER)),
+        ("whole_reply_taken", reply(23, "feedback", 3, WHOLE_REPLY_TAKEN)),
+        ("refused_walk_closed", reply(57, "page", 9, REFUSED_WALK_CLOSED)),
+        ("refused_not_self_contained", reply(61, "page", 4, REFUSED_NOT_SELF_CONTAINED)),
+        ("truncated_array", cut_reply(140, TRUNCATED_ARRAY)),
+        ("bad_file", bad_file()),
+        ("control_characters", reply(7, "page", 2, HOSTILE)),
+    ]
+}
+
+const PANES: [(Pane, &str, u16, u16); 6] = [
+    (Pane::List, "list", 100, 6),
+    (Pane::Text, "text", 100, 14),
+    (Pane::Readings, "readings", 100, 16),
+    (Pane::Decision, "decision", 100, 24),
+    (Pane::Value, "value", 70, 14),
+    (Pane::Compare, "compare", 80, 16),
+];
+
+#[test]
+fn every_pane_for_every_shape() {
+    for (shape, item) in shapes() {
+        let s = state(vec![item], 160, 50);
+        for (p, name, w, h) in PANES {
+            insta::assert_snapshot!(format!("{shape}__{name}"), pane(&s, p, w, h));
+        }
+    }
+}
+
+#[test]
+fn the_whole_screen_at_80x24_and_160x50() {
+    let items = || shapes().into_iter().map(|(_, i)| i).collect::<Vec<_>>();
+    let mut s = state(items(), 160, 50);
+    typed(&mut s, "j");
+    insta::assert_snapshot!("screen_160x50", screen(&s));
+    let mut s = state(items(), 80, 24);
+    typed(&mut s, "jjjj");
+    insta::assert_snapshot!("screen_80x24_list", screen(&s));
+    typed(&mut s, "\t\t");
+    insta::assert_snapshot!("screen_80x24_readings", screen(&s));
+    typed(&mut s, "?");
+    insta::assert_snapshot!("screen_80x24_help", screen(&s));
+}
+
+#[test]
+fn the_filter_menu_and_the_prompt() {
+    let items = shapes().into_iter().map(|(_, i)| i).collect::<Vec<_>>();
+    let mut s = state(items, 100, 30);
+    typed(&mut s, "f");
+    insta::assert_snapshot!("filter_menu", screen(&s));
+    typed(&mut s, "\x1b/Cap");
+    insta::assert_snapshot!("search_prompt", screen(&s));
+}
+
+#[test]
+fn no_control_character_reaches_the_screen() {
+    let s = state(vec![reply(7, "page\u{1b}[31m", 2, HOSTILE)], 160, 50);
+    let drawn = screen(&s);
+    for c in drawn.chars() {
+        assert!(bracewalk::visible::stand_in(c, true).is_none(), "{:?} reached the screen:\n{drawn}", c);
+    }
+    assert!(drawn.contains("␛]0;pwned␇"), "{drawn}");
+    assert!(drawn.contains("⇄txet⇄"), "{drawn}");
+}
+
+/// The summary's fixture: every shape above, and a second round with a reply nothing reads
+/// (a template the model never filled), a second truncation and a call that left no reply.
+fn corpus() -> Vec<Item> {
+    let mut items: Vec<Item> = shapes().into_iter().map(|(_, i)| i).collect();
+    items.push(in_round(reply(170, "page", 18, TEMPLATE_BEFORE_ANSWER), "round-5"));
+    items.push(in_round(reply(171, "feedback", 18, WHOLE_REPLY_TAKEN), "round-5"));
+    items
+        .push(in_round(reply(172, "page", 19, "I could not produce the page: {html, log} is the contract"), "round-5"));
+    items.push(in_round(cut_reply(173, TRUNCATED_ARRAY), "round-5"));
+    items.push(in_round(reply(175, "reader", 6, "{\"issues\": []}"), "round-5"));
+    items.push(no_reply(174));
+    items
+}
+
+#[test]
+fn the_summary_screen_at_80x24_and_120x40() {
+    let mut s = state(corpus(), 120, 40);
+    scanned(&mut s);
+    typed(&mut s, "S");
+    insta::assert_snapshot!("summary_120x40", screen(&s));
+    // The comparisons, further down, with the replies behind the selected one.
+    typed(&mut s, "\t\t\t\t\t\t\tj");
+    insta::assert_snapshot!("summary_120x40_comparison", screen(&s));
+    let mut s = state(corpus(), 80, 24);
+    scanned(&mut s);
+    typed(&mut s, "S");
+    insta::assert_snapshot!("summary_80x24", screen(&s));
+    typed(&mut s, "G");
+    insta::assert_snapshot!("summary_80x24_bottom", screen(&s));
+}
+
+#[test]
+fn the_what_if_column_beside_the_seed() {
+    let mut s = state(corpus(), 120, 40);
+    scanned(&mut s);
+    typed(&mut s, "w");
+    insta::assert_snapshot!("what_if_first_wins_120x40", screen(&s));
+    let mut s = state(corpus(), 80, 24);
+    scanned(&mut s);
+    typed(&mut s, "ww");
+    insta::assert_snapshot!("what_if_strict_only_80x24", screen(&s));
+}
