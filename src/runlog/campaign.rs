@@ -14,8 +14,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::Value;
 
 use super::diagnostic::{Diagnostic, Problem, io_diagnostic};
-use super::formats::string;
-use super::lines::Lines;
+use super::fields::string;
+use super::json::json_error;
+use super::lines::{Ending, Lines};
 
 pub(crate) const LEDGER: &str = "ledger.jsonl";
 pub(crate) const RUN_LOG: &str = "log.jsonl";
@@ -121,9 +122,9 @@ fn read_ledger(dir: &Path, max_line: usize, problems: &mut Vec<Diagnostic>) -> O
         let entry: Value = match serde_json::from_slice(&buf) {
             Ok(v) => v,
             // A ledger line being appended right now.
-            Err(_) if at.ending == super::lines::Ending::Eof => break,
+            Err(_) if at.ending == Ending::Eof => break,
             Err(e) => {
-                let problem = Problem::MalformedJson(super::loader::json_error(&e));
+                let problem = Problem::MalformedJson(json_error(&e));
                 problems.push(Diagnostic::new(&path, problem).at_line(at.number, at.offset));
                 continue;
             }

@@ -25,7 +25,8 @@ use notify::{EventKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, Debouncer, RecommendedCache, new_debouncer};
 
 use super::discover::{Found, discover, is_passed_over};
-use super::loader::{LoadOptions, Loader};
+use super::loader::Loader;
+use super::options::LoadOptions;
 use super::reply::Item;
 use super::tail::{Change, FileId, Tail, file_id};
 

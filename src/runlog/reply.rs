@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 
 use super::diagnostic::Diagnostic;
+use super::hash::text_hash;
+use super::written::Written;
 
 /// The record format a reply was read from. Every one is detected by content; `--format`
 /// forces one.
@@ -289,7 +291,7 @@ pub struct Listed {
     /// [`text_hash`] of the text, to tell it changed when it is read again.
     pub hash: u64,
     /// Where the text is written as one JSON string of its line, when it is.
-    pub written: Option<super::locator::Written>,
+    pub written: Option<Written>,
     pub meta: Meta,
 }
 
@@ -307,16 +309,6 @@ impl Listed {
             meta: reply.meta.clone(),
         }
     }
-}
-
-/// The hash a listing keeps of a reply's text.
-pub fn text_hash(text: &str) -> u64 {
-    hash_bytes(text.as_bytes())
-}
-
-/// [`text_hash`] of text still in bytes.
-pub(crate) fn hash_bytes(text: &[u8]) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(text)
 }
 
 impl Event {
@@ -391,5 +383,14 @@ pub enum Item {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Listing {
     Item(Item),
+    Listed(Listed),
+}
+
+/// What reading a file pushes: items, (only in a tail) amendments to earlier ones, and (only
+/// in a listing) replies listed without their texts.
+#[derive(Debug)]
+pub(crate) enum FileOut {
+    Item(Item),
+    Amended { line: usize, meta: Meta },
     Listed(Listed),
 }

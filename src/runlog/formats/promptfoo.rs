@@ -2,10 +2,19 @@
 //! A result's reply is `response.output` when it is a string (a provider that returns JSON
 //! gives a value, not text); its provider, prompt label and test index are its metadata.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::formats::{Record, clip, stop_from_word, string, uint};
-use super::reply::{EventKind, Format, Meta, StopReason, Tokens};
+use super::{Claim, Shape};
+use crate::runlog::fields::{clip, has, is_object, stop_from_word, string, uint};
+use crate::runlog::record::Record;
+use crate::runlog::reply::{EventKind, Format, Meta, StopReason, Tokens};
+
+/// An output: `evalId` and its `results` object, or `results.results`.
+pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
+    let output = has(o, "evalId") && is_object(o, "results")
+        || o.get("results").and_then(|r| r.get("results")).is_some_and(Value::is_array);
+    output.then(|| Claim::certain(Shape::Promptfoo))
+}
 
 pub(crate) fn result(eval_id: Option<&str>, r: &Value) -> Record {
     let mut meta = Meta::new(Format::Promptfoo);

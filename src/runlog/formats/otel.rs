@@ -11,8 +11,18 @@
 
 use serde_json::{Map, Value};
 
-use super::formats::{NoText, Record, stop_from_word, string};
-use super::reply::{Format, Meta, StopReason, Tokens};
+use super::{Claim, Shape};
+use crate::runlog::fields::{stop_from_word, string};
+use crate::runlog::record::{NoText, Record};
+use crate::runlog::reply::{Format, Meta, StopReason, Tokens};
+
+/// An export request: `resourceSpans` or `resourceLogs` (or their snake-case spelling).
+pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
+    ["resourceSpans", "resourceLogs", "resource_spans", "resource_logs"]
+        .iter()
+        .any(|k| o.get(*k).is_some_and(Value::is_array))
+        .then(|| Claim::certain(Shape::Otel))
+}
 
 /// An OTLP `AnyValue` as plain JSON. Its depth is at most serde_json's nesting limit, so
 /// the recursion is bounded whatever the input.

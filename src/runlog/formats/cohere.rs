@@ -2,10 +2,25 @@
 //! reasoning model's `thinking` items are not the reply), tool calls in
 //! `message.tool_calls`; v1 put it in a top-level `text`.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::formats::{NoText, Record, string, uint};
-use super::reply::{Format, Meta, StopReason, Tokens};
+use super::{Claim, Shape};
+use crate::runlog::fields::{has, is_object, string, uint};
+use crate::runlog::record::{NoText, Record};
+use crate::runlog::reply::{Format, Meta, StopReason, Tokens};
+
+/// A v2 chat response (a top-level `message`, its content or only tool calls, and a finish),
+/// or a v1 one (a top-level `text` beside its generation or response id).
+pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
+    // Ollama's `message` is an object too; its `done` and `created_at` tell it apart.
+    if is_object(o, "message") && has(o, "finish_reason") && has(o, "id") {
+        return Some(Claim::certain(Shape::Cohere));
+    }
+    let v1 = o.get("text").is_some_and(Value::is_string)
+        && (o.contains_key("generation_id") || o.contains_key("response_id"))
+        && (o.contains_key("finish_reason") || o.contains_key("meta"));
+    v1.then(|| Claim::certain(Shape::Cohere))
+}
 
 fn stop(reason: Option<&str>) -> StopReason {
     match reason {
