@@ -45,6 +45,12 @@ pub(crate) struct Outcome {
 
 type Sink<'s> = dyn FnMut(Item<'_>) -> Flow + 's;
 
+/// The caller stopped the read: what unwinds serde's visit of the document, said to serde as
+/// its error (the only way out of a visit), and told apart from a real one by the outcome.
+#[derive(Debug, Clone, Copy, thiserror::Error)]
+#[error("stopped")]
+struct Stopped;
+
 struct State<'s, 'k> {
     sink: &'k mut Sink<'s>,
     records: usize,
@@ -52,11 +58,11 @@ struct State<'s, 'k> {
 }
 
 impl State<'_, '_> {
-    fn give(&mut self, item: Item<'_>) -> Result<(), String> {
+    fn give(&mut self, item: Item<'_>) -> Result<(), Stopped> {
         self.records += 1;
         if (self.sink)(item) == Flow::Stop {
             self.stopped = true;
-            return Err("stopped".to_owned());
+            return Err(Stopped);
         }
         Ok(())
     }
@@ -164,7 +170,7 @@ impl<'de> Visitor<'de> for Top<'_, '_, '_> {
     }
 }
 
-type Give<'g> = dyn FnMut(Value) -> Result<(), String> + 'g;
+type Give<'g> = dyn FnMut(Value) -> Result<(), Stopped> + 'g;
 
 /// An array's elements, each handed on as it is read; anything else is passed over.
 struct Elements<'g, 'h>(&'g mut Give<'h>);

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use super::diagnostic::{Diagnostic, Problem};
-use super::formats::{self, Shape, classify};
+use super::formats::{self, Shape, classify, unknown};
 use super::json::{cut_short, parse_line};
 use super::lines::{Ending, LineAt, Lines};
 use super::nan;
@@ -62,6 +62,9 @@ pub(crate) struct JsonlReader {
     skimmed: usize,
     skim_misses: usize,
     whole: usize,
+    /// A record of no known shape has offered its likeliest text's `--text-path`: the
+    /// file's others do not again.
+    offered: bool,
 }
 
 /// Lines gathered to be read in parallel, at most (in count and in bytes).
@@ -150,6 +153,7 @@ impl JsonlReader {
             skimmed: 0,
             skim_misses: 0,
             whole: 0,
+            offered: false,
         }
     }
 
@@ -459,7 +463,9 @@ impl JsonlReader {
         for (index, value) in elements(value, None) {
             let shape = classify(&value);
             let format = opts.format.or_else(|| shape.format());
-            if is_event(opts, shape) || format.is_some_and(|f| !formats::takes_text_as_is(f)) {
+            // A record of no known shape is read whole for the text it offers, once a file.
+            let offers = shape == Shape::Unknown && format.is_none() && !self.offered;
+            if is_event(opts, shape) || format.is_some_and(|f| !formats::takes_text_as_is(f)) || offers {
                 return false;
             }
             let record = host.convert(path, value, shape, &name(path, line, index));
@@ -528,7 +534,14 @@ impl JsonlReader {
                 continue;
             }
             let base = name(path, line, index);
-            let record = host.convert(path, value, shape, &base);
+            let offer = (shape == Shape::Unknown && !self.offered).then(|| unknown::offer(&value)).flatten();
+            let record = match host.convert(path, value, shape, &base) {
+                Record::Problem(Problem::UnknownShape { what, offer: None }) if offer.is_some() => {
+                    self.offered = true;
+                    Record::Problem(Problem::UnknownShape { what, offer })
+                }
+                other => other,
+            };
             self.push(host, path, record, line, at.offset, index, emit);
         }
     }
@@ -586,7 +599,9 @@ impl JsonlReader {
                 Record::Context | Record::Many(_) => {}
                 Record::Problem(p) => {
                     let p = match (p, index) {
-                        (Problem::UnknownShape(s), Some(i)) => Problem::UnknownShape(format!("element {i}: {s}")),
+                        (Problem::UnknownShape { what, offer }, Some(i)) => {
+                            Problem::UnknownShape { what: format!("element {i}: {what}"), offer }
+                        }
                         (Problem::BadRecord(s), Some(i)) => Problem::BadRecord(format!("element {i}: {s}")),
                         (p, _) => p,
                     };

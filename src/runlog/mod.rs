@@ -60,7 +60,7 @@ mod written;
 
 use std::path::PathBuf;
 
-pub use diagnostic::{Diagnostic, Problem};
+pub use diagnostic::{Diagnostic, Offer, Problem};
 pub use discover::{Found, discover, is_passed_over};
 pub use follow::{Sink, WatchMode, Watching, follow};
 pub use hash::text_hash;

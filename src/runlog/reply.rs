@@ -103,23 +103,6 @@ impl Format {
             Format::Json => "json",
         }
     }
-
-    /// Whether the format holds records (one file, many replies) rather than one reply.
-    pub fn is_records(self) -> bool {
-        self != Format::Text
-    }
-
-    /// Whether the format is a stream saved to a file, reassembled into replies.
-    pub fn is_stream(self) -> bool {
-        matches!(
-            self,
-            Format::AnthropicStream
-                | Format::OpenAiChatStream
-                | Format::OpenAiResponsesStream
-                | Format::GeminiStream
-                | Format::OllamaStream
-        )
-    }
 }
 
 /// Why the model stopped, normalized across providers. The provider's own word is kept

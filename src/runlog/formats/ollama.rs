@@ -126,7 +126,7 @@ impl Assemble for Stream {
             return;
         }
         if chunk.get("done").is_none() {
-            out(at.out(Err(Problem::UnknownShape(describe(&chunk)))));
+            out(at.out(Err(Problem::unknown_shape(describe(&chunk)))));
             return;
         }
         let a = self.cur.get_or_insert_with(|| Assembly::new(at.line, at.offset, Format::OllamaStream));

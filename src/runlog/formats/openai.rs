@@ -185,8 +185,11 @@ pub(crate) fn batch(mut record: Value) -> Record {
     inner.rewrap(id, Format::OpenAiBatch)
 }
 
-/// Chat completion chunks, put back together: `choices[].delta`, `finish_reason`, a last
-/// `usage`. A capture may hold several streams one after another.
+/// Chat completion chunks, put back together as the SDKs do: merged by `choices[].index`
+/// whatever `id` each chunk carries (some servers give every chunk an id of its own; the
+/// first chunk's is the response's, as openai-python reports it), `finish_reason`, a last
+/// `usage`. A capture may hold several streams one after another: one ends at `data: [DONE]`,
+/// or where a finished one is followed by a chunk that opens a message (its `role`).
 #[derive(Default)]
 pub(crate) struct ChatStream {
     cur: Option<Chat>,
@@ -204,6 +207,8 @@ struct Chat {
     usage: Option<Value>,
     /// `data: [DONE]` arrived.
     done: bool,
+    /// A chunk carried an id other than the first's.
+    ids_vary: bool,
 }
 
 impl Assemble for ChatStream {
@@ -212,8 +217,11 @@ impl Assemble for ChatStream {
     }
 
     fn feed(&mut self, _kind: &str, v: Value, at: At, out: &mut dyn FnMut(Out)) {
-        let id = non_empty(string(&v, "id"));
-        if self.cur.as_ref().is_some_and(|c| c.done || (id.is_some() && c.id.is_some() && id != c.id)) {
+        let opens = v
+            .get("choices")
+            .and_then(Value::as_array)
+            .is_some_and(|cs| cs.iter().any(|c| index(c) == 0 && c.get("delta").and_then(|d| d.get("role")).is_some()));
+        if self.cur.as_ref().is_some_and(|c| c.done || (c.finish.is_some() && opens)) {
             self.finish(out);
         }
         self.cur.get_or_insert_with(|| Chat::new(at)).add(&v);
@@ -247,12 +255,16 @@ impl Chat {
             finish: None,
             usage: None,
             done: false,
+            ids_vary: false,
         }
     }
 
     fn add(&mut self, chunk: &Value) {
+        let id = non_empty(string(chunk, "id"));
         if self.id.is_none() {
-            self.id = non_empty(string(chunk, "id"));
+            self.id = id;
+        } else if id.is_some() && id != self.id {
+            self.ids_vary = true;
         }
         if self.model.is_none() {
             self.model = non_empty(string(chunk, "model"));
@@ -262,7 +274,7 @@ impl Chat {
         }
         let Some(Value::Array(choices)) = chunk.get("choices") else { return };
         // Choice 0 is the reply, as `choices[0]` is for a completion.
-        for choice in choices.iter().filter(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0) {
+        for choice in choices.iter().filter(|c| index(c) == 0) {
             if let Some(delta) = choice.get("delta") {
                 if let Some(t) = delta.get("content").and_then(Value::as_str) {
                     self.text.push_str(t);
@@ -290,9 +302,17 @@ impl Chat {
                              "tool_calls": if self.tools.is_empty() { Value::Null } else { Value::Array(self.tools) }});
         let completion = json!({"id": self.id, "model": self.model, "usage": self.usage,
                                 "choices": [{"index": 0, "message": message, "finish_reason": self.finish}]});
-        let record = chat(completion, Format::OpenAiChatStream);
+        let mut record = chat(completion, Format::OpenAiChatStream);
+        if let (true, Record::Reply { meta, .. } | Record::Event { meta, .. }) = (self.ids_vary, &mut record) {
+            meta.extra.push(("chunk_ids".to_owned(), "vary".to_owned()));
+        }
         if ended { record } else { cut_short(record) }
     }
+}
+
+/// A choice's index (0 when it has none).
+fn index(choice: &Value) -> u64 {
+    choice.get("index").and_then(Value::as_u64).unwrap_or(0)
 }
 
 /// Responses events, put back together: the terminal event's `response` is the whole
