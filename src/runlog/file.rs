@@ -13,7 +13,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::campaign::RUN_LOG;
-use super::formats::{self, ReadAs, Shape, classify};
+use super::diagnostic::Problem;
+use super::formats::{self, ReadAs, Shape, Sniffed, classify};
 use super::json::{cut_short, parse_line};
 use super::lines::{LineAt, Lines};
 use super::options::LoadOptions;
@@ -34,6 +35,8 @@ pub(crate) enum Plan {
     Jsonl(Option<Shape>),
     /// A stream saved to a file, of this format.
     Stream(Format),
+    /// Not read, for this reason.
+    Refused(Problem),
 }
 
 pub(crate) fn plan(opts: &LoadOptions, path: &Path, file: &mut File, head: &[u8], len: u64) -> io::Result<Plan> {
@@ -45,10 +48,13 @@ pub(crate) fn plan(opts: &LoadOptions, path: &Path, file: &mut File, head: &[u8]
         return Ok(Plan::Stream(f));
     }
     if forced.is_none() && sse::looks_like_events(head) {
-        let format = formats::sniff_stream(BufReader::with_capacity(1 << 16, &*file), opts.max_line)?;
+        let sniffed = formats::sniff_stream(BufReader::with_capacity(1 << 16, &*file), opts.max_line)?;
         file.seek(SeekFrom::Start(0))?;
-        if let Some(f) = format {
-            return Ok(Plan::Stream(f));
+        match sniffed {
+            Sniffed::Stream(f) => return Ok(Plan::Stream(f)),
+            // Events of JSON data are a capture: of no stream known, they are not a reply.
+            Sniffed::Unknown(what) => return Ok(Plan::Refused(Problem::UnknownStream(what))),
+            Sniffed::NotEvents => {}
         }
     }
     let ext = extension(path);
@@ -76,8 +82,12 @@ pub(crate) fn plan(opts: &LoadOptions, path: &Path, file: &mut File, head: &[u8]
     // is broken; an unknown shape there proves nothing.
     let lines_by_name = line_ext || forced.is_some() || opts.text_path.is_some();
     let shape = first.shape.filter(|&s| first.on_first_line || lines_by_name || s != Shape::Unknown);
+    // The lines of a stream saved as NDJSON (Ollama's, Cohere v1's) are read as the stream.
+    let stream = shape.and_then(Shape::format).filter(|&f| forced.is_none() && formats::spec(f).read == ReadAs::Stream);
+    if let Some(f) = stream {
+        return Ok(Plan::Stream(f));
+    }
     Ok(match shape {
-        Some(Shape::OllamaChunk) if forced.is_none() => Plan::Stream(Format::OllamaStream),
         Some(shape) => {
             let reads_as_text =
                 forced.is_none() && shape == Shape::Unknown && (text_ext || (!json_ext && opts.text_path.is_none()));

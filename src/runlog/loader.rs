@@ -14,6 +14,7 @@ use super::campaign::{Campaigns, is_run_context_file};
 use super::diagnostic::{Diagnostic, Problem};
 use super::discover::{Found, discover};
 use super::document::{self, Flow};
+use super::eventstream;
 use super::file::{self, Plan, binary, extension, head, is_line_named};
 use super::formats::{self, Shape, classify, gemini, inspect, promptfoo};
 use super::json::{decode, json_error, skip_bom};
@@ -161,6 +162,11 @@ impl Loader {
             self.read_eval(path, &file, emit);
             return Start::Whole;
         }
+        // A Bedrock event stream is binary: told by its first frame, before any binary file.
+        if matches!(self.opts.format, None | Some(Format::BedrockStream)) && eventstream::opens_a_frame(&head) {
+            self.read_stream(path, &file, Format::BedrockStream, emit);
+            return Start::Whole;
+        }
         if let Some(what) = binary(&head) {
             problem(Problem::Binary(what.to_owned()));
             return Start::Skipped;
@@ -198,6 +204,10 @@ impl Loader {
                 self.read_stream(path, &file, format, emit);
                 Start::Whole
             }
+            Plan::Refused(p) => {
+                problem(p);
+                Start::Skipped
+            }
             Plan::Document { look_on } => match self.read_document(path, &file, emit) {
                 Doc::Done => Start::Whole,
                 Doc::Text => {
@@ -226,8 +236,15 @@ impl Loader {
     fn read_stream(&self, path: &Path, file: &File, format: Format, emit: &mut dyn FnMut(FileOut)) {
         let mut state = JsonlReader::new(false);
         let input = BufReader::with_capacity(1 << 16, file);
+        // A binary stream has no lines: its replies are numbered in the file, `path#n`.
+        let mut numbered = 0;
         let mut push = |out: Out| match out.what {
+            Ok(record) if out.line == 0 => {
+                state.push(self, path, record, None, out.offset, Some(numbered), emit);
+                numbered += 1;
+            }
             Ok(record) => state.push(self, path, record, Some(out.line), out.offset, None, emit),
+            Err(p) if out.line == 0 => state.problem(&self.opts, Diagnostic::new(path, p).at_offset(out.offset), emit),
             Err(p) => {
                 let d = Diagnostic::new(path, p).at_line(out.line, out.offset);
                 state.problem(&self.opts, d, emit);

@@ -36,6 +36,7 @@ mod campaign;
 mod diagnostic;
 mod discover;
 mod document;
+mod eventstream;
 mod fields;
 mod file;
 mod follow;

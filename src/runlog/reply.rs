@@ -19,12 +19,25 @@ pub enum Format {
     /// Anthropic Messages responses (and Bedrock invoke bodies, which are the same shape).
     Anthropic,
     /// Anthropic Messages streams saved as server-sent events: the `text_delta`s of the text
-    /// blocks.
+    /// blocks (and legacy Text Completions streams, their `completion` events).
     #[value(name = "anthropic-stream")]
     AnthropicStream,
+    /// Anthropic Message Batches results, `{"custom_id", "result"}`: a succeeded request's
+    /// message; an errored, canceled or expired one is a call without a reply.
+    #[value(name = "anthropic-batch")]
+    AnthropicBatch,
+    /// Anthropic legacy Text Completions, and the Claude 2 bodies Bedrock returns:
+    /// `completion`.
+    #[value(name = "anthropic-completion")]
+    AnthropicCompletion,
     /// Bedrock Converse responses: `output.message.content[].text`.
     #[value(name = "bedrock-converse")]
     BedrockConverse,
+    /// Bedrock binary event streams (`application/vnd.amazon.eventstream`) of ConverseStream
+    /// and InvokeModelWithResponseStream, each frame's CRCs checked, the provider's own stream
+    /// inside put back together.
+    #[value(name = "bedrock-stream")]
+    BedrockStream,
     /// OpenAI chat completions, and the servers that speak them (vLLM, llama.cpp):
     /// `choices[0].message.content`.
     #[value(name = "openai-chat")]
@@ -57,6 +70,10 @@ pub enum Format {
     VertexBatch,
     /// Cohere chat responses (v2 `message.content[]`, and v1 `text`).
     Cohere,
+    /// Cohere chat streams: v2 server-sent events (`content-delta`), v1 NDJSON
+    /// (`text-generation`).
+    #[value(name = "cohere-stream")]
+    CohereStream,
     /// Ollama `/api/chat` and `/api/generate` responses: `message.content` or `response`.
     Ollama,
     /// Ollama streams: one chunk a line until `done`.
@@ -83,7 +100,10 @@ impl Format {
             Format::Text => "text",
             Format::Anthropic => "anthropic",
             Format::AnthropicStream => "anthropic-stream",
+            Format::AnthropicBatch => "anthropic-batch",
+            Format::AnthropicCompletion => "anthropic-completion",
             Format::BedrockConverse => "bedrock-converse",
+            Format::BedrockStream => "bedrock-stream",
             Format::OpenAiChat => "openai-chat",
             Format::OpenAiChatStream => "openai-chat-stream",
             Format::OpenAiBatch => "openai-batch",
@@ -94,6 +114,7 @@ impl Format {
             Format::GeminiBatch => "gemini-batch",
             Format::VertexBatch => "vertex-batch",
             Format::Cohere => "cohere",
+            Format::CohereStream => "cohere-stream",
             Format::Ollama => "ollama",
             Format::OllamaStream => "ollama-stream",
             Format::Inspect => "inspect",

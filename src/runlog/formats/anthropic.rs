@@ -1,31 +1,53 @@
-//! Anthropic: Messages responses (and Bedrock invoke bodies, which are the same shape), and
-//! Messages streams saved as server-sent events.
+//! Anthropic: Messages responses (and Bedrock invoke bodies, which are the same shape),
+//! Message Batches results, legacy Text Completions (and Bedrock's Claude 2 bodies), and their
+//! streams saved as server-sent events.
 //!
 //! The reply is the `text` blocks joined with nothing between; thinking, tool use and the
-//! server's tools are not text. `max_tokens` (and a stop at the context window) is the
-//! ceiling.
+//! server's tools are not text. A legacy completion's reply is its `completion`. `max_tokens`
+//! (and a stop at the context window) is the ceiling.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::{Claim, Shape};
+use super::{Claim, Shape, api_error};
 use crate::runlog::fields::{block_names, is_array, is_str, join_text, string, uint};
 use crate::runlog::record::{NoText, Record};
-use crate::runlog::reply::{Format, Meta, StopReason, Tokens};
+use crate::runlog::reply::{EventKind, Format, Meta, StopReason, Tokens};
 use crate::runlog::stream::{Assemble, At, Out, cut_short};
 
-/// A Messages response: `content` blocks, and `type: "message"` or the assistant's role.
+/// A Messages response (`content` blocks, and `type: "message"` or the assistant's role), a
+/// Message Batches results line (`custom_id`, and a `result` of one of its four types), a
+/// legacy completion (`completion` and `stop_reason`, and none of the other APIs' fields).
 pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
     let blocks = is_array(o, "content");
-    (blocks && (is_str(o, "type", "message") || is_str(o, "role", "assistant")))
-        .then(|| Claim::certain(Shape::Anthropic))
+    if blocks && (is_str(o, "type", "message") || is_str(o, "role", "assistant")) {
+        return Some(Claim::certain(Shape::Anthropic));
+    }
+    let result = o.get("result").and_then(|r| r.get("type")).and_then(Value::as_str);
+    if o.contains_key("custom_id") && matches!(result, Some("succeeded" | "errored" | "canceled" | "expired")) {
+        return Some(Claim::certain(Shape::AnthropicBatch));
+    }
+    let completion = o.get("completion").is_some_and(Value::is_string)
+        && o.contains_key("stop_reason")
+        && !["choices", "content", "candidates"].iter().any(|k| o.contains_key(*k));
+    completion.then(|| Claim::certain(Shape::AnthropicCompletion))
 }
 
 /// Which Anthropic stream an event belongs to, by its type.
 pub(crate) fn claim_event(kind: &str, _payload: &Value) -> Option<Format> {
-    matches!(kind, "message_start" | "content_block_start" | "content_block_delta" | "message_delta" | "ping")
-        .then_some(Format::AnthropicStream)
+    matches!(
+        kind,
+        "message_start"
+            | "content_block_start"
+            | "content_block_delta"
+            | "content_block_stop"
+            | "message_delta"
+            | "message_stop"
+            | "ping"
+            | "completion"
+    )
+    .then_some(Format::AnthropicStream)
 }
 
 pub(crate) fn stop(reason: Option<&str>) -> StopReason {
@@ -68,11 +90,61 @@ pub(crate) fn message(mut record: Value, format: Format) -> Record {
     Record::Reply { id, text, meta }
 }
 
+/// A Message Batches results line: a succeeded request's message, under its `custom_id`
+/// (results come back in any order); an errored one is the API's error, a canceled or expired
+/// one a call that never ran.
+pub(crate) fn batch(record: &Value) -> Record {
+    let id = string(record, "custom_id");
+    let result = record.get("result");
+    let failed =
+        |message: String| Record::event(id.clone(), EventKind::Failed, message, Meta::new(Format::AnthropicBatch));
+    match result.and_then(|r| r.get("type")).and_then(Value::as_str) {
+        Some("succeeded") => match result.and_then(|r| r.get("message")).filter(|m| m.is_object()) {
+            Some(m) => message(m.clone(), Format::AnthropicBatch).rewrap(id, Format::AnthropicBatch),
+            None => failed("succeeded, but the result holds no message".to_owned()),
+        },
+        // `result.error` is the API's error response, `{"type": "error", "error": {…}}`.
+        Some("errored") => failed(result.and_then(|r| r.get("error")).map_or_else(
+            || "errored, and the result says no more".to_owned(),
+            |e| api_error::message(e).unwrap_or_else(|| format!("errored: {e}")),
+        )),
+        Some("canceled") => failed("canceled: the batch was canceled before this request ran".to_owned()),
+        Some("expired") => failed("expired: the batch ended before this request ran".to_owned()),
+        _ => failed("a result of no known type".to_owned()),
+    }
+}
+
+/// A legacy Text Completion (or a Bedrock Claude 2 body): `completion`, the stop sequence
+/// left out. It carries no usage.
+pub(crate) fn completion(record: &Value, format: Format) -> Record {
+    let mut meta = Meta::new(format);
+    meta.model = string(record, "model");
+    meta.stop_detail = string(record, "stop_reason");
+    meta.stop = stop(meta.stop_detail.as_deref());
+    let id = string(record, "id");
+    match string(record, "completion") {
+        Some(text) if !text.is_empty() => Record::Reply { id, text, meta },
+        _ => NoText::default().into_record(id, meta),
+    }
+}
+
 /// Messages stream events, put back together: `message_start`'s envelope, blocks by index,
 /// `message_delta`'s stop reason and usage (running totals: the last one stands).
 #[derive(Default)]
 pub(crate) struct MessageStream {
     cur: Option<Message>,
+    /// A legacy Text Completions stream: its `completion` events.
+    legacy: Option<Completion>,
+}
+
+/// A legacy completion stream being put together: every event is a fragment of the
+/// completion, the last one carrying the stop reason.
+struct Completion {
+    at: At,
+    id: Option<String>,
+    model: Option<String>,
+    text: String,
+    stop_reason: Option<String>,
 }
 
 struct Message {
@@ -89,6 +161,25 @@ impl Assemble for MessageStream {
     }
 
     fn feed(&mut self, kind: &str, v: Value, at: At, out: &mut dyn FnMut(Out)) {
+        if kind == "completion" {
+            let c = self.legacy.get_or_insert_with(|| Completion {
+                at,
+                id: None,
+                model: None,
+                text: String::new(),
+                stop_reason: None,
+            });
+            c.id = c.id.take().or_else(|| string(&v, "id"));
+            c.model = c.model.take().or_else(|| string(&v, "model"));
+            if let Some(t) = v.get("completion").and_then(Value::as_str) {
+                c.text.push_str(t);
+            }
+            if let Some(r) = string(&v, "stop_reason") {
+                c.stop_reason = Some(r);
+                self.finish(out);
+            }
+            return;
+        }
         if kind == "message_start" {
             self.finish(out);
         }
@@ -106,6 +197,12 @@ impl Assemble for MessageStream {
         if let Some(c) = self.cur.take() {
             let at = c.at;
             out(at.out(Ok(c.finish())));
+        }
+        if let Some(c) = self.legacy.take() {
+            let ended = c.stop_reason.is_some();
+            let whole = json!({"id": c.id, "model": c.model, "completion": c.text, "stop_reason": c.stop_reason});
+            let record = completion(&whole, Format::AnthropicStream);
+            out(c.at.out(Ok(if ended { record } else { cut_short(record) })));
         }
     }
 }

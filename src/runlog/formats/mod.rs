@@ -21,7 +21,7 @@ use super::diagnostic::Problem;
 use super::fields::describe;
 use super::record::Record;
 use super::reply::Format;
-use super::sse::{Events, Frame};
+use super::sse::{self, Events, Frame};
 use super::stream::{self, Assemble, At, Out};
 
 pub(crate) mod anthropic;
@@ -49,6 +49,10 @@ pub(crate) enum Shape {
     /// A bench run's `meta.json`, `status.json` or `diagnostics.json`: context, no reply.
     BenchContext,
     Anthropic,
+    /// A Message Batches results line.
+    AnthropicBatch,
+    /// A legacy Text Completion (or a Bedrock Claude 2 body).
+    AnthropicCompletion,
     BedrockConverse,
     OpenAiChat,
     OpenAiBatch,
@@ -57,6 +61,8 @@ pub(crate) enum Shape {
     GeminiBatch,
     VertexBatch,
     Cohere,
+    /// A line of a Cohere v1 stream (`event_type`).
+    CohereChunk,
     Ollama,
     /// A chunk of an Ollama stream that goes on (`done: false`).
     OllamaChunk,
@@ -75,6 +81,8 @@ impl Shape {
         Some(match self {
             Shape::RunLogEvent => Format::RunLog,
             Shape::Anthropic => Format::Anthropic,
+            Shape::AnthropicBatch => Format::AnthropicBatch,
+            Shape::AnthropicCompletion => Format::AnthropicCompletion,
             Shape::BedrockConverse => Format::BedrockConverse,
             Shape::OpenAiChat => Format::OpenAiChat,
             Shape::OpenAiBatch => Format::OpenAiBatch,
@@ -83,6 +91,7 @@ impl Shape {
             Shape::GeminiBatch => Format::GeminiBatch,
             Shape::VertexBatch => Format::VertexBatch,
             Shape::Cohere => Format::Cohere,
+            Shape::CohereChunk => Format::CohereStream,
             Shape::Ollama => Format::Ollama,
             Shape::OllamaChunk => Format::OllamaStream,
             Shape::InspectLog => Format::Inspect,
@@ -190,7 +199,10 @@ pub(crate) fn spec(format: Format) -> Spec {
         Format::Text => (Text, false),
         Format::Anthropic => (Records, true),
         Format::AnthropicStream => (Stream, false),
+        Format::AnthropicBatch => (Records, true),
+        Format::AnthropicCompletion => (Records, true),
         Format::BedrockConverse => (Records, true),
+        Format::BedrockStream => (Stream, false),
         Format::OpenAiChat => (Records, true),
         Format::OpenAiChatStream => (Stream, false),
         Format::OpenAiBatch => (Records, true),
@@ -201,6 +213,7 @@ pub(crate) fn spec(format: Format) -> Spec {
         Format::GeminiBatch => (Records, true),
         Format::VertexBatch => (Records, true),
         Format::Cohere => (Records, true),
+        Format::CohereStream => (Stream, false),
         Format::Ollama => (Records, true),
         Format::OllamaStream => (Stream, false),
         Format::Inspect => (Records, false),
@@ -236,7 +249,12 @@ pub(crate) fn convert(value: Value, shape: Shape, cx: &Context<'_>) -> Record {
             api_error::error(&value, cx.forced.unwrap_or(Format::Json))
         }
         Some(Format::Anthropic | Format::AnthropicStream) => anthropic::message(value, Format::Anthropic),
+        Some(Format::AnthropicBatch) => anthropic::batch(&value),
+        Some(Format::AnthropicCompletion) => anthropic::completion(&value, Format::AnthropicCompletion),
         Some(Format::BedrockConverse) => bedrock::converse(value),
+        Some(Format::BedrockStream) => {
+            Record::Problem(Problem::BadRecord("a Bedrock event stream is binary frames, not JSON records".to_owned()))
+        }
         Some(Format::OpenAiChat | Format::OpenAiChatStream) => openai::chat(value, Format::OpenAiChat),
         Some(Format::OpenAiBatch) => openai::batch(value),
         Some(Format::OpenAiResponses | Format::OpenAiResponsesStream) => {
@@ -245,7 +263,8 @@ pub(crate) fn convert(value: Value, shape: Shape, cx: &Context<'_>) -> Record {
         Some(Format::Gemini | Format::GeminiStream) => gemini::response(&value, Format::Gemini),
         Some(Format::GeminiBatch) => gemini::batch_line(&value),
         Some(Format::VertexBatch) => gemini::vertex_line(&value),
-        Some(Format::Cohere) => cohere::response(&value),
+        Some(Format::Cohere) => cohere::response(&value, Format::Cohere),
+        Some(Format::CohereStream) => cohere::lone_event(value),
         Some(Format::Ollama | Format::OllamaStream) => ollama::response(&value),
         Some(Format::Inspect) => inspect::log(&value, cx.base),
         Some(Format::Otel) => otel::export(&value),
@@ -264,29 +283,45 @@ pub(crate) fn convert(value: Value, shape: Shape, cx: &Context<'_>) -> Record {
     }
 }
 
+/// Each family's claim on an event of a server-sent-event capture: the stream it belongs to.
+const EVENT_DETECTORS: [fn(&str, &Value) -> Option<Format>; 4] =
+    [anthropic::claim_event, openai::claim_event, gemini::claim_event, cohere::claim_event];
+
 /// Which stream an event of a server-sent-event capture belongs to, by what it holds.
 fn event_format(name: Option<&str>, payload: &Value) -> Option<Format> {
     let kind = stream::kind(name, payload);
-    let claims: [fn(&str, &Value) -> Option<Format>; 3] =
-        [anthropic::claim_event, openai::claim_event, gemini::claim_event];
-    claims.iter().find_map(|claim| claim(kind, payload))
+    EVENT_DETECTORS.iter().find_map(|claim| claim(kind, payload))
 }
 
 /// The stream format of the capture `inner` opens, judged by its first event with JSON data.
-pub(crate) fn sniff_stream(inner: impl BufRead, max_line: usize) -> io::Result<Option<Format>> {
+pub(crate) fn sniff_stream(inner: impl BufRead, max_line: usize) -> io::Result<Sniffed> {
     let mut events = Events::new(inner, max_line);
     for _ in 0..4 {
         match events.next_frame()? {
             Some(Frame::Event(e)) => {
                 if let Some(v) = stream::payloads(&e).into_iter().next().and_then(|p| p.ok()) {
-                    return Ok(event_format(e.name.as_deref(), &v));
+                    return Ok(match event_format(e.name.as_deref(), &v) {
+                        Some(f) => Sniffed::Stream(f),
+                        None => Sniffed::Unknown(describe(&v)),
+                    });
                 }
             }
             Some(Frame::TooLong(_)) => {}
             None => break,
         }
     }
-    Ok(None)
+    Ok(Sniffed::NotEvents)
+}
+
+/// What the first events of a capture say it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Sniffed {
+    /// A stream of this format.
+    Stream(Format),
+    /// Events whose JSON data is no known stream's: the first one's description.
+    Unknown(String),
+    /// No event holds JSON: not a capture after all.
+    NotEvents,
 }
 
 /// Reads a stream of `format` saved to a file, pushing each response put back together.
@@ -298,14 +333,23 @@ pub(crate) fn read_stream(
 ) -> io::Result<()> {
     match format {
         Format::OllamaStream => stream::read_lines(inner, &mut ollama::Stream::default(), max_line, out),
-        Format::AnthropicStream => sse(inner, anthropic::MessageStream::default(), max_line, out),
-        Format::OpenAiResponsesStream => sse(inner, openai::ResponsesStream::default(), max_line, out),
-        Format::GeminiStream => sse(inner, gemini::Stream::default(), max_line, out),
-        _ => sse(inner, openai::ChatStream::default(), max_line, out),
+        Format::BedrockStream => bedrock::read_event_stream(inner, max_line, out),
+        Format::CohereStream => {
+            let mut inner = inner;
+            if sse::looks_like_events(inner.fill_buf()?) {
+                sse_read(inner, cohere::V2Stream::default(), max_line, out)
+            } else {
+                stream::read_lines(inner, &mut cohere::V1Stream::default(), max_line, out)
+            }
+        }
+        Format::AnthropicStream => sse_read(inner, anthropic::MessageStream::default(), max_line, out),
+        Format::OpenAiResponsesStream => sse_read(inner, openai::ResponsesStream::default(), max_line, out),
+        Format::GeminiStream => sse_read(inner, gemini::Stream::default(), max_line, out),
+        _ => sse_read(inner, openai::ChatStream::default(), max_line, out),
     }
 }
 
-fn sse<A: Assemble>(inner: impl BufRead, asm: A, max_line: usize, out: &mut dyn FnMut(Out)) -> io::Result<()> {
+fn sse_read<A: Assemble>(inner: impl BufRead, asm: A, max_line: usize, out: &mut dyn FnMut(Out)) -> io::Result<()> {
     stream::read_sse(inner, &mut ErrorsEnd(asm), max_line, out)
 }
 
@@ -428,6 +472,55 @@ mod tests {
         // An export of no known shape: nobody's.
         for record in records_of(&root.join("custom/eval-export.jsonl")) {
             assert_eq!(claimants(&record), Vec::<&str>::new());
+        }
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats");
+        let owners = [
+            ("anthropic-batch/msgbatch_01HkcTjaV5uDC8jWR4ZsDV8d_results.jsonl", Some("anthropic")),
+            ("anthropic-completion/bedrock-claude-v2.json", Some("anthropic")),
+            ("anthropic-completion/completion-max-tokens.json", Some("anthropic")),
+            ("api-error/bedrock-throttled.json", Some("api-error")),
+            ("api-error/vllm-context-length.json", Some("api-error")),
+            ("cohere-stream/chat-v1.ndjson", Some("cohere")),
+            ("unknown/eval-export.jsonl", None),
+        ];
+        for (file, owner) in owners {
+            let records = records_of(&fixtures.join(file));
+            for (i, record) in records.iter().enumerate() {
+                assert_eq!(claimants(record), owner.into_iter().collect::<Vec<_>>(), "{file} record {i}");
+            }
+        }
+    }
+
+    /// Every event of every capture is claimed by its own stream's detector and no other.
+    #[test]
+    fn no_detector_claims_another_streams_events() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let captures = [
+            ("sample-logs/formats/streams/anthropic-cut-short.sse", Format::AnthropicStream),
+            ("sample-logs/formats/streams/anthropic-messages.sse", Format::AnthropicStream),
+            ("sample-logs/formats/streams/gemini.sse", Format::GeminiStream),
+            ("sample-logs/formats/streams/openai-chat.sse", Format::OpenAiChatStream),
+            ("sample-logs/formats/streams/openai-responses.sse", Format::OpenAiResponsesStream),
+            ("tests/fixtures/formats/anthropic-completion/completion-stream.sse", Format::AnthropicStream),
+            ("tests/fixtures/formats/cohere-stream/chat-v2-max-tokens.sse", Format::CohereStream),
+            ("tests/fixtures/formats/cohere-stream/chat-v2-error.sse", Format::CohereStream),
+            ("tests/fixtures/formats/openai-stream/groq-compound.sse", Format::OpenAiChatStream),
+        ];
+        for (file, owner) in captures {
+            let mut events =
+                Events::new(std::fs::File::open(root.join(file)).map(std::io::BufReader::new).unwrap(), 1 << 20);
+            while let Some(Frame::Event(e)) = events.next_frame().unwrap() {
+                for payload in stream::payloads(&e).into_iter().map(Result::unwrap) {
+                    let kind = stream::kind(e.name.as_deref(), &payload);
+                    let claims: Vec<_> = EVENT_DETECTORS.iter().filter_map(|claim| claim(kind, &payload)).collect();
+                    // A keep-alive (`ping`) is Anthropic's; an error event, nobody's.
+                    if kind == "error" {
+                        assert!(claims.is_empty(), "{file}: {payload}");
+                    } else {
+                        assert_eq!(claims, [owner], "{file}: {payload}");
+                    }
+                }
+            }
         }
     }
 
