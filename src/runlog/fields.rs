@@ -122,6 +122,23 @@ pub(crate) fn page_of_image(image: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
+/// `1718000000000000000` nanoseconds as `2024-06-10T06:13:20.000Z`.
+pub(crate) fn iso(ns: u64) -> String {
+    let (secs, ms) = (ns / 1_000_000_000, (ns / 1_000_000) % 1000);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Days to a civil date (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{ms:03}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
 /// `s` cut to `max` characters, an ellipsis marking the cut.
 pub(crate) fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -142,5 +159,11 @@ mod tests {
         assert_eq!(page_of_image("pages/x-p003.png"), Some(3));
         assert_eq!(page_of_image("cover.png"), None);
         assert_eq!(page_of_image("x-pages.png"), None);
+    }
+
+    #[test]
+    fn nanoseconds_read_as_a_utc_time() {
+        assert_eq!(iso(1_718_000_000_000_000_000), "2024-06-10T06:13:20.000Z");
+        assert_eq!(iso(951_782_400_123_000_000), "2000-02-29T00:00:00.123Z");
     }
 }

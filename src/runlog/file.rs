@@ -74,7 +74,7 @@ pub(crate) fn plan(opts: &LoadOptions, path: &Path, file: &mut File, head: &[u8]
     }
     // An array, or an eval log, on one line is still a document of many records: read a
     // record at a time, not as one line held whole.
-    let many = matches!(first.shape, Some(Shape::InspectLog | Shape::Promptfoo));
+    let many = matches!(first.shape, Some(Shape::InspectLog | Shape::Promptfoo | Shape::HelmScenarioState));
     if first.on_first_line && (first.opens_array || many) {
         return Ok(Plan::Document { look_on: false });
     }

@@ -16,7 +16,7 @@ use super::discover::{Found, discover};
 use super::document::{self, Flow};
 use super::eventstream;
 use super::file::{self, Plan, binary, extension, head, is_line_named};
-use super::formats::{self, Shape, classify, gemini, inspect, promptfoo};
+use super::formats::{self, Shape, classify, gemini, helm, inspect, lm_eval, promptfoo};
 use super::json::{decode, json_error, skip_bom};
 use super::jsonl::{Host, JsonlReader};
 use super::lines::{Ending, LineAt};
@@ -33,6 +33,8 @@ use super::stream::Out;
 pub struct Loader {
     opts: LoadOptions,
     campaigns: Campaigns,
+    /// The lm-evaluation-harness runs whose samples were read: their models.
+    evals: lm_eval::Runs,
     /// Set by [`Loader::stop`]: what a caller with nowhere left to put items says.
     stopped: AtomicBool,
 }
@@ -60,7 +62,12 @@ enum Doc {
 
 impl Loader {
     pub fn new(opts: LoadOptions) -> Loader {
-        Loader { opts, campaigns: Campaigns::default(), stopped: AtomicBool::new(false) }
+        Loader {
+            opts,
+            campaigns: Campaigns::default(),
+            evals: lm_eval::Runs::default(),
+            stopped: AtomicBool::new(false),
+        }
     }
 
     /// Stops a load or a listing under way: no further file is opened, and a file of lines
@@ -147,7 +154,7 @@ impl Loader {
             problem(Problem::Empty);
             return Start::Skipped;
         }
-        if is_run_context_file(path) {
+        if is_run_context_file(path) || helm::is_run_file(path) {
             return Start::Skipped;
         }
         let head = match head(&mut file) {
@@ -309,6 +316,11 @@ impl Loader {
                     values += 1;
                     state.push(self, path, inspect::sample(header, &sample, &base), None, 0, None, emit);
                 }
+                document::Item::RequestState { adapter, state: request } => {
+                    let index = Some(values);
+                    values += 1;
+                    state.push(self, path, helm::request_state(adapter, &request), None, 0, index, emit);
+                }
                 document::Item::Result { eval_id, result } => {
                     let index = Some(values);
                     values += 1;
@@ -428,7 +440,16 @@ impl Host for Loader {
             meta: &self.opts.meta,
             base,
         };
-        formats::convert(value, shape, &cx)
+        let mut record = formats::convert(value, shape, &cx);
+        if shape == Shape::LmEvalSample {
+            // The samples carry no model; the run's results file beside them does.
+            if let Some(model) = self.evals.model(path) {
+                record.each_meta(&mut |m| {
+                    m.model.get_or_insert_with(|| model.clone());
+                });
+            }
+        }
+        record
     }
 }
 

@@ -55,6 +55,15 @@ impl Record {
         }
     }
 
+    /// Each reply's and event's metadata, in turn (those of a record of many included).
+    pub(crate) fn each_meta(&mut self, f: &mut dyn FnMut(&mut Meta)) {
+        match self {
+            Record::Reply { meta, .. } | Record::Event { meta, .. } | Record::Listed { meta, .. } => f(meta),
+            Record::Many(many) => many.iter_mut().for_each(|r| r.each_meta(f)),
+            Record::Context | Record::Problem(_) => {}
+        }
+    }
+
     /// The record, read from a skimmed line, with each reply whose text is a stand-in listed
     /// by its measure; `None` when a stand-in went anywhere else, for only the whole line can
     /// say what is there then. `as_is` says which formats take a reply's text as the record

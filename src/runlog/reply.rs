@@ -84,8 +84,21 @@ pub enum Format {
     Inspect,
     /// OpenTelemetry GenAI spans in OTLP/JSON files: one reply per model call.
     Otel,
-    /// promptfoo `eval -o out.json` results: `response.output`.
+    /// promptfoo `eval -o out.json` results, in every writer's layout: `response.output`.
     Promptfoo,
+    /// lm-evaluation-harness `--log_samples` files: each generation of `resps` (scores and
+    /// log-likelihoods are not replies; `results_*.json` is passed over).
+    #[value(name = "lm-eval")]
+    LmEval,
+    /// HELM `scenario_state.json`: `request_states[].result.completions[].text`.
+    Helm,
+    /// Langfuse exports (a trace's download, observation rows): the `output` of each
+    /// GENERATION, a string or a message in any provider's convention.
+    Langfuse,
+    /// LangSmith runs (a JSON array or JSONL of runs, child runs within): the outputs of each
+    /// LLM run.
+    #[value(name = "langsmith")]
+    LangSmith,
     /// bracewalk's own records, `{"id", "text", "fields"?}`: what `extract --jsonl` reads.
     Records,
     /// Any other JSON or JSONL, read through `--text-path` and `--meta` pointers.
@@ -120,6 +133,10 @@ impl Format {
             Format::Inspect => "inspect",
             Format::Otel => "otel",
             Format::Promptfoo => "promptfoo",
+            Format::LmEval => "lm-eval",
+            Format::Helm => "helm",
+            Format::Langfuse => "langfuse",
+            Format::LangSmith => "langsmith",
             Format::Records => "records",
             Format::Json => "json",
         }

@@ -29,7 +29,12 @@ pub(crate) mod api_error;
 pub(crate) mod bedrock;
 pub(crate) mod cohere;
 pub(crate) mod gemini;
+pub(crate) mod helm;
 pub(crate) mod inspect;
+pub(crate) mod langfuse;
+pub(crate) mod langsmith;
+pub(crate) mod lm_eval;
+pub(crate) mod message;
 pub(crate) mod ollama;
 pub(crate) mod openai;
 pub(crate) mod otel;
@@ -69,6 +74,18 @@ pub(crate) enum Shape {
     InspectLog,
     Otel,
     Promptfoo,
+    /// A line of promptfoo's `-o out.jsonl`.
+    PromptfooResult,
+    /// An lm-evaluation-harness sample line.
+    LmEvalSample,
+    /// An lm-evaluation-harness results file: scores, context.
+    LmEvalResults,
+    HelmScenarioState,
+    /// A Langfuse trace download.
+    LangfuseExport,
+    /// A Langfuse observation row.
+    LangfuseObservation,
+    LangSmithRun,
     Records,
     /// An API's error response (`{"error": …}`): a call that failed.
     ApiError,
@@ -96,9 +113,15 @@ impl Shape {
             Shape::OllamaChunk => Format::OllamaStream,
             Shape::InspectLog => Format::Inspect,
             Shape::Otel => Format::Otel,
-            Shape::Promptfoo => Format::Promptfoo,
+            Shape::Promptfoo | Shape::PromptfooResult => Format::Promptfoo,
+            Shape::LmEvalSample => Format::LmEval,
+            Shape::HelmScenarioState => Format::Helm,
+            Shape::LangfuseExport | Shape::LangfuseObservation => Format::Langfuse,
+            Shape::LangSmithRun => Format::LangSmith,
             Shape::Records => Format::Records,
-            Shape::Ledger | Shape::BenchContext | Shape::ApiError | Shape::Unknown => return None,
+            Shape::Ledger | Shape::BenchContext | Shape::LmEvalResults | Shape::ApiError | Shape::Unknown => {
+                return None;
+            }
         })
     }
 }
@@ -148,6 +171,10 @@ pub(crate) const DETECTORS: &[Detector] = &[
     Detector { name: "otel", claim: otel::claim },
     Detector { name: "inspect", claim: inspect::claim },
     Detector { name: "promptfoo", claim: promptfoo::claim },
+    Detector { name: "lm-eval", claim: lm_eval::claim },
+    Detector { name: "helm", claim: helm::claim },
+    Detector { name: "langfuse", claim: langfuse::claim },
+    Detector { name: "langsmith", claim: langsmith::claim },
     Detector { name: "records", claim: records::claim },
     Detector { name: "api-error", claim: api_error::claim },
     Detector { name: "run-log", claim: runlog::claim },
@@ -219,6 +246,10 @@ pub(crate) fn spec(format: Format) -> Spec {
         Format::Inspect => (Records, false),
         Format::Otel => (Records, false),
         Format::Promptfoo => (Records, false),
+        Format::LmEval => (Records, true),
+        Format::Helm => (Records, false),
+        Format::Langfuse => (Records, false),
+        Format::LangSmith => (Records, true),
         Format::Records => (Records, true),
         Format::Json => (Records, true),
     };
@@ -268,7 +299,18 @@ pub(crate) fn convert(value: Value, shape: Shape, cx: &Context<'_>) -> Record {
         Some(Format::Ollama | Format::OllamaStream) => ollama::response(&value),
         Some(Format::Inspect) => inspect::log(&value, cx.base),
         Some(Format::Otel) => otel::export(&value),
+        Some(Format::Promptfoo) if shape == Shape::PromptfooResult => {
+            promptfoo::result(value.get("evalId").and_then(Value::as_str), &value)
+        }
         Some(Format::Promptfoo) => promptfoo::document(&value),
+        Some(Format::LmEval) => lm_eval::sample(&value),
+        Some(Format::Helm) => helm::scenario_state(&value),
+        Some(Format::Langfuse) if shape == Shape::LangfuseObservation => langfuse::row(&value),
+        Some(Format::Langfuse) => match value.get("observations") {
+            Some(_) => langfuse::export(&value),
+            None => langfuse::row(&value),
+        },
+        Some(Format::LangSmith) => langsmith::run(&value),
         Some(Format::Records) => records::record(value),
         Some(Format::Json) => match cx.text_path {
             Some(p) => pointer::record(&value, p, cx.meta),
@@ -276,7 +318,7 @@ pub(crate) fn convert(value: Value, shape: Shape, cx: &Context<'_>) -> Record {
         },
         Some(Format::Text | Format::RunLog) => Record::Context,
         None => match (shape, cx.text_path) {
-            (Shape::Ledger | Shape::BenchContext, _) => Record::Context,
+            (Shape::Ledger | Shape::BenchContext | Shape::LmEvalResults, _) => Record::Context,
             (_, Some(p)) => pointer::record(&value, p, cx.meta),
             _ => Record::Problem(Problem::unknown_shape(describe(&value))),
         },
@@ -474,6 +516,8 @@ mod tests {
             assert_eq!(claimants(&record), Vec::<&str>::new());
         }
         let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats");
+        let helm = "helm/benchmark_output/runs/v1/ada_json:model=openai_gpt-4o-mini-2024-07-18";
+        let lm_eval = "lm-eval/pretrained__EleutherAI__pythia-160m";
         let owners = [
             ("anthropic-batch/msgbatch_01HkcTjaV5uDC8jWR4ZsDV8d_results.jsonl", Some("anthropic")),
             ("anthropic-completion/bedrock-claude-v2.json", Some("anthropic")),
@@ -481,10 +525,30 @@ mod tests {
             ("api-error/bedrock-throttled.json", Some("api-error")),
             ("api-error/vllm-context-length.json", Some("api-error")),
             ("cohere-stream/chat-v1.ndjson", Some("cohere")),
+            (&format!("{helm}/scenario_state.json"), Some("helm")),
+            (&format!("{helm}/run_spec.json"), None),
+            (&format!("{helm}/per_instance_stats.json"), None),
+            (&format!("{helm}/display_predictions.json"), None),
+            ("langfuse/observations.jsonl", Some("langfuse")),
+            ("langfuse/trace-5d0d3fa8-1a5f-4bd0-9c1e-0f57c3c3b6d2.json", Some("langfuse")),
+            ("langfuse/trace-7e2b8c41-0d6a-4f3e-b5c2-91a8f7e6d5c4.json", Some("langfuse")),
+            ("langsmith/runs.jsonl", Some("langsmith")),
+            (&format!("{lm_eval}/samples_gsm8k_2026-05-01T10-00-00.123456.jsonl"), Some("lm-eval")),
+            (&format!("{lm_eval}/samples_arc_easy_2026-05-01T10-00-00.123456.jsonl"), Some("lm-eval")),
+            (&format!("{lm_eval}/results_2026-05-01T10-00-00.123456.json"), Some("lm-eval")),
+            ("lm-eval/pretrained=EleutherAI__pythia-160m_gsm8k.jsonl", Some("lm-eval")),
+            ("promptfoo/out-0.4.json", Some("promptfoo")),
+            ("promptfoo/out.jsonl", Some("promptfoo")),
             ("unknown/eval-export.jsonl", None),
         ];
         for (file, owner) in owners {
-            let records = records_of(&fixtures.join(file));
+            // An older promptfoo output is one document of rows: the document is its own.
+            let path = fixtures.join(file);
+            let records = if file.ends_with("out-0.4.json") {
+                vec![serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()]
+            } else {
+                records_of(&path)
+            };
             for (i, record) in records.iter().enumerate() {
                 assert_eq!(claimants(record), owner.into_iter().collect::<Vec<_>>(), "{file} record {i}");
             }
