@@ -160,8 +160,10 @@ pub(crate) struct Detector {
     pub claim: fn(&Map<String, Value>) -> Option<Claim>,
 }
 
-/// Every detector, in the order that breaks a tie.
+/// Every detector, in the order that breaks a tie. The run log's comes first: a campaign is
+/// mostly its events, and a certain claim ends the search.
 pub(crate) const DETECTORS: &[Detector] = &[
+    Detector { name: "run-log", claim: runlog::claim },
     Detector { name: "anthropic", claim: anthropic::claim },
     Detector { name: "openai", claim: openai::claim },
     Detector { name: "bedrock", claim: bedrock::claim },
@@ -177,7 +179,6 @@ pub(crate) const DETECTORS: &[Detector] = &[
     Detector { name: "langsmith", claim: langsmith::claim },
     Detector { name: "records", claim: records::claim },
     Detector { name: "api-error", claim: api_error::claim },
-    Detector { name: "run-log", claim: runlog::claim },
 ];
 
 /// Which shape `record` has: the first certain claim, else the first likely one.
