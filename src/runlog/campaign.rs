@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::Value;
 
 use super::diagnostic::{Diagnostic, Problem, io_diagnostic};
+use super::discover::is_beside;
 use super::fields::string;
 use super::json::json_error;
 use super::lines::{Ending, Lines};
@@ -156,10 +157,5 @@ fn meta_outcome(run_dir: &Path) -> Option<String> {
 
 /// Whether `path` is one of a run directory's context files: named so, beside a run log.
 pub(crate) fn is_run_context_file(path: &Path) -> bool {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
-    if !RUN_CONTEXT_FILES.contains(&name) {
-        return false;
-    }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    dir.join(RUN_LOG).is_file()
+    is_beside(path, &RUN_CONTEXT_FILES, RUN_LOG)
 }

@@ -14,6 +14,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::{Claim, Shape};
+use crate::runlog::discover::is_beside;
 use crate::runlog::fields::{clip, is_array, is_object, iso, stop_from_word, string};
 use crate::runlog::record::{NoText, Record};
 use crate::runlog::reply::{EventKind, Format, Meta, StopReason};
@@ -40,12 +41,7 @@ pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
 
 /// Whether `path` is one of a HELM run's other files: named so, beside its scenario state.
 pub(crate) fn is_run_file(path: &Path) -> bool {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
-    if !RUN_FILES.contains(&name) {
-        return false;
-    }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    dir.join(SCENARIO_STATE).is_file()
+    is_beside(path, &RUN_FILES, SCENARIO_STATE)
 }
 
 /// A whole scenario state read as one value (a small one): its request states.
