@@ -41,10 +41,18 @@ pub(crate) fn export(doc: &Value) -> Record {
     let observations = doc.get("observations").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     let generations: Vec<&Value> = observations.iter().filter(|o| is_generation(o)).collect();
     let trace_output = doc.get("trace").and_then(|t| t.get("output")).filter(|o| !o.is_null());
-    if let Some(output) = trace_output.filter(|_| generations.iter().all(|g| g.get("output").is_none())) {
-        return trace_reply(doc, output, generations.last().copied());
+    let left_out = generations.iter().all(|g| g.get("output").is_none_or(Value::is_null));
+    if let Some(output) = trace_output.filter(|_| left_out) {
+        // The generations that failed still say so; the rest gave the trace its output.
+        let failed = generations.iter().filter(|g| is_error(g)).map(|g| observation(g));
+        let reply = trace_reply(doc, output, generations.last().copied());
+        return Record::Many(failed.chain(std::iter::once(reply)).collect());
     }
     Record::Many(generations.into_iter().map(observation).collect())
+}
+
+fn is_error(o: &Value) -> bool {
+    o.get("level").and_then(Value::as_str) == Some("ERROR")
 }
 
 fn is_generation(o: &Value) -> bool {
@@ -99,8 +107,7 @@ fn reply_of(output: &Value) -> Option<Record> {
 fn observation(o: &Value) -> Record {
     let meta = meta_of(o);
     let id = string(o, "id");
-    let error = (o.get("level").and_then(Value::as_str) == Some("ERROR"))
-        .then(|| string(o, "statusMessage").unwrap_or_else(|| "an error".to_owned()));
+    let error = is_error(o).then(|| string(o, "statusMessage").unwrap_or_else(|| "an error".to_owned()));
     let Some(output) = o.get("output") else {
         return match error {
             Some(e) => Record::event(id, EventKind::Failed, clip(&e, 300), meta),

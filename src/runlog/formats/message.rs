@@ -2,7 +2,8 @@
 //! convention the integration that traced it wrote. Langfuse and LangSmith store a call's
 //! output as they were handed it, so the same field holds a plain string (a stream put
 //! together by the wrapper), a chat message (`{"role": "assistant", "content": …}`, its
-//! content a string or a list of parts), a list of them (one per choice, or a conversation),
+//! content a string or a list of parts; or its `parts`, as OpenTelemetry's GenAI messages and
+//! Gemini's contents write them), a list of them (one per choice, or a conversation),
 //! LangChain's serialized messages, `{"messages": […]}` (LangGraph), `{"completion": …}`, or a
 //! provider's whole response (OpenAI's, Anthropic's, Gemini's), which that provider's reader
 //! reads.
@@ -96,7 +97,7 @@ fn role(m: &Value) -> Option<&str> {
 
 fn is_message(m: &Value) -> bool {
     let m = serialized(m).unwrap_or(m);
-    role(m).is_some() && (m.get("content").is_some() || m.get("tool_calls").is_some())
+    role(m).is_some() && ["content", "parts", "tool_calls"].iter().any(|k| m.get(*k).is_some())
 }
 
 /// Whether a message is the model's.
@@ -118,9 +119,10 @@ fn message(m: &Value, format: Format) -> Record {
         meta.tokens = Tokens { input: uint(u, "input_tokens"), output: uint(u, "output_tokens"), ..Tokens::default() };
     }
     let id = string(m, "id");
-    let text = match m.get("content") {
-        Some(Value::String(s)) => s.clone(),
-        Some(parts @ Value::Array(_)) => join_text(Some(&mut parts.clone()), &["text", "output_text"], "text").0,
+    let text = match (m.get("content"), m.get("parts")) {
+        (Some(Value::String(s)), _) => s.clone(),
+        (Some(parts @ Value::Array(_)), _) => join_text(Some(&mut parts.clone()), &["text", "output_text"], "text").0,
+        (_, Some(Value::Array(parts))) => parts_text(parts),
         _ => String::new(),
     };
     if text.is_empty() {
@@ -139,6 +141,26 @@ fn message(m: &Value, format: Format) -> Record {
         return NoText { tools, refusal: string(m, "refusal"), ..NoText::default() }.into_record(id, meta);
     }
     Record::Reply { id, text, meta }
+}
+
+/// The text of a message's `parts`: OpenTelemetry's `{"type": "text", "content"}` and
+/// Gemini's `{"text"}`, reasoning and thoughts left out.
+fn parts_text(parts: &[Value]) -> String {
+    let mut text = String::new();
+    for p in parts {
+        if p.get("thought").and_then(Value::as_bool) == Some(true) {
+            continue;
+        }
+        let piece = match p.get("type").and_then(Value::as_str) {
+            Some("text") => p.get("content").or_else(|| p.get("text")),
+            Some(_) => None,
+            None => p.get("text"),
+        };
+        if let Some(s) = piece.and_then(Value::as_str) {
+            text.push_str(s);
+        }
+    }
+    text
 }
 
 #[cfg(test)]
@@ -181,6 +203,12 @@ mod tests {
                      "content": [{"type": "output_text", "text": "resp"}]}]),
                 "resp",
             ),
+            (
+                json!([{"role": "assistant", "parts": [{"type": "reasoning", "content": "r"}, {"type": "text", "content": "otel"}],
+                        "finish_reason": "stop"}]),
+                "otel",
+            ),
+            (json!({"role": "model", "parts": [{"text": "t", "thought": true}, {"text": "gem"}]}), "gem"),
         ];
         for (value, want) in cases {
             assert_eq!(text(value).as_deref(), Some(want));
