@@ -199,3 +199,23 @@ fn promptfoos_older_output_and_its_jsonl_are_detected() {
     assert_eq!(got.replies[1].id, "9b2c1d4e-0f3a-4b5c-8d6e-7f8091a2b3c4");
     assert!(formats(&got).iter().all(|f| *f == Format::Promptfoo));
 }
+
+/// The trace view's download may write the observations' output as null rather than leave it
+/// out: the trace's own output is still the reply, and a generation that failed still says so.
+#[test]
+fn a_trace_download_with_null_outputs_reads_the_traces_output() {
+    let doc = serde_json::json!({
+        "trace": {"id": "tr-9", "name": "extract", "output": "{\"html\": \"<p>Nine</p>\"}"},
+        "observations": [
+            {"id": "g-1", "traceId": "tr-9", "type": "GENERATION", "startTime": "2026-05-01T10:00:00.000Z",
+             "model": "gpt-4o-mini", "output": null, "input": null, "level": "DEFAULT"},
+            {"id": "g-2", "traceId": "tr-9", "type": "GENERATION", "startTime": "2026-05-01T10:00:01.000Z",
+             "model": "gpt-4o-mini", "output": null, "input": null, "level": "ERROR", "statusMessage": "timed out"}
+        ]
+    });
+    let (_dir, got) = loaded::one("trace-tr-9.json", &serde_json::to_string_pretty(&doc).unwrap());
+    let got = got.clean();
+    assert_eq!(got.texts(), [("{\"html\": \"<p>Nine</p>\"}", StopReason::Unknown, None)]);
+    assert_eq!((got.replies[0].id.as_str(), got.replies[0].meta.model.as_deref()), ("tr-9", Some("gpt-4o-mini")));
+    assert_eq!(got.kinds(), [(EventKind::Failed, "timed out")]);
+}
