@@ -5,11 +5,12 @@
 //! ledger and a directory per document, several campaigns side by side being several
 //! rounds), raw API responses (Anthropic, Bedrock, OpenAI and the servers that speak its
 //! API, Gemini and Vertex AI, Cohere, Ollama) as JSON, JSONL or batch output, streams saved
-//! as server-sent events or NDJSON (`stream`), eval and trace logs (`inspect`, `promptfoo`,
-//! `otel`), bracewalk's own records, a file per reply, and any other JSON through a
-//! pointer. What a file is, is decided by its content (the `file` and `formats` modules say
-//! how), and a user can force it. A response that holds no text (a tool call, a refusal, a blocked
-//! prompt) is a call that left no reply, not a problem.
+//! as server-sent events, NDJSON or Bedrock's binary frames (`stream`), eval and trace logs
+//! (Inspect, lm-evaluation-harness, HELM, promptfoo, Langfuse, LangSmith, OpenTelemetry),
+//! bracewalk's own records, a file per reply, and any other JSON through a pointer. What a
+//! file is, is decided by its content (the `file` module and the table in `formats` say how),
+//! and a user can force it. A response that holds no text (a tool call, a refusal, a blocked
+//! prompt, an API's error) is a call that left no reply, not a problem.
 //!
 //! Three promises shape the code:
 //!

@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Claim, Shape};
+use super::shape::{Claim, Shape};
 use crate::runlog::fields::{clip, string};
 use crate::runlog::record::Record;
 use crate::runlog::reply::{EventKind, Format, Meta};

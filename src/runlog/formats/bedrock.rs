@@ -10,7 +10,8 @@ use std::io::{self, Read};
 use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
-use super::{Claim, Shape, anthropic, api_error, cohere};
+use super::shape::{Claim, Shape};
+use super::{anthropic, api_error, cohere};
 use crate::runlog::diagnostic::Problem;
 use crate::runlog::eventstream::{Frame, Frames};
 use crate::runlog::fields::{describe, has, join_text, string, uint};

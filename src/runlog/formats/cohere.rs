@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::{Claim, Shape, api_error};
+use super::api_error;
+use super::shape::{Claim, Shape};
 use crate::runlog::diagnostic::Problem;
 use crate::runlog::fields::{describe, has, is_object, string, uint};
 use crate::runlog::record::{NoText, Record};

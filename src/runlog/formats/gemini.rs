@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Claim, Shape};
+use super::shape::{Claim, Shape};
 use crate::runlog::fields::{clip, has, is_array, is_object, string, uint};
 use crate::runlog::record::{NoText, Record};
 use crate::runlog::reply::{EventKind, Format, Meta, StopReason, Tokens};

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::{Claim, Shape};
+use super::shape::{Claim, Shape};
 use crate::runlog::discover::is_beside;
 use crate::runlog::fields::{clip, is_array, is_object, iso, stop_from_word, string};
 use crate::runlog::record::{NoText, Record};

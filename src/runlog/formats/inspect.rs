@@ -13,7 +13,7 @@ use std::io::{BufReader, Read, Seek};
 
 use serde_json::{Map, Value};
 
-use super::{Claim, Shape};
+use super::shape::{Claim, Shape};
 use crate::runlog::diagnostic::Problem;
 use crate::runlog::fields::{clip, is_object, string, uint};
 use crate::runlog::json::json_error;

@@ -11,7 +11,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{Claim, Shape, message};
+use super::message;
+use super::shape::{Claim, Shape};
 use crate::runlog::fields::{clip, string, uint};
 use crate::runlog::record::{NoText, Record};
 use crate::runlog::reply::{EventKind, Format, Meta, Tokens};

@@ -16,7 +16,7 @@ use std::sync::{Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 
-use super::{Claim, Shape};
+use super::shape::{Claim, Shape};
 use crate::runlog::fields::{is_array, is_object};
 use crate::runlog::record::Record;
 use crate::runlog::reply::{Format, Meta};

@@ -4,7 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{Claim, Shape, api_error};
+use super::api_error;
+use super::shape::{Claim, Shape};
 use crate::runlog::diagnostic::Problem;
 use crate::runlog::fields::{describe, has, string, uint};
 use crate::runlog::record::{NoText, Record};

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::{Claim, Shape};
+use super::shape::{Claim, Shape};
 use crate::runlog::fields::{block_names, has, is_array, is_str, join_text, string, uint};
 use crate::runlog::record::{NoText, Record};
 use crate::runlog::reply::{EventKind, Format, Meta, StopReason, Tokens};

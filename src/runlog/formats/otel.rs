@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Claim, Shape};
+use super::shape::{Claim, Shape};
 use crate::runlog::fields::{iso, stop_from_word, string};
 use crate::runlog::record::{NoText, Record};
 use crate::runlog::reply::{Format, Meta, StopReason, Tokens};

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Claim, Shape};
+use super::shape::{Claim, Shape};
 use crate::runlog::fields::{clip, has, is_array, is_object, stop_from_word, string, uint};
 use crate::runlog::record::Record;
 use crate::runlog::reply::{EventKind, Format, Meta, StopReason, Tokens};

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Claim, Shape};
+use super::shape::{Claim, Shape};
 use crate::runlog::diagnostic::Problem;
 use crate::runlog::fields::take_string;
 use crate::runlog::record::Record;

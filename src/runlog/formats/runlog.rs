@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Claim, Shape};
+use super::shape::{Claim, Shape};
 use crate::runlog::fields::has;
 
 /// A run-log event (`ts` and `type`), a ledger line, a run's `meta.json`, `status.json` or
