@@ -18,12 +18,39 @@ use crate::runlog::reply::{EventKind, Format, Meta};
 /// The keys an AWS error body may hold besides its message.
 const AWS_KEYS: [&str; 6] = ["message", "Message", "errorMessage", "__type", "code", "Type"];
 
-/// `{"error": …}` with nothing beside it but a type, a request id, a status or a code; a
-/// FastChat-style error object; an AWS error body, a message and nothing else of note.
+/// The fields a reply is read from, and those that make an error a batch line's: a record
+/// holding one is no error body of its own, whatever else it holds.
+const OTHERS_KEYS: [&str; 13] = [
+    "choices",
+    "candidates",
+    "content",
+    "output",
+    "completion",
+    "message",
+    "messages",
+    "text",
+    "response",
+    "result",
+    "generations",
+    "key",
+    "custom_id",
+];
+
+/// `{"error": …}` with nothing beside it but a type, a request id, a status or a code, or an
+/// error that says its message beside little else; a FastChat-style error object; an AWS error
+/// body, a message and nothing else of note.
 pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
-    if o.contains_key("error")
-        && o.keys().all(|k| matches!(k.as_str(), "error" | "type" | "request_id" | "status" | "code"))
-    {
+    let said = match o.get("error") {
+        Some(Value::String(_)) => true,
+        Some(e @ Value::Object(_)) => e.get("message").is_some_and(Value::is_string),
+        _ => false,
+    };
+    let only_error = o.contains_key("error")
+        && o.keys().all(|k| matches!(k.as_str(), "error" | "type" | "request_id" | "status" | "code"));
+    // An error said beside a field or two of the service's own (a user id, a request id),
+    // not beside a record of another kind (a trace's run that raised has its `error` too).
+    let beside_little = o.len() <= 3 && !OTHERS_KEYS.iter().any(|k| o.contains_key(*k));
+    if only_error || (said && beside_little) {
         return Some(Claim::likely(Shape::ApiError));
     }
     if o.get("object").and_then(Value::as_str) == Some("error") && o.get("message").is_some_and(Value::is_string) {
@@ -42,7 +69,9 @@ pub(crate) fn message(body: &Value) -> Option<String> {
         Some(e @ Value::Object(_)) => {
             let what = string(e, "message").unwrap_or_else(|| e.to_string());
             // Anthropic's `type`, Google's `status` (`RESOURCE_EXHAUSTED`), OpenAI's `type`.
-            let kind = string(e, "type").or_else(|| string(e, "status")).or_else(|| string(e, "code"));
+            let code = e.get("code").filter(|c| c.is_string() || c.is_number());
+            let code = code.map(|c| c.as_str().map_or_else(|| c.to_string(), str::to_owned));
+            let kind = string(e, "type").or_else(|| string(e, "status")).or(code);
             (what, kind)
         }
         Some(_) => return None,
@@ -110,6 +139,10 @@ mod tests {
             assert!(claim(o).is_some(), "{body}");
             assert_eq!(message(&body).as_deref(), Some(want));
         }
+        // An error said beside fields of the service's own.
+        let routed = json!({"error": {"message": "Provider returned error", "code": 429, "metadata": {"raw": "x"}}, "user_id": "u1"});
+        assert!(claim(routed.as_object().unwrap()).is_some());
+        assert_eq!(message(&routed).as_deref(), Some("API error: Provider returned error (429)"));
         // A message beside a reply's fields is no error body.
         assert!(claim(json!({"message": "hi", "role": "user"}).as_object().unwrap()).is_none());
     }
