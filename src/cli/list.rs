@@ -176,7 +176,7 @@ pub fn text_line(item: &Item, style: &Style) -> String {
     let (id, meta, size, note) = match item {
         Item::Reply(r) => (&r.id, &r.meta, format!("{} B", thousands(r.text.len())), String::new()),
         Item::Event(e) => {
-            (&e.id, &e.meta, "—".to_owned(), format!("  no reply: {}", crate::runlog::clip(&e.message, 90)))
+            (&e.id, &e.meta, "—".to_owned(), format!("  no reply: {}", crate::visible::clip(&e.message, 90)))
         }
         Item::Diagnostic(d) => return visible(&d.to_string(), false),
     };

@@ -14,8 +14,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::Value;
 
 use super::diagnostic::{Diagnostic, Problem, io_diagnostic};
-use super::formats::string;
-use super::lines::Lines;
+use super::discover::is_beside;
+use super::fields::string;
+use super::json::json_error;
+use super::lines::{Ending, Lines};
 
 pub(crate) const LEDGER: &str = "ledger.jsonl";
 pub(crate) const RUN_LOG: &str = "log.jsonl";
@@ -121,9 +123,9 @@ fn read_ledger(dir: &Path, max_line: usize, problems: &mut Vec<Diagnostic>) -> O
         let entry: Value = match serde_json::from_slice(&buf) {
             Ok(v) => v,
             // A ledger line being appended right now.
-            Err(_) if at.ending == super::lines::Ending::Eof => break,
+            Err(_) if at.ending == Ending::Eof => break,
             Err(e) => {
-                let problem = Problem::MalformedJson(super::loader::json_error(&e));
+                let problem = Problem::MalformedJson(json_error(&e));
                 problems.push(Diagnostic::new(&path, problem).at_line(at.number, at.offset));
                 continue;
             }
@@ -155,10 +157,5 @@ fn meta_outcome(run_dir: &Path) -> Option<String> {
 
 /// Whether `path` is one of a run directory's context files: named so, beside a run log.
 pub(crate) fn is_run_context_file(path: &Path) -> bool {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
-    if !RUN_CONTEXT_FILES.contains(&name) {
-        return false;
-    }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    dir.join(RUN_LOG).is_file()
+    is_beside(path, &RUN_CONTEXT_FILES, RUN_LOG)
 }

@@ -75,8 +75,10 @@ pub enum Problem {
     InvalidUtf8 { first: u64, count: usize },
     #[error("not JSON: {0}")]
     MalformedJson(String),
-    #[error("a JSON record of an unknown shape ({0}); pass --text-path to read it")]
-    UnknownShape(String),
+    #[error("a JSON record of an unknown shape ({what}); pass --text-path{} to read it", offered(offer.as_ref()))]
+    UnknownShape { what: String, offer: Option<Offer> },
+    #[error("server-sent events of no stream known ({0}); not read")]
+    UnknownStream(String),
     #[error("{0}")]
     BadRecord(String),
     #[error("a line of {len} bytes, over the {max}-byte limit; skipped")]
@@ -87,6 +89,42 @@ pub enum Problem {
     TooManyProblems { count: usize },
     #[error("{0}")]
     Io(String),
+}
+
+/// Where the likeliest reply text of a record of unknown shape is: the `--text-path` to read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    /// A JSON pointer to the string.
+    pub pointer: String,
+    /// Its length in characters.
+    pub chars: usize,
+}
+
+fn offered(offer: Option<&Offer>) -> String {
+    match offer {
+        Some(o) => format!(" {} ({} chars)", o.pointer, thousands(o.chars)),
+        None => String::new(),
+    }
+}
+
+/// `6803` as `6,803`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+impl Problem {
+    /// A record of an unknown shape, described.
+    pub fn unknown_shape(what: String) -> Problem {
+        Problem::UnknownShape { what, offer: None }
+    }
 }
 
 fn more_bad(count: usize) -> String {
@@ -110,7 +148,8 @@ impl Problem {
             Problem::Binary(_) => "binary",
             Problem::InvalidUtf8 { .. } => "invalid-utf8",
             Problem::MalformedJson(_) => "malformed-json",
-            Problem::UnknownShape(_) => "unknown-shape",
+            Problem::UnknownShape { .. } => "unknown-shape",
+            Problem::UnknownStream(_) => "unknown-stream",
             Problem::BadRecord(_) => "bad-record",
             Problem::LineTooLong { .. } => "line-too-long",
             Problem::TooLarge { .. } => "too-large",

@@ -12,6 +12,18 @@ use std::path::{Path, PathBuf};
 
 use super::diagnostic::{Diagnostic, Problem, io_diagnostic};
 
+/// Whether `path` is named one of `names` and `beside` is a file in its directory: how a
+/// tool's context files (a bench run's `meta.json`, a HELM run's `stats.json`) are told apart
+/// from records, by the file whose context they are.
+pub(crate) fn is_beside(path: &Path, names: &[&str], beside: &str) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
+    if !names.contains(&name) {
+        return false;
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    dir.join(beside).is_file()
+}
+
 /// What the walk found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Found {

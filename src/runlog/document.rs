@@ -2,10 +2,11 @@
 //! after another (`jq .` over a JSONL file writes that), or a JSON array of records, each
 //! record handed on as soon as it is read. Memory is the largest record, not the file.
 //!
-//! Three documents hold their records one level down, and those are streamed too: an
+//! Four documents hold their records one level down, and those are streamed too: an
 //! Inspect AI `.json` log's `samples` (after its `eval` header), a promptfoo output's
-//! `results.results`, and an OTLP/JSON export's `resourceSpans` / `resourceLogs`. Every other
-//! key of a document is read whole, as context.
+//! `results.results`, a HELM scenario state's `request_states` (after its `adapter_spec`),
+//! and an OTLP/JSON export's `resourceSpans` / `resourceLogs`. Every other key of a document
+//! is read whole, as context.
 
 use std::fmt;
 use std::io::Read;
@@ -22,6 +23,8 @@ pub(crate) enum Item<'a> {
     Sample { header: &'a Value, sample: Value },
     /// A promptfoo result, with the output's `evalId`.
     Result { eval_id: Option<&'a str>, result: Value },
+    /// A HELM request state, with the scenario state's `adapter_spec`.
+    RequestState { adapter: &'a Value, state: Value },
 }
 
 /// What the caller says after each record.
@@ -45,6 +48,12 @@ pub(crate) struct Outcome {
 
 type Sink<'s> = dyn FnMut(Item<'_>) -> Flow + 's;
 
+/// The caller stopped the read: what unwinds serde's visit of the document, said to serde as
+/// its error (the only way out of a visit), and told apart from a real one by the outcome.
+#[derive(Debug, Clone, Copy, thiserror::Error)]
+#[error("stopped")]
+struct Stopped;
+
 struct State<'s, 'k> {
     sink: &'k mut Sink<'s>,
     records: usize,
@@ -52,11 +61,11 @@ struct State<'s, 'k> {
 }
 
 impl State<'_, '_> {
-    fn give(&mut self, item: Item<'_>) -> Result<(), String> {
+    fn give(&mut self, item: Item<'_>) -> Result<(), Stopped> {
         self.records += 1;
         if (self.sink)(item) == Flow::Stop {
             self.stopped = true;
-            return Err("stopped".to_owned());
+            return Err(Stopped);
         }
         Ok(())
     }
@@ -141,6 +150,14 @@ impl<'de> Visitor<'de> for Top<'_, '_, '_> {
                     map.next_value_seed(Nested { key: "results", give: &mut give })?;
                     streamed = true;
                 }
+                "request_states" if kept.get("adapter_spec").is_some_and(Value::is_object) => {
+                    let adapter = kept.get("adapter_spec").cloned().unwrap_or(Value::Null);
+                    let state = &mut *self.state;
+                    map.next_value_seed(Elements(&mut |s| {
+                        state.give(Item::RequestState { adapter: &adapter, state: s })
+                    }))?;
+                    streamed = true;
+                }
                 "resourceSpans" | "resourceLogs" => {
                     let state = &mut *self.state;
                     let mut give = |v: Value| {
@@ -164,7 +181,7 @@ impl<'de> Visitor<'de> for Top<'_, '_, '_> {
     }
 }
 
-type Give<'g> = dyn FnMut(Value) -> Result<(), String> + 'g;
+type Give<'g> = dyn FnMut(Value) -> Result<(), Stopped> + 'g;
 
 /// An array's elements, each handed on as it is read; anything else is passed over.
 struct Elements<'g, 'h>(&'g mut Give<'h>);
@@ -264,6 +281,7 @@ mod tests {
                 Item::Value { value, index } => format!("{index:?} {value}"),
                 Item::Sample { header, sample } => format!("sample {} of {}", sample, header["eval"]["task"]),
                 Item::Result { eval_id, result } => format!("result {result} of {eval_id:?}"),
+                Item::RequestState { adapter, state } => format!("state {state} of {}", adapter["model"]),
             });
             Flow::Continue
         });

@@ -25,7 +25,8 @@ use notify::{EventKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, Debouncer, RecommendedCache, new_debouncer};
 
 use super::discover::{Found, discover, is_passed_over};
-use super::loader::{LoadOptions, Loader};
+use super::loader::Loader;
+use super::options::LoadOptions;
 use super::reply::Item;
 use super::tail::{Change, FileId, Tail, file_id};
 
@@ -235,7 +236,7 @@ pub fn follow(roots: Vec<PathBuf>, opts: LoadOptions, mode: WatchMode, sink: &mu
         WatchMode::Native | WatchMode::NativeExhausted => {
             match native(&mut files, sink, mode == WatchMode::NativeExhausted) {
                 Ok(()) => return,
-                Err(why) => why,
+                Err(why) => why.to_string(),
             }
         }
     };
@@ -251,18 +252,29 @@ pub fn follow(roots: Vec<PathBuf>, opts: LoadOptions, mode: WatchMode, sink: &mu
     }
 }
 
+/// Why native watching could not start, or stopped: the polling that takes over says so.
+#[derive(Debug, thiserror::Error)]
+enum WatchError {
+    #[error("cannot watch: {}", why(.0))]
+    NoWatcher(notify::Error),
+    #[error("cannot watch {}: {}", .path.display(), why(.source))]
+    Directory { path: PathBuf, source: notify::Error },
+    #[error("the watcher stopped")]
+    Stopped,
+}
+
 /// Follows the roots by native events. `Err` says why that could not start (or stopped),
 /// and the caller polls instead.
-fn native(files: &mut Files, sink: &mut dyn Sink, exhausted: bool) -> Result<(), String> {
+fn native(files: &mut Files, sink: &mut dyn Sink, exhausted: bool) -> Result<(), WatchError> {
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = new_debouncer(DEBOUNCE, None, move |res: DebounceEventResult| {
         let _ = tx.send(res);
     })
-    .map_err(|e| format!("cannot watch: {}", why(&e)))?;
+    .map_err(WatchError::NoWatcher)?;
     let mut watched: Vec<Watched> = files.roots.iter().map(|root| Watched::of(root)).collect();
     for w in &mut watched {
         if exhausted {
-            return Err(w.cannot(&notify::Error::new(notify::ErrorKind::MaxFilesWatch)));
+            return Err(w.cannot(notify::Error::new(notify::ErrorKind::MaxFilesWatch)));
         }
         w.start(&mut debouncer)?;
     }
@@ -275,7 +287,7 @@ fn native(files: &mut Files, sink: &mut dyn Sink, exhausted: bool) -> Result<(),
         let (looked, lost) = match rx.recv_timeout(POLL_EVERY) {
             Ok(batch) => (true, files.take(batch, sink)),
             Err(RecvTimeoutError::Timeout) => (false, false),
-            Err(RecvTimeoutError::Disconnected) => return Err("the watcher stopped".to_owned()),
+            Err(RecvTimeoutError::Disconnected) => return Err(WatchError::Stopped),
         };
         let mut renewed = false;
         for w in &mut watched {
@@ -327,7 +339,7 @@ impl Watched {
     }
 
     /// Watches the directory at the path, anew. One not there is watched once it is.
-    fn start(&mut self, debouncer: &mut Debouncer<RecommendedWatcher, RecommendedCache>) -> Result<(), String> {
+    fn start(&mut self, debouncer: &mut Debouncer<RecommendedWatcher, RecommendedCache>) -> Result<(), WatchError> {
         // The old watch, if its directory did not take it along.
         let _ = debouncer.unwatch(&self.path);
         self.id = self.now();
@@ -341,13 +353,13 @@ impl Watched {
                 self.id = None;
                 Ok(())
             }
-            Err(e) => Err(self.cannot(&e)),
+            Err(e) => Err(self.cannot(e)),
         }
     }
 
     /// Why the directory cannot be watched, for the status line.
-    fn cannot(&self, e: &notify::Error) -> String {
-        format!("cannot watch {}: {}", self.path.display(), why(e))
+    fn cannot(&self, source: notify::Error) -> WatchError {
+        WatchError::Directory { path: self.path.clone(), source }
     }
 }
 

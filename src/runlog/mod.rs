@@ -5,11 +5,12 @@
 //! ledger and a directory per document, several campaigns side by side being several
 //! rounds), raw API responses (Anthropic, Bedrock, OpenAI and the servers that speak its
 //! API, Gemini and Vertex AI, Cohere, Ollama) as JSON, JSONL or batch output, streams saved
-//! as server-sent events or NDJSON (`stream`), eval and trace logs (`inspect`, `promptfoo`,
-//! `otel`), bracewalk's own records, a file per reply, and any other JSON through a
-//! pointer. What a file is, is decided by its content (the `formats` module says how), and
-//! a user can force it. A response that holds no text (a tool call, a refusal, a blocked
-//! prompt) is a call that left no reply, not a problem.
+//! as server-sent events, NDJSON or Bedrock's binary frames (`stream`), eval and trace logs
+//! (Inspect, lm-evaluation-harness, HELM, promptfoo, Langfuse, LangSmith, OpenTelemetry),
+//! bracewalk's own records, a file per reply, and any other JSON through a pointer. What a
+//! file is, is decided by its content (the `file` module and the table in `formats` say how),
+//! and a user can force it. A response that holds no text (a tool call, a refusal, a blocked
+//! prompt, an API's error) is a call that left no reply, not a problem.
 //!
 //! Three promises shape the code:
 //!
@@ -33,41 +34,45 @@
 //! them in [`Meta::inferred`].
 
 mod campaign;
-mod cohere;
 mod diagnostic;
 mod discover;
 mod document;
+mod eventstream;
+mod fields;
+mod file;
 mod follow;
 mod formats;
-mod gemini;
-mod inspect;
+mod hash;
+mod json;
+mod jsonl;
 mod lines;
 mod loader;
 mod locator;
 mod nan;
-mod ollama;
-mod otel;
+mod options;
 mod pipeline;
-mod promptfoo;
+mod record;
 mod reference;
 mod reply;
 mod skim;
 mod sse;
 mod stream;
 mod tail;
+mod written;
 
 use std::path::PathBuf;
 
-pub use diagnostic::{Diagnostic, Problem};
+pub use diagnostic::{Diagnostic, Offer, Problem};
 pub use discover::{Found, discover, is_passed_over};
 pub use follow::{Sink, WatchMode, Watching, follow};
-pub use loader::{LoadOptions, Loader};
-pub use locator::{Locator, Written};
+pub use hash::text_hash;
+pub use loader::Loader;
+pub use locator::Locator;
+pub use options::LoadOptions;
 pub use reference::{ReferenceError, Resolved, parse_reference, resolve};
-pub use reply::{Event, EventKind, Format, Item, Listed, Listing, Meta, Reply, StopReason, Tokens, text_hash};
+pub use reply::{Event, EventKind, Format, Item, Listed, Listing, Meta, Reply, StopReason, Tokens};
 pub use tail::{Change, Restart, Tail};
-
-pub(crate) use formats::clip;
+pub use written::Written;
 
 /// Every reply, event and diagnostic in `paths`, pushed to `sink` in path-then-line order.
 pub fn load(paths: &[PathBuf], opts: &LoadOptions, sink: &mut dyn FnMut(Item)) {

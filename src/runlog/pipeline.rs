@@ -32,8 +32,9 @@ use serde_json::Value;
 
 use super::campaign::FileContext;
 use super::diagnostic::Problem;
-use super::formats::{clip, page_of_image, string, take_string, uint};
+use super::fields::{page_of_image, string, take_string, uint};
 use super::reply::{Event, EventKind, Format, Meta, Reply, StopReason, Tokens};
+use crate::visible::clip;
 
 /// The substring a truncation's error always carries (`TruncatedResponseError` in the
 /// pipeline matches on the same words).

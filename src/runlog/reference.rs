@@ -3,7 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use super::diagnostic::Diagnostic;
-use super::loader::{LoadOptions, Loader, decode};
+use super::json::decode;
+use super::loader::Loader;
+use super::options::LoadOptions;
 use super::reply::{Item, Reply};
 
 /// Why a reference names no reply.

@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 
 use super::diagnostic::Diagnostic;
+use super::hash::text_hash;
+use super::written::Written;
 
 /// The record format a reply was read from. Every one is detected by content; `--format`
 /// forces one.
@@ -17,12 +19,25 @@ pub enum Format {
     /// Anthropic Messages responses (and Bedrock invoke bodies, which are the same shape).
     Anthropic,
     /// Anthropic Messages streams saved as server-sent events: the `text_delta`s of the text
-    /// blocks.
+    /// blocks (and legacy Text Completions streams, their `completion` events).
     #[value(name = "anthropic-stream")]
     AnthropicStream,
+    /// Anthropic Message Batches results, `{"custom_id", "result"}`: a succeeded request's
+    /// message; an errored, canceled or expired one is a call without a reply.
+    #[value(name = "anthropic-batch")]
+    AnthropicBatch,
+    /// Anthropic legacy Text Completions, and the Claude 2 bodies Bedrock returns:
+    /// `completion`.
+    #[value(name = "anthropic-completion")]
+    AnthropicCompletion,
     /// Bedrock Converse responses: `output.message.content[].text`.
     #[value(name = "bedrock-converse")]
     BedrockConverse,
+    /// Bedrock binary event streams (`application/vnd.amazon.eventstream`) of ConverseStream
+    /// and InvokeModelWithResponseStream, each frame's CRCs checked, the provider's own stream
+    /// inside put back together.
+    #[value(name = "bedrock-stream")]
+    BedrockStream,
     /// OpenAI chat completions, and the servers that speak them (vLLM, llama.cpp):
     /// `choices[0].message.content`.
     #[value(name = "openai-chat")]
@@ -55,6 +70,10 @@ pub enum Format {
     VertexBatch,
     /// Cohere chat responses (v2 `message.content[]`, and v1 `text`).
     Cohere,
+    /// Cohere chat streams: v2 server-sent events (`content-delta`), v1 NDJSON
+    /// (`text-generation`).
+    #[value(name = "cohere-stream")]
+    CohereStream,
     /// Ollama `/api/chat` and `/api/generate` responses: `message.content` or `response`.
     Ollama,
     /// Ollama streams: one chunk a line until `done`.
@@ -65,8 +84,21 @@ pub enum Format {
     Inspect,
     /// OpenTelemetry GenAI spans in OTLP/JSON files: one reply per model call.
     Otel,
-    /// promptfoo `eval -o out.json` results: `response.output`.
+    /// promptfoo `eval -o out.json` results, in every writer's layout: `response.output`.
     Promptfoo,
+    /// lm-evaluation-harness `--log_samples` files: each generation of `resps` (scores and
+    /// log-likelihoods are not replies; `results_*.json` is passed over).
+    #[value(name = "lm-eval")]
+    LmEval,
+    /// HELM `scenario_state.json`: `request_states[].result.completions[].text`.
+    Helm,
+    /// Langfuse exports (a trace's download, observation rows): the `output` of each
+    /// GENERATION, a string or a message in any provider's convention.
+    Langfuse,
+    /// LangSmith runs (a JSON array or JSONL of runs, child runs within): the outputs of each
+    /// LLM run.
+    #[value(name = "langsmith")]
+    LangSmith,
     /// bracewalk's own records, `{"id", "text", "fields"?}`: what `extract --jsonl` reads.
     Records,
     /// Any other JSON or JSONL, read through `--text-path` and `--meta` pointers.
@@ -81,7 +113,10 @@ impl Format {
             Format::Text => "text",
             Format::Anthropic => "anthropic",
             Format::AnthropicStream => "anthropic-stream",
+            Format::AnthropicBatch => "anthropic-batch",
+            Format::AnthropicCompletion => "anthropic-completion",
             Format::BedrockConverse => "bedrock-converse",
+            Format::BedrockStream => "bedrock-stream",
             Format::OpenAiChat => "openai-chat",
             Format::OpenAiChatStream => "openai-chat-stream",
             Format::OpenAiBatch => "openai-batch",
@@ -92,31 +127,19 @@ impl Format {
             Format::GeminiBatch => "gemini-batch",
             Format::VertexBatch => "vertex-batch",
             Format::Cohere => "cohere",
+            Format::CohereStream => "cohere-stream",
             Format::Ollama => "ollama",
             Format::OllamaStream => "ollama-stream",
             Format::Inspect => "inspect",
             Format::Otel => "otel",
             Format::Promptfoo => "promptfoo",
+            Format::LmEval => "lm-eval",
+            Format::Helm => "helm",
+            Format::Langfuse => "langfuse",
+            Format::LangSmith => "langsmith",
             Format::Records => "records",
             Format::Json => "json",
         }
-    }
-
-    /// Whether the format holds records (one file, many replies) rather than one reply.
-    pub fn is_records(self) -> bool {
-        self != Format::Text
-    }
-
-    /// Whether the format is a stream saved to a file, reassembled into replies.
-    pub fn is_stream(self) -> bool {
-        matches!(
-            self,
-            Format::AnthropicStream
-                | Format::OpenAiChatStream
-                | Format::OpenAiResponsesStream
-                | Format::GeminiStream
-                | Format::OllamaStream
-        )
     }
 }
 
@@ -289,7 +312,7 @@ pub struct Listed {
     /// [`text_hash`] of the text, to tell it changed when it is read again.
     pub hash: u64,
     /// Where the text is written as one JSON string of its line, when it is.
-    pub written: Option<super::locator::Written>,
+    pub written: Option<Written>,
     pub meta: Meta,
 }
 
@@ -307,16 +330,6 @@ impl Listed {
             meta: reply.meta.clone(),
         }
     }
-}
-
-/// The hash a listing keeps of a reply's text.
-pub fn text_hash(text: &str) -> u64 {
-    hash_bytes(text.as_bytes())
-}
-
-/// [`text_hash`] of text still in bytes.
-pub(crate) fn hash_bytes(text: &[u8]) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(text)
 }
 
 impl Event {
@@ -391,5 +404,14 @@ pub enum Item {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Listing {
     Item(Item),
+    Listed(Listed),
+}
+
+/// What reading a file pushes: items, (only in a tail) amendments to earlier ones, and (only
+/// in a listing) replies listed without their texts.
+#[derive(Debug)]
+pub(crate) enum FileOut {
+    Item(Item),
+    Amended { line: usize, meta: Meta },
     Listed(Listed),
 }

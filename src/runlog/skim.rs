@@ -9,8 +9,7 @@
 //! skimmed parses whole, to the same value but for the long strings: outside strings the
 //! two are the same bytes, and each long string is one JSON accepts.
 
-use super::formats::Record;
-use super::reply::{Format, Meta};
+use super::hash::hash_bytes;
 
 /// Strings at least this long (in the line's bytes, without the quotes) are measured, not
 /// held. Shorter ones (ids, models, stop reasons) are what a record's shape is told by.
@@ -29,7 +28,7 @@ pub struct Measured {
     pub hash: u64,
     /// Where it is written in its line: the byte past its opening quote, and its bytes as
     /// written up to the closing one. What it takes to read the text again alone
-    /// ([`super::locator::Written`]).
+    /// ([`super::written::Written`]).
     pub within: (u32, u32),
 }
 
@@ -68,7 +67,7 @@ pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
         copied = at;
         // A line is at most 256 MiB (`max_line`): its positions fit.
         let within = (u32::try_from(open + 1).ok()?, u32::try_from(close - (open + 1)).ok()?);
-        long.push(Measured { len: scratch.len(), hash: super::reply::hash_bytes(scratch), within });
+        long.push(Measured { len: scratch.len(), hash: hash_bytes(scratch), within });
     }
     if long.is_empty() {
         return None;
@@ -143,93 +142,6 @@ pub(crate) fn stood_for(text: &str, long: &[Measured]) -> Option<Measured> {
 /// Whether `text` holds a stand-in, whole or in part.
 pub(crate) fn mentions(text: &str) -> bool {
     text.contains(MARK)
-}
-
-/// Whether any of `meta`'s words holds a stand-in: a long string read into metadata, which
-/// only the whole line can say.
-pub(crate) fn meta_mentions(meta: &Meta) -> bool {
-    // Every field named, so that a new one is not passed over.
-    let Meta {
-        format: _,
-        agent,
-        phase,
-        page: _,
-        image,
-        round,
-        document,
-        iteration: _,
-        model,
-        provider,
-        stop: _,
-        stop_detail,
-        tokens: _,
-        duration_ms: _,
-        ts,
-        document_outcome,
-        run_outcome,
-        page_verified: _,
-        inferred: _,
-        extra,
-    } = meta;
-    [agent, phase, image, round, document, model, provider, stop_detail, ts, document_outcome, run_outcome]
-        .into_iter()
-        .flatten()
-        .any(|s| mentions(s))
-        || extra.iter().any(|(k, v)| mentions(k) || mentions(v))
-}
-
-/// `record`, read from a skimmed line, with each reply whose text is a stand-in listed by
-/// its measure; `None` when a stand-in went anywhere else, for only the whole line can say
-/// what is there then.
-pub(crate) fn listed(record: Record, long: &[Measured]) -> Option<Record> {
-    match record {
-        Record::Many(many) => many.into_iter().map(|r| listed_one(r, long)).collect::<Option<_>>().map(Record::Many),
-        one => listed_one(one, long),
-    }
-}
-
-/// [`listed`] of a record that is not of many (a record of many within one is left whole).
-fn listed_one(record: Record, long: &[Measured]) -> Option<Record> {
-    match record {
-        Record::Reply { id, text, meta } => {
-            if id.as_deref().is_some_and(mentions) || meta_mentions(&meta) {
-                return None;
-            }
-            match stood_for(&text, long) {
-                Some(m) if takes_text_as_is(meta.format) => Some(Record::Listed { id, text: m, meta }),
-                None if !mentions(&text) => Some(Record::Reply { id, text, meta }),
-                _ => None,
-            }
-        }
-        Record::Event { id, kind, message, meta } => {
-            let clean = !id.as_deref().is_some_and(mentions) && !mentions(&message) && !meta_mentions(&meta);
-            clean.then_some(Record::Event { id, kind, message, meta })
-        }
-        Record::Problem(p) => (!mentions(&p.to_string())).then_some(Record::Problem(p)),
-        Record::Context => Some(Record::Context),
-        Record::Many(_) | Record::Listed { .. } => None,
-    }
-}
-
-/// Whether replies of `format` take their text as the record holds it, one string as it is:
-/// only then is a stand-in in a reply's text the text. (Others parse a string, or read
-/// context a listing does not follow: they are read whole.)
-pub(crate) fn takes_text_as_is(format: Format) -> bool {
-    matches!(
-        format,
-        Format::Records
-            | Format::Anthropic
-            | Format::BedrockConverse
-            | Format::OpenAiChat
-            | Format::OpenAiBatch
-            | Format::OpenAiResponses
-            | Format::Gemini
-            | Format::GeminiBatch
-            | Format::VertexBatch
-            | Format::Cohere
-            | Format::Ollama
-            | Format::Json
-    )
 }
 
 #[cfg(test)]

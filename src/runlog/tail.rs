@@ -16,8 +16,9 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::diagnostic::{Diagnostic, Problem};
-use super::loader::{FileOut, JsonlState, Loader, Start};
-use super::reply::{Item, Listed, Meta};
+use super::jsonl::JsonlReader;
+use super::loader::{Loader, Start};
+use super::reply::{FileOut, Item, Listed, Meta};
 
 /// What a read of a followed file found.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +72,7 @@ pub(crate) fn file_id(m: &fs::Metadata) -> FileId {
 enum State {
     /// Nothing read yet (or the file was empty, or its first line unfinished).
     Fresh,
-    Jsonl(Box<JsonlState>),
+    Jsonl(Box<JsonlReader>),
     /// Read whole, or skipped with a diagnostic; read again when it changes.
     Whole {
         len: u64,
@@ -140,7 +141,7 @@ impl Tail {
     /// The byte offset read up to (for a JSONL file).
     pub fn offset(&self) -> u64 {
         match &self.state {
-            State::Jsonl(s) => s.offset,
+            State::Jsonl(s) => s.offset(),
             _ => 0,
         }
     }
@@ -167,8 +168,8 @@ impl Tail {
         let modified = meta.modified().ok();
         let restart = match &self.state {
             _ if self.id.is_some_and(|old| old != id) => Some(Restart::Replaced),
-            State::Jsonl(s) if meta.len() < s.offset => Some(Restart::Truncated),
-            State::Jsonl(s) if !self.still_holds(s.offset) => Some(Restart::Overwritten),
+            State::Jsonl(s) if meta.len() < s.offset() => Some(Restart::Truncated),
+            State::Jsonl(s) if !self.still_holds(s.offset()) => Some(Restart::Overwritten),
             State::Whole { len, modified: m } if *len != meta.len() || *m != modified => Some(Restart::Rewritten),
             _ => None,
         };
@@ -192,9 +193,11 @@ impl Tail {
         match &mut self.state {
             State::Fresh => match self.loader.start(&self.path, true, &mut emit) {
                 Start::Jsonl(file, mut s) => {
-                    s.list = self.list;
-                    s.read(&self.loader, &self.path, &file, &mut emit);
-                    self.seen = bytes_before(&file, s.offset).ok();
+                    if self.list {
+                        s.listing();
+                    }
+                    s.read(&*self.loader, &self.path, &file, &mut emit);
+                    self.seen = bytes_before(&file, s.offset()).ok();
                     self.state = State::Jsonl(s);
                 }
                 Start::Whole | Start::Skipped => self.state = State::Whole { len: meta.len(), modified },
@@ -202,8 +205,8 @@ impl Tail {
             },
             State::Jsonl(s) => match File::open(&self.path) {
                 Ok(file) => {
-                    s.read(&self.loader, &self.path, &file, &mut emit);
-                    self.seen = bytes_before(&file, s.offset).ok();
+                    s.read(&*self.loader, &self.path, &file, &mut emit);
+                    self.seen = bytes_before(&file, s.offset()).ok();
                 }
                 Err(e) => {
                     emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(&self.path, Problem::from_io(&e, true)))))

@@ -35,6 +35,34 @@ fn format_lists_and_forces_every_format() {
     );
 }
 
+/// The guide's table of what bracewalk reads names every format, once each, and no other:
+/// the list of formats is `Format`, and the table is held to it.
+#[test]
+fn the_guides_table_names_every_format_and_no_other() {
+    let guide = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/GUIDE.md")).unwrap();
+    let start = guide.find("## What it reads").expect("the guide says what it reads");
+    let section = &guide[start..];
+    let rows = section.lines().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|'));
+    // Each format is named in its row as (`name`); the first two rows are the head.
+    let mut named: Vec<&str> = Vec::new();
+    for row in rows.skip(2) {
+        let mut rest = row;
+        while let Some(at) = rest.find("(`") {
+            rest = &rest[at + 2..];
+            let Some(end) = rest.find('`') else { break };
+            if rest[end..].starts_with("`)") {
+                named.push(&rest[..end]);
+            }
+            rest = &rest[end..];
+        }
+    }
+    let mut want: Vec<&str> = Format::value_variants().iter().map(|f| f.name()).collect();
+    want.sort_unstable();
+    let mut got = named.clone();
+    got.sort_unstable();
+    assert_eq!(got, want, "the guide's table names {named:?}");
+}
+
 #[test]
 fn list_and_scan_read_bracewalks_records_and_count_calls_without_text() {
     let dir = tempfile::tempdir().unwrap();

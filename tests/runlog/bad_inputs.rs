@@ -601,3 +601,32 @@ fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_ev
     assert_eq!(scan_diags, printed, "scan names the same diagnostics");
     assert_eq!(scan["diagnostics"].as_u64(), Some(printed.len() as u64));
 }
+
+fn fixtures(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats").join(name)
+}
+
+/// A record of no known shape offers the path of its likeliest text, the first of a file.
+#[test]
+fn a_record_of_no_known_shape_offers_the_path_of_its_likeliest_text_once_a_file() {
+    let path = fixtures("unknown/eval-export.jsonl");
+    let (replies, diags) = load(&[&path], &LoadOptions::default());
+    assert!(replies.is_empty());
+    let messages: Vec<_> = diags.iter().map(|d| (d.line, d.message())).collect();
+    assert_eq!(
+        messages,
+        [
+            (
+                Some(1),
+                "a JSON record of an unknown shape (keys note, result, run); pass --text-path /result/message/content/0/text (6,640 chars) to read it"
+                    .to_owned()
+            ),
+            (Some(2), "a JSON record of an unknown shape (keys note, result, run); pass --text-path to read it".to_owned()),
+        ]
+    );
+    // The path offered reads it.
+    let opts = LoadOptions { text_path: Some("/result/message/content/0/text".to_owned()), ..Default::default() };
+    let (read, diags) = load(&[&path], &opts);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(read.iter().map(|r| r.text.chars().count()).collect::<Vec<_>>(), [6640, 34]);
+}

@@ -6,8 +6,10 @@ mod support;
 
 mod bad_inputs;
 mod campaign;
+mod eval_tools;
 mod evals;
 mod formats;
+mod provider_files;
 mod providers;
 mod samples;
 mod streams;

@@ -325,10 +325,10 @@ fn api_errors_are_failed_calls() {
     assert_eq!(
         got.kinds(),
         [
-            (EventKind::Failed, "overloaded_error: Overloaded"),
-            (EventKind::Failed, "requests: Rate limit reached"),
-            (EventKind::Failed, "RESOURCE_EXHAUSTED: Resource exhausted."),
-            (EventKind::Failed, "model \"nope\" not found, try pulling it first"),
+            (EventKind::Failed, "API error: Overloaded (overloaded_error)"),
+            (EventKind::Failed, "API error: Rate limit reached (requests)"),
+            (EventKind::Failed, "API error: Resource exhausted. (RESOURCE_EXHAUSTED)"),
+            (EventKind::Failed, "API error: model \"nope\" not found, try pulling it first"),
         ]
     );
 }
@@ -361,4 +361,23 @@ fn a_python_nan_on_a_line_is_read_as_null() {
     let line = r#"{"id": "n", "text": "ok", "fields": null}"#.replace("null", "NaN");
     let (_dir, got) = one("nan.jsonl", &format!("{line}\n"));
     assert_eq!(got.clean().texts(), [("ok", StopReason::Unknown, None)]);
+}
+
+fn fixtures(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats").join(name)
+}
+
+#[test]
+fn api_error_bodies_are_failed_calls_that_say_so() {
+    let got = load(&[&fixtures("api-error")]).clean();
+    assert_eq!(
+        got.kinds(),
+        [
+            (EventKind::Failed, "API error: Too many requests, please wait before trying again."),
+            (
+                EventKind::Failed,
+                "API error: This model's maximum context length is 4096 tokens. However, you requested 5012 tokens. (BadRequestError)"
+            ),
+        ]
+    );
 }

@@ -7,7 +7,7 @@
 use crate::support::loaded;
 
 use bracewalk::runlog::{EventKind, Format, StopReason};
-use loaded::one;
+use loaded::{load, one};
 use serde_json::{Value, json};
 
 /// `data:` lines (and `event:` lines where the provider names its events), CRLF if asked.
@@ -204,7 +204,7 @@ fn an_anthropic_stream_joins_its_text_blocks_and_leaves_thinking_out() {
     let (_dir, got) = one("two.sse", &two);
     let got = got.clean();
     assert_eq!(got.texts(), [("one", StopReason::Finished, Some("end_turn"))]);
-    assert_eq!(got.kinds(), [(EventKind::Failed, "overloaded_error: Overloaded")]);
+    assert_eq!(got.kinds(), [(EventKind::Failed, "API error: Overloaded (overloaded_error)")]);
 }
 
 #[test]
@@ -341,4 +341,19 @@ fn a_gemini_stream_saved_as_a_json_array_is_one_reply_and_whole_responses_stay_a
     let cut = json!([c("{\"a\":", None, "s3"), c(" [1,", None, "s3")]);
     let (_dir, got) = one("cut.json", &cut.to_string());
     assert_eq!(got.clean().texts(), [("{\"a\": [1,", StopReason::Truncated, Some("stream cut short"))]);
+}
+
+fn fixtures(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats").join(name)
+}
+
+#[test]
+fn an_openai_compatible_stream_is_one_reply_whatever_ids_its_chunks_carry() {
+    let got = load(&[&fixtures("openai-stream/groq-compound.sse")]).clean();
+    assert_eq!(got.texts(), [("{\"city\": \"San Francisco\", \"temp_c\": 17", StopReason::Truncated, Some("length"))]);
+    let r = &got.replies[0];
+    // The first chunk's id, as openai-python reports it; the ids said to vary.
+    assert_eq!(r.id, "chatcmpl-03ea1ed2-c2dc-4f8d-ba51-54e08ca9287c");
+    assert_eq!(r.meta.extra, [("chunk_ids".to_owned(), "vary".to_owned())]);
+    assert_eq!((r.meta.tokens.input, r.meta.tokens.output), (Some(1200), Some(16)));
 }

@@ -6,10 +6,38 @@
 //! nothing between. A part with a `thoughtSignature` is still an answer part. A prompt the
 //! filter blocked has no candidates and says why in `promptFeedback.blockReason`.
 
-use serde_json::Value;
+use serde_json::{Map, Value, json};
 
-use super::formats::{NoText, Record, clip, string, uint};
-use super::reply::{EventKind, Format, Meta, StopReason, Tokens};
+use super::shape::{Claim, Shape};
+use crate::runlog::fields::{has, is_array, is_object, string, uint};
+use crate::runlog::record::{NoText, Record};
+use crate::runlog::reply::{EventKind, Format, Meta, StopReason, Tokens};
+use crate::runlog::stream::{Assemble, At, Out, cut_short, non_empty};
+use crate::visible::clip;
+
+/// A batch output line (`key` and `response` or `error`; before a response, which a batch
+/// line holds), a Vertex AI batch prediction line, a `GenerateContentResponse`.
+pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
+    if o.contains_key("key") && (o.contains_key("response") || o.contains_key("error")) {
+        return Some(Claim::certain(Shape::GeminiBatch));
+    }
+    if o.contains_key("request") && (o.contains_key("processed_time") || o.get("status").is_some_and(Value::is_string))
+    {
+        return Some(Claim::certain(Shape::VertexBatch));
+    }
+    if is_array(o, "candidates")
+        || is_object(o, "promptFeedback")
+        || (has(o, "modelVersion") && has(o, "usageMetadata"))
+    {
+        return Some(Claim::certain(Shape::Gemini));
+    }
+    None
+}
+
+/// A `streamGenerateContent` chunk: a response fragment.
+pub(crate) fn claim_event(_kind: &str, payload: &Value) -> Option<Format> {
+    (payload.get("candidates").is_some() || payload.get("usageMetadata").is_some()).then_some(Format::GeminiStream)
+}
 
 pub(crate) fn stop(reason: Option<&str>) -> StopReason {
     match reason {
@@ -126,6 +154,153 @@ pub(crate) fn vertex_line(record: &Value) -> Record {
         meta.ts = meta.ts.take().or_else(|| string(record, "processed_time"));
     }
     inner
+}
+
+/// Gemini's `streamGenerateContent` without `alt=sse` answers with a JSON array of chunks,
+/// which a capture saves as a document. Consecutive Gemini responses in an array are put
+/// together until one carries a finish reason (or a blocked prompt, or another response's
+/// id): the chunks of one stream are one reply, and an array of whole responses, each
+/// finished, stays a reply each.
+#[derive(Default)]
+pub(crate) struct GeminiArray {
+    cur: Option<(usize, Chunks, Option<Value>)>,
+}
+
+impl GeminiArray {
+    /// One element, the `index`-th; `out` is given each response finished, at the index of
+    /// its first chunk.
+    pub fn feed(&mut self, v: Value, index: usize, out: &mut dyn FnMut(usize, Record)) {
+        let id = non_empty(string(&v, "responseId"));
+        if self.cur.as_ref().is_some_and(|(_, g, _)| id.is_some() && g.id.is_some() && id != g.id) {
+            self.finish(out);
+        }
+        let ends = v
+            .get("candidates")
+            .and_then(|c| c.get(0))
+            .and_then(|c| c.get("finishReason"))
+            .is_some_and(Value::is_string)
+            || block_reason(&v).is_some();
+        match &mut self.cur {
+            Some((_, g, first)) => {
+                *first = None;
+                g.add(&v);
+            }
+            None => {
+                let mut g = Chunks::new(At { line: 0, offset: 0 });
+                g.add(&v);
+                self.cur = Some((index, g, Some(v)));
+            }
+        }
+        if ends {
+            self.finish(out);
+        }
+    }
+
+    /// The response being put together, if any: a lone element as the response it is.
+    pub fn finish(&mut self, out: &mut dyn FnMut(usize, Record)) {
+        if let Some((index, g, first)) = self.cur.take() {
+            let record = match first {
+                Some(whole) => response(&whole, Format::Gemini),
+                None => g.finish(),
+            };
+            out(index, record);
+        }
+    }
+}
+
+/// `streamGenerateContent` chunks saved as server-sent events, put back together.
+#[derive(Default)]
+pub(crate) struct Stream {
+    cur: Option<Chunks>,
+}
+
+impl Assemble for Stream {
+    fn format(&self) -> Format {
+        Format::GeminiStream
+    }
+
+    fn feed(&mut self, _kind: &str, v: Value, at: At, out: &mut dyn FnMut(Out)) {
+        let id = non_empty(string(&v, "responseId"));
+        if self.cur.as_ref().is_some_and(|c| id.is_some() && c.id.is_some() && id != c.id) {
+            self.finish(out);
+        }
+        self.cur.get_or_insert_with(|| Chunks::new(at)).add(&v);
+    }
+
+    fn finish(&mut self, out: &mut dyn FnMut(Out)) {
+        if let Some(c) = self.cur.take() {
+            let at = c.at;
+            out(at.out(Ok(c.finish())));
+        }
+    }
+}
+
+/// `streamGenerateContent` chunks: each a `GenerateContentResponse` whose parts add to
+/// candidate 0's text; the finish reason from the chunk that has one; the last usage.
+struct Chunks {
+    at: At,
+    id: Option<String>,
+    model: Option<String>,
+    text: String,
+    parts: Vec<Value>,
+    finish: Option<String>,
+    usage: Option<Value>,
+    feedback: Option<Value>,
+}
+
+impl Chunks {
+    fn new(at: At) -> Chunks {
+        Chunks {
+            at,
+            id: None,
+            model: None,
+            text: String::new(),
+            parts: Vec::new(),
+            finish: None,
+            usage: None,
+            feedback: None,
+        }
+    }
+
+    fn add(&mut self, chunk: &Value) {
+        if self.id.is_none() {
+            self.id = non_empty(string(chunk, "responseId"));
+        }
+        if self.model.is_none() {
+            self.model = non_empty(string(chunk, "modelVersion"));
+        }
+        if let Some(u) = chunk.get("usageMetadata").filter(|u| u.is_object()) {
+            self.usage = Some(u.clone());
+        }
+        if let Some(f) = chunk.get("promptFeedback").filter(|f| f.get("blockReason").is_some()) {
+            self.feedback = Some(f.clone());
+        }
+        let Some(Value::Array(candidates)) = chunk.get("candidates") else { return };
+        for c in candidates.iter().filter(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0) {
+            append_text(c, &mut self.text);
+            if let Some(Value::Array(parts)) = c.get("content").and_then(|c| c.get("parts")) {
+                self.parts.extend(parts.iter().filter(|p| p.get("functionCall").is_some()).cloned());
+            }
+            if let Some(f) = c.get("finishReason").and_then(Value::as_str) {
+                self.finish = Some(f.to_owned());
+            }
+        }
+    }
+
+    fn finish(self) -> Record {
+        let ended = self.finish.is_some() || self.feedback.is_some();
+        let mut parts = self.parts;
+        if !self.text.is_empty() {
+            parts.insert(0, json!({"text": self.text}));
+        }
+        let whole = json!({
+            "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": self.finish}],
+            "usageMetadata": self.usage, "modelVersion": self.model, "responseId": self.id,
+            "promptFeedback": self.feedback,
+        });
+        let record = response(&whole, Format::GeminiStream);
+        if ended { record } else { cut_short(record) }
+    }
 }
 
 #[cfg(test)]

@@ -11,8 +11,18 @@
 
 use serde_json::{Map, Value};
 
-use super::formats::{NoText, Record, stop_from_word, string};
-use super::reply::{Format, Meta, StopReason, Tokens};
+use super::shape::{Claim, Shape};
+use crate::runlog::fields::{iso, stop_from_word, string};
+use crate::runlog::record::{NoText, Record};
+use crate::runlog::reply::{Format, Meta, StopReason, Tokens};
+
+/// An export request: `resourceSpans` or `resourceLogs` (or their snake-case spelling).
+pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
+    ["resourceSpans", "resourceLogs", "resource_spans", "resource_logs"]
+        .iter()
+        .any(|k| o.get(*k).is_some_and(Value::is_array))
+        .then(|| Claim::certain(Shape::Otel))
+}
 
 /// An OTLP `AnyValue` as plain JSON. Its depth is at most serde_json's nesting limit, so
 /// the recursion is bounded whatever the input.
@@ -162,23 +172,6 @@ fn nanos(v: Option<&Value>) -> Option<u64> {
     }
 }
 
-/// `1718000000000000000` nanoseconds as `2024-06-10T06:13:20.000Z`.
-fn iso(ns: u64) -> String {
-    let (secs, ms) = (ns / 1_000_000_000, (ns / 1_000_000) % 1000);
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Days to a civil date (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{ms:03}Z", rem / 3600, rem % 3600 / 60, rem % 60)
-}
-
 fn meta_of(attrs: &Map<String, Value>) -> Meta {
     let mut meta = Meta::new(Format::Otel);
     let s = |k: &str| attrs.get(k).and_then(Value::as_str).map(str::to_owned);
@@ -305,15 +298,4 @@ pub(crate) fn export(request: &Value) -> Record {
         }
     }
     Record::Many(records)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nanoseconds_read_as_a_utc_time() {
-        assert_eq!(iso(1_718_000_000_000_000_000), "2024-06-10T06:13:20.000Z");
-        assert_eq!(iso(951_782_400_123_000_000), "2000-02-29T00:00:00.123Z");
-    }
 }

@@ -1,11 +1,30 @@
-//! promptfoo's `eval -o out.json`: `{evalId, results: {results: [EvaluateResult…]}, config}`.
+//! promptfoo's `eval -o out.json`: `{evalId, results: {results: [EvaluateResult…]}, config}`
+//! from 0.14 on, `{version?, results: […], stats, table}` before; and `-o out.jsonl`, one
+//! result a line.
 //! A result's reply is `response.output` when it is a string (a provider that returns JSON
 //! gives a value, not text); its provider, prompt label and test index are its metadata.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::formats::{Record, clip, stop_from_word, string, uint};
-use super::reply::{EventKind, Format, Meta, StopReason, Tokens};
+use super::shape::{Claim, Shape};
+use crate::runlog::fields::{has, is_array, is_object, stop_from_word, string, uint};
+use crate::runlog::record::Record;
+use crate::runlog::reply::{EventKind, Format, Meta, StopReason, Tokens};
+use crate::visible::clip;
+
+/// An output: `evalId` and its `results` object, or `results.results` (0.14 on); a `results`
+/// array beside the `table` or `stats` (0.2 to 0.13); a line of `-o out.jsonl` (`evalId`,
+/// `testIdx`, `response`).
+pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
+    let output = has(o, "evalId") && is_object(o, "results")
+        || o.get("results").and_then(|r| r.get("results")).is_some_and(Value::is_array)
+        || is_array(o, "results") && (is_object(o, "table") || is_object(o, "stats"));
+    if output {
+        return Some(Claim::certain(Shape::Promptfoo));
+    }
+    let line = o.get("evalId").is_some_and(Value::is_string) && o.contains_key("testIdx") && is_object(o, "response");
+    line.then(|| Claim::certain(Shape::PromptfooResult))
+}
 
 pub(crate) fn result(eval_id: Option<&str>, r: &Value) -> Record {
     let mut meta = Meta::new(Format::Promptfoo);

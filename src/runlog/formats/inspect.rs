@@ -11,13 +11,22 @@
 use std::fs::File;
 use std::io::{BufReader, Read, Seek};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::diagnostic::Problem;
-use super::formats::{NoText, Record, clip, string, uint};
-use super::loader::json_error;
-use super::nan;
-use super::reply::{EventKind, Format, Meta, StopReason, Tokens};
+use super::shape::{Claim, Shape};
+use crate::runlog::diagnostic::Problem;
+use crate::runlog::fields::{is_object, string, uint};
+use crate::runlog::json::json_error;
+use crate::runlog::nan;
+use crate::runlog::record::{NoText, Record};
+use crate::runlog::reply::{EventKind, Format, Meta, StopReason, Tokens};
+use crate::visible::clip;
+
+/// A `.json` log: its `eval` header, and `samples` or a `status`.
+pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
+    (is_object(o, "eval") && (o.contains_key("samples") || o.contains_key("status")))
+        .then(|| Claim::certain(Shape::InspectLog))
+}
 
 fn stop(reason: Option<&str>) -> StopReason {
     match reason {

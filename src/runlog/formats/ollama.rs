@@ -2,10 +2,25 @@
 //! their streams: one JSON chunk a line, the text in pieces, until a chunk with `done: true`
 //! carries the stop reason and the counts. `thinking` is the model's reasoning, not the reply.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::formats::{NoText, Record, string, uint};
-use super::reply::{EventKind, Format, Meta, StopReason, Tokens};
+use super::api_error;
+use super::shape::{Claim, Shape};
+use crate::runlog::diagnostic::Problem;
+use crate::runlog::fields::{describe, has, string, uint};
+use crate::runlog::record::{NoText, Record};
+use crate::runlog::reply::{EventKind, Format, Meta, StopReason, Tokens};
+use crate::runlog::stream::{Assemble, At, Out};
+
+/// A response or a chunk of a stream: `done`, `created_at` and `model` (a chunk that goes on
+/// has `done: false`).
+pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
+    if !(o.get("done").is_some_and(Value::is_boolean) && has(o, "created_at") && has(o, "model")) {
+        return None;
+    }
+    let shape = if o.get("done") == Some(&Value::Bool(false)) { Shape::OllamaChunk } else { Shape::Ollama };
+    Some(Claim::certain(shape))
+}
 
 fn stop(reason: Option<&str>) -> StopReason {
     match reason {
@@ -93,6 +108,41 @@ pub(crate) fn response(record: &Value) -> Record {
     let ended = a.add(record);
     // A lone unfinished chunk is the start of a stream; read alone, it is what arrived.
     a.finish(ended)
+}
+
+/// An Ollama stream: one chunk a line; each `done: true` ends a response.
+#[derive(Default)]
+pub(crate) struct Stream {
+    cur: Option<Assembly>,
+}
+
+impl Assemble for Stream {
+    fn format(&self) -> Format {
+        Format::OllamaStream
+    }
+
+    fn feed(&mut self, _kind: &str, chunk: Value, at: At, out: &mut dyn FnMut(Out)) {
+        if chunk.get("error").is_some() && chunk.get("done").is_none() {
+            out(at.out(Ok(api_error::error(&chunk, Format::OllamaStream))));
+            return;
+        }
+        if chunk.get("done").is_none() {
+            out(at.out(Err(Problem::unknown_shape(describe(&chunk)))));
+            return;
+        }
+        let a = self.cur.get_or_insert_with(|| Assembly::new(at.line, at.offset, Format::OllamaStream));
+        if a.add(&chunk) {
+            if let Some(a) = self.cur.take() {
+                out(Out { line: a.line, offset: a.offset, what: Ok(a.finish(true)) });
+            }
+        }
+    }
+
+    fn finish(&mut self, out: &mut dyn FnMut(Out)) {
+        if let Some(a) = self.cur.take() {
+            out(Out { line: a.line, offset: a.offset, what: Ok(a.finish(false)) });
+        }
+    }
 }
 
 #[cfg(test)]

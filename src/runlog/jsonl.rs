@@ -1,0 +1,668 @@
+//! The incremental JSONL reader: a file read line by line, from where the last read stopped,
+//! across as many reads as a tail makes. A last line with no newline is held back until it
+//! is a whole record (its writer may be in the middle of it). A listing gathers complete lines
+//! into batches and reads each batch on every core while the next is gathered; each line is
+//! skimmed (its long strings measured, not copied) where that is exact, else read whole.
+//!
+//! This is the loader's hot path: a 1 GB campaign is read through here.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+use std::sync::mpsc;
+
+use rayon::prelude::*;
+use serde_json::Value;
+
+use super::diagnostic::{Diagnostic, Problem};
+use super::formats::{self, Shape, classify, unknown};
+use super::json::{cut_short, parse_line};
+use super::lines::{Ending, LineAt, Lines};
+use super::nan;
+use super::options::LoadOptions;
+use super::pipeline::{Out, RunLog};
+use super::record::Record;
+use super::reply::{Event, FileOut, Format, Item, Listed, Reply, reference};
+use super::skim::{self, Measured};
+use super::written::Written;
+
+/// What reading lines asks of the loader whose file it reads.
+pub(crate) trait Host {
+    fn options(&self) -> &LoadOptions;
+    /// Whether the load was told to stop: no line is read past the one under way.
+    fn stopped(&self) -> bool;
+    /// A run log's reader, with what the campaign around `path` says about it.
+    fn run_log(&self, path: &Path, tail: bool, emit: &mut dyn FnMut(FileOut)) -> RunLog;
+    /// The reply or event one record of `shape` gives (several, for a record of many
+    /// calls), or what is wrong with it. `base` names the record, for the ids of the calls
+    /// inside it.
+    fn convert(&self, path: &Path, value: Value, shape: Shape, base: &str) -> Record;
+}
+
+/// One file read line by line, across as many reads as a tail makes.
+#[derive(Debug)]
+pub(crate) struct JsonlReader {
+    /// Where the next read starts: just past the last line read.
+    offset: u64,
+    /// The number of the last line read.
+    line: usize,
+    /// The last line read had no newline (it was a whole record already); the newline
+    /// that completes it is not a new line.
+    pending_newline: bool,
+    run_log: Option<RunLog>,
+    problems: usize,
+    suppressed: usize,
+    tail: bool,
+    /// Read only the line that starts here (a reply read again, [`super::Locator`]).
+    only: Option<u64>,
+    /// A listing: lines are skimmed ([`skim`]), a batch at a time in parallel.
+    list: bool,
+    /// Lines skimmed and listed, lines skimmed in vain (read whole after all), and lines
+    /// read whole (as `Value`s).
+    skimmed: usize,
+    skim_misses: usize,
+    whole: usize,
+    /// A record of no known shape has offered its likeliest text's `--text-path`: the
+    /// file's others do not again.
+    offered: bool,
+}
+
+/// Lines gathered to be read in parallel, at most (in count and in bytes).
+pub(crate) const BATCH_LINES: usize = 1024;
+const BATCH_BYTES: usize = 4 << 20;
+/// The most of a thread's scratch for decoding kept between lines.
+const SCRATCH_KEPT: usize = 1 << 20;
+
+/// Complete lines of a listing, gathered to be read in parallel: their bytes end to end.
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    /// Each line, and where its bytes start.
+    lines: Vec<(LineAt, usize)>,
+}
+
+impl Batch {
+    fn line(&self, i: usize) -> &[u8] {
+        let end = self.lines.get(i + 1).map_or(self.bytes.len(), |&(_, start)| start);
+        &self.bytes[self.lines[i].1..end]
+    }
+
+    fn is_full(&self) -> bool {
+        self.lines.len() >= BATCH_LINES || self.bytes.len() >= BATCH_BYTES
+    }
+
+    /// Its lines read for a listing, in parallel.
+    fn prepare(&self, skims: bool) -> Vec<Prepared> {
+        thread_local! {
+            /// Where a thread decodes long strings: kept, so that it is not grown afresh
+            /// for every line, within reason.
+            static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        (0..self.lines.len())
+            .into_par_iter()
+            .map(|i| {
+                SCRATCH.with_borrow_mut(|scratch| {
+                    let prepared = prepare(self.line(i), &self.lines[i].0, skims, scratch);
+                    scratch.clear();
+                    scratch.shrink_to(SCRATCH_KEPT);
+                    prepared
+                })
+            })
+            .collect()
+    }
+}
+
+/// A listing's batches: the one being gathered, and the one before it, being read in
+/// parallel meanwhile.
+#[derive(Default)]
+struct Batches {
+    gathering: Batch,
+    reading: Option<mpsc::Receiver<(Batch, Vec<Prepared>)>>,
+}
+
+/// A line as the parallel part of a listing leaves it.
+enum Prepared {
+    /// Skimmed: the small line's value, and its long strings' measures.
+    Skimmed(Value, Vec<Measured>),
+    Whole(Result<(Value, Option<Problem>), Problem>),
+}
+
+/// Reads `line` for a listing: skimmed where `skims` and it can be, else whole.
+fn prepare(line: &[u8], at: &LineAt, skims: bool, scratch: &mut Vec<u8>) -> Prepared {
+    if skims
+        && let Some(s) = skim::skim(line, scratch)
+        && let Ok(value) = nan::parse(&s.small)
+    {
+        return Prepared::Skimmed(value, s.long);
+    }
+    Prepared::Whole(parse_line(line, at))
+}
+
+impl JsonlReader {
+    pub(crate) fn new(tail: bool) -> JsonlReader {
+        JsonlReader {
+            offset: 0,
+            line: 0,
+            pending_newline: false,
+            run_log: None,
+            problems: 0,
+            suppressed: 0,
+            tail,
+            only: None,
+            list: false,
+            skimmed: 0,
+            skim_misses: 0,
+            whole: 0,
+            offered: false,
+        }
+    }
+
+    /// Where the next read starts: just past the last line read.
+    pub(crate) fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Lines are read for a listing from now on: replies whose texts lines hold are listed,
+    /// their texts measured, not held.
+    pub(crate) fn listing(&mut self) {
+        self.list = true;
+    }
+
+    /// The file is a run log, read with what its campaign says about it.
+    pub(crate) fn reads_a_run_log(&mut self, run_log: RunLog) {
+        self.run_log = Some(run_log);
+    }
+
+    /// The next read reads the one line at byte `offset`, line number `line`, alone.
+    pub(crate) fn one_line(&mut self, offset: u64, line: usize) {
+        self.offset = offset;
+        self.line = line.saturating_sub(1);
+        self.only = Some(offset);
+    }
+
+    /// Whether the line at `offset` is past what this read is to read.
+    fn past(&self, offset: u64) -> bool {
+        self.only.is_some_and(|only| offset > only)
+    }
+
+    pub(crate) fn problem(&mut self, opts: &LoadOptions, d: Diagnostic, emit: &mut dyn FnMut(FileOut)) {
+        self.problems += 1;
+        if self.problems <= opts.max_problems_per_file {
+            emit(FileOut::Item(Item::Diagnostic(d)));
+        } else {
+            self.suppressed += 1;
+        }
+    }
+
+    pub(crate) fn finish(&mut self, path: &Path, emit: &mut dyn FnMut(FileOut)) {
+        if self.suppressed > 0 {
+            let d = Diagnostic::new(path, Problem::TooManyProblems { count: self.suppressed });
+            emit(FileOut::Item(Item::Diagnostic(d)));
+            self.suppressed = 0;
+        }
+        if self.tail {
+            self.problems = 0;
+        }
+    }
+
+    /// Reads every complete line from `offset` on, and pushes what they hold.
+    pub(crate) fn read(&mut self, host: &dyn Host, path: &Path, file: &File, emit: &mut dyn FnMut(FileOut)) {
+        if let Err(e) = self.read_lines(host, path, file, emit) {
+            let d = Diagnostic::new(path, Problem::from_io(&e, true)).at_offset(self.offset);
+            emit(FileOut::Item(Item::Diagnostic(d)));
+        }
+        self.finish(path, emit);
+    }
+
+    fn read_lines(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        mut file: &File,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> io::Result<()> {
+        let opts = host.options();
+        let mut buf = Vec::new();
+        if self.pending_newline {
+            file.seek(SeekFrom::Start(self.offset))?;
+            let mut b = [0u8; 1];
+            if file.read(&mut b)? == 0 {
+                return Ok(());
+            }
+            self.pending_newline = false;
+            if b[0] == b'\n' {
+                self.offset += 1;
+            }
+        }
+        // The first pass of a run log: forward context, and where this read ends.
+        let mut end = None;
+        if let Some(run_log) = &mut self.run_log {
+            run_log.index.clear();
+            file.seek(SeekFrom::Start(self.offset))?;
+            let mut lines = Lines::new(BufReader::with_capacity(1 << 16, file), self.offset, self.line, opts.max_line);
+            let mut last = self.offset;
+            let only = self.only;
+            while let Some(at) = lines.next_line(&mut buf)? {
+                let past = only.is_some_and(|o| at.offset > o);
+                if past || (at.ending == Ending::Eof && (at.too_long || cut_short(&buf))) {
+                    break;
+                }
+                if !at.too_long {
+                    run_log.index.scan(at.number, &buf);
+                }
+                last = at.end();
+            }
+            run_log.index.seal();
+            end = Some(last);
+        }
+        file.seek(SeekFrom::Start(self.offset))?;
+        let input: Box<dyn Read + '_> = match end {
+            Some(end) => Box::new(file.take(end.saturating_sub(self.offset))),
+            None => Box::new(file),
+        };
+        let mut lines = Lines::new(BufReader::with_capacity(1 << 16, input), self.offset, self.line, opts.max_line);
+        let mut batches = self.list.then(Batches::default);
+        let read = self.read_each(host, path, &mut lines, &mut buf, batches.as_mut(), emit);
+        if let Some(batches) = &mut batches {
+            self.drain(host, path, batches, emit);
+        }
+        read
+    }
+
+    /// The lines of `lines`, each pushed as it is read or, in a listing, gathered into
+    /// batches and pushed a batch at a time.
+    fn read_each(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        lines: &mut Lines<impl io::BufRead>,
+        buf: &mut Vec<u8>,
+        mut batches: Option<&mut Batches>,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> io::Result<()> {
+        let opts = host.options();
+        loop {
+            if host.stopped() {
+                break;
+            }
+            let at = match batches.as_deref_mut() {
+                // Read straight into the batch; a line that is not a complete one of a
+                // listing is taken out again, and pushed once what is gathered has gone.
+                Some(batches) => {
+                    let batch = &mut batches.gathering;
+                    let start = batch.bytes.len();
+                    let Some(at) = lines.next_line_onto(&mut batch.bytes)? else { break };
+                    if !at.too_long && at.ending == Ending::Newline && !self.past(at.offset) {
+                        self.advance(&at);
+                        if batch.bytes[start..].iter().all(u8::is_ascii_whitespace) {
+                            batch.bytes.truncate(start);
+                        } else {
+                            batch.lines.push((at, start));
+                            if batch.is_full() {
+                                self.send(host, path, batches, emit);
+                            }
+                        }
+                        continue;
+                    }
+                    buf.clear();
+                    buf.extend_from_slice(&batch.bytes[start..]);
+                    batch.bytes.truncate(start);
+                    self.drain(host, path, batches, emit);
+                    at
+                }
+                None => match lines.next_line(buf)? {
+                    Some(at) => at,
+                    None => break,
+                },
+            };
+            if self.past(at.offset) {
+                break;
+            }
+            if at.too_long {
+                if at.ending == Ending::Eof {
+                    break;
+                }
+                self.advance(&at);
+                let d = Diagnostic::new(path, Problem::LineTooLong { len: at.len, max: opts.max_line })
+                    .at_line(at.number, at.offset);
+                self.problem(opts, d, emit);
+                continue;
+            }
+            let blank = buf.iter().all(u8::is_ascii_whitespace);
+            if at.ending == Ending::Eof {
+                // A last line with no newline is held back until it is a whole record: the
+                // writer may be in the middle of it. One that no more bytes could make JSON
+                // is broken now, and said so.
+                if blank {
+                    break;
+                }
+                match parse_line(buf, &at) {
+                    Ok((value, bad)) => {
+                        self.advance(&at);
+                        self.pending_newline = true;
+                        self.record(host, path, value, &at, bad, None, emit);
+                    }
+                    Err(p) if !cut_short(buf) => {
+                        self.advance(&at);
+                        self.pending_newline = true;
+                        self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit);
+                    }
+                    Err(_) => {}
+                }
+                break;
+            }
+            self.advance(&at);
+            if blank {
+                continue;
+            }
+            self.parsed(host, path, parse_line(buf, &at), &at, emit);
+        }
+        Ok(())
+    }
+
+    /// A line read as JSON (or what stood in the way), pushed.
+    fn parsed(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        parsed: Result<(Value, Option<Problem>), Problem>,
+        at: &LineAt,
+        emit: &mut dyn FnMut(FileOut),
+    ) {
+        self.whole += 1;
+        match parsed {
+            Ok((value, bad)) => self.record(host, path, value, at, bad, None, emit),
+            Err(p) => self.problem(host.options(), Diagnostic::new(path, p).at_line(at.number, at.offset), emit),
+        }
+    }
+
+    /// Sends the batch gathered to be read in parallel while the next is gathered, once
+    /// the one read before it is pushed.
+    fn send(&mut self, host: &dyn Host, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
+        let spare = match batches.reading.take().and_then(|r| r.recv().ok()) {
+            Some((batch, prepared)) => self.push_prepared(host, path, batch, prepared, emit),
+            None => Batch::default(),
+        };
+        let batch = std::mem::replace(&mut batches.gathering, spare);
+        let skims = self.skims_pay();
+        let (done, reading) = mpsc::channel();
+        // On a thread of the pool, that thread waiting for the pool could leave it none.
+        if rayon::current_thread_index().is_some() {
+            let prepared = batch.prepare(skims);
+            let _ = done.send((batch, prepared));
+        } else {
+            rayon::spawn(move || {
+                let prepared = batch.prepare(skims);
+                let _ = done.send((batch, prepared));
+            });
+        }
+        batches.reading = Some(reading);
+    }
+
+    /// Pushes every line gathered, in order.
+    fn drain(&mut self, host: &dyn Host, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
+        if let Some((batch, prepared)) = batches.reading.take().and_then(|r| r.recv().ok()) {
+            self.push_prepared(host, path, batch, prepared, emit);
+        }
+        if !batches.gathering.lines.is_empty() {
+            let batch = std::mem::take(&mut batches.gathering);
+            let prepared = batch.prepare(self.skims_pay());
+            batches.gathering = self.push_prepared(host, path, batch, prepared, emit);
+        }
+    }
+
+    /// Skimming stops paying in a file whose long lines are all to be read whole (a run
+    /// log, whose replies are in events).
+    fn skims_pay(&self) -> bool {
+        self.skim_misses < 16 || self.skimmed > self.skim_misses
+    }
+
+    /// Pushes what a batch's lines hold, in order; the batch, emptied, for the next.
+    fn push_prepared(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        mut batch: Batch,
+        prepared: Vec<Prepared>,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> Batch {
+        for (i, prepared) in prepared.into_iter().enumerate() {
+            let at = batch.lines[i].0;
+            match prepared {
+                Prepared::Skimmed(value, long) => {
+                    if self.record_skimmed(host, path, value, &long, &at, emit) {
+                        self.skimmed += 1;
+                    } else {
+                        self.skim_misses += 1;
+                        self.parsed(host, path, parse_line(batch.line(i), &at), &at, emit);
+                    }
+                }
+                Prepared::Whole(parsed) => self.parsed(host, path, parsed, &at, emit),
+            }
+        }
+        batch.lines.clear();
+        batch.bytes.clear();
+        batch
+    }
+
+    /// A skimmed line's records, pushed with the texts stood in for listed; false, with
+    /// nothing pushed, when only the whole line can say what it holds (see
+    /// [`Record::listed`]).
+    fn record_skimmed(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        value: Value,
+        long: &[Measured],
+        at: &LineAt,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> bool {
+        let opts = host.options();
+        let line = Some(at.number);
+        let mut records = Vec::new();
+        for (index, value) in elements(value, None) {
+            let shape = classify(&value);
+            let format = opts.format.or_else(|| shape.format());
+            // A record of no known shape is read whole for the text it offers, once a file.
+            let offers = shape == Shape::Unknown && format.is_none() && !self.offered;
+            if is_event(opts, shape) || format.is_some_and(|f| !formats::takes_text_as_is(f)) || offers {
+                return false;
+            }
+            let record = host.convert(path, value, shape, &name(path, line, index));
+            match record.listed(long, &formats::takes_text_as_is) {
+                Some(record) => records.push((index, record)),
+                None => return false,
+            }
+        }
+        for (index, record) in records {
+            self.push(host, path, record, line, at.offset, index, emit);
+        }
+        true
+    }
+
+    fn advance(&mut self, at: &LineAt) {
+        self.offset = at.end();
+        self.line = at.number;
+    }
+
+    /// One record (or, for a JSON array, each of its elements). `index` is the record's
+    /// place in the document it is an element of.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn record(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        value: Value,
+        at: &LineAt,
+        bad: Option<Problem>,
+        index: Option<usize>,
+        emit: &mut dyn FnMut(FileOut),
+    ) {
+        let opts = host.options();
+        let line = (at.number > 0).then_some(at.number);
+        let locate = |d: Diagnostic| match line {
+            Some(n) => d.at_line(n, at.offset),
+            None => d,
+        };
+        if let Some(p) = bad {
+            let first = match p {
+                Problem::InvalidUtf8 { first, .. } => first,
+                _ => at.offset,
+            };
+            let mut d = locate(Diagnostic::new(path, p));
+            d.offset = Some(first);
+            self.problem(opts, d, emit);
+        }
+        for (index, value) in elements(value, index) {
+            let shape = classify(&value);
+            if is_event(opts, shape) {
+                if self.run_log.is_none() {
+                    self.run_log = Some(host.run_log(path, self.tail, emit));
+                }
+                if let Some(run_log) = &mut self.run_log {
+                    let mut problems = Vec::new();
+                    run_log.record(value, at.number, at.offset, path, &mut |out| match out {
+                        Out::Reply(r) => emit(FileOut::Item(Item::Reply(r))),
+                        Out::Event(e) => emit(FileOut::Item(Item::Event(e))),
+                        Out::Amended { line, meta } => emit(FileOut::Amended { line, meta }),
+                        Out::Problem(p) => problems.push(p),
+                    });
+                    for p in problems {
+                        self.problem(opts, locate(Diagnostic::new(path, p)), emit);
+                    }
+                }
+                continue;
+            }
+            let base = name(path, line, index);
+            let offer = (shape == Shape::Unknown && !self.offered).then(|| unknown::offer(&value)).flatten();
+            let record = match host.convert(path, value, shape, &base) {
+                Record::Problem(Problem::UnknownShape { what, offer: None }) if offer.is_some() => {
+                    self.offered = true;
+                    Record::Problem(Problem::UnknownShape { what, offer })
+                }
+                other => other,
+            };
+            self.push(host, path, record, line, at.offset, index, emit);
+        }
+    }
+
+    /// What one record gave, pushed: replies and events under their own ids or, lacking
+    /// one, `path:line` (`#index` for an element of a document, `#n` for the n-th call of
+    /// a record of many).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn push(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        record: Record,
+        line: Option<usize>,
+        offset: u64,
+        index: Option<usize>,
+        emit: &mut dyn FnMut(FileOut),
+    ) {
+        let opts = host.options();
+        let base = name(path, line, index);
+        let records = match record {
+            Record::Many(many) => many.into_iter().enumerate().map(|(k, r)| (Some(format!("{base}#{k}")), r)).collect(),
+            one => vec![(None, one)],
+        };
+        for (sub, record) in records {
+            let id = |own: Option<String>| own.or_else(|| sub.clone()).unwrap_or_else(|| base.clone());
+            match record {
+                Record::Reply { id: own, text, meta } => emit(FileOut::Item(Item::Reply(Reply {
+                    id: id(own),
+                    source: path.to_path_buf(),
+                    line,
+                    offset,
+                    text,
+                    meta,
+                }))),
+                Record::Event { id: own, kind, message, meta } => emit(FileOut::Item(Item::Event(Event {
+                    id: id(own),
+                    source: path.to_path_buf(),
+                    line,
+                    offset,
+                    kind,
+                    message,
+                    meta,
+                }))),
+                Record::Listed { id: own, text, meta } => emit(FileOut::Listed(Listed {
+                    id: id(own),
+                    source: path.to_path_buf(),
+                    line,
+                    offset,
+                    len: text.len,
+                    hash: text.hash,
+                    written: Written::of(offset, &text),
+                    meta,
+                })),
+                Record::Context | Record::Many(_) => {}
+                Record::Problem(p) => {
+                    let p = match (p, index) {
+                        (Problem::UnknownShape { what, offer }, Some(i)) => {
+                            Problem::UnknownShape { what: format!("element {i}: {what}"), offer }
+                        }
+                        (Problem::BadRecord(s), Some(i)) => Problem::BadRecord(format!("element {i}: {s}")),
+                        (p, _) => p,
+                    };
+                    let d = Diagnostic::new(path, p);
+                    let d = match line {
+                        Some(n) => d.at_line(n, offset),
+                        None => d,
+                    };
+                    self.problem(opts, d, emit);
+                }
+            }
+        }
+    }
+}
+
+/// A record, or (for a JSON array not an element itself) each of its elements with its
+/// index.
+fn elements(value: Value, index: Option<usize>) -> Vec<(Option<usize>, Value)> {
+    match (value, index) {
+        (Value::Array(items), None) => items.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
+        (other, index) => vec![(index, other)],
+    }
+}
+
+/// Whether a record of `shape` is a run-log event, which the run log reads.
+fn is_event(opts: &LoadOptions, shape: Shape) -> bool {
+    opts.format == Some(Format::RunLog) || (opts.format.is_none() && shape == Shape::RunLogEvent)
+}
+
+/// A record's name when it has none of its own: `path:line`, `#index` for an element.
+fn name(path: &Path, line: Option<usize>, index: Option<usize>) -> String {
+    let base = reference(path, line);
+    match index {
+        Some(i) => format!("{base}#{i}"),
+        None => base,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runlog::loader::{Loader, Start};
+
+    #[test]
+    fn a_listing_reads_no_line_of_long_records_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long.jsonl");
+        let text = r#"{\"html\":\"<p>caf\u00e9</p>\"}\n"#.repeat(500);
+        let lines: String = (0..300).map(|i| format!("{{\"id\":\"r{i}\",\"text\":\"{text}\"}}\n")).collect();
+        std::fs::write(&path, lines).unwrap();
+        let loader = Loader::new(LoadOptions::default());
+        let read = |list: bool| {
+            let mut replies = 0;
+            let Start::Jsonl(file, mut state) = loader.start(&path, false, &mut |_| {}) else { panic!("JSONL") };
+            state.list = list;
+            state.read(&loader, &path, &file, &mut |out| {
+                replies += usize::from(matches!(out, FileOut::Listed(_) | FileOut::Item(Item::Reply(_))));
+            });
+            (replies, state.whole, state.skimmed)
+        };
+        assert_eq!(read(true), (300, 0, 300));
+        assert_eq!(read(false), (300, 300, 0));
+    }
+}
