@@ -53,12 +53,12 @@ impl Class {
         self as usize
     }
 
-    /// What it means for a comparison from `first` to `second`, in words.
+    /// What it means for a comparison from `first` to `second`, in a few words.
     pub fn meaning(self, first: &str, second: &str) -> String {
         match self {
-            Class::Gained => format!("{second} reads what {first} does not"),
-            Class::Lost => format!("{first} reads what {second} does not"),
-            Class::Changed => "both read, and read otherwise".to_owned(),
+            Class::Gained => format!("{second} reads, {first} not"),
+            Class::Lost => format!("{first} reads, {second} not"),
+            Class::Changed => "both read, otherwise".to_owned(),
         }
     }
 }

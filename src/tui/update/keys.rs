@@ -2,7 +2,7 @@
 
 use crossterm::event::KeyEvent;
 
-use crate::reading::Flag;
+use crate::reading::{Class, Flag};
 use crate::scan::report::Row;
 
 use super::super::badges::{self, Badge};
@@ -225,6 +225,16 @@ pub(super) fn choices(state: &State) -> Vec<Badge> {
     let mut out: Vec<Badge> =
         state.list.filter().on.iter().filter(|c| !table.iter().any(|l| l.badge == **c)).cloned().collect();
     out.extend(table.into_iter().map(|l| l.badge));
+    // The classes of the comparisons the list shows: the `≠` reader's, the what-if's.
+    let mut readers = vec![state.compared];
+    readers.extend(state.what_if.filter(|&r| r != state.compared));
+    for p in readers.into_iter().filter_map(|r| state.config.pair_with_seed(r)) {
+        for c in Class::ALL.map(|c| Badge::Report(Row::Class(p, c))) {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
     // Each risk flag, after the badge that is any of them.
     let flags: Vec<Badge> =
         Flag::ALL.into_iter().map(|f| Badge::Report(Row::Flag(f))).filter(|b| !out.contains(b)).collect();
