@@ -18,6 +18,7 @@ mod query;
 mod screen;
 mod search;
 mod triage;
+mod what_if;
 
 use super::analysis::Detail;
 use super::entry::{Body, EntryKey};
