@@ -20,12 +20,13 @@ use super::{accent, bad, bold, centered, dim, popup};
 pub fn render(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
     let rows = rows(state);
     let h = (rows.len() as u16 + 4).min(area.height.saturating_sub(2));
-    let longest = rows.iter().map(|r| r.name.width() + r.said.width() + 6).max().unwrap_or(0);
+    let name_w = rows.iter().map(|r| r.name.width()).max().unwrap_or(0);
+    // The mark, the name, a gap, what it says, and the borders.
+    let longest = 2 + name_w + 2 + rows.iter().map(|r| r.said.width()).max().unwrap_or(0) + 2;
     let w = (longest as u16).clamp(56, area.width.saturating_sub(4).max(56));
     let inner = popup(frame, centered(area, w, h), "readers beside the seed (Enter sets it, Esc closes)");
     let shown = inner.height.saturating_sub(1) as usize;
     let top = cursor.saturating_sub(shown.saturating_sub(1));
-    let name_w = rows.iter().map(|r| r.name.width()).max().unwrap_or(0);
     let width = inner.width as usize;
     let lines: Vec<Line> = rows
         .iter()
