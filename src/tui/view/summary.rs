@@ -272,7 +272,14 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
     let head = fit(&format!("── {}{tail}", visible(&what, false)), width);
     let rule = "─".repeat(width.saturating_sub(head.width()));
     let mut out = vec![Line::from(vec![Span::styled(head, bold()), Span::styled(rule, dim())])];
-    let room = (area.height as usize).saturating_sub(1);
+    // A comparison says what its first reader is.
+    if let Row::Differs(_) = &row.target {
+        out.push(Line::styled(
+            format!("  {}", fit(&visible(&row.target.note(scan), false), width.saturating_sub(2))),
+            dim(),
+        ));
+    }
+    let room = (area.height as usize).saturating_sub(out.len());
     let shown = if list.len() > room { room.saturating_sub(1) } else { room };
     let id_w =
         list.iter().take(shown).map(|(i, _)| visible(scan.id(*i), false).width()).max().unwrap_or(0).min(width * 2 / 5);
