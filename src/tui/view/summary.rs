@@ -254,20 +254,26 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
         }
         _ => row.label.trim().to_owned(),
     };
-    let mut list: Vec<(usize, String)> = row.target.replies(scan);
-    if let Row::Differs(p) = &row.target
-        && let Some(c) = scan.comparisons.get(*p)
-    {
-        // By class, each reply's class before its account.
-        list = Class::ALL
-            .iter()
-            .flat_map(|&k| c.of(k).map(move |d| (d.reply, format!("{:<7}  {}", k.name(), d.account))))
-            .collect();
-    }
-    let tail = if list.is_empty() {
+    let list: Vec<(usize, String)> = match &row.target {
+        // By class, each reply's class before its account; no more than the panel shows.
+        Row::Differs(p) => scan
+            .comparisons
+            .get(*p)
+            .map(|c| {
+                Class::ALL
+                    .iter()
+                    .flat_map(|&k| c.of(k).map(move |d| (d.reply, format!("{:<7}  {}", k.name(), d.account))))
+                    .take(area.height as usize)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        target => target.replies(scan),
+    };
+    let total = row.count;
+    let tail = if total == 0 {
         " · no replies ".to_owned()
     } else {
-        format!(" · {} · Enter lists them ", plural(list.len(), "reply", "replies"))
+        format!(" · {} · Enter lists them ", plural(total, "reply", "replies"))
     };
     let head = fit(&format!("── {}{tail}", visible(&what, false)), width);
     let rule = "─".repeat(width.saturating_sub(head.width()));
@@ -280,7 +286,7 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
         ));
     }
     let room = (area.height as usize).saturating_sub(out.len());
-    let shown = if list.len() > room { room.saturating_sub(1) } else { room };
+    let shown = if total > room { room.saturating_sub(1) } else { room };
     let id_w =
         list.iter().take(shown).map(|(i, _)| visible(scan.id(*i), false).width()).max().unwrap_or(0).min(width * 2 / 5);
     for (i, note) in list.iter().take(shown) {
@@ -303,8 +309,8 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
             Span::styled(fit(&visible(&note, false), room), style),
         ]));
     }
-    if list.len() > shown {
-        out.push(Line::styled(format!("  … and {} more", thousands(list.len() - shown)), dim()));
+    if total > shown {
+        out.push(Line::styled(format!("  … and {} more", thousands(total - shown)), dim()));
     }
     out
 }
