@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use serde_json::{Value as Json, json};
 
 use crate::describe::plural;
-use crate::reading::Config;
+use crate::reading::{Class, Config};
 use crate::runlog::LoadOptions;
 use crate::scan::Scan;
 use crate::scan::accepted::{self, Check, Entry};
@@ -33,11 +33,16 @@ pub fn accept(paths: &[PathBuf], load: &LoadOptions, config: Config, file: &Path
     let found = accepted::differences(&scan);
     std::fs::write(file, accepted::to_jsonl(&found)).with_context(|| format!("writing {}", file.display()))?;
     let comparisons = scan.comparisons.len();
+    let classes: Vec<String> = Class::ALL
+        .iter()
+        .map(|&c| format!("{} {}", found.iter().filter(|e| e.class == Some(c)).count(), c.name()))
+        .collect();
     writeln!(
         out,
-        "{}; accepted {} of {} into {}",
+        "{}; accepted {} ({}) of {} into {}",
         headline(&scan),
         plural(found.len(), "difference", "differences"),
+        classes.join(", "),
         plural(comparisons, "comparison", "comparisons"),
         file.display()
     )?;
@@ -88,8 +93,8 @@ pub fn render_text(scan: &Scan, check: &Check, file: &Path, style: &Style) -> St
         ))
     };
     let _ = writeln!(o, "{verdict}");
-    let mut rows: Vec<(&Entry, Option<&str>)> = check.new.iter().map(|e| (e, None)).collect();
-    rows.extend(check.changed.iter().map(|(e, was)| (e, Some(was.as_str()))));
+    let mut rows: Vec<(&Entry, Option<&Entry>)> = check.new.iter().map(|e| (e, None)).collect();
+    rows.extend(check.changed.iter().map(|(e, was)| (e, Some(was))));
     // By comparison, in the scan's order of comparisons.
     let order = |key: &str| scan.comparisons.iter().position(|c| scan.config.key(&c.pair) == key);
     rows.sort_by_key(|(e, _)| order(&e.comparison));
@@ -99,13 +104,18 @@ pub fn render_text(scan: &Scan, check: &Check, file: &Path, style: &Style) -> St
             let _ = writeln!(o, "\n{}", style.bold(&comparison_label(scan, &e.comparison)));
             last = Some(&e.comparison);
         }
-        let _ = writeln!(o, "  {}  {}", visible(&e.id, false), visible(&e.account, false));
+        let class = e.class.map_or("", Class::name);
+        let _ = writeln!(o, "  {class:<7}  {}  {}", visible(&e.id, false), visible(&e.account, false));
         match was {
             None => {
-                let _ = writeln!(o, "    {}", style.dim("new"));
+                let _ = writeln!(o, "           {}", style.dim("new"));
             }
             Some(was) => {
-                let _ = writeln!(o, "    {}", style.dim(&format!("accepted as: {}", visible(was, false))));
+                let mut said = format!("accepted as: {}", visible(&was.account, false));
+                if let Some(c) = was.class.filter(|c| Some(*c) != e.class) {
+                    said.push_str(&format!(" ({})", c.name()));
+                }
+                let _ = writeln!(o, "           {}", style.dim(&said));
             }
         }
     }
@@ -132,8 +142,8 @@ fn comparison_label(scan: &Scan, key: &str) -> String {
 }
 
 /// The check as JSON: `{accepted_file, new, changed, gone, unchecked, still, diagnostics}`;
-/// every list holds `{comparison, id, reference?, account}`, `changed` adds `accepted` (the
-/// account accepted).
+/// every list holds `{comparison, id, reference?, class, account}`, `changed` adds `accepted`
+/// (the account accepted) and `accepted_class` (where the file has it).
 pub fn render_json(scan: &Scan, check: &Check, file: &Path) -> Json {
     let entry = |e: &Entry| serde_json::to_value(e).unwrap_or(Json::Null);
     let changed: Vec<Json> = check
@@ -142,7 +152,10 @@ pub fn render_json(scan: &Scan, check: &Check, file: &Path) -> Json {
         .map(|(e, was)| {
             let mut v = entry(e);
             if let Some(m) = v.as_object_mut() {
-                m.insert("accepted".to_owned(), json!(was));
+                m.insert("accepted".to_owned(), json!(was.account));
+                if let Some(c) = was.class {
+                    m.insert("accepted_class".to_owned(), json!(c.name()));
+                }
             }
             v
         })

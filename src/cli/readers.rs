@@ -14,7 +14,7 @@ use crate::read::trace::Trace;
 use crate::read::value::Value;
 use crate::readers::command::{self, Commands, Spec};
 use crate::readers::{Answers, Catalogue, Given, Outcome, ReaderId};
-use crate::reading::{Pair, Raised, account};
+use crate::reading::{Class, Pair, Raised, difference};
 
 use super::explain;
 use super::style::Style;
@@ -135,7 +135,8 @@ struct Beside {
     /// How it read nothing, where that says more than `null` (it threw, …).
     outcome: Outcome,
     note: Option<String>,
-    account: Option<String>,
+    /// How the seed's answer differs from it: which way, and the account.
+    differs: Option<(Class, String)>,
 }
 
 fn beside(catalogue: &Catalogue, text: &str, given: &[(ReaderId, Given)]) -> Vec<Beside> {
@@ -144,9 +145,9 @@ fn beside(catalogue: &Catalogue, text: &str, given: &[(ReaderId, Given)]) -> Vec
     given
         .iter()
         .map(|(r, g)| {
-            let account = answers.pair(*r, ReaderId::LAST_WINS).and_then(|(a, b)| account(a, b));
+            let differs = answers.pair(*r, ReaderId::LAST_WINS).and_then(|(a, b)| difference(a, b));
             let (value, outcome, note) = (g.value().cloned(), g.outcome(), g.note());
-            Beside { name: catalogue.name(*r).to_owned(), value, outcome, note, account }
+            Beside { name: catalogue.name(*r).to_owned(), value, outcome, note, differs }
         })
         .collect()
 }
@@ -167,9 +168,9 @@ pub fn explain_text(
             value = format!("{value} ({})", crate::visible::visible(note, false));
         }
         let _ = writeln!(out, "{} {value}", style.bold(&b.name));
-        let verdict = match &b.account {
+        let verdict = match &b.differs {
             None => style.good("the same answer as last-wins"),
-            Some(a) => style.warn(&format!("→ last-wins: {}", crate::visible::visible(a, false))),
+            Some((c, a)) => style.warn(&format!("→ last-wins: {} ({})", crate::visible::visible(a, false), c.name())),
         };
         let _ = writeln!(out, "{}{verdict}", " ".repeat(b.name.chars().count() + 1));
     }
@@ -177,9 +178,9 @@ pub fn explain_text(
 }
 
 /// `explain --json --reader`: the trace's JSON with `readers` added, `{NAME: {value, outcome,
-/// note, account}}` (`outcome` one of [`Outcome::name`]'s, `note` what a throw said or the
-/// text that is not JSON, `account` null when the answers are the same), written as it is
-/// made.
+/// note, class, account}}` (`outcome` one of [`Outcome::name`]'s, `note` what a throw said or
+/// the text that is not JSON, `class` and `account` null when the answers are the same),
+/// written as it is made.
 pub fn explain_json(
     catalogue: &Catalogue,
     text: &str,
@@ -194,7 +195,11 @@ pub fn explain_json(
             serde_json::value::RawValue::from_string(v.to_json()).map_or(Json::Null, |raw| json!(raw))
         });
         let outcome = b.outcome.name();
-        readers.insert(b.name, json!({"value": value, "outcome": outcome, "note": b.note, "account": b.account}));
+        let (class, account) = b.differs.map_or((None, None), |(c, a)| (Some(c.name()), Some(a)));
+        readers.insert(
+            b.name,
+            json!({"value": value, "outcome": outcome, "note": b.note, "class": class, "account": account}),
+        );
     }
     // The trace's object, its closing brace held back for one more key.
     let mut held = HoldLast { out, last: None };

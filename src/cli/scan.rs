@@ -2,6 +2,7 @@
 //! progress bar on a terminal. The counting is [`crate::scan`]'s, and the sections, their rows
 //! and labels are its [`report`]'s; this only lays them out.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -14,15 +15,15 @@ use crate::describe::plural;
 use crate::describe::thousands;
 use crate::query::Query;
 use crate::read::trace::DecidedBy;
-use crate::reading::Config;
+use crate::reading::{Class, Config};
 use crate::runlog::LoadOptions;
 use crate::scan::report::{self, Kind, Row, headline};
-use crate::scan::{Comparison, Group, Progress, Scan, scan_paths_only};
+use crate::scan::{Comparison, Difference, Group, Progress, Scan, scan_paths_only};
 use crate::visible::visible;
 
 use super::style::Style;
 
-/// Differing replies shown per comparison without `--list`.
+/// Lines of differing replies shown per comparison without `--list`.
 const SHOWN: usize = 10;
 
 /// How the result is printed.
@@ -145,8 +146,8 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
     let ids = |o: &mut String, row: &Row, indent: &str| {
         for (i, note) in row.replies(scan) {
             match row {
-                // A flag says what raised it.
-                Row::Flag(_) => {
+                // A flag says what raised it, a reader what it threw, returned or failed on.
+                Row::Flag(_) | Row::Reader(..) => {
                     let _ =
                         writeln!(o, "{indent}{}  {}", visible(scan.id(i), false), style.dim(&visible(&note, false)));
                 }
@@ -195,13 +196,22 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
         }
     }
 
+    // One width for every section of counts, so that they line up.
+    let label_w = sections
+        .iter()
+        .filter(|s| s.kind == Kind::Counts)
+        .flat_map(|s| &s.rows)
+        .map(|r| r.label(config).chars().count())
+        .chain([34])
+        .max()
+        .unwrap_or(34);
     for section in sections.iter().filter(|s| s.kind == Kind::Counts) {
         let _ = writeln!(o);
         let _ = writeln!(o, "{}", style.bold(section.title));
         for row in &section.rows {
             let n = row.count(scan);
             let count = count_style(n, &format!("{:>8}", thousands(n)));
-            let _ = writeln!(o, "  {:<34} {count}  {}", row.label(config), style.dim(&row.note(scan)));
+            let _ = writeln!(o, "  {:<label_w$} {count}  {}", row.label(config), style.dim(&row.note(scan)));
             if list {
                 ids(&mut o, row, "      ");
             }
@@ -211,21 +221,59 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
     for section in sections.iter().filter(|s| s.kind == Kind::Comparisons) {
         let _ = writeln!(o);
         let _ = writeln!(o, "{}", style.bold(section.title));
-        for row in &section.rows {
-            let differ = row.replies(scan);
-            let n = differ.len();
-            let count =
-                if n == 0 { style.dim(&format!("{:>8}", 0)) } else { style.warn(&format!("{:>8}", thousands(n))) };
-            let _ = writeln!(o, "  {:<44} {count} differ  {}", row.label(config), style.dim(&row.note(scan)));
-            let shown = if list { n } else { n.min(SHOWN) };
-            let id_width =
-                differ.iter().take(shown).map(|(i, _)| visible(scan.id(*i), false).chars().count()).max().unwrap_or(0);
-            for (i, account) in differ.iter().take(shown) {
-                let _ = writeln!(o, "    {:<id_width$}  {}", visible(scan.id(*i), false), visible(account, false));
+        let compared: Vec<(&Row, &Comparison)> = section
+            .rows
+            .iter()
+            .filter_map(|row| match row {
+                Row::Differs(p) => Some((row, scan.comparisons.get(*p)?)),
+                _ => None,
+            })
+            .collect();
+        // Each comparison is one sentence, its numbers aligned with the others'.
+        let widest =
+            |f: &dyn Fn(&Comparison) -> usize| compared.iter().map(|(_, c)| thousands(f(c)).len()).max().unwrap_or(1);
+        let label_w = compared.iter().map(|(r, _)| r.label(config).chars().count() + 1).max().unwrap_or(0);
+        let differ_w = widest(&|c| c.differ.len());
+        let class_w = Class::ALL.map(|k| widest(&|c| c.count(k)));
+        for (row, c) in compared {
+            let n = c.differ.len();
+            let count = format!("{:>differ_w$}", thousands(n));
+            let count = if n == 0 { style.dim(&count) } else { style.warn(&count) };
+            let classes: Vec<String> = Class::ALL
+                .iter()
+                .zip(class_w)
+                .map(|(&k, w)| count_style(c.count(k), &format!("{:>w$} {}", thousands(c.count(k)), k.name())))
+                .collect();
+            let mut line = format!(
+                "  {:<label_w$} {count} read differently: {}",
+                format!("{}:", row.label(config)),
+                classes.join(", ")
+            );
+            let said = report::readers_said(scan, c.pair);
+            if said.is_empty() {
+                let _ = write!(line, "  {}", style.dim(&row.note(scan)));
+            } else {
+                let _ = write!(line, "; {}", said.join("; "));
             }
-            if shown < n {
-                let more = format!("… and {} more (--list shows all)", thousands(n - shown));
-                let _ = writeln!(o, "    {}", style.dim(&more));
+            let _ = writeln!(o, "{line}");
+            let shown = shown_by_class(c, list);
+            let id_width = shown
+                .iter()
+                .flat_map(|s| &s.lines)
+                .map(|(d, _)| visible(scan.id(d.reply), false).chars().count())
+                .max()
+                .unwrap_or(0);
+            for s in shown {
+                for (d, n) in &s.lines {
+                    let id = visible(scan.id(d.reply), false);
+                    let account = visible(&d.account, false);
+                    let _ =
+                        writeln!(o, "    {:<7}  {id:<id_width$}  {account}{}", s.class.name(), style.dim(&alike(*n)));
+                }
+                if s.more > 0 {
+                    let more = format!("… and {} more {} (--list shows all)", thousands(s.more), s.class.name());
+                    let _ = writeln!(o, "    {:<7}  {}", "", style.dim(&more));
+                }
             }
         }
     }
@@ -254,6 +302,77 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
         let _ = writeln!(o, "{}", style.dim(&t));
     }
     o
+}
+
+/// The differences of one class of a comparison as shown: each line a reply, with how many
+/// more replies read alike, and how many of the class are not shown.
+struct ClassShown<'a> {
+    class: Class,
+    lines: Vec<(&'a Difference, usize)>,
+    more: usize,
+}
+
+/// The differences of a comparison to show, by class (gained, lost, changed), each in scan
+/// order. With `list`, every one. Without, [`SHOWN`] lines shared among the classes in turn,
+/// each line the first reply of an account, with the count of the others read alike (a
+/// corpus repeats itself: 150 replies gained as `null → value {html, log}` are one line),
+/// so that every class is seen, and every kind of difference before any is repeated.
+fn shown_by_class(c: &Comparison, list: bool) -> Vec<ClassShown<'_>> {
+    let mut classes: Vec<(Class, Vec<(&Difference, usize)>)> = Class::ALL
+        .iter()
+        .map(|&class| {
+            let mut lines: Vec<(&Difference, usize)> = Vec::new();
+            if list {
+                lines.extend(c.of(class).map(|d| (d, 0)));
+            } else {
+                let mut at: HashMap<&str, usize> = HashMap::new();
+                for d in c.of(class) {
+                    match at.get(d.account.as_str()) {
+                        Some(&i) => lines[i].1 += 1,
+                        None => {
+                            at.insert(&d.account, lines.len());
+                            lines.push((d, 0));
+                        }
+                    }
+                }
+            }
+            (class, lines)
+        })
+        .collect();
+    let mut taken = [0usize; 3];
+    if !list {
+        // One line to each class in turn, while lines are left to give.
+        let mut left = SHOWN;
+        while left > 0 {
+            let before = left;
+            for (k, (_, lines)) in classes.iter().enumerate() {
+                if left > 0 && taken[k] < lines.len() {
+                    taken[k] += 1;
+                    left -= 1;
+                }
+            }
+            if left == before {
+                break;
+            }
+        }
+    }
+    classes
+        .iter_mut()
+        .zip(taken)
+        .filter(|((_, lines), _)| !lines.is_empty())
+        .map(|((class, lines), n)| {
+            if !list {
+                lines.truncate(n);
+            }
+            let covered: usize = lines.iter().map(|(_, alike)| alike + 1).sum();
+            ClassShown { class: *class, lines: std::mem::take(lines), more: c.count(*class) - covered }
+        })
+        .collect()
+}
+
+/// `  (+3 alike)`: how many more replies a shown one stands for.
+fn alike(n: usize) -> String {
+    if n == 0 { String::new() } else { format!("  (+{} alike)", thousands(n)) }
 }
 
 /// Text for a Markdown table cell.
@@ -309,7 +428,7 @@ pub fn render_markdown(scan: &Scan, list: bool) -> String {
                 let _ = writeln!(o, "\n{}:\n", cell(row.label(config).trim()));
                 for (i, note) in replies {
                     match row {
-                        Row::Flag(_) => {
+                        Row::Flag(_) | Row::Reader(..) => {
                             let _ = writeln!(o, "- {}: {}", code(scan.id(i)), visible(&note, false));
                         }
                         _ => {
@@ -320,39 +439,57 @@ pub fn render_markdown(scan: &Scan, list: bool) -> String {
             }
         }
     }
-    let _ =
-        writeln!(o, "\n## Reader comparison\n\n| from | to | differ | the first reader |\n| --- | --- | ---: | --- |");
+    let _ = writeln!(
+        o,
+        "\n## Reader comparison\n\nFrom the first reader to the second: gained, the second reads what the first does not; lost, the first reads what the second does not; changed, both read, otherwise.\n\n| from | to | differ | gained | lost | changed | the first reader |\n| --- | --- | ---: | ---: | ---: | ---: | --- |"
+    );
     for c in &scan.comparisons {
         let _ = writeln!(
             o,
-            "| `{}` | `{}` | {} | {} |",
+            "| `{}` | `{}` | {} | {} | {} | {} | {} |",
             config.catalogue.name(c.pair.from),
             config.catalogue.name(c.pair.to),
             thousands(c.differ.len()),
+            thousands(c.count(Class::Gained)),
+            thousands(c.count(Class::Lost)),
+            thousands(c.count(Class::Changed)),
             cell(config.catalogue.description(c.pair.from))
         );
     }
-    for c in scan.comparisons.iter().filter(|c| !c.differ.is_empty()) {
-        markdown_comparison(&mut o, scan, c, list);
+    for (p, c) in scan.comparisons.iter().enumerate() {
+        if !c.differ.is_empty() || !report::readers_said(scan, c.pair).is_empty() {
+            markdown_comparison(&mut o, scan, p, c, list);
+        }
     }
     o
 }
 
-fn markdown_comparison(o: &mut String, scan: &Scan, c: &Comparison, list: bool) {
+fn markdown_comparison(o: &mut String, scan: &Scan, p: usize, c: &Comparison, list: bool) {
     let n = c.differ.len();
     let _ = writeln!(
         o,
-        "\n### `{}` → `{}`: {}\n\n| reply | difference |\n| --- | --- |",
+        "\n### `{}` → `{}`: {}\n\n{}.",
         scan.config.catalogue.name(c.pair.from),
         scan.config.catalogue.name(c.pair.to),
-        plural(n, "reply differs", "replies differ")
+        plural(n, "reply differs", "replies differ"),
+        cell(&report::sentence(scan, p))
     );
-    let shown = if list { n } else { n.min(SHOWN) };
-    for d in c.differ.iter().take(shown) {
-        let _ = writeln!(o, "| {} | {} |", code(scan.id(d.reply)), cell(&d.account));
+    if n == 0 {
+        return;
     }
-    if shown < n {
-        let _ = writeln!(o, "\nAnd {} more (`--list` shows all).", thousands(n - shown));
+    let _ = writeln!(o, "\n| reply | class | difference |\n| --- | --- | --- |");
+    let mut more = Vec::new();
+    for s in shown_by_class(c, list) {
+        for (d, n) in &s.lines {
+            let _ =
+                writeln!(o, "| {} | {} | {}{} |", code(scan.id(d.reply)), s.class.name(), cell(&d.account), alike(*n));
+        }
+        if s.more > 0 {
+            more.push(format!("{} more {}", thousands(s.more), s.class.name()));
+        }
+    }
+    if !more.is_empty() {
+        let _ = writeln!(o, "\nAnd {} (`--list` shows all).", more.join(", "));
     }
 }
 
@@ -392,7 +529,17 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
     out.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply.len()));
     out.insert("diagnostics".to_owned(), json!(scan.diagnostics.len()));
     // Sections with no rows are still there, empty.
-    for top in ["by_agent", "by_round", "by_format", "truncation", "comparisons", "reader_failed", "flags"] {
+    for top in [
+        "by_agent",
+        "by_round",
+        "by_format",
+        "truncation",
+        "comparisons",
+        "reader_threw",
+        "reader_not_json",
+        "reader_failed",
+        "flags",
+    ] {
         out.insert(top.to_owned(), Json::Object(Map::new()));
     }
     let mut ids = Map::new();
@@ -407,21 +554,28 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
                     None => continue,
                 },
                 (Kind::Comparisons, _) => {
-                    let Some(pair) = row.pair(config) else { continue };
-                    let replies: Vec<Json> = row
-                        .replies(scan)
-                        .into_iter()
-                        .map(|(i, account)| match scan.replies.get(i).and_then(|r| r.reference.as_ref()) {
-                            Some(r) => json!({"id": scan.id(i), "reference": r, "account": account}),
-                            None => json!({"id": scan.id(i), "account": account}),
+                    let (Some(pair), Row::Differs(p)) = (row.pair(config), row) else { continue };
+                    let Some(c) = scan.comparisons.get(*p) else { continue };
+                    let replies: Vec<Json> = c
+                        .differ
+                        .iter()
+                        .map(|d| {
+                            let (id, class, account) = (scan.id(d.reply), d.class.name(), &d.account);
+                            match scan.replies.get(d.reply).and_then(|r| r.reference.as_ref()) {
+                                Some(r) => json!({"id": id, "reference": r, "class": class, "account": account}),
+                                None => json!({"id": id, "class": class, "account": account}),
+                            }
                         })
                         .collect();
-                    json!({
-                        "from": config.catalogue.name(pair.from),
-                        "to": config.catalogue.name(pair.to),
-                        "differ": replies.len(),
-                        "replies": replies,
-                    })
+                    let mut o = Map::new();
+                    o.insert("from".to_owned(), json!(config.catalogue.name(pair.from)));
+                    o.insert("to".to_owned(), json!(config.catalogue.name(pair.to)));
+                    o.insert("differ".to_owned(), json!(replies.len()));
+                    for class in Class::ALL {
+                        o.insert(class.name().to_owned(), json!(c.count(class)));
+                    }
+                    o.insert("replies".to_owned(), Json::from(replies));
+                    Json::Object(o)
                 }
                 (_, Row::Truncated(i)) => {
                     json!({"replies": row.count(scan), "entries": scan.truncation.get(*i).map_or(0, |t| t.entries)})
@@ -436,7 +590,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
                         .get(*t)
                         .map(|t| t.replies.iter().map(|&(i, n)| json!({"id": scan.id(i), "entries": n})).collect())
                         .unwrap_or_default(),
-                    Row::ReaderFailed(_) | Row::Flag(_) => {
+                    Row::Reader(..) | Row::Flag(_) => {
                         row.replies(scan).into_iter().map(|(i, why)| json!({"id": scan.id(i), "why": why})).collect()
                     }
                     _ => row.replies(scan).into_iter().map(|(i, _)| json!(scan.id(i))).collect(),
@@ -456,7 +610,9 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
         );
         ids.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply));
         ids.insert("diagnostics".to_owned(), json!(scan.diagnostics));
-        for top in ["by_agent", "by_round", "by_format", "truncation", "reader_failed"] {
+        for top in
+            ["by_agent", "by_round", "by_format", "truncation", "reader_threw", "reader_not_json", "reader_failed"]
+        {
             ids.entry(top.to_owned()).or_insert_with(|| Json::Object(Map::new()));
         }
         out.insert("ids".to_owned(), Json::Object(ids));

@@ -260,6 +260,18 @@ impl Catalogue {
         })
     }
 
+    /// This catalogue with each command reader's spec made anew by `make` from its own (a
+    /// second run of the same readers).
+    pub fn with_commands(&self, make: impl Fn(&command::Spec) -> command::Spec) -> Catalogue {
+        let mut out = self.clone();
+        for d in &mut out.readers {
+            if let Run::Command(spec) = &mut d.run {
+                **spec = make(spec);
+            }
+        }
+        out
+    }
+
     /// The field `array-prefix` reads (`edits` unless set).
     pub fn set_array_field(&mut self, field: &str) {
         for d in &mut self.readers {

@@ -1,6 +1,7 @@
-//! A one-line account of how two readers' answers differ: what a person scanning a list
-//! of disagreements needs to see to know which ones matter (`html: 3 chars → 7,121 chars`
-//! is a lost page; `log: 12 chars → 14 chars` is a draft's note).
+//! How two readers' answers differ: its [`Class`] (which of them reads where the other reads
+//! nothing) and a one-line account, what a person scanning a list of disagreements needs to
+//! see to know which ones matter (`html: 3 chars → 7,121 chars` is a lost page; `log: 12
+//! chars → 14 chars` is a draft's note).
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
@@ -13,6 +14,64 @@ use crate::visible::visible;
 const MAX_PARTS: usize = 3;
 /// A key longer than this is cut.
 const MAX_KEY: usize = 40;
+
+/// Which way two answers that differ differ, read from the first reader to the second, as
+/// the seed's comment counts "nine read differently and every one of the nine is a rescue":
+/// a reply the second reads and the first does not is gained, the reverse lost, and one both
+/// read, each otherwise, changed. Nothing read is nothing read however the caller came to
+/// hold nothing (a throw, text that is not JSON, `null`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    /// The second reader reads it, the first reads nothing.
+    Gained,
+    /// The first reader reads it, the second reads nothing.
+    Lost,
+    /// Both read it, and read different values.
+    Changed,
+}
+
+impl Class {
+    /// Every class, in the order a report gives them.
+    pub const ALL: [Class; 3] = [Class::Gained, Class::Lost, Class::Changed];
+
+    /// Its name in reports and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Gained => "gained",
+            Class::Lost => "lost",
+            Class::Changed => "changed",
+        }
+    }
+
+    /// The class of the name, as [`Class::name`] gives it.
+    pub fn named(name: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// What it means for a comparison from `first` to `second`, in a few words.
+    pub fn meaning(self, first: &str, second: &str) -> String {
+        match self {
+            Class::Gained => format!("{second} reads, {first} not"),
+            Class::Lost => format!("{first} reads, {second} not"),
+            Class::Changed => "both read, otherwise".to_owned(),
+        }
+    }
+}
+
+/// How `to` differs from `from`: its class and its [`account`]; `None` when they are equal.
+pub fn difference(from: Option<&Value>, to: Option<&Value>) -> Option<(Class, String)> {
+    let class = match (from, to) {
+        (None, Some(_)) => Class::Gained,
+        (Some(_), None) => Class::Lost,
+        _ => Class::Changed,
+    };
+    account(from, to).map(|a| (class, a))
+}
 
 /// How `to` differs from `from`, in one line, the most telling difference first; `None`
 /// when they are equal. `None` stands for JavaScript's `null`: nothing read.
@@ -223,6 +282,22 @@ mod tests {
         );
         assert_eq!(acc("{}", r#"{"a":1}"#).unwrap(), "{} → {a}");
         assert_eq!(acc("null", "null"), None);
+    }
+
+    #[test]
+    fn each_difference_has_its_class() {
+        let v = |s: &str| if s == "null" { None } else { Some(parse(s).unwrap()) };
+        let class = |a: &str, b: &str| difference(v(a).as_ref(), v(b).as_ref()).map(|(c, _)| c);
+        assert_eq!(class("null", "{}"), Some(Class::Gained));
+        assert_eq!(class("[1]", "null"), Some(Class::Lost));
+        assert_eq!(class("[1]", "[2]"), Some(Class::Changed));
+        assert_eq!(class(r#"{"a":1,"b":2}"#, r#"{"b":2,"a":1}"#), Some(Class::Changed));
+        assert_eq!(class("[1]", "[1]"), None);
+        assert_eq!(class("null", "null"), None);
+        for c in Class::ALL {
+            assert_eq!(Class::named(c.name()), Some(c));
+            assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.name()));
+        }
     }
 
     #[test]

@@ -10,8 +10,10 @@
 //!
 //! A command reader's answers come from outside ([`crate::readers::command::Commands`]), per
 //! reply, and are given to the facts' reading (`given`, empty where no reader runs as a
-//! command): its comparisons are made then, as the others are, and a reply it gave no
-//! answer for is counted as "reader failed" under it, never as nothing read.
+//! command): its comparisons are made then, as the others are. A throw and text that is not
+//! JSON are nothing read, compared as nothing, and noted with what was thrown or returned
+//! ([`Noted`]); a reply it gave no answer for is noted as "reader failed" under it, never as
+//! nothing read, and its comparisons are not made.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -19,11 +21,11 @@ use std::sync::Arc;
 use crate::read::trace::{DecidedBy, NoReading, Verdict, WholeReply};
 use crate::read::value::Value;
 use crate::read::walk;
-use crate::readers::{Answers, Given, ReaderId};
+use crate::readers::{Answers, Given, Outcome, ReaderId};
 use crate::runlog::{Format, Reply, StopReason};
 
 use super::config::Config;
-use super::difference::account;
+use super::difference::{Class, difference};
 use super::flags::{self, Flag, Raised};
 
 /// The early facts of a reply ([`Facts::start`]), and the answers read for them.
@@ -50,6 +52,39 @@ impl Partial<'_> {
     pub fn finish(mut self, given: &[(ReaderId, Given)]) -> Facts {
         self.facts.rest(self.answers.given(given), self.text, self.config);
         self.facts
+    }
+}
+
+/// What a command reader said of a reply it gave no value for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Noted {
+    pub reader: ReaderId,
+    /// [`Outcome::Threw`], [`Outcome::NotJson`] or [`Outcome::Failed`].
+    pub outcome: Outcome,
+    /// What it threw, the text it returned (their first [`NOTE`] characters), or why it
+    /// failed.
+    pub note: Arc<str>,
+}
+
+/// How many characters of what a reader threw or returned the facts keep: a line of a report.
+pub const NOTE: usize = 160;
+
+impl Noted {
+    /// What `answers` hold of command reader `reader` that is not a value, if anything.
+    fn of(answers: &Answers, reader: ReaderId) -> Option<Noted> {
+        if let Some(why) = answers.failure(reader) {
+            return Some(Noted { reader, outcome: Outcome::Failed, note: Arc::from(why) });
+        }
+        let kept = |text: &Arc<str>| match text.char_indices().nth(NOTE) {
+            // Shared where it is short, as most are.
+            None => text.clone(),
+            Some(_) => Arc::from(crate::visible::clip(text, NOTE)),
+        };
+        match answers.given_by(reader)? {
+            Given::Threw(message) => Some(Noted { reader, outcome: Outcome::Threw, note: kept(message) }),
+            Given::NotJson(text) => Some(Noted { reader, outcome: Outcome::NotJson, note: kept(text) }),
+            _ => None,
+        }
     }
 }
 
@@ -80,12 +115,12 @@ pub struct Facts {
     /// For each of the config's array fields (by index) whose `]` never came: the entries
     /// `readArrayPrefix` recovers. Read with the complete facts.
     pub cut: Vec<(usize, usize)>,
-    /// For each of the config's pairs (by index, ascending) whose readers disagree: the
-    /// account.
-    pub differences: Vec<(usize, String)>,
-    /// The command readers (ascending) that gave no answer for this reply, and why: its
-    /// comparisons are not made.
-    pub failed: Vec<(ReaderId, Arc<str>)>,
+    /// For each of the config's pairs (by index, ascending) whose readers disagree: which
+    /// way, and the account.
+    pub differences: Vec<(usize, Class, String)>,
+    /// The command readers (ascending) that gave no value for this reply and said why: it
+    /// threw, returned text that is not JSON, or failed (its comparisons are then not made).
+    pub noted: Vec<Noted>,
     /// The risk flags raised on it, in [`Flag::ALL`] order, each with what raised it.
     /// `readers-disagree` comes with the comparisons that raise it (an early one with the
     /// early facts, a reader command's with the complete).
@@ -140,7 +175,7 @@ impl Facts {
     /// What the early part leaves: the other comparisons, then the cut-off array fields.
     fn rest(&mut self, mut answers: Answers, text: &str, config: &Config) {
         self.compare(&mut answers, config, |p| !config.is_early(p));
-        self.differences.sort_by_key(|(p, _)| *p);
+        self.differences.sort_by_key(|(p, _, _)| *p);
         self.truncation(text, config, answers.json_span());
         self.complete = true;
     }
@@ -184,7 +219,22 @@ impl Facts {
 
     /// Whether the config's pair `p` reads this reply differently, and how.
     pub fn difference(&self, p: usize) -> Option<&str> {
-        self.differences.iter().find(|(q, _)| *q == p).map(|(_, a)| a.as_str())
+        self.differs(p).map(|(_, a)| a)
+    }
+
+    /// Whether the config's pair `p` reads this reply differently: which way, and how.
+    pub fn differs(&self, p: usize) -> Option<(Class, &str)> {
+        self.differences.iter().find(|(q, _, _)| *q == p).map(|(_, c, a)| (*c, a.as_str()))
+    }
+
+    /// What command reader `reader` said of this reply, where it gave no value.
+    pub fn noted(&self, reader: ReaderId) -> Option<&Noted> {
+        self.noted.iter().find(|n| n.reader == reader)
+    }
+
+    /// Why command reader `reader` gave no answer for this reply, if it failed.
+    pub fn failure(&self, reader: ReaderId) -> Option<&str> {
+        self.noted(reader).filter(|n| n.outcome == Outcome::Failed).map(|n| &*n.note)
     }
 
     /// The seed's decision, the repair and whether it was cut off; no comparison yet.
@@ -219,7 +269,7 @@ impl Facts {
             cut_off: stopped || never_closes,
             cut: Vec::new(),
             differences: Vec::new(),
-            failed: Vec::new(),
+            noted: Vec::new(),
             flags,
             complete: (0..config.pairs.len()).all(|p| config.is_early(p)) && config.fields.is_empty(),
         };
@@ -235,23 +285,23 @@ impl Facts {
                 continue;
             }
             for r in [pair.from, pair.to] {
-                if let Some(why) = answers.failure(r)
-                    && !self.failed.iter().any(|(f, _)| *f == r)
+                if !self.noted.iter().any(|n| n.reader == r)
+                    && let Some(noted) = Noted::of(answers, r)
                 {
-                    self.failed.push((r, Arc::from(why)));
-                    self.failed.sort_by_key(|(f, _)| *f);
+                    self.noted.push(noted);
+                    self.noted.sort_by_key(|n| n.reader);
                 }
             }
             if answers.known_same(pair.from, pair.to) {
                 continue;
             }
             let Some((from, to)) = answers.pair(pair.from, pair.to) else { continue };
-            if let Some(line) = account(from, to) {
+            if let Some((class, line)) = difference(from, to) {
                 if config.disagreement(i) && !self.has(Flag::ReadersDisagree) {
                     let reader = config.catalogue.name(pair.from).to_owned();
                     self.flags.push(Raised::ReadersDisagree { reader, account: line.clone() });
                 }
-                self.differences.push((i, line));
+                self.differences.push((i, class, line));
             }
             // An answer is held only while a comparison still needs it: each may be as large as
             // the reply, and there are ten readers.
@@ -298,7 +348,7 @@ mod tests {
         assert!(early.has(Flag::ReadersDisagree), "the first-wins comparison is early");
         // The what-ifs that differ (first-readable, …) are not disagreements: one flag.
         let first_wins = config.pair_with_seed(ReaderId::FIRST_WINS).unwrap();
-        assert!(f.differences.iter().any(|(p, _)| *p != first_wins), "{f:?}");
+        assert!(f.differences.iter().any(|(p, _, _)| *p != first_wins), "{f:?}");
         let template = Facts::of_text(r#"{"html": "...", "log": "<log>"}"#, true, &config, &[]);
         assert_eq!(
             template.flags.iter().map(|r| r.flag()).collect::<Vec<_>>(),

@@ -18,7 +18,7 @@ pub mod flags;
 mod pair;
 
 pub use config::Config;
-pub use difference::{account, parts};
-pub use facts::{Facts, Partial};
+pub use difference::{Class, account, difference, parts};
+pub use facts::{Facts, Noted, Partial};
 pub use flags::{Flag, Raised};
 pub use pair::{Pair, PairError};

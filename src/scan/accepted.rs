@@ -5,14 +5,18 @@
 //! becomes: review the differences once, accept them (`scan --accept FILE`), commit the file,
 //! and let CI scan against it (`scan --accepted FILE`): it fails the day a tenth appears, or
 //! one of the nine reads another way. The file is JSONL, one accepted difference a line,
-//! `{"comparison", "id", "reference"?, "account"}`, in the scan's order, so a review is a
-//! diff of lines. A difference is the same one when its comparison key, reply id and
+//! `{"comparison", "id", "reference"?, "class", "account"}`, in the scan's order, so a review
+//! is a diff of lines. A difference is the same one when its comparison key, reply id and
 //! reference (`PATH:LINE`, where the id is the record's own) are; it is accepted as long as
-//! its account is the one accepted.
+//! its class and account are the ones accepted (a file written before differences had classes
+//! holds accounts alone, and is checked by them).
 
 use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
+
+use crate::readers::Outcome;
+use crate::reading::Class;
 
 use super::scanner::Scan;
 
@@ -24,6 +28,10 @@ pub struct Entry {
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
+    /// Which of the readers reads where the other reads nothing, if either (`None` in a file
+    /// written before differences had classes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<Class>,
     /// How the readers' answers differ, as the scan accounts for it.
     pub account: String,
 }
@@ -31,6 +39,12 @@ pub struct Entry {
 impl Entry {
     fn key(&self) -> (&str, &str, Option<&str>) {
         (&self.comparison, &self.id, self.reference.as_deref())
+    }
+
+    /// Whether `found`, a difference the scan found under the same key, is this one, accepted
+    /// as it is.
+    fn accepts(&self, found: &Entry) -> bool {
+        self.account == found.account && (self.class.is_none() || self.class == found.class)
     }
 }
 
@@ -48,9 +62,9 @@ pub struct Check {
     /// Differences not accepted: each reply the comparison reads differently and no accepted
     /// entry names.
     pub new: Vec<Entry>,
-    /// Accepted differences whose account is another now: the entry as it is, and the account
-    /// accepted.
-    pub changed: Vec<(Entry, String)>,
+    /// Accepted differences whose class or account is another now: the entry as it is, and
+    /// as it was accepted.
+    pub changed: Vec<(Entry, Entry)>,
     /// Accepted differences found as accepted.
     pub still: usize,
     /// Accepted differences the scan no longer finds: the reply is there, the comparison was
@@ -80,6 +94,7 @@ pub fn differences(scan: &Scan) -> Vec<Entry> {
                 comparison: comparison.clone(),
                 id: name.map(|n| n.id.clone()).unwrap_or_default(),
                 reference: name.and_then(|n| n.reference.clone()),
+                class: Some(d.class),
                 account: d.account.clone(),
             });
         }
@@ -108,7 +123,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, BadLine> {
         .map(|(n, l)| {
             serde_json::from_str(l).map_err(|e| BadLine {
                 line: n + 1,
-                message: format!("not an accepted difference {{\"comparison\", \"id\", \"account\"}}: {e}"),
+                message: format!("not an accepted difference {{\"comparison\", \"id\", \"class\", \"account\"}}: {e}"),
             })
         })
         .collect()
@@ -122,8 +137,8 @@ pub fn check(accepted: &[Entry], scan: &Scan) -> Check {
     for e in &found {
         match accepted_by_key.get(&e.key()) {
             None => check.new.push(e.clone()),
-            Some(a) if a.account == e.account => check.still += 1,
-            Some(a) => check.changed.push((e.clone(), a.account.clone())),
+            Some(a) if a.accepts(e) => check.still += 1,
+            Some(a) => check.changed.push((e.clone(), (*a).clone())),
         }
     }
     let found_keys: HashSet<_> = found.iter().map(Entry::key).collect();
@@ -153,12 +168,10 @@ impl<'s> Checked<'s> {
         let Some(&reply) = self.replies.get(&(e.id.as_str(), e.reference.as_deref())) else { return false };
         let Some(c) = self.scan.comparison(&e.comparison) else { return false };
         // A command reader of the pair that gave no answer for the reply: not compared.
-        !self
-            .scan
-            .failed
+        ![c.pair.from, c.pair.to]
             .iter()
-            .filter(|f| f.reader == c.pair.from || f.reader == c.pair.to)
-            .any(|f| f.replies.iter().any(|(r, _)| *r == reply))
+            .filter_map(|&r| self.scan.notes(r))
+            .any(|n| n.of(Outcome::Failed).iter().any(|(r, _)| *r == reply))
     }
 }
 
@@ -195,7 +208,7 @@ mod tests {
         let after = scan(&[("a", other), ("b", "{\"x\": 1}"), ("c", TEMPLATE)]);
         let c = check(&accepted, &after);
         assert!(c.fails());
-        assert!(c.changed.iter().all(|(e, was)| e.id == "a" && e.account != *was), "{c:?}");
+        assert!(c.changed.iter().all(|(e, was)| e.id == "a" && e.account != was.account), "{c:?}");
         assert!(!c.changed.is_empty());
         assert!(c.new.iter().all(|e| e.id == "c") && !c.new.is_empty(), "{c:?}");
 
@@ -206,6 +219,25 @@ mod tests {
         let elsewhere = scan(&[("z", "{}")]);
         let c = check(&accepted, &elsewhere);
         assert!(!c.fails() && c.unchecked.len() == accepted.len(), "{c:?}");
+    }
+
+    #[test]
+    fn a_difference_is_accepted_with_its_class() {
+        let scan = scan(&[("a", TEMPLATE)]);
+        let found = differences(&scan);
+        assert!(found.iter().all(|e| e.class.is_some()));
+        let line = to_jsonl(&found[..1]);
+        assert!(line.contains(r#""class":"changed""#), "{line}");
+        // A file written before classes: checked by the accounts alone.
+        let old: Vec<Entry> = found.iter().map(|e| Entry { class: None, ..e.clone() }).collect();
+        let without = to_jsonl(&old);
+        assert!(!without.contains("class"));
+        let c = check(&parse(&without).unwrap(), &scan);
+        assert!(!c.fails() && c.still == found.len(), "{c:?}");
+        // Accepted as another class: read another way.
+        let other: Vec<Entry> = found.iter().map(|e| Entry { class: Some(Class::Gained), ..e.clone() }).collect();
+        let c = check(&other, &scan);
+        assert_eq!(c.changed.len(), found.len(), "{c:?}");
     }
 
     #[test]

@@ -23,10 +23,10 @@ use std::time::Duration;
 use serde_json::Value as Json;
 
 use crate::read::trace::DecidedBy;
-use crate::reading::Config;
+use crate::reading::{Class, Config};
 
 use super::report::{self, Kind, Row};
-use super::scanner::{Comparison, Difference, Failures, Group, Repair, ReplyName, Scan, Truncation};
+use super::scanner::{Comparison, Difference, Group, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation};
 
 /// Why a shard's JSON could not be read back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,9 +50,10 @@ enum Held {
     Plain,
     /// The complete entries recovered from a cut array.
     Entries(usize),
-    /// The account of a difference.
-    Account(String),
-    /// Why a reader command gave no answer.
+    /// A difference: which way, and its account.
+    Difference(Class, String),
+    /// Why: what raised a flag, what a reader command threw or returned, why it gave no
+    /// answer.
     Why(String),
 }
 
@@ -113,6 +114,18 @@ impl Scan {
                     return Err(ShardError::Miscounted { row: name, listed: held.len(), count: want.unwrap_or(0) });
                 }
                 put(row, &mut scan, held, count);
+                // A comparison's classes are counted beside its listing: they must agree.
+                if let Row::Differs(p) = row {
+                    for class in Class::ALL {
+                        let row = Row::Class(*p, class);
+                        let listed = row.count(&scan);
+                        let want = count.get(class.name()).and_then(Json::as_u64);
+                        if want != Some(listed as u64) {
+                            let row = row.name(&scan.config);
+                            return Err(ShardError::Miscounted { row, listed, count: want.unwrap_or(0) });
+                        }
+                    }
+                }
             }
         }
         scan.replies = replies;
@@ -137,7 +150,7 @@ impl Scan {
             cut_off,
             truncation,
             comparisons,
-            failed,
+            noted,
             flags,
             elapsed,
         } = other;
@@ -177,8 +190,10 @@ impl Scan {
         for (into, Comparison { pair: _, differ }) in self.comparisons.iter_mut().zip(comparisons) {
             into.differ.extend(differ.into_iter().map(|d| Difference { reply: d.reply + base, ..d }));
         }
-        for (into, Failures { reader: _, replies }) in self.failed.iter_mut().zip(failed) {
-            into.replies.extend(replies.into_iter().map(|(i, why)| (i + base, why)));
+        for (into, ReaderNotes { reader: _, replies }) in self.noted.iter_mut().zip(noted) {
+            for (into, from) in into.replies.iter_mut().zip(replies) {
+                into.extend(from.into_iter().map(|(i, why)| (i + base, why)));
+            }
         }
         for (into, from) in self.flags.iter_mut().zip(flags) {
             into.extend(from.into_iter().map(|(i, why)| (i + base, why)));
@@ -222,16 +237,19 @@ fn put(row: &Row, scan: &mut Scan, held: Vec<(usize, Held)>, count: &Json) {
             if let Some(c) = scan.comparisons.get_mut(*p) {
                 c.differ = held
                     .into_iter()
-                    .map(|(reply, h)| Difference {
-                        reply,
-                        account: if let Held::Account(a) = h { a } else { String::new() },
+                    .filter_map(|(reply, h)| match h {
+                        Held::Difference(class, account) => Some(Difference { reply, class, account }),
+                        _ => None,
                     })
                     .collect();
             }
         }
-        Row::ReaderFailed(r) => {
-            if let Some(f) = scan.failed.iter_mut().find(|f| f.reader == *r) {
-                f.replies = held
+        // Within its comparison's listing, put back with it.
+        Row::Class(..) => {}
+        Row::Reader(r, o) => {
+            let at = NOTED.iter().position(|n| n == o);
+            if let (Some(n), Some(at)) = (scan.noted.iter_mut().find(|n| n.reader == *r), at) {
+                n.replies[at] = held
                     .into_iter()
                     .map(|(reply, h)| (reply, Arc::from(if let Held::Why(w) = h { w } else { String::new() })))
                     .collect();
@@ -314,7 +332,13 @@ impl<'a> Places<'a> {
                     Json::Object(o) => {
                         let text = |v: &Json| v.as_str().unwrap_or_default().to_owned();
                         let held = match (o.get("account"), o.get("entries"), o.get("why")) {
-                            (Some(a), _, _) => Held::Account(text(a)),
+                            (Some(a), _, _) => {
+                                let class = o.get("class").and_then(Json::as_str);
+                                let class = class.and_then(Class::named).ok_or_else(|| {
+                                    ShardError::NotAScan(format!("{row}: a difference with no class: {item}"))
+                                })?;
+                                Held::Difference(class, text(a))
+                            }
                             (_, Some(n), _) => Held::Entries(n.as_u64().unwrap_or(0) as usize),
                             (_, _, Some(w)) => Held::Why(text(w)),
                             _ => Held::Plain,
@@ -322,7 +346,7 @@ impl<'a> Places<'a> {
                         let id = o.get("id").and_then(Json::as_str).unwrap_or_default();
                         // A difference names where its reply was read, where that is not its id.
                         let reference =
-                            matches!(held, Held::Account(_)).then(|| o.get("reference").and_then(Json::as_str));
+                            matches!(held, Held::Difference(..)).then(|| o.get("reference").and_then(Json::as_str));
                         (id, reference, held)
                     }
                     other => return Err(ShardError::NotAScan(format!("{row}: {other}"))),

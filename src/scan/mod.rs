@@ -29,4 +29,6 @@ mod scanner;
 
 pub use merge::ShardError;
 pub use paths::{Batch, Progress, in_batches, scan_paths, scan_paths_only, sizes};
-pub use scanner::{Comparison, Difference, Failures, Group, NONE_KEY, Repair, ReplyName, Scan, Scanner, Truncation};
+pub use scanner::{
+    Comparison, Difference, Group, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan, Scanner, Truncation,
+};

@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 
 use crate::describe::{percent, plural, thousands};
 use crate::read::trace::{DecidedBy, Verdict};
-use crate::readers::ReaderId;
-use crate::reading::{Config, Facts, Flag, Pair};
+use crate::readers::{Outcome, ReaderId};
+use crate::reading::{Class, Config, Facts, Flag, Pair};
 use crate::visible::visible;
 
-use super::scanner::{Group, NONE_KEY, Scan};
+use super::scanner::{Group, NONE_KEY, NOTED, Scan};
 
 /// A number the report shows, as the replies behind it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -34,11 +34,17 @@ pub enum Row {
     Truncated(usize),
     /// The config's pair (by index) reads it differently.
     Differs(usize),
+    /// The config's pair (by index) reads it differently this way. Not a row of its own in
+    /// the report: the comparison's row counts its classes, and its listing says each
+    /// reply's.
+    Class(usize, Class),
     /// A risk flag is raised on it.
     Flag(Flag),
-    /// The command reader gave no answer for it (an error, or its failure at it or before):
-    /// "reader failed", never "nothing read"; its comparisons are not made.
-    ReaderFailed(ReaderId),
+    /// The command reader gave no value for it, and said why: it threw or returned text that
+    /// is not JSON (nothing read, and compared so), or it gave no answer ([`Outcome::Failed`]:
+    /// an error, or its failure at it or before; "reader failed", never "nothing read", and
+    /// its comparisons are not made). One of [`NOTED`].
+    Reader(ReaderId, Outcome),
     /// An agent, a round or a record format; [`NONE_KEY`] for none.
     Agent(String),
     Round(String),
@@ -95,17 +101,56 @@ pub fn sections(scan: &Scan) -> Vec<Section> {
         },
         Section { title: "risk flags", kind: Kind::Counts, rows: Flag::ALL.into_iter().map(Row::Flag).collect() },
         Section {
-            title: "reader comparison (an account reads from the first reader's answer to the second's)",
+            title: COMPARISONS,
             kind: Kind::Comparisons,
             rows: (0..scan.comparisons.len()).map(Row::Differs).collect(),
         },
     ];
-    if !scan.failed.is_empty() {
-        // Only where readers ran as commands: nothing else can fail.
-        let rows = scan.failed.iter().map(|f| Row::ReaderFailed(f.reader)).collect();
-        sections.push(Section { title: "readers run as commands", kind: Kind::Counts, rows });
+    if !scan.noted.is_empty() {
+        // Only where readers of one's own run: no built-in reader throws or fails.
+        let rows = scan.noted.iter().flat_map(|n| NOTED.into_iter().map(move |o| Row::Reader(n.reader, o))).collect();
+        sections.push(Section { title: "readers of your own", kind: Kind::Counts, rows });
     }
     sections
+}
+
+/// The comparisons' title: what the classes mean.
+pub const COMPARISONS: &str = "reader comparisons (A → B: gained, B reads what A does not; lost, A reads what B does not; changed, both read, otherwise)";
+
+/// What the comparison of pair `p` comes to, in the seed's words: `mine → last-wins: 188 read
+/// differently: 150 gained, 30 lost, 8 changed; mine threw on 12, failed on 0`.
+pub fn sentence(scan: &Scan, p: usize) -> String {
+    let Some(c) = scan.comparisons.get(p) else { return String::new() };
+    let classes: Vec<String> = Class::ALL.iter().map(|&k| format!("{} {}", thousands(c.count(k)), k.name())).collect();
+    let mut s = format!(
+        "{}: {} read differently: {}",
+        Row::Differs(p).label(&scan.config),
+        thousands(c.differ.len()),
+        classes.join(", ")
+    );
+    let said = readers_said(scan, c.pair);
+    if !said.is_empty() {
+        s.push_str("; ");
+        s.push_str(&said.join("; "));
+    }
+    s
+}
+
+/// What each command reader of `pair` gave that is not a value: `mine threw on 12, failed on
+/// 0`, with text that is not JSON where there was any.
+pub fn readers_said(scan: &Scan, pair: Pair) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in [pair.from, pair.to] {
+        let Some(n) = scan.notes(r) else { continue };
+        let count = |o: Outcome| thousands(n.of(o).len());
+        let mut s = format!("{} threw on {}", scan.config.catalogue.name(r), count(Outcome::Threw));
+        if !n.of(Outcome::NotJson).is_empty() {
+            s.push_str(&format!(", returned text that is not JSON on {}", count(Outcome::NotJson)));
+        }
+        s.push_str(&format!(", failed on {}", count(Outcome::Failed)));
+        out.push(s);
+    }
+    out
 }
 
 /// How the filters of a front end group rows: rows of one kind are alternatives (decided by
@@ -136,7 +181,8 @@ impl Row {
                 Some(p) => format!("{} → {}", config.catalogue.name(p.from), config.catalogue.name(p.to)),
                 None => "?".to_owned(),
             },
-            Row::ReaderFailed(r) => format!("{}: reader failed", config.catalogue.name(*r)),
+            Row::Class(i, c) => format!("{}: {}", Row::Differs(*i).label(config), c.name()),
+            Row::Reader(r, o) => format!("{}: {}", config.catalogue.name(*r), outcome_words(*o)),
             Row::Flag(f) => f.name().to_owned(),
             Row::Agent(n) | Row::Round(n) | Row::Format(n) => visible(n, false),
         }
@@ -153,7 +199,14 @@ impl Row {
                 Some(p) => format!("{} differs from {}", config.catalogue.name(p.from), config.catalogue.name(p.to)),
                 None => "?".to_owned(),
             },
-            Row::ReaderFailed(r) => format!("reader {} failed", config.catalogue.name(*r)),
+            Row::Class(i, c) => match config.pairs.get(*i) {
+                Some(p) => {
+                    let (a, b) = (config.catalogue.name(p.from), config.catalogue.name(p.to));
+                    format!("{a} → {b}: {} ({})", c.name(), c.meaning(a, b))
+                }
+                None => "?".to_owned(),
+            },
+            Row::Reader(r, o) => format!("reader {} {}", config.catalogue.name(*r), outcome_words(*o)),
             Row::Flag(f) => format!("flag {}", f.name()),
             Row::Agent(n) => format!("agent {}", visible(n, false)),
             Row::Round(n) => format!("round {}", visible(n, false)),
@@ -187,7 +240,8 @@ impl Row {
             Row::CutOff => f.cut_off,
             Row::Truncated(i) => f.cut.iter().any(|(j, _)| j == i),
             Row::Differs(i) => i < &config.pairs.len() && f.difference(*i).is_some(),
-            Row::ReaderFailed(r) => f.failed.iter().any(|(f, _)| f == r),
+            Row::Class(i, c) => i < &config.pairs.len() && f.differs(*i).is_some_and(|(k, _)| k == *c),
+            Row::Reader(r, o) => f.noted(*r).is_some_and(|n| n.outcome == *o),
             Row::Flag(flag) => f.has(*flag),
             Row::Agent(a) => group(&f.agent, a),
             Row::Round(r) => group(&f.round, r),
@@ -217,11 +271,14 @@ impl Row {
                 .get(*i)
                 .map(|c| c.differ.iter().map(|d| (d.reply, d.account.clone())).collect())
                 .unwrap_or_default(),
-            Row::ReaderFailed(r) => scan
-                .failed
-                .iter()
-                .find(|f| f.reader == *r)
-                .map(|f| f.replies.iter().map(|(i, why)| (*i, why.to_string())).collect())
+            Row::Class(i, c) => scan
+                .comparisons
+                .get(*i)
+                .map(|x| x.of(*c).map(|d| (d.reply, d.account.clone())).collect())
+                .unwrap_or_default(),
+            Row::Reader(r, o) => scan
+                .notes(*r)
+                .map(|n| n.of(*o).iter().map(|(i, why)| (*i, why.to_string())).collect())
                 .unwrap_or_default(),
             Row::Flag(f) => scan.flagged(*f).to_vec(),
             Row::Agent(a) => group(scan.by_agent.get(a)),
@@ -242,7 +299,8 @@ impl Row {
             Row::CutOff => scan.cut_off.len(),
             Row::Truncated(i) => scan.truncation.get(*i).map_or(0, |t| t.replies.len()),
             Row::Differs(i) => scan.comparisons.get(*i).map_or(0, |c| c.differ.len()),
-            Row::ReaderFailed(r) => scan.failed.iter().find(|f| f.reader == *r).map_or(0, |f| f.replies.len()),
+            Row::Class(i, c) => scan.comparisons.get(*i).map_or(0, |x| x.count(*c)),
+            Row::Reader(r, o) => scan.notes(*r).map_or(0, |n| n.of(*o).len()),
             Row::Flag(f) => scan.flagged(*f).len(),
             Row::Agent(a) => group(scan.by_agent.get(a)),
             Row::Round(r) => group(scan.by_round.get(r)),
@@ -297,7 +355,16 @@ impl Row {
             Row::CutOff => ("cut_off", None),
             Row::Truncated(i) => ("truncation", Some(field(config, *i).to_owned())),
             Row::Differs(i) => ("comparisons", Some(config.pairs.get(*i).map(|p| config.key(p)).unwrap_or_default())),
-            Row::ReaderFailed(r) => ("reader_failed", Some(config.catalogue.name(*r).to_owned())),
+            // A class is listed within its comparison, each reply with its class.
+            Row::Class(i, _) => ("comparisons", Some(config.pairs.get(*i).map(|p| config.key(p)).unwrap_or_default())),
+            Row::Reader(r, o) => {
+                let top = match o {
+                    Outcome::Threw => "reader_threw",
+                    Outcome::NotJson => "reader_not_json",
+                    _ => "reader_failed",
+                };
+                (top, Some(config.catalogue.name(*r).to_owned()))
+            }
             Row::Flag(f) => ("flags", Some(f.name().to_owned())),
             Row::Agent(n) => ("by_agent", Some(n.clone())),
             Row::Round(n) => ("by_round", Some(n.clone())),
@@ -308,9 +375,20 @@ impl Row {
     /// The pair of a comparison row.
     pub fn pair(&self, config: &Config) -> Option<Pair> {
         match self {
-            Row::Differs(i) => config.pairs.get(*i).copied(),
+            Row::Differs(i) | Row::Class(i, _) => config.pairs.get(*i).copied(),
             _ => None,
         }
+    }
+}
+
+/// What a command reader gave, in a row's words.
+fn outcome_words(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Read => "read",
+        Outcome::Nothing => "returned nothing",
+        Outcome::Threw => "threw",
+        Outcome::NotJson => "returned text that is not JSON",
+        Outcome::Failed => "failed",
     }
 }
 
@@ -355,14 +433,22 @@ mod tests {
             scanner.add_facts(f.clone());
         }
         let scan = scanner.finish();
-        for section in sections(&scan) {
-            for row in &section.rows {
-                let held: Vec<usize> = (0..facts.len()).filter(|&i| row.holds(&facts[i], &config)).collect();
-                let behind: Vec<usize> = row.replies(&scan).into_iter().map(|(i, _)| i).collect();
-                assert_eq!(held, behind, "{row:?}");
-                assert_eq!(row.count(&scan), held.len(), "{row:?}");
-            }
+        let mut rows: Vec<Row> = sections(&scan).into_iter().flat_map(|s| s.rows).collect();
+        // And each comparison's classes, which are rows within it.
+        rows.extend((0..config.pairs.len()).flat_map(|p| Class::ALL.map(|c| Row::Class(p, c))));
+        for row in &rows {
+            let held: Vec<usize> = (0..facts.len()).filter(|&i| row.holds(&facts[i], &config)).collect();
+            let behind: Vec<usize> = row.replies(&scan).into_iter().map(|(i, _)| i).collect();
+            assert_eq!(held, behind, "{row:?}");
+            assert_eq!(row.count(&scan), held.len(), "{row:?}");
         }
+        // The classes of a comparison are its differences, each once.
+        for p in 0..config.pairs.len() {
+            let n: usize = Class::ALL.iter().map(|&c| Row::Class(p, c).count(&scan)).sum();
+            assert_eq!(n, Row::Differs(p).count(&scan));
+        }
+        assert!(rows.iter().any(|r| matches!(r, Row::Class(_, Class::Gained)) && r.count(&scan) > 0));
+        assert!(rows.iter().any(|r| matches!(r, Row::Class(_, Class::Changed)) && r.count(&scan) > 0));
     }
 }
 
@@ -376,8 +462,11 @@ mod command_tests {
     use crate::readers::{Catalogue, Given};
     use crate::scan::Scanner;
 
+    /// What a reader of one's own gave, reply by reply: a value, nothing, a throw, text that
+    /// is not JSON, a failure. A throw and text that is not JSON are nothing read, compared
+    /// with the seed as nothing and counted apart; a failure is not compared.
     #[test]
-    fn a_reader_that_failed_is_counted_as_failed_not_as_differing() {
+    fn a_throw_is_nothing_read_and_a_failure_is_not_compared() {
         let mut catalogue = Catalogue::builtin();
         let mine = catalogue.add_command("mine", Spec::new("true")).unwrap();
         let mut config = Config::new(catalogue);
@@ -388,6 +477,11 @@ mod command_tests {
             ("{\"a\":1}", Given::Nothing),
             ("{\"a\":1}", failed.clone()),
             ("nothing", failed),
+            ("{\"a\":1}", Given::Threw(Arc::from("SyntaxError: no JSON"))),
+            ("nothing", Given::Threw(Arc::from("SyntaxError: no JSON"))),
+            ("{\"a\":1}", Given::not_json("{a:1}")),
+            ("{\"a\":1}", Given::Read(js::parse("[1]").unwrap())),
+            ("nothing", Given::Read(js::parse("{\"b\":2}").unwrap())),
         ];
         let facts: Vec<Facts> =
             cases.iter().map(|(t, g)| Facts::of_text(t, false, &config, &[(mine, g.clone())])).collect();
@@ -396,20 +490,37 @@ mod command_tests {
             scanner.add_facts(f.clone());
         }
         let scan = scanner.finish();
-        let row = Row::ReaderFailed(mine);
-        assert_eq!(row.count(&scan), 2);
+        let ids = |row: Row| row.replies(&scan).into_iter().map(|(i, _)| i).collect::<Vec<_>>();
+        let failed = Row::Reader(mine, Outcome::Failed);
+        assert_eq!(failed.count(&scan), 2);
         assert_eq!(
-            row.replies(&scan),
+            failed.replies(&scan),
             [(2, "reader failed: exited".to_owned()), (3, "reader failed: exited".to_owned())]
         );
-        assert_eq!(Row::Differs(0).replies(&scan), [(1, "null → value {a}".to_owned())]);
-        assert_eq!(row.json_key(&config), ("reader_failed", Some("mine".to_owned())));
-        for section in sections(&scan) {
-            for row in &section.rows {
-                let held: Vec<usize> = (0..facts.len()).filter(|&i| row.holds(&facts[i], &config)).collect();
-                let behind: Vec<usize> = row.replies(&scan).into_iter().map(|(i, _)| i).collect();
-                assert_eq!(held, behind, "{row:?}");
-            }
+        assert_eq!(
+            Row::Reader(mine, Outcome::Threw).replies(&scan),
+            [(4, "SyntaxError: no JSON".to_owned()), (5, "SyntaxError: no JSON".to_owned())]
+        );
+        assert_eq!(Row::Reader(mine, Outcome::NotJson).replies(&scan), [(6, "{a:1}".to_owned())]);
+        // The seed reads `{a:1}` where mine read nothing, threw or returned text: gained.
+        assert_eq!(ids(Row::Class(0, Class::Gained)), [1, 4, 6]);
+        assert_eq!(ids(Row::Class(0, Class::Lost)), [8]);
+        assert_eq!(ids(Row::Class(0, Class::Changed)), [7]);
+        assert_eq!(ids(Row::Differs(0)), [1, 4, 6, 7, 8]);
+        assert_eq!(Row::Differs(0).replies(&scan)[0], (1, "null → value {a}".to_owned()));
+        assert_eq!(
+            sentence(&scan, 0),
+            "mine → last-wins: 5 read differently: 3 gained, 1 lost, 1 changed; mine threw on 2, \
+             returned text that is not JSON on 1, failed on 2"
+        );
+        assert_eq!(failed.json_key(&config), ("reader_failed", Some("mine".to_owned())));
+        assert_eq!(Row::Reader(mine, Outcome::Threw).json_key(&config), ("reader_threw", Some("mine".to_owned())));
+        let mut rows: Vec<Row> = sections(&scan).into_iter().flat_map(|s| s.rows).collect();
+        rows.extend(Class::ALL.map(|c| Row::Class(0, c)));
+        for row in &rows {
+            let held: Vec<usize> = (0..facts.len()).filter(|&i| row.holds(&facts[i], &config)).collect();
+            assert_eq!(held, ids(row.clone()), "{row:?}");
+            assert_eq!(row.count(&scan), held.len(), "{row:?}");
         }
     }
 }

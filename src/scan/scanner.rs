@@ -10,9 +10,9 @@ use rayon::prelude::*;
 
 use crate::query::Query;
 use crate::read::trace::{DecidedBy, Verdict};
-use crate::readers::ReaderId;
 use crate::readers::pending::Answered;
-use crate::reading::{Config, Facts, Flag, Pair, flags};
+use crate::readers::{Outcome, ReaderId};
+use crate::reading::{Class, Config, Facts, Flag, Pair, flags};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
 
 /// The group key of a reply whose record does not say (no agent, no round).
@@ -61,16 +61,30 @@ pub struct Truncation {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Difference {
     pub reply: usize,
+    /// Which of them reads where the other reads nothing, if either.
+    pub class: Class,
     /// From the pair's first reader's answer to its second's.
     pub account: String,
 }
 
-/// The replies a command reader gave no answer for.
+/// The outcomes of a command reader's answers that are not a value and say why, in the order
+/// a report gives them.
+pub const NOTED: [Outcome; 3] = [Outcome::Threw, Outcome::NotJson, Outcome::Failed];
+
+/// The replies a command reader gave no value for, and what it said of each.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failures {
+pub struct ReaderNotes {
     pub reader: ReaderId,
-    /// Each reply, with why (its error, or the reader's failure at it or before it).
-    pub replies: Vec<(usize, Arc<str>)>,
+    /// In [`NOTED`] order (threw, not JSON, failed): each reply, with what it threw, the text
+    /// it returned, or why it gave no answer (its error, or its failure at it or before it).
+    pub replies: [Vec<(usize, Arc<str>)>; 3],
+}
+
+impl ReaderNotes {
+    /// The replies it gave this outcome for (none for a value or nothing read).
+    pub fn of(&self, outcome: Outcome) -> &[(usize, Arc<str>)] {
+        NOTED.iter().position(|&o| o == outcome).map_or(&[], |i| self.replies[i].as_slice())
+    }
 }
 
 /// Two readers over the corpus.
@@ -78,6 +92,18 @@ pub struct Failures {
 pub struct Comparison {
     pub pair: Pair,
     pub differ: Vec<Difference>,
+}
+
+impl Comparison {
+    /// How many replies differ this way.
+    pub fn count(&self, class: Class) -> usize {
+        self.differ.iter().filter(|d| d.class == class).count()
+    }
+
+    /// The replies that differ this way, in scan order.
+    pub fn of(&self, class: Class) -> impl Iterator<Item = &Difference> {
+        self.differ.iter().filter(move |d| d.class == class)
+    }
 }
 
 /// Everything a scan counted, with the replies behind each number.
@@ -108,7 +134,7 @@ pub struct Scan {
     /// One per configured pair, in the config's order.
     pub comparisons: Vec<Comparison>,
     /// One per command reader the pairs compare ([`Config::commands`]), in catalogue order.
-    pub failed: Vec<Failures>,
+    pub noted: Vec<ReaderNotes>,
     /// The replies each risk flag is raised on, in [`Flag::ALL`] order, each with what
     /// raised it, in words.
     pub flags: [Vec<(usize, String)>; 5],
@@ -125,7 +151,11 @@ impl Scan {
                 .map(|f| Truncation { field: f.clone(), ..Truncation::default() })
                 .collect(),
             comparisons: config.pairs.iter().map(|&pair| Comparison { pair, differ: Vec::new() }).collect(),
-            failed: config.commands().into_iter().map(|reader| Failures { reader, replies: Vec::new() }).collect(),
+            noted: config
+                .commands()
+                .into_iter()
+                .map(|reader| ReaderNotes { reader, replies: Default::default() })
+                .collect(),
             config,
             replies: Vec::new(),
             bytes: 0,
@@ -161,6 +191,12 @@ impl Scan {
     /// The replies the flag is raised on, with what raised it.
     pub fn flagged(&self, flag: Flag) -> &[(usize, String)] {
         self.flags.get(flag.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// What command reader `reader` said of the replies it gave no value for, if the scan
+    /// ran it.
+    pub fn notes(&self, reader: ReaderId) -> Option<&ReaderNotes> {
+        self.noted.iter().find(|n| n.reader == reader)
     }
 
     /// The comparison of this pair, if the scan made it.
@@ -204,9 +240,9 @@ impl Scan {
                 t.entries += entries;
             }
         }
-        for (pair, account) in f.differences {
+        for (pair, class, account) in f.differences {
             if let Some(c) = self.comparisons.get_mut(pair) {
-                c.differ.push(Difference { reply: index, account });
+                c.differ.push(Difference { reply: index, class, account });
             }
         }
         for raised in &f.flags {
@@ -214,9 +250,10 @@ impl Scan {
                 list.push((index, flags::explain(raised)));
             }
         }
-        for (reader, why) in f.failed {
-            if let Some(r) = self.failed.iter_mut().find(|r| r.reader == reader) {
-                r.replies.push((index, why));
+        for n in f.noted {
+            let at = NOTED.iter().position(|&o| o == n.outcome);
+            if let (Some(r), Some(at)) = (self.noted.iter_mut().find(|r| r.reader == n.reader), at) {
+                r.replies[at].push((index, n.note));
             }
         }
         self.replies.push(ReplyName { id: f.id, reference: f.reference });

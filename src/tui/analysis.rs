@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::read::first::{FirstWins, first_wins};
 use crate::read::trace::{Fate, NoReading, Step, Trace, WholeReply};
 use crate::read::walk::{self, ArrayPrefix};
-use crate::readers::{ReaderId, held};
+use crate::readers::{Answers, ReaderId, held};
 use crate::reading::Config;
 
 /// What a candidate's span is painted as in the reply text.
@@ -25,6 +25,15 @@ pub enum Paint {
     Nested,
 }
 
+/// A built-in reader's answer, as the record keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Beside {
+    /// The seed's answer (most are): not kept twice.
+    Seed,
+    /// Another answer; `None` for nothing read.
+    Own(Option<Value>),
+}
+
 /// The full record of one reply, for the panes that show a single reply.
 #[derive(Debug)]
 pub struct Detail {
@@ -36,6 +45,9 @@ pub struct Detail {
     pub first: FirstWins,
     /// What a caller of the first-wins reader holds.
     pub first_value: Option<Value>,
+    /// What a caller of each other built-in reader the config compares with the seed holds,
+    /// for the readers pane: the what-ifs.
+    pub others: Vec<(ReaderId, Beside)>,
     /// The complete entries of a cut-off array field, when the reply is cut and has one.
     pub prefix: Option<(String, ArrayPrefix)>,
     /// Per candidate: whether it starts inside an earlier unreadable one.
@@ -77,6 +89,7 @@ pub fn detail(text: Arc<str>, cut: bool, config: &Config) -> Detail {
     let trace = walk::trace(&text);
     let first = first_wins(&text);
     let first_value = config.catalogue.read(ReaderId::FIRST_WINS, &text);
+    let others = others(&text, config);
     let nested = trace.nested();
     let spans: Vec<(usize, usize)> = trace
         .candidates
@@ -109,7 +122,32 @@ pub fn detail(text: Arc<str>, cut: bool, config: &Config) -> Detail {
     let never_closes = matches!(trace.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
     let prefix = if cut || never_closes || trace.value.is_none() { array_prefix(&text) } else { None };
     let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
-    Detail { text, lines, trace, first, first_value, prefix, nested, spans, paint }
+    Detail { text, lines, trace, first, first_value, others, prefix, nested, spans, paint }
+}
+
+/// The answers of the built-in readers `config` compares with the seed (first-wins aside,
+/// which the record has), read once, through what the seed's walk learned of the text.
+fn others(text: &str, config: &Config) -> Vec<(ReaderId, Beside)> {
+    let catalogue = &config.catalogue;
+    let mut readers: Vec<ReaderId> = config
+        .pairs
+        .iter()
+        .filter(|p| p.against_seed() && p.from != ReaderId::FIRST_WINS && !catalogue.is_command(p.from))
+        .map(|p| p.from)
+        .collect();
+    readers.dedup();
+    let (mut answers, _) = Answers::with_seed(catalogue, text);
+    let seed = answers.get(ReaderId::LAST_WINS).cloned();
+    readers
+        .into_iter()
+        .map(|r| {
+            if answers.known_same(r, ReaderId::LAST_WINS) {
+                return (r, Beside::Seed);
+            }
+            let own = answers.get(r).cloned();
+            (r, if own == seed { Beside::Seed } else { Beside::Own(own) })
+        })
+        .collect()
 }
 
 /// The array prefix of a cut reply: the `edits` field the pipeline reads, else the first
@@ -176,6 +214,22 @@ impl Detail {
     pub fn seed_value(&self) -> Option<Value> {
         held(self.trace.value.clone())
     }
+
+    /// What a caller of built-in reader `reader` holds (`None` inside for nothing read), if
+    /// the record has it: the seed, first-wins, and the readers compared with the seed.
+    pub fn answer(&self, reader: ReaderId) -> Option<Option<&Value>> {
+        let seed = || self.trace.value.as_ref().filter(|v| !matches!(v, Value::Null));
+        if reader == ReaderId::LAST_WINS {
+            return Some(seed());
+        }
+        if reader == ReaderId::FIRST_WINS {
+            return Some(self.first_value.as_ref());
+        }
+        match &self.others.iter().find(|(r, _)| *r == reader)?.1 {
+            Beside::Seed => Some(seed()),
+            Beside::Own(v) => Some(v.as_ref()),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +243,24 @@ mod tests {
         let (field, p) = d.prefix.as_ref().unwrap();
         assert_eq!(field, "edits");
         assert_eq!(p.entries.len(), 2);
+    }
+
+    #[test]
+    fn the_record_holds_every_what_if_answer_the_catalogue_reads() {
+        let config = Config::default();
+        for t in [
+            "Template:\n{ \"html\": \"...\" }\nAnswer:\n{\"html\": \"<p>real</p>\"}",
+            r#"{"faithful": false, "notes": "I first read it as { "faithful": true }; no."}"#,
+            "```json\n{\"a\": 1}\n```\nand {\"b\": 2}",
+            "nothing",
+        ] {
+            let d = detail(t.into(), false, &config);
+            for p in &config.pairs {
+                let want = config.catalogue.read(p.from, t);
+                assert_eq!(d.answer(p.from), Some(want.as_ref()), "{} on {t:?}", config.catalogue.name(p.from));
+            }
+            assert_eq!(d.answer(ReaderId::LAST_WINS), Some(d.seed_value().as_ref()));
+        }
     }
 
     #[test]

@@ -199,7 +199,7 @@ impl Entry {
     /// Why `reader`, a command, gave no answer for the reply (its comparisons are not made).
     pub fn failed(&self, reader: ReaderId) -> Option<&str> {
         let f = self.facts.as_deref()?;
-        f.failed.iter().find(|(r, _)| *r == reader).map(|(_, why)| &**why)
+        f.failure(reader)
     }
 
     /// Bytes of reply text (0 for the rest).

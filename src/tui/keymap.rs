@@ -109,13 +109,15 @@ pub enum Action {
     Documents,
     Wrap,
     WhatIf,
+    WhatIfBack,
+    Readers,
     Help,
     Quit,
     // The filter menu.
     Toggle,
     ClearFilter,
     Close,
-    // The summary screen.
+    // The summary screen, the readers menu.
     Choose,
     // A line being typed.
     Accept,
@@ -178,14 +180,24 @@ pub const NORMAL: &[Binding] = &[
     b(&[Key::Char('m')], Action::Mark, "mark the reply for triage, with a note"),
     b(&[Key::Char('M')], Action::Unmark, "remove the reply's mark"),
     b(&[Key::Char('\'')], Action::NextMark, "next marked reply"),
-    b(&[Key::Char('W')], Action::Wrap, "reply text: wrap at words ⇄ hard at the column"),
+    b(&[Key::Char('z')], Action::Wrap, "reply text: wrap at words ⇄ hard at the column"),
     b(&[Key::Char('v')], Action::ValueSource, "value pane: the answer ⇄ the selected candidate's value"),
     b(&[Key::Char('y')], Action::Yank, "yank the value shown as JSON (OSC 52: works over ssh)"),
     b(&[Key::Char('o')], Action::Open, "open the reply in $EDITOR (or $PAGER) at the candidate's line"),
     b(&[Key::Char('F')], Action::Follow, "follow: select each new reply as it arrives"),
     b(&[Key::Char('p')], Action::Pause, "pause / resume live updates"),
     b(&[Key::Char('S')], Action::Summary, "summary: the corpus scan's counts, outcomes by agent and round, what-ifs"),
-    b(&[Key::Char('w')], Action::WhatIf, "what-if column: none → first-wins → strict-only → … → none"),
+    b(
+        &[Key::Char('w')],
+        Action::WhatIf,
+        "what-if: the next reader beside the seed (list column, readers pane): yours first, then first-wins, …, none",
+    ),
+    b(&[Key::Char('W')], Action::WhatIfBack, "what-if: the reader before, back through the same round"),
+    b(
+        &[Key::Char('r')],
+        Action::Readers,
+        "readers: pick the what-if from a menu, each with how it differs from the seed",
+    ),
     b(&[Key::Char('?')], Action::Help, "this help"),
     b(&[Key::Char('q'), Key::Ctrl('c')], Action::Quit, "quit"),
 ];
@@ -210,8 +222,19 @@ pub const SUMMARY: &[Binding] = &[
     b(&[Key::Tab], Action::FocusNext, "next section"),
     b(&[Key::BackTab], Action::FocusPrev, "previous section"),
     b(&[Key::Enter], Action::Choose, "list the replies behind the row (filter; f then c clears), select the first"),
-    b(&[Key::Char('w')], Action::WhatIf, "what-if column: cycle the reader shown beside the seed"),
+    b(&[Key::Char('w')], Action::WhatIf, "what-if column: the next reader shown beside the seed"),
+    b(&[Key::Char('W')], Action::WhatIfBack, "what-if column: the reader before"),
     b(&[Key::Esc, Key::Char('S'), Key::Char('q')], Action::Close, "back to the list"),
+];
+
+/// The keys of the readers menu.
+pub const READERS: &[Binding] = &[
+    b(&[Key::Char('j'), Key::Down], Action::Down, "next reader"),
+    b(&[Key::Char('k'), Key::Up], Action::Up, "previous reader"),
+    b(&[Key::Char('g'), Key::Home], Action::Top, "the first (none)"),
+    b(&[Key::Char('G'), Key::End], Action::Bottom, "the last reader"),
+    b(&[Key::Enter, Key::Char(' ')], Action::Choose, "set it beside the seed (the list's column, the readers pane)"),
+    b(&[Key::Esc, Key::Char('r'), Key::Char('q')], Action::Close, "close the menu, the what-if as it was"),
 ];
 
 /// The keys of the documents screen.
@@ -282,7 +305,7 @@ mod tests {
 
     #[test]
     fn no_key_is_bound_twice_in_one_table() {
-        for table in [NORMAL, FILTER, SUMMARY, DOCUMENTS, HELP, LINE] {
+        for table in [NORMAL, FILTER, SUMMARY, DOCUMENTS, HELP, LINE, READERS] {
             let mut seen = std::collections::HashSet::new();
             for binding in table {
                 for k in binding.keys {

@@ -42,6 +42,9 @@ pub enum Msg {
     Facts(Vec<Read>),
     /// A reply's full record, and the hash of the text it was made from.
     Detail(EntryKey, Arc<Detail>, u64),
+    /// What the readers of one's own gave for a reply whose record was made (the readers
+    /// pane shows their answers beside the seed's).
+    Answers(EntryKey, Vec<(ReaderId, Given)>),
     /// Replies whose text could not be read again, and why.
     Lost(Vec<(EntryKey, Unread)>),
     /// What the query's text terms made of replies searched, for the query of `generation`.

@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use regex::Regex;
 
+use crate::readers::{Given, ReaderId};
+
 use super::analysis::Detail;
 use super::entry::EntryKey;
 use super::wrap::Wrapping;
@@ -22,6 +24,9 @@ pub struct ReplyPanes {
     key: Option<EntryKey>,
     /// Full records of recently viewed replies, most recent last.
     details: Vec<(EntryKey, Arc<Detail>)>,
+    /// What the readers of one's own gave for recently viewed replies, most recent last: they
+    /// are asked once a reply's record is made, and answer in their own time.
+    answers: Vec<(EntryKey, Vec<(ReaderId, Given)>)>,
     /// The reply whose record was asked for and has not come back.
     pub wanted: Option<EntryKey>,
     pub wrap: Option<Wrap>,
@@ -55,6 +60,7 @@ impl ReplyPanes {
         *self = ReplyPanes {
             key,
             details: was.details,
+            answers: was.answers,
             wanted: was.wanted,
             search: was.search,
             wrapping: was.wrapping,
@@ -66,6 +72,21 @@ impl ReplyPanes {
     /// The full record of reply `key`, if it has arrived and is still kept.
     pub fn detail(&self, key: EntryKey) -> Option<&Arc<Detail>> {
         self.details.iter().rev().find(|(k, _)| *k == key).map(|(_, d)| d)
+    }
+
+    /// What command reader `reader` gave for reply `key`, if it has answered.
+    pub fn given(&self, key: EntryKey, reader: ReaderId) -> Option<&Given> {
+        let (_, given) = self.answers.iter().rev().find(|(k, _)| *k == key)?;
+        given.iter().find(|(r, _)| *r == reader).map(|(_, g)| g)
+    }
+
+    /// Keeps what the readers of one's own gave for reply `key`, for the last few replies
+    /// (as many as records are kept).
+    pub fn answered(&mut self, key: EntryKey, given: Vec<(ReaderId, Given)>) {
+        self.answers.retain(|(k, _)| *k != key);
+        self.answers.push((key, given));
+        let drop = self.answers.len().saturating_sub(DETAILS_KEPT);
+        self.answers.drain(..drop);
     }
 
     /// The records kept, most recent last.

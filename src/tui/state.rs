@@ -73,6 +73,10 @@ pub enum Mode {
     Filter {
         cursor: usize,
     },
+    /// The readers menu: the what-if to set beside the seed (0 is none).
+    Readers {
+        cursor: usize,
+    },
     /// The summary screen, in place of the panes.
     Summary,
     /// The query line, being edited.
@@ -191,6 +195,16 @@ impl State {
             self.what_if = Some(r);
         }
         self.config = Arc::new(config);
+    }
+
+    /// The readers `w` steps through and the readers menu offers, in order: the readers of
+    /// one's own first (what one gives them for is to see them), then the built-in what-ifs,
+    /// each as the config compares it with the seed.
+    pub fn what_ifs(&self) -> Vec<ReaderId> {
+        let against = self.config.pairs.iter().filter(|p| p.against_seed()).map(|p| p.from);
+        let (mine, built_in): (Vec<ReaderId>, Vec<ReaderId>) =
+            against.partition(|&r| self.config.catalogue.is_command(r));
+        mine.into_iter().chain(built_in).collect()
     }
 
     /// What the list reads entries' badges and outcomes by.

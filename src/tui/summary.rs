@@ -11,7 +11,7 @@
 
 use crate::describe::thousands;
 use crate::describe::{self, plural};
-use crate::reading::Config;
+use crate::reading::{Class, Config};
 use crate::scan::report::{self, Kind, Row, Section};
 use crate::scan::{Scan, Scanner};
 
@@ -79,6 +79,8 @@ pub struct ScreenRow {
     pub note: String,
     /// For a group: how the seed decided its replies (drawn as a stacked bar).
     pub mix: Option<[usize; 4]>,
+    /// For a comparison: its replies gained, lost and changed (drawn as a stacked bar).
+    pub classes: Option<[usize; 3]>,
 }
 
 /// A titled group of lines.
@@ -109,7 +111,30 @@ fn block(scan: &Scan, section: Section, n: usize) -> ScreenSection {
                 Kind::Counts if matches!(target, Row::Truncated(_)) => (n, target.note(scan), None),
                 _ => (n, String::new(), None),
             };
-            ScreenRow { label: target.label(&scan.config), of: target.of(scan), count, scale, note, mix, target }
+            let classes = match target {
+                Row::Differs(p) => scan.comparisons.get(p).map(|c| Class::ALL.map(|k| c.count(k))),
+                _ => None,
+            };
+            // A comparison's note is its classes.
+            let note = match classes {
+                Some(counts) => Class::ALL
+                    .iter()
+                    .zip(counts)
+                    .map(|(k, n)| format!("{} {}", thousands(n), k.name()))
+                    .collect::<Vec<_>>()
+                    .join(" · "),
+                None => note,
+            };
+            ScreenRow {
+                label: target.label(&scan.config),
+                of: target.of(scan),
+                count,
+                scale,
+                note,
+                mix,
+                classes,
+                target,
+            }
         })
         .collect();
     ScreenSection { title: section.title, lines }

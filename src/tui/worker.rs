@@ -25,10 +25,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
 use crate::query::TextHit;
+use crate::readers::pending::{Asked, Pending};
 use crate::reading::Config;
 use crate::runlog::{LoadOptions, Loader, Locator};
 
@@ -159,26 +161,85 @@ fn searches(rx: &Receiver<SearchJob>, ui: &Sender<Msg>, loader: &Loader, newest:
     }
 }
 
-/// Makes full records, the latest request first.
+/// A reply whose record was made, waiting for the readers of one's own to answer it.
+struct Asking {
+    key: EntryKey,
+    id: String,
+    text: Arc<str>,
+}
+
+impl Asked for Asking {
+    fn replies(&self) -> impl Iterator<Item = (&str, &str)> {
+        std::iter::once((self.id.as_str(), &*self.text))
+    }
+}
+
+/// How often the details thread looks for the readers' answers while some are owed.
+const ANSWER_POLL: Duration = Duration::from_millis(20);
+
+/// Makes full records, the latest request first; then asks the readers of one's own about
+/// the reply, and sends their answers as they come. Those readers run a second time here,
+/// beside the readings thread's run: that one answers the corpus in order, and the reply
+/// looked at would wait behind all of it. They start with the first record made, each with
+/// its stderr in a log of its own (`NAME.pane.log` beside `NAME.log`), and what goes wrong
+/// with them shows in the readers pane, not among the corpus's diagnostics.
 fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>, config: &Config, loader: &Loader) {
-    while let Ok(mut job) = rx.recv() {
-        while let Ok(newer) = rx.try_recv() {
-            job = newer;
-        }
-        let text = match (&job.held, &job.locator) {
-            (Some(t), _) => Ok(t.clone()),
-            (None, Some(at)) => loader.reread(at).map(Arc::from).map_err(Unread::Reread),
-            (None, None) => Err(Unread::NotAReply),
-        };
-        let msg = match text {
-            Ok(text) => {
-                let hash = hash(&text);
-                Msg::Detail(job.key, Arc::new(analysis::detail(text, job.cut, config)), hash)
+    let commands = config.commands();
+    let mut pending: Option<Pending<Asking>> = None;
+    loop {
+        let owed = pending.as_ref().is_some_and(|p| !p.is_empty());
+        let job = if owed {
+            match rx.recv_timeout(ANSWER_POLL) {
+                Ok(job) => Some(job),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
             }
-            Err(why) => Msg::Lost(vec![(job.key, why)]),
+        } else {
+            match rx.recv() {
+                Ok(job) => Some(job),
+                Err(_) => return,
+            }
         };
-        if ui.send(msg).is_err() {
-            return;
+        if let Some(mut job) = job {
+            while let Ok(newer) = rx.try_recv() {
+                job = newer;
+            }
+            let text = match (&job.held, &job.locator) {
+                (Some(t), _) => Ok(t.clone()),
+                (None, Some(at)) => loader.reread(at).map(Arc::from).map_err(Unread::Reread),
+                (None, None) => Err(Unread::NotAReply),
+            };
+            let msg = match text {
+                Ok(text) => {
+                    if !commands.is_empty() {
+                        let id = job.locator.as_ref().map_or_else(|| job.key.to_string(), |l| l.id.clone());
+                        let asked = Asking { key: job.key, id, text: text.clone() };
+                        pending.get_or_insert_with(|| Pending::start(&second_run(config), &commands)).ask(vec![asked]);
+                    }
+                    let hash = hash(&text);
+                    Msg::Detail(job.key, Arc::new(analysis::detail(text, job.cut, config)), hash)
+                }
+                Err(why) => Msg::Lost(vec![(job.key, why)]),
+            };
+            if ui.send(msg).is_err() {
+                return;
+            }
+        }
+        if let Some(p) = &mut pending {
+            for (asked, answered) in p.answered(false) {
+                let given = answered.into_iter().next().unwrap_or_default();
+                if ui.send(Msg::Answers(asked.key, given)).is_err() {
+                    return;
+                }
+            }
+            // The corpus's run reports the readers' problems; this one's answers say them.
+            let _ = p.problems();
         }
     }
+}
+
+/// The config's readers of one's own, to run a second time: each logs its stderr beside the
+/// first run's log, in `NAME.pane.log`.
+fn second_run(config: &Config) -> crate::readers::Catalogue {
+    config.catalogue.with_commands(|spec| spec.another(spec.log.as_ref().map(|l| l.with_extension("pane.log"))))
 }

@@ -254,7 +254,7 @@ fn extract_and_explain_run_a_reader_command_on_one_reply() {
     assert_eq!(v["decided_by"], "last-wins");
     assert_eq!(
         v["readers"]["three"],
-        serde_json::json!({"value": {"b": 3}, "outcome": "read", "note": null, "account": "b: 3 → 2"})
+        serde_json::json!({"value": {"b": 3}, "outcome": "read", "note": null, "class": "changed", "account": "b: 3 → 2"})
     );
 
     let out = run(&["extract", "--reader", "broken=echo oops >&2; exit 4"]);

@@ -4,8 +4,11 @@
 //! with `?unwrap`; a `{}` sentinel read with `?nothing`; one returning JSON text; one returning
 //! the reply unchanged; one that throws; Python functions, methods, printing, raising,
 //! returning text, returning NaN), each run over the same replies, with what its caller holds
-//! of each reply: a value, nothing, a throw, text that is not JSON. Then, through the binary:
-//! what a scan compares, and a bad spec as one error before any reply is read.
+//! of each reply: a value, nothing, a throw, text that is not JSON; and, through the binary,
+//! what a scan of the same replies says of it against the seed (the replies it gains, loses
+//! and changes, and those it threw on, returned text that is not JSON for, or failed on),
+//! counted here from those values. Then what a scan compares, and a bad spec as one error
+//! before any reply is read.
 //!
 //! They run where node and python3 are (and say so where they are not); with `CI` set a tool
 //! that is missing fails the test instead. TypeScript needs node ≥ 22.6 or tsx.
@@ -19,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use bracewalk::read::js;
 use bracewalk::readers::command::{self, Commands, Spec};
-use bracewalk::readers::{Catalogue, Given, Outcome};
+use bracewalk::readers::{Catalogue, Given, Outcome, ReaderId, json_view};
 use serde_json::Value as Json;
 
 use crate::support::binary::BIN;
@@ -121,6 +124,48 @@ fn holds(definition: &str, texts: &[&str], expected: &[Held], counts: [usize; 5]
     }
     let count = |o: Outcome| given.iter().filter(|g| g.outcome() == o).count();
     assert_eq!(Outcome::ALL.map(count), counts, "{definition}: read, nothing, threw, not JSON, failed");
+    scanned_as_held(definition, texts, expected);
+}
+
+/// What the seed's caller holds of `text`, as JSON text carries it (a number that is not
+/// finite is `null`, so nothing): the library's reader, which the golden tests hold to the
+/// seed under node.
+fn seed(text: &str) -> Option<Json> {
+    let value = Catalogue::builtin().read(ReaderId::LAST_WINS, text)?;
+    json_view(&value).map(|v| serde_json::from_str(&v.to_json()).unwrap())
+}
+
+/// `bracewalk scan --json` of `texts` with reader `definition` says of it against the seed
+/// what its values, `expected`, make of each reply beside the seed's, counted here: a reply
+/// the seed reads where it holds nothing is gained, the reverse lost, two values that differ
+/// changed; and it threw, returned text that is not JSON, and failed where it did.
+fn scanned_as_held(definition: &str, texts: &[&str], expected: &[Held]) {
+    let mut classes = [0usize; 3];
+    for (text, held) in texts.iter().zip(expected) {
+        let mine = match held {
+            V(json) => Some(serde_json::from_str::<Json>(json).unwrap()),
+            N | T(_) | X(_) => None,
+        };
+        match (mine, seed(text)) {
+            (None, Some(_)) => classes[0] += 1,
+            (Some(_), None) => classes[1] += 1,
+            (Some(a), Some(b)) if a != b => classes[2] += 1,
+            _ => {}
+        }
+    }
+    let threw = expected.iter().filter(|h| matches!(h, T(_))).count();
+    let not_json = expected.iter().filter(|h| matches!(h, X(_))).count();
+    let dir = tempfile::tempdir().unwrap();
+    let out = scan(dir.path(), texts, &["--json", "--reader", &format!("mine={definition}")]);
+    assert_eq!(out.status.code(), Some(0), "{definition}: {}", String::from_utf8_lossy(&out.stderr));
+    let v: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &v["comparisons"]["mine"];
+    let said = ["gained", "lost", "changed"].map(|k| c[k].as_u64().unwrap() as usize);
+    assert_eq!(said, classes, "{definition}: gained, lost, changed against last-wins");
+    assert_eq!(c["differ"].as_u64().unwrap() as usize, classes.iter().sum::<usize>(), "{definition}");
+    let noted = |key: &str| v[key]["mine"].as_u64().unwrap() as usize;
+    let noted = [noted("reader_threw"), noted("reader_not_json"), noted("reader_failed")];
+    assert_eq!(noted, [threw, not_json, 0], "{definition}: threw, not JSON, failed");
 }
 
 fn js_spec(file: &str, rest: &str) -> String {

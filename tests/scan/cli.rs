@@ -51,6 +51,8 @@ fn json_has_the_documented_keys_and_the_oracles_names() {
             "elapsed_seconds",
             "flags",
             "reader_failed",
+            "reader_not_json",
+            "reader_threw",
             "repair",
             "replies",
             "replies_per_second",

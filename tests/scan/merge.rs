@@ -145,3 +145,59 @@ fn a_merge_refuses_shards_it_cannot_put_back_together() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("README.md: not JSON"));
 }
+
+/// A reader of one's own, in `sh`, that answers by what the reply says: `THROW` it throws,
+/// `TEXT` it returns text that is not JSON, `FAIL` it cannot carry, `NONE` nothing, `OTHER`
+/// another value; else `{"a": 1}`.
+const MINE: &str = r#"mine=while IFS= read -r l; do id=${l#\{\"id\":\"}; id=${id%%\"*}; case "$l" in *THROW*) printf '{"id":"%s","error":"Error: no JSON"}\n' "$id";; *TEXT*) printf '{"id":"%s","json":"not json"}\n' "$id";; *FAIL*) printf '{"id":"%s","fail":"cannot carry it"}\n' "$id";; *NONE*) printf '{"id":"%s"}\n' "$id";; *OTHER*) printf '{"id":"%s","value":[1]}\n' "$id";; *) printf '{"id":"%s","value":{"a":1}}\n' "$id";; esac; done"#;
+
+#[test]
+fn a_reader_of_ones_own_merges_with_its_classes_and_what_it_threw() {
+    let dir = tempfile::tempdir().unwrap();
+    let texts = [
+        ["{\"a\": 1}", "THROW {\"b\": 2}", "TEXT {\"c\": 3}", "FAIL {\"d\": 4}", "NONE {\"e\": 5}"],
+        ["OTHER {\"f\": 6}", "THROW and nothing", "plain words", "TEXT {\"g\": 7}", "{\"a\": 1}"],
+    ];
+    let mut parts = Vec::new();
+    for (i, part) in texts.iter().enumerate() {
+        let body: String = part
+            .iter()
+            .enumerate()
+            .map(|(j, t)| format!("{}\n", serde_json::json!({"id": format!("p{i}r{j}"), "text": t})))
+            .collect();
+        let path = dir.path().join(format!("part-{i}.jsonl"));
+        std::fs::write(&path, body).unwrap();
+        parts.push(path.to_str().unwrap().to_owned());
+    }
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    let options = ["--text-path", "/text", "--meta", "id=/id", "--reader", MINE, "--compare", "first-wins"];
+    let every: [&[&str]; 6] =
+        [&["--json"], &["--json", "--list"], &["--markdown"], &["--markdown", "--list"], &[], &["--list"]];
+    merges_to_the_whole(&parts, &options, &every);
+    // What it merged to: the seed reads every reply with an object in it.
+    let whole = bracewalk(&[&["scan"], &parts[..], &options, &["--json", "--list"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
+    let mine = &v["comparisons"]["mine"];
+    let ids = |class: &str| -> Vec<String> {
+        let replies = mine["replies"].as_array().unwrap();
+        replies.iter().filter(|r| r["class"] == class).map(|r| r["id"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(ids("gained"), ["p0r1", "p0r2", "p0r4", "p1r3"]);
+    assert_eq!(ids("lost"), ["p1r2"]);
+    assert_eq!(ids("changed"), ["p1r0"]);
+    assert_eq!((mine["differ"].as_u64(), mine["gained"].as_u64()), (Some(6), Some(4)));
+    assert_eq!((mine["lost"].as_u64(), mine["changed"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(v["reader_threw"]["mine"], 2);
+    assert_eq!(v["reader_not_json"]["mine"], 2);
+    assert_eq!(v["reader_failed"]["mine"], 1);
+    let why = |key: &str| {
+        v["ids"][key]["mine"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["why"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(why("reader_threw"), ["Error: no JSON", "Error: no JSON"]);
+    assert_eq!(why("reader_not_json"), ["not json", "not json"]);
+}

@@ -12,6 +12,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
+use bracewalk::readers::{Given, ReaderId};
 use bracewalk::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason};
 use bracewalk::tui::analysis;
 use bracewalk::tui::entry::Entry;
@@ -56,7 +57,14 @@ pub fn bad_file() -> Item {
 
 /// A state holding `items`, loaded and summarized, on a `w`×`h` terminal.
 pub fn state(items: Vec<Item>, w: u16, h: u16) -> State {
+    state_with(bracewalk::reading::Config::default(), items, w, h)
+}
+
+/// [`state`], reading with `config`'s readers (readers of one's own among them: their
+/// answers are given with [`complete_with`]).
+pub fn state_with(config: bracewalk::reading::Config, items: Vec<Item>, w: u16, h: u16) -> State {
     let mut s = State::new(vec![PathBuf::from("logs")], Default::default(), (w, h));
+    s.set_config(config);
     let entries: Vec<Entry> = items.into_iter().enumerate().map(|(i, it)| Entry::from_item(i as u64 + 1, it)).collect();
     let config = s.config.clone();
     let early: Vec<Read> =
@@ -76,6 +84,21 @@ pub fn complete(s: &mut State) {
         .entries()
         .iter()
         .filter_map(|e| Some(Read::complete(e.key, e.held_text()?, (**e.facts.as_ref()?).clone(), &config, &[])))
+        .collect();
+    drive(s, Msg::Facts(done));
+}
+
+/// [`complete`], with what the readers of one's own gave for each reply, by its text.
+pub fn complete_with(s: &mut State, given: impl Fn(&str) -> Vec<(ReaderId, Given)>) {
+    let config = s.config.clone();
+    let done: Vec<Read> = s
+        .list
+        .entries()
+        .iter()
+        .filter_map(|e| {
+            let text = e.held_text()?;
+            Some(Read::complete(e.key, text, (**e.facts.as_ref()?).clone(), &config, &given(text)))
+        })
         .collect();
     drive(s, Msg::Facts(done));
 }

@@ -85,7 +85,11 @@ fn the_inspector_in_a_real_terminal() {
         session.keys(&["Tab"]);
     }
     session.keys(&["j", "j"]);
-    session.wait_text("narrow-everywhere → last-wins: the narrow colon rule", Duration::from_secs(5));
+    session.wait_text(
+        "narrow-everywhere → last-wins: 16 read differently: 0 gained, 0 lost, 16 changed",
+        Duration::from_secs(5),
+    );
+    session.wait_text("the narrow colon rule in every candidate", Duration::from_secs(5));
     session.wait_text("16 replies · Enter lists them", Duration::from_secs(5));
     session.keys(&["Enter"]);
     session.wait_text("filter: narrow-everywhere differs", Duration::from_secs(5));

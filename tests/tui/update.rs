@@ -639,3 +639,84 @@ fn the_summary_follows_replies_as_they_arrive_and_go() {
     assert_eq!(corpus.scan.replies.len(), 0);
     assert_eq!(corpus.gone, before + 2);
 }
+
+/// A config whose readers of one's own are `mine` and `theirs` (commands never run here: their
+/// answers are given as the readings thread would hand them over).
+fn with_readers_of_ones_own() -> (Config, ReaderId, ReaderId) {
+    use bracewalk::readers::Catalogue;
+    use bracewalk::readers::command::Spec;
+    let mut catalogue = Catalogue::builtin();
+    let mine = catalogue.add_command("mine", Spec::new("true")).unwrap();
+    let theirs = catalogue.add_command("theirs", Spec::new("true")).unwrap();
+    (Config::new(catalogue), mine, theirs)
+}
+
+#[test]
+fn w_starts_on_ones_own_readers_and_shift_w_goes_back() {
+    let (config, mine, theirs) = with_readers_of_ones_own();
+    let mut s = fixture::state_with(config, three(), 120, 30);
+    assert_eq!(s.what_if, Some(mine), "the first reader of one's own is shown at once");
+    let fence = reader(&s, "fence-first");
+    let steps = [
+        ("w", Some(theirs)),
+        ("w", Some(ReaderId::FIRST_WINS)),
+        ("W", Some(theirs)),
+        ("W", Some(mine)),
+        ("W", None),
+        ("W", Some(fence)),
+        ("w", None),
+        ("w", Some(mine)),
+    ];
+    for (k, want) in steps {
+        typed(&mut s, k);
+        assert_eq!(s.what_if, want, "after {k}");
+    }
+    assert_eq!(s.flash.as_deref(), Some("what-if: mine against last-wins (the command `true`)"));
+    // The built-in what-ifs follow in the config's order: first-wins, strict-only, …
+    let order = s.what_ifs();
+    assert_eq!(&order[..4], [mine, theirs, ReaderId::FIRST_WINS, ReaderId::STRICT_ONLY]);
+    assert_eq!(order.len(), 12);
+    // Without readers of one's own, the round is the built-in one, from none.
+    let mut s = state(three(), 120, 30);
+    typed(&mut s, "W");
+    assert_eq!(s.what_if, Some(reader(&s, "fence-first")));
+    typed(&mut s, "ww");
+    assert_eq!(s.what_if, Some(ReaderId::FIRST_WINS));
+    // On the summary screen too.
+    typed(&mut s, "SW");
+    assert_eq!((s.mode.clone(), s.what_if), (Mode::Summary, None));
+}
+
+#[test]
+fn the_readers_menu_picks_the_what_if() {
+    let (config, mine, theirs) = with_readers_of_ones_own();
+    let mut s = fixture::state_with(config, three(), 120, 30);
+    typed(&mut s, "r");
+    assert_eq!(s.mode, Mode::Readers { cursor: 1 }, "on the what-if set: none is row 0, mine row 1");
+    let drawn = screen(&s);
+    assert!(drawn.contains("readers beside the seed"), "{drawn}");
+    for name in ["none", "mine", "theirs", "first-wins", "no-self-contained-gate"] {
+        assert!(drawn.contains(&format!(" {name} ")), "{name}:\n{drawn}");
+    }
+    // Down to first-wins, Enter: set, and the menu closes.
+    typed(&mut s, "jj\n");
+    assert_eq!((s.mode.clone(), s.what_if), (Mode::Normal, Some(ReaderId::FIRST_WINS)));
+    // Esc leaves the what-if as it was; g and Enter pick none; G the last.
+    typed(&mut s, "rk\x1b");
+    assert_eq!((s.mode.clone(), s.what_if), (Mode::Normal, Some(ReaderId::FIRST_WINS)));
+    typed(&mut s, "rg ");
+    assert_eq!(s.what_if, None);
+    typed(&mut s, "rG\n");
+    assert_eq!(s.what_if, Some(reader(&s, "fence-first")));
+    typed(&mut s, "rgj\n");
+    assert_eq!(s.what_if, Some(mine));
+    typed(&mut s, "rjj\x1b");
+    assert_ne!(s.what_if, Some(theirs), "moving in the menu sets nothing");
+    // Every key of the menu, and w, W and r, are in the help, from the key table.
+    let help = bracewalk::tui::view::help_lines(&s.config, s.compared);
+    let text: Vec<String> = help.iter().map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect()).collect();
+    assert!(text.iter().any(|l| l == "In the readers menu (r)"), "{text:?}");
+    for binding in bracewalk::tui::keymap::READERS.iter().chain(bracewalk::tui::keymap::NORMAL) {
+        assert!(text.iter().any(|l| l.contains(binding.what)), "{}", binding.what);
+    }
+}

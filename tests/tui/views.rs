@@ -174,3 +174,47 @@ fn the_what_if_column_beside_the_seed() {
     typed(&mut s, "ww");
     insta::assert_snapshot!("what_if_strict_only_80x24", screen(&s));
 }
+
+/// The readers pane with a reader of one's own beside the seed: before its answer for the
+/// reply comes, once it has read another value than the seed's (both as trees), and once it
+/// has thrown (nothing read: the seed gains the reply).
+#[test]
+fn the_readers_pane_with_a_reader_of_ones_own() {
+    use std::sync::Arc;
+
+    use bracewalk::read::js;
+    use bracewalk::readers::command::Spec;
+    use bracewalk::readers::{Catalogue, Given};
+    use bracewalk::reading::Config;
+    use bracewalk::tui::Msg;
+
+    let mut catalogue = Catalogue::builtin();
+    let mine = catalogue.add_command("mine", Spec::new("true")).unwrap();
+    let config = Config::new(catalogue);
+    let template = Given::Read(js::parse(r#"{"html": "...", "log": "..."}"#).unwrap());
+    let threw = Given::Threw(Arc::from("SyntaxError: Unexpected token . in JSON at position 11"));
+    for (name, given) in [("changed", template), ("threw", threw)] {
+        let mut s = fixture::state_with(config.clone(), vec![reply(7, "page", 17, TEMPLATE_BEFORE_ANSWER)], 160, 50);
+        assert_eq!(s.what_if, Some(mine));
+        let asking = pane(&s, Pane::Compare, 80, 22);
+        assert!(asking.contains("being read for the scan…") && asking.contains("asking mine…"), "{asking}");
+        fixture::complete_with(&mut s, |_| vec![(mine, given.clone())]);
+        let key = s.selected().unwrap().key;
+        fixture::drive(&mut s, Msg::Answers(key, vec![(mine, given.clone())]));
+        let drawn = pane(&s, Pane::Compare, 80, 22);
+        match name {
+            "changed" => {
+                assert!(drawn.contains("readers · mine: changed"), "{drawn}");
+                assert!(drawn.contains("what-if mine → last-wins: differs: html: 3 chars → 99 chars"), "{drawn}");
+                assert!(drawn.contains("changed: both read, otherwise"), "{drawn}");
+            }
+            _ => {
+                assert!(drawn.contains("readers · mine: gained"), "{drawn}");
+                assert!(drawn.contains("gained: last-wins reads, mine not"), "{drawn}");
+                assert!(drawn.contains("mine threw: SyntaxError: Unexpected token"), "{drawn}");
+                assert!(drawn.contains("(threw: SyntaxError"), "beside its null: {drawn}");
+            }
+        }
+        insta::assert_snapshot!(format!("readers_pane_mine_{name}"), drawn);
+    }
+}

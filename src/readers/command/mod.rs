@@ -90,6 +90,13 @@ impl Spec {
         }
     }
 
+    /// The same reader, to run a second time beside the first (the inspector asks one about
+    /// the reply looked at while the other reads the corpus): not the process started ahead
+    /// for the first, and its stderr in `log`.
+    pub fn another(&self, log: Option<PathBuf>) -> Spec {
+        Spec { log, started: Started::default(), ..self.clone() }
+    }
+
     /// What it runs, as a message names it: the command, or the adapter's target.
     pub fn shown(&self) -> String {
         match &self.launch {

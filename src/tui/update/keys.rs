@@ -2,7 +2,7 @@
 
 use crossterm::event::KeyEvent;
 
-use crate::reading::Flag;
+use crate::reading::{Class, Flag};
 use crate::scan::report::Row;
 
 use super::super::badges::{self, Badge};
@@ -15,9 +15,10 @@ use super::documents::{documents_key, open_documents};
 use super::incoming::apply;
 use super::panes::{current_panes, move_candidate, page_of, step, toggle_node};
 use super::query::{open_query, query_key, search_arrivals};
-use super::screen::{cycle_what_if, summary_key};
+use super::screen::summary_key;
 use super::search::{next_match, start_search};
 use super::triage::{mark, next_mark, open};
+use super::what_if::{open_readers, readers_key, step_what_if};
 
 pub(super) fn key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
     match state.mode.clone() {
@@ -28,6 +29,7 @@ pub(super) fn key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
             _ => state.mode = Mode::Normal,
         },
         Mode::Filter { cursor } => filter_key(state, cursor, ev),
+        Mode::Readers { cursor } => readers_key(state, cursor, ev),
         Mode::Summary => summary_key(state, ev),
         Mode::Query(line) => query_key(state, line, ev, fx),
         Mode::Documents => documents_key(state, ev, fx),
@@ -198,7 +200,9 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             state.reply.wrapping = state.reply.wrapping.toggled();
             state.flash = Some(format!("reply text wraps {}", state.reply.wrapping.name()));
         }
-        Action::WhatIf => cycle_what_if(state),
+        Action::WhatIf => step_what_if(state, true),
+        Action::WhatIfBack => step_what_if(state, false),
+        Action::Readers => open_readers(state),
         Action::Help => state.mode = Mode::Help { scroll: 0 },
         Action::Quit => state.quit = true,
         Action::Toggle | Action::ClearFilter | Action::Close | Action::Choose => {}
@@ -225,6 +229,16 @@ pub(super) fn choices(state: &State) -> Vec<Badge> {
     let mut out: Vec<Badge> =
         state.list.filter().on.iter().filter(|c| !table.iter().any(|l| l.badge == **c)).cloned().collect();
     out.extend(table.into_iter().map(|l| l.badge));
+    // The classes of the comparisons the list shows: the `≠` reader's, the what-if's.
+    let mut readers = vec![state.compared];
+    readers.extend(state.what_if.filter(|&r| r != state.compared));
+    for p in readers.into_iter().filter_map(|r| state.config.pair_with_seed(r)) {
+        for c in Class::ALL.map(|c| Badge::Report(Row::Class(p, c))) {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
     // Each risk flag, after the badge that is any of them.
     let flags: Vec<Badge> =
         Flag::ALL.into_iter().map(|f| Badge::Report(Row::Flag(f))).filter(|b| !out.contains(b)).collect();

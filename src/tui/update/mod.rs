@@ -18,6 +18,7 @@ mod query;
 mod screen;
 mod search;
 mod triage;
+mod what_if;
 
 use super::analysis::Detail;
 use super::entry::{Body, EntryKey};
@@ -80,6 +81,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             changed(state, k, &d, hash, &mut fx);
             state.reply.keep(k, d);
         }
+        Msg::Answers(k, given) => state.reply.answered(k, given),
         Msg::Lost(list) => {
             let lens = state.lens();
             state.list.change(&lens, |c| {

@@ -10,6 +10,7 @@ use super::super::keymap::{self, Action, Key};
 use super::super::layout::{self};
 use super::super::state::{Mode, Pane, State};
 use super::super::summary::{self, Corpus, ScreenSection};
+use super::what_if::step_what_if;
 
 pub(super) fn summary_sections(state: &State) -> Vec<ScreenSection> {
     state.corpus.as_ref().map(|c| summary::blocks(&c.scan)).unwrap_or_default()
@@ -31,8 +32,8 @@ pub(super) fn summary_key(state: &mut State, ev: &KeyEvent) {
                 choose(state, &sections);
                 return;
             }
-            Action::WhatIf => {
-                cycle_what_if(state);
+            Action::WhatIf | Action::WhatIfBack => {
+                step_what_if(state, action == Action::WhatIf);
                 return;
             }
             Action::Close => {
@@ -82,24 +83,6 @@ pub(super) fn choose(state: &mut State, sections: &[ScreenSection]) {
     state.list.set_top(0);
     state.flash =
         Some(format!("{}: {label} (f then c clears the filter)", plural(state.list.view().len(), "reply", "replies")));
-}
-
-/// Shows the next what-if's column in the list, or none after the last.
-pub(super) fn cycle_what_if(state: &mut State) {
-    let config = &state.config;
-    let all: Vec<_> = config.pairs.iter().filter(|p| p.against_seed()).map(|p| p.from).collect();
-    state.what_if = match state.what_if {
-        None => all.first().copied(),
-        Some(r) => all.iter().position(|&x| x == r).and_then(|i| all.get(i + 1)).copied(),
-    };
-    state.flash = Some(match state.what_if {
-        Some(r) => format!(
-            "what-if column: {} against last-wins ({})",
-            config.catalogue.name(r),
-            config.catalogue.description(r)
-        ),
-        None => "what-if column off".to_owned(),
-    });
 }
 
 /// Below this many entries the corpus is folded again on every change.

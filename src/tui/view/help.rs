@@ -37,6 +37,8 @@ pub fn lines(config: &Config, compared: ReaderId) -> Vec<Line<'static>> {
     table(&mut out, keymap::NORMAL);
     section(&mut out, "In the filter menu (f)");
     table(&mut out, keymap::FILTER);
+    section(&mut out, "In the readers menu (r)");
+    table(&mut out, keymap::READERS);
     section(&mut out, "On the summary screen (S)");
     table(&mut out, keymap::SUMMARY);
     section(&mut out, "On the documents screen (d)");

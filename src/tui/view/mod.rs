@@ -7,6 +7,7 @@ mod decision;
 mod documents;
 mod help;
 mod list;
+mod readers_menu;
 mod readings;
 mod status;
 mod summary;
@@ -67,6 +68,7 @@ pub fn render(state: &State, frame: &mut Frame) {
     match &state.mode {
         Mode::Help { scroll } => help::render(state, frame, area, *scroll),
         Mode::Filter { cursor } => status::filter_menu(state, frame, area, *cursor),
+        Mode::Readers { cursor } => readers_menu::render(state, frame, area, *cursor),
         Mode::Prompt { kind, line } => status::prompt(state, frame, panes.status, *kind, line),
         Mode::Query(line) => status::query_line(frame, panes.status, line),
         Mode::Normal | Mode::Summary | Mode::Documents => {}
@@ -96,6 +98,11 @@ pub fn render_pane(state: &State, frame: &mut Frame, pane: Pane, area: Rect) {
         Pane::Compare => compare::render(state, frame, area),
     }
     scrub(frame);
+}
+
+/// The help screen's text, whole: the key tables and the legends for `config`'s readers.
+pub fn help_lines(config: &crate::reading::Config, compared: crate::readers::ReaderId) -> Vec<Line<'static>> {
+    help::lines(config, compared)
 }
 
 /// How many rows a scrolling pane's content takes at `width` (for `update` to clamp).

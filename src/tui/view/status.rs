@@ -180,7 +180,9 @@ fn typed(frame: &mut Frame, area: Rect, head: &str, line: &Input, note: Option<(
 /// The filter menu: every choice with how many entries carry it, ticked when on.
 pub fn filter_menu(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
     let h = (state.choices.len() as u16 + 4).min(area.height.saturating_sub(2));
-    let r = centered(area, 56, h);
+    // As wide as the longest choice, its count and tick, where there is room.
+    let longest = state.choices.iter().map(|c| visible(&c.name(&state.config), false).width()).max().unwrap_or(0);
+    let r = centered(area, (longest as u16 + 14).max(56), h);
     let inner = popup(frame, r, "filter (Space toggles, c clears, Esc closes)");
     let counts = counts(state);
     let rows = inner.height.saturating_sub(1) as usize;

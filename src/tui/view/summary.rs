@@ -17,7 +17,8 @@ use super::super::layout;
 use super::super::state::State;
 use crate::describe::plural;
 use crate::read::trace::Verdict;
-use crate::scan::report::Row;
+use crate::reading::Class;
+use crate::scan::report::{self, Row};
 
 use super::super::summary::{self, Corpus, ScreenRow, ScreenSection, Slot};
 use super::super::wrap::{fit, fit_end, pad, pad_left};
@@ -30,6 +31,14 @@ const OUTCOMES: [(&str, Color); 4] =
 
 fn outcome(d: DecidedBy) -> (&'static str, Style) {
     let (glyph, color) = OUTCOMES[d.index()];
+    (glyph, Style::new().fg(color))
+}
+
+/// The glyph and colour of each class of difference, in [`Class::ALL`] order.
+const CLASSES: [(&str, Color); 3] = [("█", Color::Green), ("▓", Color::Red), ("░", Color::Yellow)];
+
+fn class_look(c: Class) -> (&'static str, Style) {
+    let (glyph, color) = CLASSES[c.index()];
     (glyph, Style::new().fg(color))
 }
 
@@ -92,6 +101,18 @@ fn headline(corpus: &Corpus, width: u16) -> Line<'static> {
 }
 
 fn title_line(section: &ScreenSection) -> Line<'static> {
+    if section.lines.iter().any(|r| r.classes.is_some()) {
+        // The classes' legend says what the title would: it stands in for it.
+        let mut spans = vec![Span::styled("reader comparisons", bold().patch(accent())), Span::raw("   ")];
+        for c in Class::ALL {
+            let (glyph, style) = class_look(c);
+            spans.push(Span::styled(glyph, style));
+            spans.push(Span::styled(format!(" {}  ", c.name()), dim()));
+        }
+        let meanings: Vec<String> = Class::ALL.iter().map(|c| c.meaning("A", "B")).collect();
+        spans.push(Span::styled(format!(" (A → B: {})", meanings.join(" · ")), dim()));
+        return Line::from(spans);
+    }
     let mut spans = vec![Span::styled(section.title.to_owned(), bold().patch(accent()))];
     if section.lines.iter().any(|r| r.mix.is_some()) {
         spans.push(Span::raw("   "));
@@ -146,15 +167,22 @@ fn row_line(row: &ScreenRow, selected: bool, w: &Widths) -> Line<'static> {
         }
     };
     let mut used = 0;
-    match row.mix {
-        Some(mix) => {
+    match (row.mix, row.classes) {
+        (Some(mix), _) => {
             for (d, cut) in DecidedBy::ALL.iter().zip(stack(mix, cells(row.count))) {
                 let (glyph, style) = outcome(*d);
                 spans.push(Span::styled(glyph.repeat(cut), style));
                 used += cut;
             }
         }
-        None => {
+        (None, Some([g, l, c])) => {
+            for (k, cut) in Class::ALL.iter().zip(stack([g, l, c, 0], cells(row.count))) {
+                let (glyph, style) = class_look(*k);
+                spans.push(Span::styled(glyph.repeat(cut), style));
+                used += cut;
+            }
+        }
+        (None, None) => {
             let n = cells(row.count);
             let (glyph, style) = bar_look(&row.target, row.count);
             spans.push(Span::styled(glyph.repeat(n), style));
@@ -218,7 +246,7 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
     let width = area.width as usize;
     let scan = &corpus.scan;
     let what = match (&row.target, row.mix) {
-        (Row::Differs(_), _) => format!("{}: {}", row.label, row.target.note(scan)),
+        (Row::Differs(p), _) => report::sentence(scan, *p),
         (_, Some(mix)) => {
             let parts: Vec<String> =
                 DecidedBy::ALL.iter().zip(mix).map(|(d, n)| format!("{} {}", thousands(n), d.name())).collect();
@@ -226,17 +254,39 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
         }
         _ => row.label.trim().to_owned(),
     };
-    let list = row.target.replies(scan);
-    let tail = if list.is_empty() {
+    let list: Vec<(usize, String)> = match &row.target {
+        // By class, each reply's class before its account; no more than the panel shows.
+        Row::Differs(p) => scan
+            .comparisons
+            .get(*p)
+            .map(|c| {
+                Class::ALL
+                    .iter()
+                    .flat_map(|&k| c.of(k).map(move |d| (d.reply, format!("{:<7}  {}", k.name(), d.account))))
+                    .take(area.height as usize)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        target => target.replies(scan),
+    };
+    let total = row.count;
+    let tail = if total == 0 {
         " · no replies ".to_owned()
     } else {
-        format!(" · {} · Enter lists them ", plural(list.len(), "reply", "replies"))
+        format!(" · {} · Enter lists them ", plural(total, "reply", "replies"))
     };
     let head = fit(&format!("── {}{tail}", visible(&what, false)), width);
     let rule = "─".repeat(width.saturating_sub(head.width()));
     let mut out = vec![Line::from(vec![Span::styled(head, bold()), Span::styled(rule, dim())])];
-    let room = (area.height as usize).saturating_sub(1);
-    let shown = if list.len() > room { room.saturating_sub(1) } else { room };
+    // A comparison says what its first reader is.
+    if let Row::Differs(_) = &row.target {
+        out.push(Line::styled(
+            format!("  {}", fit(&visible(&row.target.note(scan), false), width.saturating_sub(2))),
+            dim(),
+        ));
+    }
+    let room = (area.height as usize).saturating_sub(out.len());
+    let shown = if total > room { room.saturating_sub(1) } else { room };
     let id_w =
         list.iter().take(shown).map(|(i, _)| visible(scan.id(*i), false).width()).max().unwrap_or(0).min(width * 2 / 5);
     for (i, note) in list.iter().take(shown) {
@@ -259,8 +309,8 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
             Span::styled(fit(&visible(&note, false), room), style),
         ]));
     }
-    if list.len() > shown {
-        out.push(Line::styled(format!("  … and {} more", thousands(list.len() - shown)), dim()));
+    if total > shown {
+        out.push(Line::styled(format!("  … and {} more", thousands(total - shown)), dim()));
     }
     out
 }
