@@ -221,7 +221,7 @@ fn new_replies_are_marked_new_and_followed_and_pause_holds_them() {
 }
 
 #[test]
-fn a_restarted_file_is_read_again_and_a_deleted_one_is_gone() {
+fn a_restarted_file_is_read_again_and_a_deleted_one_leaves_the_list() {
     let mut s = state(three(), 100, 30);
     let source = PathBuf::from("logs/run-1/log.jsonl");
     drive(&mut s, Msg::Incoming { batch: vec![Incoming::Restarted { source: source.clone() }], initial: false });
@@ -231,8 +231,10 @@ fn a_restarted_file_is_read_again_and_a_deleted_one_is_gone() {
     drive(&mut s, Msg::Incoming { batch: again, initial: false });
     assert_eq!(s.list.entries().len(), 3);
     assert!(s.list.entries().iter().all(|e| !e.new), "what was there before is not new");
-    drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source }], initial: false });
-    assert!(s.list.entries().iter().all(|e| e.gone));
+    drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source: source.clone() }], initial: false });
+    // The list lists what is on disk, as `bracewalk list` does; the status line says what went.
+    assert!(s.list.entries().is_empty());
+    assert_eq!(s.flash.as_deref(), Some("deleted: logs/run-1/log.jsonl, 3 replies left the list"));
 }
 
 /// A reply at `file:line`, `size` bytes long.
@@ -631,11 +633,11 @@ fn the_summary_follows_replies_as_they_arrive_and_go() {
     assert_eq!(s.list.view().len(), n, "not yet read for the scan");
     scanned(&mut s);
     assert_eq!(s.list.view().len(), n + 1);
-    // A deleted file's replies leave the counts.
+    // A deleted file's replies leave the counts, as they leave the list.
     let source = PathBuf::from("logs/run-1/log.jsonl");
     drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source }], initial: false });
     typed(&mut s, "S");
     let corpus = s.corpus.as_ref().unwrap();
     assert_eq!(corpus.scan.replies.len(), 0);
-    assert_eq!(corpus.gone, before + 2);
+    assert_eq!(s.list.reply_count(), 0);
 }
