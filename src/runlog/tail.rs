@@ -228,8 +228,17 @@ impl Tail {
                 FileOut::Listed(listed) => Change::Listed(listed),
             });
         };
+        // Gone between the look at the path and the open (renamed or deleted: the next look
+        // finds where), which is no problem of the file's.
+        let mut vanished = false;
         match &mut self.state {
-            State::Fresh => match self.loader.start(&self.path, true, &mut emit) {
+            State::Fresh => match self.loader.start(&self.path, true, &mut |out| match out {
+                FileOut::Item(Item::Diagnostic(d)) if d.problem == Problem::Vanished && d.line.is_none() => {
+                    vanished = true;
+                }
+                out => emit(out),
+            }) {
+                Start::Skipped if vanished => {}
                 Start::Jsonl(file, mut s) => {
                     if self.list {
                         s.listing();
@@ -246,6 +255,7 @@ impl Tail {
                     s.read(&*self.loader, &self.path, &file, &mut emit);
                     self.seen = bytes_before(&file, s.offset()).ok();
                 }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => {
                     emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(&self.path, Problem::from_io(&e, true)))))
                 }
