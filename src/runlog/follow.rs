@@ -15,6 +15,7 @@
 //! filesystems), the paths are polled instead and the status line says so.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -145,23 +146,25 @@ impl Files {
         self.look(&roots, found, sink, changed_only, false);
     }
 
-    /// Looks at the files under `under` (`found`, in the walk's order), and at the known
-    /// files under it not found: files renamed are followed to their new names first, then
-    /// what is new is read, from every file or with `changed_only` from those whose stamp
-    /// moved, and files gone are dropped. With `near`, a file gone is also looked for
-    /// beside where it was (a look at what some events named sees only those paths, and a
-    /// rename's new name may come in a later batch than its old one).
-    fn look(&mut self, under: &[PathBuf], found: Vec<PathBuf>, sink: &mut dyn Sink, changed_only: bool, near: bool) {
+    /// Looks at `found` (files, in the walk's order), and at the known files under `under`
+    /// not found: files renamed are followed to their new names first, then what is new is
+    /// read, from every file or with `changed_only` from those whose stamp moved, and files
+    /// gone are dropped. A `partial` look (at what some events named) sees only part of the
+    /// tree, so a file found at a new name is looked for among all known files, and a file
+    /// gone beside where it was: a rename's events may name one of its names only, or name
+    /// them in two batches.
+    fn look(&mut self, under: &[PathBuf], found: Vec<PathBuf>, sink: &mut dyn Sink, changed_only: bool, partial: bool) {
         let seen: HashSet<&PathBuf> = found.iter().collect();
-        let missing: Vec<PathBuf> = self
-            .tails
-            .keys()
-            .filter(|p| !seen.contains(p) && under.iter().any(|u| p.starts_with(u)))
-            .cloned()
-            .collect();
+        let mut missing: BTreeSet<PathBuf> = BTreeSet::new();
+        for u in under {
+            // A directory's files are one range of the paths, ordered by component.
+            let known = self.tails.range::<Path, _>((Bound::Included(u.as_path()), Bound::Unbounded));
+            let known = known.map(|(p, _)| p).take_while(|p| p.starts_with(u));
+            missing.extend(known.filter(|p| !seen.contains(p)).cloned());
+        }
         let mut looked: Vec<(PathBuf, Option<Stamp>)> =
             found.iter().chain(&missing).map(|p| (p.clone(), stamp(p))).collect();
-        let moves = self.moves(&mut looked, near);
+        let moves = self.moves(&mut looked, partial);
         let targets: HashSet<PathBuf> = moves.iter().map(|(_, to)| to.clone()).collect();
         self.rename(moves, sink);
         for (p, now) in looked {
@@ -180,10 +183,11 @@ impl Files {
 
     /// The files renamed: (old path, new path) pairs, each new path one of those `looked`
     /// at where a known file (by its identity) is found that is no longer at its own path.
-    /// A known path that a move leaves joins `looked` (another file may be there now). With
-    /// `near`, the directories of files gone from their paths and found nowhere are looked in
-    /// too, and what is found there joins `looked`.
-    fn moves(&self, looked: &mut Vec<(PathBuf, Option<Stamp>)>, near: bool) -> Vec<(PathBuf, PathBuf)> {
+    /// With `partial` (see [`look`](Self::look)), a known file at a path not looked at is
+    /// one too, and the path it left joins `looked` (another file may be there now); and the
+    /// directories of files gone and found nowhere are looked in, what is found there
+    /// joining `looked`.
+    fn moves(&self, looked: &mut Vec<(PathBuf, Option<Stamp>)>, partial: bool) -> Vec<(PathBuf, PathBuf)> {
         // Known files no longer at their paths, by identity.
         let mut departed: HashMap<FileId, PathBuf> = HashMap::new();
         // Files found where no known file is, or another one was.
@@ -201,7 +205,7 @@ impl Files {
                 arrived.push((p.clone(), id));
             }
         }
-        if arrived.is_empty() && (departed.is_empty() || !near) {
+        if arrived.is_empty() && (departed.is_empty() || !partial) {
             return Vec::new();
         }
         let mut moves = Vec::new();
@@ -213,9 +217,8 @@ impl Files {
             }
         }
         let mut more = Vec::new();
-        if !strangers.is_empty() {
-            // Found at a new name, perhaps from a known name not looked at here (a rename's
-            // events may name only its new name).
+        if partial && !strangers.is_empty() {
+            // Found at a new name, perhaps from a known name not looked at here.
             let looked_at: HashSet<&PathBuf> = looked.iter().map(|(p, _)| p).collect();
             let known: HashMap<FileId, &PathBuf> = self
                 .tails
@@ -233,9 +236,8 @@ impl Files {
                 }
             }
         }
-        if near && !departed.is_empty() {
-            // Gone from its path and found nowhere looked at: perhaps beside it, under a name
-            // whose events come in a later batch.
+        if partial && !departed.is_empty() {
+            // Gone from its path and found nowhere looked at: perhaps beside it.
             let dirs: BTreeSet<PathBuf> = departed.values().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
             let looked_at: HashSet<&PathBuf> = looked.iter().map(|(p, _)| p).collect();
             for dir in dirs {
@@ -313,16 +315,21 @@ impl Files {
         paths.sort();
         paths.dedup();
         let mut found = Vec::new();
-        for p in &paths {
+        // Where known files may have gone from: a directory, or a path with nothing there now.
+        let mut under = Vec::new();
+        for p in paths {
             if p.is_dir() {
-                found.extend(files_under(std::slice::from_ref(p)));
+                found.extend(files_under(std::slice::from_ref(&p)));
+                under.push(p);
             } else if p.is_file() {
-                found.push(p.clone());
+                found.push(p);
+            } else {
+                under.push(p);
             }
         }
         let mut seen = HashSet::new();
         found.retain(|p| seen.insert(p.clone()));
-        self.look(&paths, found, sink, false, true);
+        self.look(&under, found, sink, false, true);
     }
 
     /// Looks at what a batch of events names; at everything, when events were lost. Returns
