@@ -5,7 +5,10 @@
 //! a fact (watchexec, yazi and gitui agree): events are debounced, then the paths they name
 //! are looked at again on disk: a directory is walked for new files, a file is re-read by
 //! its tail (which tells a grown file from a truncated or replaced one, and holds back a
-//! line still being written), a path that is gone takes its files with it. Directories are
+//! line still being written), a path that is gone takes its files with it. A file is known
+//! by its identity on disk, so one found at a new name (a log rotated by rename, a chain of
+//! them) is followed there, its tail and what it gave moved along, not read again as new:
+//! its logger may write on through its old handle. Directories are
 //! watched, not files, so an atomic rename into place is seen. The follower's own reads are
 //! not hints (inotify reports every open, and answering them would read for ever). A watch
 //! dies with its directory, so a watched directory deleted and made again, or replaced, is
