@@ -569,8 +569,8 @@ mod tests {
         }
     }
 
-    /// `root` read once, as `follow` reads it before following.
-    fn follow(root: &Path) -> (Files, Kept) {
+    /// `root` read once, as `follow` reads it before following, and what that read pushed.
+    fn read_once(root: &Path) -> (Files, Kept) {
         let mut sink = Kept::default();
         let loader = Arc::new(Loader::new(LoadOptions::default()));
         let absolute = vec![std::fs::canonicalize(root).unwrap()];
@@ -578,6 +578,12 @@ mod tests {
             Files { first: true, roots: vec![root.to_path_buf()], absolute, loader, tails: BTreeMap::new() };
         files.scan(&mut sink, false);
         files.first = false;
+        (files, sink)
+    }
+
+    /// `root` read once, and nothing kept of what that pushed.
+    fn follow(root: &Path) -> (Files, Kept) {
+        let (files, mut sink) = read_once(root);
         sink.changes.clear();
         (files, sink)
     }
@@ -671,14 +677,8 @@ mod tests {
 
     /// `root` followed, and what its first read listed.
     fn listed(root: &Path) -> (Files, Kept, Listed) {
+        let (files, mut sink) = read_once(root);
         let mut listed = Listed::default();
-        let mut sink = Kept::default();
-        let loader = Arc::new(Loader::new(LoadOptions::default()));
-        let absolute = vec![std::fs::canonicalize(root).unwrap()];
-        let mut files =
-            Files { first: true, roots: vec![root.to_path_buf()], absolute, loader, tails: BTreeMap::new() };
-        files.scan(&mut sink, false);
-        files.first = false;
         listed.apply(std::mem::take(&mut sink.changes));
         (files, sink, listed)
     }

@@ -50,7 +50,8 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool, fx: 
             }
         }
     });
-    state.corpus_stale += 1;
+    // The summary names replies by key: those moved count as changed.
+    state.corpus_stale += 1 + moved.keys.len();
     search_arrivals(state, &arrived, fx);
     if !moved.keys.is_empty() {
         after_moves(state, &moved, fx);
