@@ -5,7 +5,10 @@
 //! a fact (watchexec, yazi and gitui agree): events are debounced, then the paths they name
 //! are looked at again on disk: a directory is walked for new files, a file is re-read by
 //! its tail (which tells a grown file from a truncated or replaced one, and holds back a
-//! line still being written), a path that is gone takes its files with it. Directories are
+//! line still being written), a path that is gone takes its files with it. A file is known
+//! by its identity on disk, so one found at a new name (a log rotated by rename, a chain of
+//! them) is followed there, its tail and what it gave moved along, not read again as new:
+//! its logger may write on through its old handle. Directories are
 //! watched, not files, so an atomic rename into place is seen. The follower's own reads are
 //! not hints (inotify reports every open, and answering them would read for ever). A watch
 //! dies with its directory, so a watched directory deleted and made again, or replaced, is
@@ -14,7 +17,8 @@
 //! watches are renewed. Where native watching cannot start (inotify's limits, some network
 //! filesystems), the paths are polled instead and the status line says so.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -93,24 +97,31 @@ struct Files {
 }
 
 /// What a file looked like when last read: a poll re-reads only files whose stamp changed.
-type Stamp = (u64, Option<SystemTime>);
+/// Its identity tells a file renamed from a new one, and a file renamed over another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    id: FileId,
+}
 
 fn stamp(path: &Path) -> Option<Stamp> {
-    std::fs::metadata(path).ok().map(|m| (m.len(), m.modified().ok()))
+    std::fs::metadata(path).ok().map(|m| Stamp { len: m.len(), modified: m.modified().ok(), id: file_id(&m) })
 }
 
 impl Files {
     /// Reads `path` (new or known) for what is new in it, and forgets it once its tail has
     /// found it gone (not before: a file deleted and made again between a look and the
-    /// read is read, and then must stay known, or it would be read twice).
-    fn read(&mut self, path: &Path, sink: &mut dyn Sink) {
+    /// read is read, and then must stay known, or it would be read twice). `now` is what
+    /// the look saw there.
+    fn read(&mut self, path: &Path, now: Option<Stamp>, sink: &mut dyn Sink) {
         let loader = &self.loader;
         let list = sink.lists();
         let (tail, last) = self.tails.entry(path.to_path_buf()).or_insert_with(|| {
             let tail = Tail::new(path, loader.clone());
             (if list { tail.listing() } else { tail }, None)
         });
-        *last = stamp(path);
+        *last = now;
         tail.read_new(&mut |c| sink.change(c));
         if tail.is_gone() {
             self.tails.remove(path);
@@ -118,44 +129,169 @@ impl Files {
     }
 
     /// Walks every root; reads each file found (all of them, or with `changed_only` those
-    /// whose size or time moved), and re-reads known files that were not found.
+    /// whose size, time or identity moved), and re-reads known files that were not found.
     fn scan(&mut self, sink: &mut dyn Sink, changed_only: bool) {
         let roots = self.roots.clone();
-        self.walk(&roots, sink, changed_only);
+        if self.first {
+            // Nothing is known yet, so nothing can have moved: each file is read as it is
+            // found, and the first replies come while the walk goes on.
+            discover(&roots, &mut |found| match found {
+                Found::File(p) => {
+                    sink.file_found();
+                    self.read(&p, stamp(&p), sink);
+                }
+                // A problem with a path is reported once, not on every poll.
+                Found::Problem(d) => sink.change(Change::Item(Item::Diagnostic(d))),
+            });
+            return;
+        }
+        let found = files_under(&roots);
+        self.look(&roots, found, sink, changed_only, false);
     }
 
-    /// [`scan`](Self::scan), under `paths` only.
-    fn walk(&mut self, paths: &[PathBuf], sink: &mut dyn Sink, changed_only: bool) {
-        let mut seen = std::collections::HashSet::new();
-        discover(paths, &mut |found| match found {
-            Found::File(p) => {
-                seen.insert(p.clone());
-                if self.first {
-                    sink.file_found();
-                }
-                let changed = match self.tails.get(&p) {
-                    Some((_, last)) => !changed_only || stamp(&p) != *last,
-                    None => true,
-                };
-                if changed {
-                    self.read(&p, sink);
+    /// Looks at `found` (files, in the walk's order), and at the known files under `under`
+    /// not found: files renamed are followed to their new names first, then what is new is
+    /// read, from every file or with `changed_only` from those whose stamp moved, and files
+    /// gone are dropped. A `partial` look (at what some events named) sees only part of the
+    /// tree, so a file found at a new name is looked for among all known files, and a file
+    /// gone beside where it was: a rename's events may name one of its names only, or name
+    /// them in two batches.
+    fn look(&mut self, under: &[PathBuf], found: Vec<PathBuf>, sink: &mut dyn Sink, changed_only: bool, partial: bool) {
+        let seen: HashSet<&PathBuf> = found.iter().collect();
+        let mut missing: BTreeSet<PathBuf> = BTreeSet::new();
+        for u in under {
+            // A directory's files are one range of the paths, ordered by component.
+            let known = self.tails.range::<Path, _>((Bound::Included(u.as_path()), Bound::Unbounded));
+            let known = known.map(|(p, _)| p).take_while(|p| p.starts_with(u));
+            missing.extend(known.filter(|p| !seen.contains(p)).cloned());
+        }
+        let mut looked: Vec<(PathBuf, Option<Stamp>)> =
+            found.iter().chain(&missing).map(|p| (p.clone(), stamp(p))).collect();
+        let moves = self.moves(&mut looked, partial);
+        let targets: HashSet<PathBuf> = moves.iter().map(|(_, to)| to.clone()).collect();
+        self.rename(moves, sink);
+        for (p, now) in looked {
+            let read = match self.tails.get(&p) {
+                // Read on where it was renamed to (a logger writing late through its old
+                // handle), or again from the start.
+                Some(_) if targets.contains(&p) => true,
+                Some((_, last)) => !changed_only || now.is_none() || now != *last,
+                None => now.is_some(),
+            };
+            if read {
+                self.read(&p, now, sink);
+            }
+        }
+    }
+
+    /// The files renamed: (old path, new path) pairs, each new path one of those `looked`
+    /// at where a known file (by its identity) is found that is no longer at its own path.
+    /// With `partial` (see [`look`](Self::look)), a known file at a path not looked at is
+    /// one too, and the path it left joins `looked` (another file may be there now); and the
+    /// directories of files gone and found nowhere are looked in, what is found there
+    /// joining `looked`.
+    fn moves(&self, looked: &mut Vec<(PathBuf, Option<Stamp>)>, partial: bool) -> Vec<(PathBuf, PathBuf)> {
+        // Known files no longer at their paths, by identity.
+        let mut departed: HashMap<FileId, PathBuf> = HashMap::new();
+        // Files found where no known file is, or another one was.
+        let mut arrived: Vec<(PathBuf, FileId)> = Vec::new();
+        for (p, now) in looked.iter() {
+            let known = self.tails.get(p).and_then(|(t, _)| t.id());
+            let now = now.map(|s| s.id);
+            if known == now {
+                continue;
+            }
+            if let Some(id) = known {
+                departed.insert(id, p.clone());
+            }
+            if let Some(id) = now {
+                arrived.push((p.clone(), id));
+            }
+        }
+        if arrived.is_empty() && (departed.is_empty() || !partial) {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        let mut strangers = Vec::new();
+        for (p, id) in arrived {
+            match departed.remove(&id) {
+                Some(from) => moves.push((from, p)),
+                None => strangers.push((p, id)),
+            }
+        }
+        let mut more = Vec::new();
+        if partial && !strangers.is_empty() {
+            // Found at a new name, perhaps from a known name not looked at here.
+            let looked_at: HashSet<&PathBuf> = looked.iter().map(|(p, _)| p).collect();
+            let known: HashMap<FileId, &PathBuf> = self
+                .tails
+                .iter()
+                .filter(|(p, _)| !looked_at.contains(p))
+                .filter_map(|(p, (t, _))| t.id().map(|id| (id, p)))
+                .collect();
+            for (p, id) in strangers {
+                if let Some(&from) = known.get(&id) {
+                    let now = stamp(from);
+                    if now.map(|s| s.id) != Some(id) {
+                        moves.push((from.clone(), p));
+                        more.push((from.clone(), now));
+                    }
                 }
             }
-            Found::Problem(d) => {
-                // A problem with a path is reported once, not on every poll.
-                if self.first {
-                    sink.change(Change::Item(Item::Diagnostic(d)));
+        }
+        if partial && !departed.is_empty() {
+            // Gone from its path and found nowhere looked at: perhaps beside it.
+            let dirs: BTreeSet<PathBuf> = departed.values().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
+            let looked_at: HashSet<&PathBuf> = looked.iter().map(|(p, _)| p).collect();
+            for dir in dirs {
+                let Ok(list) = std::fs::read_dir(&dir) else { continue };
+                for entry in list.flatten() {
+                    let path = dir.join(entry.file_name());
+                    if is_passed_over(&entry.file_name())
+                        || self.tails.contains_key(&path)
+                        || looked_at.contains(&path)
+                        || !self.roots.iter().any(|r| path.starts_with(r) && r.is_dir())
+                    {
+                        continue;
+                    }
+                    let Some(now) = stamp(&path) else { continue };
+                    if let Some(from) = departed.remove(&now.id) {
+                        moves.push((from, path.clone()));
+                        more.push((path, Some(now)));
+                    }
                 }
             }
-        });
-        let missing: Vec<PathBuf> = self
-            .tails
-            .keys()
-            .filter(|p| !seen.contains(*p) && paths.iter().any(|under| p.starts_with(under)))
-            .cloned()
-            .collect();
-        for p in missing {
-            self.read(&p, sink);
+        }
+        looked.extend(more);
+        moves
+    }
+
+    /// Follows files to their new names, all at once (a chain, `log.1` to `log.2` and `log`
+    /// to `log.1`, or a swap): a file that was at a new name and has not moved on is gone
+    /// from there.
+    fn rename(&mut self, moves: Vec<(PathBuf, PathBuf)>, sink: &mut dyn Sink) {
+        if moves.is_empty() {
+            return;
+        }
+        let leaving: HashSet<&PathBuf> = moves.iter().map(|(from, _)| from).collect();
+        for (_, to) in &moves {
+            if !leaving.contains(to)
+                && let Some((tail, _)) = self.tails.remove(to)
+                && tail.has_pushed()
+            {
+                sink.change(Change::Removed { source: to.clone() });
+            }
+        }
+        let taken: Vec<(Tail, PathBuf, PathBuf)> =
+            moves.into_iter().filter_map(|(from, to)| self.tails.remove(&from).map(|(t, _)| (t, from, to))).collect();
+        let told: Vec<(PathBuf, PathBuf)> =
+            taken.iter().filter(|(t, ..)| t.has_pushed()).map(|(_, from, to)| (from.clone(), to.clone())).collect();
+        if !told.is_empty() {
+            sink.change(Change::Moved { moves: told });
+        }
+        for (mut tail, _, to) in taken {
+            tail.rename(to.clone());
+            self.tails.insert(to, (tail, None));
         }
     }
 
@@ -174,24 +310,29 @@ impl Files {
         None
     }
 
-    /// Looks again at the paths some events named.
+    /// Looks again at the paths some events named, in one look: a directory's files (and
+    /// those known under it that are no longer there), a file, or what was known at a path
+    /// now gone.
     fn touch(&mut self, paths: Vec<PathBuf>, sink: &mut dyn Sink) {
         let mut paths: Vec<PathBuf> = paths.iter().filter_map(|p| self.localize(p)).collect();
         paths.sort();
         paths.dedup();
+        let mut found = Vec::new();
+        // Where known files may have gone from: a directory, or a path with nothing there now.
+        let mut under = Vec::new();
         for p in paths {
             if p.is_dir() {
-                // Every file under it, and those known under it that are no longer there.
-                self.walk(std::slice::from_ref(&p), sink, false);
+                found.extend(files_under(std::slice::from_ref(&p)));
+                under.push(p);
             } else if p.is_file() {
-                self.read(&p, sink);
+                found.push(p);
             } else {
-                let gone: Vec<PathBuf> = self.tails.keys().filter(|t| t.starts_with(&p)).cloned().collect();
-                for t in gone {
-                    self.read(&t, sink);
-                }
+                under.push(p);
             }
         }
+        let mut seen = HashSet::new();
+        found.retain(|p| seen.insert(p.clone()));
+        self.look(&under, found, sink, false, true);
     }
 
     /// Looks at what a batch of events names; at everything, when events were lost. Returns
@@ -209,6 +350,18 @@ impl Files {
             }
         }
     }
+}
+
+/// The files under `paths`, in the walk's order. A problem with a path is reported by the
+/// first load only, not on every look.
+fn files_under(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    discover(paths, &mut |f| {
+        if let Found::File(p) = f {
+            found.push(p);
+        }
+    });
+    found
 }
 
 /// The paths events name, less those only read: inotify reports every open, the follower's
@@ -380,6 +533,7 @@ mod tests {
     use notify::Event;
     use notify::event::{DataChange, Flag, ModifyKind};
 
+    use super::super::tail::Restart;
     use super::*;
 
     fn record(text: &str) -> String {
@@ -415,8 +569,8 @@ mod tests {
         }
     }
 
-    /// `root` read once, as `follow` reads it before following.
-    fn follow(root: &Path) -> (Files, Kept) {
+    /// `root` read once, as `follow` reads it before following, and what that read pushed.
+    fn read_once(root: &Path) -> (Files, Kept) {
         let mut sink = Kept::default();
         let loader = Arc::new(Loader::new(LoadOptions::default()));
         let absolute = vec![std::fs::canonicalize(root).unwrap()];
@@ -424,6 +578,12 @@ mod tests {
             Files { first: true, roots: vec![root.to_path_buf()], absolute, loader, tails: BTreeMap::new() };
         files.scan(&mut sink, false);
         files.first = false;
+        (files, sink)
+    }
+
+    /// `root` read once, and nothing kept of what that pushed.
+    fn follow(root: &Path) -> (Files, Kept) {
+        let (files, mut sink) = read_once(root);
         sink.changes.clear();
         (files, sink)
     }
@@ -474,5 +634,192 @@ mod tests {
         let written = event(EventKind::Modify(ModifyKind::Data(DataChange::Any)), &a);
         assert!(!files.take(Ok(vec![written]), &mut sink));
         assert_eq!(read(&mut sink), ["written, but only an open is reported"]);
+    }
+
+    /// What a follower's changes leave listed: each file's replies (line, text), by path.
+    #[derive(Debug, Default, PartialEq)]
+    struct Listed(BTreeMap<PathBuf, Vec<(Option<usize>, String)>>);
+
+    impl Listed {
+        fn apply(&mut self, changes: Vec<Change>) {
+            for c in changes {
+                match c {
+                    Change::Item(Item::Reply(r)) => self.0.entry(r.source).or_default().push((r.line, r.text)),
+                    Change::Restarted { source, .. } | Change::Removed { source } => {
+                        self.0.remove(&source);
+                    }
+                    Change::Moved { moves } => {
+                        let taken: Vec<_> = moves.iter().map(|(from, to)| (to, self.0.remove(from))).collect();
+                        for (to, replies) in taken {
+                            let replaced = self.0.insert(to.clone(), replies.unwrap_or_default());
+                            assert!(
+                                replaced.is_none(),
+                                "{} was not let go before a file was renamed over it",
+                                to.display()
+                            );
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            self.0.retain(|_, v| !v.is_empty());
+        }
+
+        /// What loading `root` lists now.
+        fn loaded(root: &Path) -> Listed {
+            let mut listed = Listed::default();
+            crate::runlog::load(&[root.to_path_buf()], &LoadOptions::default(), &mut |item| {
+                listed.apply(vec![Change::Item(item)]);
+            });
+            listed
+        }
+    }
+
+    /// `root` followed, and what its first read listed.
+    fn listed(root: &Path) -> (Files, Kept, Listed) {
+        let (files, mut sink) = read_once(root);
+        let mut listed = Listed::default();
+        listed.apply(std::mem::take(&mut sink.changes));
+        (files, sink, listed)
+    }
+
+    fn moves(changes: &[Change]) -> Vec<(String, String)> {
+        let name = |p: &PathBuf| p.file_name().unwrap().to_string_lossy().into_owned();
+        changes
+            .iter()
+            .filter_map(|c| match c {
+                Change::Moved { moves } => Some(moves.iter().map(|(a, b)| (name(a), name(b)))),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+
+    fn renamed(dir: &Path, pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        for (a, b) in pairs {
+            std::fs::rename(dir.join(a), dir.join(b)).unwrap();
+        }
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn a_log_rotated_by_rename_is_followed_to_its_new_name_not_read_twice() {
+        // Regression: the renamed file was read again from the start as a new one, and the
+        // replies read at its old name were kept beside them, shown as gone: every reply of
+        // a rotated log was listed twice.
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.jsonl");
+        append(&log, "one");
+        append(&log, "two");
+        let (mut files, mut sink, mut listed) = listed(dir.path());
+        // The logger keeps its handle on the file renamed, and writes a line through it late.
+        let mut handle = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let done = renamed(dir.path(), &[("log.jsonl", "log.1.jsonl")]);
+        handle.write_all(record("three, written late").as_bytes()).unwrap();
+        files.scan(&mut sink, true);
+        assert_eq!(moves(&sink.changes), done);
+        assert_eq!(read(&mut Kept { changes: sink.changes.clone() }), ["three, written late"], "only what is new");
+        listed.apply(std::mem::take(&mut sink.changes));
+        assert_eq!(listed, Listed::loaded(dir.path()));
+        // Then a fresh log at the old name, while the renamed one still grows.
+        append(&log, "four, in the fresh log");
+        handle.write_all(record("five, later still").as_bytes()).unwrap();
+        files.scan(&mut sink, true);
+        assert_eq!(read(&mut Kept { changes: sink.changes.clone() }), ["five, later still", "four, in the fresh log"]);
+        listed.apply(std::mem::take(&mut sink.changes));
+        assert_eq!(listed, Listed::loaded(dir.path()));
+    }
+
+    #[test]
+    fn a_rename_is_followed_whichever_of_its_names_an_event_gives() {
+        // A rename's two names may come in two batches of events: each alone finds the move.
+        let dir = tempfile::tempdir().unwrap();
+        for (old, new, hinted) in [("a.jsonl", "a.1.jsonl", "a.1.jsonl"), ("b.jsonl", "b.1.jsonl", "b.jsonl")] {
+            append(&dir.path().join(old), old);
+            let (mut files, mut sink, mut listed) = listed(dir.path());
+            let done = renamed(dir.path(), &[(old, new)]);
+            let written = event(EventKind::Any, &std::fs::canonicalize(dir.path()).unwrap().join(hinted));
+            files.take(Ok(vec![written]), &mut sink);
+            assert_eq!(moves(&sink.changes), done, "told of {hinted} alone");
+            listed.apply(std::mem::take(&mut sink.changes));
+            assert_eq!(listed, Listed::loaded(dir.path()));
+        }
+    }
+
+    #[test]
+    fn logs_rotated_in_a_chain_or_swapped_move_all_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["log.jsonl", "log.1.jsonl", "log.2.jsonl", "x.jsonl", "y.jsonl"] {
+            append(&dir.path().join(name), name);
+        }
+        let (mut files, mut sink, mut listed) = listed(dir.path());
+        // Numbered rotation: the oldest goes, each moves up one, a fresh log begins.
+        std::fs::remove_file(dir.path().join("log.2.jsonl")).unwrap();
+        let mut done = renamed(dir.path(), &[("log.1.jsonl", "log.2.jsonl"), ("log.jsonl", "log.1.jsonl")]);
+        append(&dir.path().join("log.jsonl"), "fresh");
+        // And two files swapped through a third name.
+        done.extend(renamed(dir.path(), &[("x.jsonl", "t.jsonl"), ("y.jsonl", "x.jsonl"), ("t.jsonl", "y.jsonl")]));
+        done.retain(|(a, b)| a != "t.jsonl" && b != "t.jsonl");
+        done.extend([("x.jsonl".to_owned(), "y.jsonl".to_owned())]);
+        files.scan(&mut sink, true);
+        let mut got = moves(&sink.changes);
+        got.sort();
+        done.sort();
+        assert_eq!(got, done);
+        assert_eq!(sink.changes.iter().filter(|c| matches!(c, Change::Moved { .. })).count(), 1, "one move");
+        listed.apply(std::mem::take(&mut sink.changes));
+        assert_eq!(listed, Listed::loaded(dir.path()));
+    }
+
+    #[test]
+    fn a_file_renamed_over_a_known_one_replaces_it() {
+        let dir = tempfile::tempdir().unwrap();
+        append(&dir.path().join("a.jsonl"), "a");
+        append(&dir.path().join("a.jsonl.new"), "the new a");
+        let (mut files, mut sink, mut listed) = listed(dir.path());
+        renamed(dir.path(), &[("a.jsonl.new", "a.jsonl")]);
+        files.scan(&mut sink, true);
+        let a = dir.path().join("a.jsonl");
+        assert!(matches!(&sink.changes[0], Change::Removed { source } if *source == a), "{:?}", sink.changes);
+        // Another extension: read again from the start at the new name.
+        assert!(matches!(&sink.changes[2], Change::Restarted { why: Restart::Moved, .. }), "{:?}", sink.changes);
+        listed.apply(std::mem::take(&mut sink.changes));
+        assert_eq!(listed, Listed::loaded(dir.path()));
+    }
+
+    #[test]
+    fn a_file_renamed_away_from_what_is_read_is_deleted_and_one_renamed_in_is_new() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("logs");
+        std::fs::create_dir(&root).unwrap();
+        append(&root.join("a.jsonl"), "a");
+        append(&dir.path().join("outside.jsonl"), "from outside");
+        let (mut files, mut sink, mut listed) = listed(&root);
+        std::fs::rename(root.join("a.jsonl"), dir.path().join("a.jsonl")).unwrap();
+        std::fs::rename(root.join("../outside.jsonl"), root.join("in.jsonl")).unwrap();
+        std::fs::rename(dir.path().join("a.jsonl"), root.join(".a.jsonl.hidden")).unwrap();
+        files.scan(&mut sink, true);
+        assert!(moves(&sink.changes).is_empty(), "{:?}", sink.changes);
+        listed.apply(std::mem::take(&mut sink.changes));
+        assert_eq!(listed, Listed::loaded(&root));
+        assert_eq!(listed.0.len(), 1);
+    }
+
+    #[test]
+    fn a_log_moved_to_another_directory_is_read_again_there() {
+        // Its run context comes from the directories around it.
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path().join("run-1");
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::create_dir_all(dir.path().join("archive")).unwrap();
+        append(&run.join("log.jsonl"), "a");
+        let (mut files, mut sink, mut listed) = listed(dir.path());
+        std::fs::rename(run.join("log.jsonl"), dir.path().join("archive/log.jsonl")).unwrap();
+        files.scan(&mut sink, true);
+        assert_eq!(moves(&sink.changes).len(), 1);
+        assert!(sink.changes.iter().any(|c| matches!(c, Change::Restarted { why: Restart::Moved, .. })));
+        listed.apply(std::mem::take(&mut sink.changes));
+        assert_eq!(listed, Listed::loaded(dir.path()));
     }
 }

@@ -8,6 +8,12 @@
 //! read again from the start, and the consumer is told to drop what it had from it first. A
 //! file read whole (a text reply, a JSON document) is read again whenever its size or time
 //! changes.
+//!
+//! A file renamed is the same file: [`Tail::rename`] moves the tail to the new name, and the
+//! read goes on from where it stopped (a logger rotating by rename may write on through its
+//! open handle for a while). Where the new name may be read otherwise (another directory,
+//! whose run context differs, or another extension, which can decide how a file is read),
+//! the file is read again from the start under it.
 
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom};
@@ -33,6 +39,10 @@ pub enum Change {
     Restarted { source: PathBuf, why: Restart },
     /// The file is gone: drop every item from it.
     Removed { source: PathBuf },
+    /// Files renamed, all at once (a rotation renames a chain, `log.1` to `log.2` as `log`
+    /// to `log.1`): each one's items are the items of the file at its new path now, ids
+    /// named after the path renamed with it. What follows from each is read at its new path.
+    Moved { moves: Vec<(PathBuf, PathBuf)> },
     /// A new reply, listed without its text (only from a tail that lists, [`Tail::listing`]).
     Listed(Listed),
 }
@@ -49,6 +59,8 @@ pub enum Restart {
     Overwritten,
     /// A file read whole changed.
     Rewritten,
+    /// It was renamed to where it may be read otherwise (see [`Tail::rename`]).
+    Moved,
 }
 
 /// A file's identity. The birth time, where the filesystem keeps one, tells a new file from
@@ -95,6 +107,8 @@ pub struct Tail {
     seen: Option<Vec<u8>>,
     /// Replies whose texts lines hold are listed, not loaded (see [`Loader::list`]).
     list: bool,
+    /// Renamed to where it may be read otherwise: read again from the start.
+    renamed: bool,
 }
 
 /// How many bytes before the offset are compared: enough to span a record's distinct part.
@@ -120,6 +134,7 @@ impl Tail {
             gone: false,
             seen: None,
             list: false,
+            renamed: false,
         }
     }
 
@@ -136,6 +151,28 @@ impl Tail {
     /// Whether the last read found no file at the path (not: could not look).
     pub fn is_gone(&self) -> bool {
         self.gone
+    }
+
+    /// The file last read, while it is known.
+    pub(crate) fn id(&self) -> Option<FileId> {
+        self.id
+    }
+
+    /// Whether anything read from the file has been pushed (and not dropped since).
+    pub(crate) fn has_pushed(&self) -> bool {
+        self.pushed
+    }
+
+    /// The file was renamed to `to`: it is followed there. A JSONL file renamed within its
+    /// directory keeping its extension is read on from where the last read stopped; any
+    /// other is read again from the start at the next read (a restart, [`Restart::Moved`]):
+    /// its run context comes from the directories around it, and an extension can decide
+    /// how a file is read.
+    pub(crate) fn rename(&mut self, to: PathBuf) {
+        let same_dir = self.path.parent() == to.parent();
+        let same_ext = super::file::extension(&self.path) == super::file::extension(&to);
+        self.renamed |= !(matches!(self.state, State::Jsonl(_)) && same_dir && same_ext);
+        self.path = to;
     }
 
     /// The byte offset read up to (for a JSONL file).
@@ -167,6 +204,7 @@ impl Tail {
         let id = file_id(&meta);
         let modified = meta.modified().ok();
         let restart = match &self.state {
+            _ if self.renamed => Some(Restart::Moved),
             _ if self.id.is_some_and(|old| old != id) => Some(Restart::Replaced),
             State::Jsonl(s) if meta.len() < s.offset() => Some(Restart::Truncated),
             State::Jsonl(s) if !self.still_holds(s.offset()) => Some(Restart::Overwritten),
@@ -190,8 +228,17 @@ impl Tail {
                 FileOut::Listed(listed) => Change::Listed(listed),
             });
         };
+        // Gone between the look at the path and the open (renamed or deleted: the next look
+        // finds where), which is no problem of the file's.
+        let mut vanished = false;
         match &mut self.state {
-            State::Fresh => match self.loader.start(&self.path, true, &mut emit) {
+            State::Fresh => match self.loader.start(&self.path, true, &mut |out| match out {
+                FileOut::Item(Item::Diagnostic(d)) if d.problem == Problem::Vanished && d.line.is_none() => {
+                    vanished = true;
+                }
+                out => emit(out),
+            }) {
+                Start::Skipped if vanished => {}
                 Start::Jsonl(file, mut s) => {
                     if self.list {
                         s.listing();
@@ -208,6 +255,7 @@ impl Tail {
                     s.read(&*self.loader, &self.path, &file, &mut emit);
                     self.seen = bytes_before(&file, s.offset()).ok();
                 }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => {
                     emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(&self.path, Problem::from_io(&e, true)))))
                 }
@@ -233,5 +281,6 @@ impl Tail {
         self.state = State::Fresh;
         self.pushed = false;
         self.seen = None;
+        self.renamed = false;
     }
 }

@@ -144,7 +144,7 @@ pub fn table(config: &Config, compared: ReaderId) -> Vec<Look> {
             "cut off: the output ceiling stopped it, or it opens an object that never closes",
         ),
         look(Badge::New, "new", bold(accent()), "arrived while watching"),
-        look(Badge::Gone, "gone", dim(), "its file was deleted"),
+        look(Badge::Gone, "gone", dim(), "its text could not be read again where it was listed"),
         look(Badge::Changed, "changed", warn(), "its text changed on disk since it was listed, and was read again"),
         look(Badge::Marked, "★", warn(), "marked for triage (m; `bracewalk marks` prints them)"),
     ]);
@@ -186,7 +186,7 @@ impl Badge {
     }
 
     /// Whether a filter on the badge admits `e`. A row of the report admits exactly the
-    /// replies the scan counts under it: not one whose file is gone (nor does `flagged`,
+    /// replies the scan counts under it: not one that could not be read again (nor does `flagged`,
     /// which is any of the flags' rows).
     pub fn admits(&self, e: &Entry, marked: bool, config: &Config) -> bool {
         !(e.gone && matches!(self, Badge::Report(_) | Badge::Flagged)) && self.on(e, marked, config)

@@ -72,7 +72,7 @@ pub struct Entry {
     pub html: Option<usize>,
     /// Arrived after the first load finished.
     pub new: bool,
-    /// Its file was deleted.
+    /// Its text could not be read again where it was listed.
     pub gone: bool,
     /// Its text was found changed on disk since it was listed, and read again.
     pub changed: bool,

@@ -113,6 +113,11 @@ pub enum Incoming {
     Removed {
         source: PathBuf,
     },
+    /// Files renamed, all at once (old path, new path): their entries are the same replies
+    /// at the new paths.
+    Moved {
+        moves: Vec<(PathBuf, PathBuf)>,
+    },
 }
 
 /// Whether the logs are being watched, and how.

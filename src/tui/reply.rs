@@ -69,6 +69,23 @@ impl ReplyPanes {
         };
     }
 
+    /// Reply `from` is reply `to` now (its file was renamed): the panes stay where they are
+    /// and its record is kept. A record asked for under the old key is asked for again.
+    pub fn rekey(&mut self, from: EntryKey, to: EntryKey) {
+        let at = |k: &mut EntryKey| {
+            if *k == from {
+                *k = to;
+            }
+        };
+        self.key.iter_mut().for_each(at);
+        self.details.iter_mut().for_each(|(k, _)| at(k));
+        self.wrap.iter_mut().for_each(|w| at(&mut w.key));
+        self.search.iter_mut().filter_map(|s| s.key.as_mut()).for_each(at);
+        if self.wanted == Some(from) {
+            self.wanted = None;
+        }
+    }
+
     /// The full record of reply `key`, if it has arrived and is still kept.
     pub fn detail(&self, key: EntryKey) -> Option<&Arc<Detail>> {
         self.details.iter().rev().find(|(k, _)| *k == key).map(|(_, d)| d)

@@ -25,7 +25,7 @@ pub struct Corpus {
     pub keys: Vec<EntryKey>,
     /// Replies whose facts are still being read: not counted yet.
     pub pending: usize,
-    /// Replies whose file is gone: not counted.
+    /// Replies whose text could not be read again: not counted.
     pub gone: usize,
 }
 

@@ -98,6 +98,7 @@ impl Sink for Intake {
             Change::Amended { source, line, meta } => Incoming::Amended { source, line, meta: Box::new(meta) },
             Change::Restarted { source, .. } => Incoming::Restarted { source },
             Change::Removed { source } => Incoming::Removed { source },
+            Change::Moved { moves } => Incoming::Moved { moves },
         };
         self.batch.push(incoming);
         if self.initial && (self.batch.len() >= 2000 || self.last_flush.elapsed() >= Duration::from_millis(100)) {

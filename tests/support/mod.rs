@@ -7,6 +7,7 @@
 pub mod binary;
 pub mod campaign;
 pub mod corpus;
+pub mod follower;
 pub mod fuzz_checks;
 pub mod loaded;
 pub mod tmux;

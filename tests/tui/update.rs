@@ -16,9 +16,9 @@ use bracewalk::scan::report::Row;
 use bracewalk::scan::{Scan, Scanner};
 use bracewalk::tui::badges::Badge;
 use bracewalk::tui::entry::Entry;
-use bracewalk::tui::list::SortKey;
+use bracewalk::tui::list::{SortKey, arrival};
 use bracewalk::tui::message::Incoming;
-use bracewalk::tui::message::Read;
+use bracewalk::tui::message::{Read, Unread};
 use bracewalk::tui::reply::ValueSource;
 use bracewalk::tui::state::{Mode, Pane};
 use bracewalk::tui::summary;
@@ -221,7 +221,7 @@ fn new_replies_are_marked_new_and_followed_and_pause_holds_them() {
 }
 
 #[test]
-fn a_restarted_file_is_read_again_and_a_deleted_one_is_gone() {
+fn a_restarted_file_is_read_again_and_a_deleted_one_leaves_the_list() {
     let mut s = state(three(), 100, 30);
     let source = PathBuf::from("logs/run-1/log.jsonl");
     drive(&mut s, Msg::Incoming { batch: vec![Incoming::Restarted { source: source.clone() }], initial: false });
@@ -231,8 +231,10 @@ fn a_restarted_file_is_read_again_and_a_deleted_one_is_gone() {
     drive(&mut s, Msg::Incoming { batch: again, initial: false });
     assert_eq!(s.list.entries().len(), 3);
     assert!(s.list.entries().iter().all(|e| !e.new), "what was there before is not new");
-    drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source }], initial: false });
-    assert!(s.list.entries().iter().all(|e| e.gone));
+    drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source: source.clone() }], initial: false });
+    // The list lists what is on disk, as `bracewalk list` does; the status line says what went.
+    assert!(s.list.entries().is_empty());
+    assert_eq!(s.flash.as_deref(), Some("deleted: logs/run-1/log.jsonl, 3 replies left the list"));
 }
 
 /// A reply at `file:line`, `size` bytes long.
@@ -293,6 +295,74 @@ fn a_restarted_file_leaves_the_selection_in_another_where_it_was() {
     drive(&mut s, Msg::Incoming { batch: vec![Incoming::Restarted { source }], initial: false });
     assert_eq!(s.list.view().len(), 3);
     assert_eq!(s.selected().unwrap().reference(), "logs/b.jsonl:3");
+}
+
+#[test]
+fn a_reply_renamed_with_its_file_keeps_its_mark_and_place_and_what_was_asked_under_the_old_name_is_let_go() {
+    let mut items: Vec<Item> = (1..=3).map(|i| reply_in("logs/a.jsonl", i, 10)).collect();
+    items.extend((1..=3).map(|i| reply_in("logs/b.jsonl", i, 10 + i)));
+    let mut s = state(items, 100, 30);
+    // Sorted by size, where a rename moves nothing.
+    typed(&mut s, "s");
+    let at = s.list.view().iter().position(|&i| s.list.entries()[i].id == "logs/a.jsonl:2").unwrap();
+    s.list.set_cursor(at);
+    typed(&mut s, "mlook at this\n");
+    let before = s.selected().unwrap().clone();
+    let view = |s: &State| s.list.shown().map(|e| e.id.clone()).collect::<Vec<_>>();
+    let order = view(&s);
+
+    let moves = vec![(PathBuf::from("logs/a.jsonl"), PathBuf::from("logs/a.1.jsonl"))];
+    let fx = drive(&mut s, Msg::Incoming { batch: vec![Incoming::Moved { moves }], initial: false });
+    let renamed: Vec<String> = order.iter().map(|id| id.replace("logs/a.jsonl", "logs/a.1.jsonl")).collect();
+    assert_eq!(view(&s), renamed, "every reply in its place, under its new name");
+    let e = s.selected().unwrap();
+    assert_eq!((e.id.as_str(), e.source.as_path()), ("logs/a.1.jsonl:2", std::path::Path::new("logs/a.1.jsonl")));
+    assert_eq!(
+        e.facts,
+        before.facts.map(|mut f| {
+            f.id = e.id.clone();
+            f
+        })
+    );
+    assert!(s.list.is_marked(e) && !s.list.marks().contains_key("logs/a.jsonl:2"), "the mark moved with it");
+    let saved = fx.iter().find_map(|f| match f {
+        Effect::SaveMarks(m) => Some(m.iter().map(|m| m.id.clone()).collect::<Vec<_>>()),
+        _ => None,
+    });
+    assert_eq!(saved, Some(vec!["logs/a.1.jsonl:2".to_owned()]));
+    assert_eq!(arrival(e.key), arrival(before.key), "the same entry");
+    assert_ne!(e.key, before.key, "under a new key");
+    assert_eq!(s.reply.key(), Some(e.key), "the reply panes stay on it");
+    // Its facts are not complete yet: read again, from the new name.
+    let reread: Vec<_> = fx
+        .iter()
+        .filter_map(|f| match f {
+            Effect::Reread { key, locator, .. } => Some((*key, locator.source.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reread.len(), 3);
+    assert!(reread.contains(&(e.key, PathBuf::from("logs/a.1.jsonl"))), "{reread:?}");
+
+    // What was asked under the old key and answers late, perhaps from another file now at
+    // the old name, is let go.
+    let (key, facts) = (e.key, e.facts.clone());
+    let wrong = Read::early(before.key, "{\"another\": \"file\"}", false, &s.config);
+    drive(&mut s, Msg::Facts(vec![wrong]));
+    drive(&mut s, Msg::Lost(vec![(before.key, Unread::NotAReply)]));
+    let e = s.selected().unwrap();
+    assert_eq!((e.key, &e.facts, e.gone), (key, &facts, false));
+
+    // Deleted: its replies leave, the status line says so, the mark is kept for its return.
+    let source = PathBuf::from("logs/a.1.jsonl");
+    drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source }], initial: false });
+    assert_eq!(view(&s), ["logs/b.jsonl:3", "logs/b.jsonl:2", "logs/b.jsonl:1"]);
+    assert_eq!(
+        s.flash.as_deref(),
+        Some("deleted: logs/a.1.jsonl, 3 replies left the list (1 marked; its mark is kept)")
+    );
+    assert!(s.list.marks().contains_key("logs/a.1.jsonl:2"));
+    assert!(s.selected().is_some_and(|e| e.source == std::path::Path::new("logs/b.jsonl")));
 }
 
 #[test]
@@ -631,13 +701,13 @@ fn the_summary_follows_replies_as_they_arrive_and_go() {
     assert_eq!(s.list.view().len(), n, "not yet read for the scan");
     scanned(&mut s);
     assert_eq!(s.list.view().len(), n + 1);
-    // A deleted file's replies leave the counts.
+    // A deleted file's replies leave the counts, as they leave the list.
     let source = PathBuf::from("logs/run-1/log.jsonl");
     drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source }], initial: false });
     typed(&mut s, "S");
     let corpus = s.corpus.as_ref().unwrap();
     assert_eq!(corpus.scan.replies.len(), 0);
-    assert_eq!(corpus.gone, before + 2);
+    assert_eq!(s.list.reply_count(), 0);
 }
 
 /// A config whose readers of one's own are `mine` and `theirs` (commands never run here: their

@@ -1,31 +1,27 @@
 //! The follower under the faults a watched directory meets: the directory deleted and
 //! recreated, a log truncated and rewritten, a log replaced by an atomic rename, 10,000 files
 //! at once, a line written in small pieces, native watching unavailable. Each test runs the
-//! real follower ([`watch::run`]) on threads over a temporary directory, one watching by
+//! real follower on threads over a temporary directory ([`Follower`]), one watching by
 //! native events and one polling, side by side on the same files, and applies everything
 //! each sends to its own real [`State`] through `update`: what is checked is what the user
-//! sees, the replies listed (those not marked gone) against the replies on disk, as
-//! multisets of (file, line, text): none lost, none twice. Waits poll for a condition with a
-//! generous deadline; nothing asserts on how long anything took.
+//! sees, the replies listed against the replies on disk, as multisets of (file, line, text):
+//! none lost, none twice. Waits poll for a condition with a generous deadline; nothing
+//! asserts on how long anything took.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use crate::support::follower::{DEADLINE, Follower};
 use crate::support::tui_fixture as fixture;
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use bracewalk::runlog::LoadOptions;
+use bracewalk::tui::State;
 use bracewalk::tui::message::WatchState;
-use bracewalk::tui::watch::{self, Intake, WatchMode};
-use bracewalk::tui::{Msg, State, update};
+use bracewalk::tui::watch::WatchMode;
 use serde_json::json;
-
-/// Long enough for a loaded 2-core machine; a passing test never waits this long.
-const DEADLINE: Duration = Duration::from_secs(20);
 
 /// A reply as the user sees it: file, line, text.
 /// A reply as listed: where it is, and its text's size and hash (the list keeps no text).
@@ -105,71 +101,7 @@ fn read_log(path: &Path, out: &mut Vec<Shown>) {
     }
 }
 
-/// The follower on a thread, and the state its messages build.
-struct Follower {
-    mode: WatchMode,
-    root: PathBuf,
-    rx: Receiver<Msg>,
-    state: State,
-    /// How many times the follower has reported having looked (each look ends with its
-    /// progress report).
-    looks: usize,
-}
-
 impl Follower {
-    /// Starts following `root` and waits until the first load is in and watching has begun.
-    fn start(root: &Path, mode: WatchMode) -> Follower {
-        let (ui, rx) = mpsc::channel();
-        // Readings are not what these tests are about: their receiver is dropped, and the
-        // follower does not mind.
-        let (reads, _) = mpsc::channel();
-        let roots = vec![root.to_path_buf()];
-        let intake = Intake::new(ui, reads, Default::default());
-        std::thread::spawn(move || watch::run(roots, LoadOptions::default(), mode, intake));
-        let state = State::new(vec![root.to_path_buf()], Default::default(), (200, 30));
-        let mut f = Follower { mode, root: root.to_path_buf(), rx, state, looks: 0 };
-        f.until("watching to begin", |s| {
-            s.loading.progress.done && matches!(s.loading.watch, WatchState::Native | WatchState::Polling(_))
-        });
-        f
-    }
-
-    /// Applies every message waiting, one at a time, as the event loop does.
-    fn pump(&mut self) {
-        while let Ok(msg) = self.rx.try_recv() {
-            if matches!(msg, Msg::Progress(_)) {
-                self.looks += 1;
-            }
-            update(&mut self.state, msg);
-        }
-    }
-
-    /// Waits until `ok` holds of the state, or fails saying what was awaited.
-    fn until(&mut self, what: &str, ok: impl Fn(&State) -> bool) {
-        let start = Instant::now();
-        loop {
-            self.pump();
-            if ok(&self.state) {
-                return;
-            }
-            if start.elapsed() > DEADLINE {
-                panic!("{:?}: waited {DEADLINE:?} for {what}; the list holds:\n{}", self.mode, listing(&self.state));
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Waits until the follower has looked `n` more times.
-    fn looked(&mut self, n: usize) {
-        let target = self.looks + n;
-        let start = Instant::now();
-        while self.looks < target {
-            assert!(start.elapsed() < DEADLINE, "{:?}: did not look again within {DEADLINE:?}", self.mode);
-            std::thread::sleep(Duration::from_millis(10));
-            self.pump();
-        }
-    }
-
     /// Waits until the replies listed are the replies on disk.
     fn agrees(&mut self, when: &str) {
         let want = on_disk(&self.root);
@@ -177,7 +109,7 @@ impl Follower {
         loop {
             self.pump();
             // Counting first spares building and sorting 10,000 tuples every turn.
-            let count = self.state.list.entries().iter().filter(|e| e.is_reply() && !e.gone).count();
+            let count = self.state.list.reply_count();
             if count == want.len() && shown(&self.state) == want {
                 assert_eq!(
                     self.state.loading.diagnostics, 0,
@@ -256,13 +188,13 @@ impl Both {
     }
 }
 
-/// The replies listed and not marked gone.
+/// The replies listed: a deleted file's are not, as `bracewalk list` does not list them.
 fn shown(s: &State) -> Vec<Shown> {
     let mut out: Vec<Shown> = s
         .list
         .entries()
         .iter()
-        .filter(|e| e.is_reply() && !e.gone)
+        .filter(|e| e.is_reply())
         .map(|e| {
             let t = e.text().unwrap();
             (e.source.clone(), e.line, t.len, t.hash)
@@ -270,17 +202,6 @@ fn shown(s: &State) -> Vec<Shown> {
         .collect();
     out.sort();
     out
-}
-
-fn listing(s: &State) -> String {
-    let all: Vec<String> = s
-        .list
-        .entries()
-        .iter()
-        .take(40)
-        .map(|e| format!("  {}{} {:?}", e.reference(), if e.gone { " (gone)" } else { "" }, e.text().map(|t| t.len)))
-        .collect();
-    format!("{} entries, watch {:?}\n{}", s.list.entries().len(), s.loading.watch, all.join("\n"))
 }
 
 /// What one multiset has that the other lacks, both ways.
@@ -532,4 +453,64 @@ fn an_idle_native_follower_stays_idle() {
             (looks, since) = (f.looks, Instant::now());
         }
     }
+}
+
+#[test]
+fn a_log_rotated_by_rename_and_written_late_is_listed_once() {
+    // Regression: a log renamed while its logger wrote on through the old handle was listed
+    // twice, its replies kept (as gone) at the old name and read again at the new one: the
+    // inspector counted 3,203 replies where `bracewalk list` counted 2,731.
+    let (_dir, root) = logs();
+    let log = root.join("run/log.jsonl");
+    write(&log, &records(&texts("a", 3)));
+    let mut both = Both::start(&root);
+    both.agree("the first load");
+    let mut handle = OpenOptions::new().append(true).open(&log).unwrap();
+    fs::rename(&log, root.join("run/log.1.jsonl")).unwrap();
+    both.agree("a log renamed");
+    handle.write_all(records(&texts("written late", 2)).as_bytes()).unwrap();
+    both.agree("written late through the old handle");
+    drop(handle);
+    append(&log, &records(&texts("a fresh log", 1)));
+    // Rotated again, the renamed one on: a chain.
+    fs::rename(root.join("run/log.1.jsonl"), root.join("run/log.2.jsonl")).unwrap();
+    fs::rename(&log, root.join("run/log.1.jsonl")).unwrap();
+    append(&log, &records(&texts("the freshest log", 1)));
+    both.agree_for_good("a chain rotated");
+}
+
+#[test]
+fn a_deleted_log_leaves_the_list() {
+    // Regression: a deleted file's replies stayed listed (struck through), where `bracewalk
+    // list` lists none of them.
+    let (_dir, root) = logs();
+    write(&root.join("a.jsonl"), &records(&texts("a", 3)));
+    write(&root.join("run/b.jsonl"), &records(&texts("b", 2)));
+    let mut both = Both::start(&root);
+    both.agree("the first load");
+    fs::remove_file(root.join("a.jsonl")).unwrap();
+    both.agree("a log deleted");
+    for f in &both.followers {
+        let said = f.state.flash.as_deref().unwrap_or_default();
+        assert!(said.contains("a.jsonl, 3 replies left the list"), "{:?}: {said}", f.mode);
+    }
+    fs::remove_dir_all(root.join("run")).unwrap();
+    both.agree_for_good("a directory of logs deleted");
+}
+
+#[test]
+fn a_log_copied_then_truncated_is_listed_as_both_files() {
+    // logrotate's copytruncate: the copy is a new file with the old replies, and the log,
+    // emptied in place, grows again.
+    let (_dir, root) = logs();
+    let log = root.join("log.jsonl");
+    write(&log, &records(&texts("a", 3)));
+    let mut both = Both::start(&root);
+    both.agree("the first load");
+    let mut handle = OpenOptions::new().append(true).open(&log).unwrap();
+    fs::copy(&log, root.join("log.1.jsonl")).unwrap();
+    handle.set_len(0).unwrap();
+    both.agree("a log copied, then truncated");
+    handle.write_all(records(&texts("after the truncation", 4)).as_bytes()).unwrap();
+    both.agree_for_good("the truncated log written again, past where it was read");
 }

@@ -1,36 +1,28 @@
 //! Where each file's entries are, so that a change naming a file (a line's metadata
-//! amended, the file restarted, removed, or back after a removal) finds what it touches
+//! amended, the file restarted, removed or renamed) finds what it touches
 //! without looking at every entry: during a flood of replies that look was made once per
 //! entry, and the cost grew with the square of the list.
 //!
-//! Entries are named by key, never by position: positions move when entries leave. A key
-//! that left is found no more in the state's `by_key`, and lists here may keep such keys
-//! for a while (taking one out of a long list would cost as much as the look it replaces);
-//! each file's list is tidied once as many have left as remain.
+//! Entries are named by key, never by position: positions move when entries leave. They
+//! leave a file at a time (it restarted or went), so a file's list here is taken whole.
 
-use std::collections::{BTreeMap, HashMap};
-use std::ops::Bound;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::super::entry::{Entry, EntryKey};
 
-/// Every file's entries, by path. Ordered, so that the files under a directory (a path's
-/// descendants, compared component by component) are one range.
+/// Every file's entries, by path.
 #[derive(Debug, Default)]
 pub struct FileIndex {
-    files: BTreeMap<PathBuf, FileEntries>,
+    files: HashMap<PathBuf, FileEntries>,
 }
 
 #[derive(Debug, Default)]
 struct FileEntries {
-    /// Keys in arrival order, some perhaps left.
+    /// Keys in arrival order.
     keys: Vec<EntryKey>,
-    /// How many of `keys` have left.
-    left: usize,
-    /// Keys by line, in arrival order; only live keys.
+    /// Keys by line, in arrival order.
     lines: HashMap<usize, Vec<EntryKey>>,
-    /// The gone entries' keys by id, in arrival order, for the file's coming back.
-    gone: HashMap<String, Vec<EntryKey>>,
 }
 
 impl FileIndex {
@@ -52,56 +44,31 @@ impl FileIndex {
         self.files.get(source)?.lines.get(&line)?.first().copied()
     }
 
-    /// Notes that `e` is gone (its file was deleted), so that the file's coming back
-    /// replaces it.
-    pub fn note_gone(&mut self, e: &Entry) {
-        if let Some(file) = self.files.get_mut(e.source.as_path()) {
-            file.gone.entry(e.id.clone()).or_default().push(e.key);
-        }
-    }
-
-    /// The first gone entry of `source` with `id`, now forgotten here: the caller takes it
-    /// out of the list ([`forget`](Self::forget) is for the rest of its traces).
-    pub fn take_gone(&mut self, source: &Path, id: &str) -> Option<EntryKey> {
-        let file = self.files.get_mut(source)?;
-        let keys = file.gone.get_mut(id)?;
-        let key = (!keys.is_empty()).then(|| keys.remove(0));
-        if keys.is_empty() {
-            file.gone.remove(id);
-        }
-        key
-    }
-
-    /// Forgets `e`, which leaves the list (what [`take_gone`](Self::take_gone) left of it).
-    /// `live` says whether a key is still listed.
-    pub fn forget(&mut self, e: &Entry, live: impl Fn(EntryKey) -> bool) {
-        let Some(file) = self.files.get_mut(e.source.as_path()) else { return };
-        if let Some(line) = e.line
-            && let Some(keys) = file.lines.get_mut(&line)
-        {
-            keys.retain(|&k| k != e.key);
-            if keys.is_empty() {
-                file.lines.remove(&line);
-            }
-        }
-        file.left += 1;
-        if file.left * 2 >= file.keys.len() {
-            file.keys.retain(|&k| k != e.key && live(k));
-            file.left = 0;
-        }
-    }
-
-    /// Forgets the file at `source` and returns its entries' keys, some perhaps left.
+    /// Forgets the file at `source` and returns its entries' keys.
     pub fn take_file(&mut self, source: &Path) -> Vec<EntryKey> {
         self.files.remove(source).map(|f| f.keys).unwrap_or_default()
     }
 
-    /// The keys of the entries of every file at or under `path`, some perhaps left.
-    pub fn under<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = EntryKey> + 'a {
-        self.files
-            .range::<Path, _>((Bound::Included(path), Bound::Unbounded))
-            .take_while(move |(p, _)| p.starts_with(path))
-            .flat_map(|(_, f)| f.keys.iter().copied())
+    /// The keys of the entries of the file at `source`.
+    pub fn keys(&self, source: &Path) -> &[EntryKey] {
+        self.files.get(source).map_or(&[], |f| &f.keys)
+    }
+
+    /// Files renamed, all at once (a chain or a swap): each one's entries, under the keys
+    /// `rekey` gives them (none: not listed), are the entries of the file at its new path.
+    pub fn moved(&mut self, moves: &[(PathBuf, PathBuf)], rekey: impl Fn(EntryKey) -> Option<EntryKey>) {
+        let taken: Vec<(&PathBuf, FileEntries)> =
+            moves.iter().filter_map(|(from, to)| self.files.remove(from).map(|f| (to, f))).collect();
+        for (to, f) in taken {
+            let file = self.files.entry(to.clone()).or_default();
+            file.keys.extend(f.keys.iter().filter_map(|&k| rekey(k)));
+            for (line, keys) in f.lines {
+                let keys: Vec<EntryKey> = keys.into_iter().filter_map(&rekey).collect();
+                if !keys.is_empty() {
+                    file.lines.entry(line).or_default().extend(keys);
+                }
+            }
+        }
     }
 }
 
@@ -109,26 +76,21 @@ impl FileIndex {
 mod tests {
     use super::*;
 
-    fn paths(index: &FileIndex, under: &str) -> Vec<PathBuf> {
-        let p = Path::new(under);
-        index
-            .files
-            .range::<Path, _>((Bound::Included(p), Bound::Unbounded))
-            .take_while(|(f, _)| f.starts_with(p))
-            .map(|(f, _)| f.clone())
-            .collect()
-    }
-
     #[test]
-    fn the_files_under_a_directory_are_one_range() {
+    fn files_renamed_in_a_chain_take_their_entries_along() {
         let mut index = FileIndex::default();
-        for p in ["logs/run/a", "logs/run-2/x", "logs/run.txt", "logs/run/b/c", "logs/ru", "logs/run", "logs/runt/a"] {
-            index.files.insert(PathBuf::from(p), FileEntries::default());
+        for (path, keys) in [("log.1", [1, 2]), ("log", [3, 4])] {
+            let file = index.files.entry(PathBuf::from(path)).or_default();
+            file.keys.extend(keys);
+            file.lines.extend(keys.map(|k| (k as usize, vec![k])));
         }
-        assert_eq!(paths(&index, "logs/run"), ["logs/run", "logs/run/a", "logs/run/b/c"].map(PathBuf::from));
-        assert_eq!(paths(&index, "logs/run/"), ["logs/run", "logs/run/a", "logs/run/b/c"].map(PathBuf::from));
-        assert_eq!(paths(&index, "logs/run/b"), ["logs/run/b/c"].map(PathBuf::from));
-        assert_eq!(paths(&index, "logs/run.txt"), ["logs/run.txt"].map(PathBuf::from));
-        assert_eq!(paths(&index, "logs").len(), 7);
+        // `log.1` to `log.2` as `log` to `log.1`; key 2 is not listed.
+        let moves = [("log.1", "log.2"), ("log", "log.1")].map(|(a, b)| (PathBuf::from(a), PathBuf::from(b)));
+        index.moved(&moves, |k| (k != 2).then_some(k + 100));
+        assert_eq!(index.keys(Path::new("log.2")), [101]);
+        assert_eq!(index.keys(Path::new("log.1")), [103, 104]);
+        assert!(index.keys(Path::new("log")).is_empty());
+        assert_eq!(index.at_line(Path::new("log.1"), 4), Some(104));
+        assert_eq!(index.at_line(Path::new("log.2"), 2), None);
     }
 }

@@ -13,7 +13,7 @@ mod index;
 mod order;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::query::TextHit;
@@ -30,6 +30,27 @@ pub use order::{SortKey, outcome_rank};
 
 use index::FileIndex;
 use order::Kept;
+
+/// A key names what was read of a file at one path: an entry that moves with its file (a
+/// rename) takes a new key, so that what was asked of it under the old path and answered
+/// late (a reading, a record, a search), perhaps from another file now at that path, finds
+/// no entry and is let go. The moves are counted from this bit up; below it a key is still
+/// the arrival order the intake gave it.
+const MOVED: EntryKey = 1 << 40;
+
+/// Where the entry with key `k` arrived in order, through every move of its file.
+pub fn arrival(k: EntryKey) -> EntryKey {
+    k % MOVED
+}
+
+/// What a move did to the list ([`Change::moved`]).
+#[derive(Debug, Default)]
+pub struct Moved {
+    /// Each moved entry's key, old and new.
+    pub keys: Vec<(EntryKey, EntryKey)>,
+    /// Whether marks moved with their replies (and are to be saved).
+    pub marks: bool,
+}
 
 /// What the list reads an entry's badges and outcome by: the readers' config, and the reader
 /// the `≠` badge sets beside the seed.
@@ -265,16 +286,11 @@ impl Change<'_> {
         self.list.select = Some(k);
     }
 
-    /// Adds `e`, just arrived (`initial`: in the first load). A file that comes back
-    /// replaces what was left of it; an entry read again after its file restarted is not
-    /// new.
+    /// Adds `e`, just arrived (`initial`: in the first load). An entry read again after its
+    /// file restarted is not new.
     pub fn arrive(&mut self, mut e: Entry, initial: bool) {
         let list = &mut *self.list;
         e.new = !initial && !list.restarted.remove(&e.id);
-        if let Some(k) = list.files.take_gone(&e.source, &e.id) {
-            self.leave(k);
-        }
-        let list = &mut *self.list;
         list.files.add(&e);
         list.by_key.insert(e.key, list.entries.len());
         list.entries.push(e);
@@ -305,17 +321,85 @@ impl Change<'_> {
         }
     }
 
-    /// Marks every entry of the files at or under `source` gone: the files were deleted.
-    pub fn remove(&mut self, source: &Path) {
-        let keys: Vec<EntryKey> = self.list.files.under(source).collect();
-        for k in keys {
-            let Some(i) = self.index(k) else { continue };
-            if self.list.entries[i].gone {
-                continue;
+    /// Drops every entry of the file at `source`, which was deleted: the list lists what is
+    /// on disk. How many replies left, and how many of those were marked (their marks are
+    /// kept, for the file's coming back and for `bracewalk marks`).
+    pub fn remove(&mut self, source: &Path) -> (usize, usize) {
+        let list = &mut *self.list;
+        let (mut replies, mut marked) = (0, 0);
+        for k in list.files.take_file(source) {
+            if let Some(i) = list.by_key.remove(&k) {
+                let e = &list.entries[i];
+                if e.is_reply() {
+                    replies += 1;
+                    marked += usize::from(list.marks.contains_key(&e.id));
+                }
+                self.kept.left(i);
             }
-            self.entry_mut(i).gone = true;
-            self.list.files.note_gone(&self.list.entries[i]);
         }
+        (replies, marked)
+    }
+
+    /// Files renamed, all at once (a rotation's chain, a swap): each file's entries are the
+    /// entries of the file at its new path (what was there before leaves), ids named after
+    /// the path renamed with it, each under a new key ([`MOVED`]). They keep their place,
+    /// their facts, the selection, and their marks, which move with them.
+    pub fn moved(&mut self, moves: &[(PathBuf, PathBuf)]) -> Moved {
+        // A file renamed over another replaces it (one that moves on itself is moved).
+        for (_, to) in moves {
+            if !moves.iter().any(|(from, _)| from == to) {
+                self.remove(to);
+            }
+        }
+        let mut keys = Vec::new();
+        // Each moved reply's id before and after, and where it is now.
+        let mut ids = Vec::new();
+        for (from, to) in moves {
+            let listed: Vec<EntryKey> =
+                self.list.files.keys(from).iter().copied().filter(|k| self.list.by_key.contains_key(k)).collect();
+            for k in listed {
+                let Some(i) = self.index(k) else { continue };
+                self.kept.displace(self.list, self.lens, i);
+                let e = &mut self.list.entries[i];
+                let was = e.id.clone();
+                rename(e, from, to);
+                e.key = k.wrapping_add(MOVED);
+                ids.push((was, e.id.clone(), e.reference()));
+                keys.push((k, e.key));
+            }
+        }
+        let to: HashMap<EntryKey, EntryKey> = keys.iter().copied().collect();
+        let list = &mut *self.list;
+        for (k, new) in &keys {
+            if let Some(i) = list.by_key.remove(k) {
+                list.by_key.insert(*new, i);
+            }
+        }
+        list.files.moved(moves, |k| to.get(&k).copied());
+        if let Some(k) = &mut list.select {
+            *k = to.get(k).copied().unwrap_or(*k);
+        }
+        self.kept.rekey(&to);
+        if let Some(q) = &mut list.filter.query {
+            for (k, new) in &keys {
+                if let Some(hit) = q.hits.remove(k) {
+                    q.hits.insert(*new, hit);
+                }
+            }
+        }
+        // All marks are taken off before any is put back: in a chain, one reply's new id is
+        // another's old one.
+        let marks: Vec<(Mark, String, String)> = ids
+            .into_iter()
+            .filter_map(|(was, id, reference)| list.marks.remove(&was).map(|m| (m, id, reference)))
+            .collect();
+        let moved = Moved { keys, marks: !marks.is_empty() };
+        for (mut m, id, reference) in marks {
+            m.reference = (reference != id).then_some(reference);
+            m.id = id;
+            list.marks.insert(m.id.clone(), m);
+        }
+        moved
     }
 
     /// What the query's text terms made of reply `k`'s text.
@@ -342,13 +426,32 @@ impl Change<'_> {
         }
         true
     }
+}
 
-    /// Takes the entry with key `k` out of the list.
-    fn leave(&mut self, k: EntryKey) {
-        let list = &mut *self.list;
-        let Some(i) = list.by_key.remove(&k) else { return };
-        let by_key = &list.by_key;
-        list.files.forget(&list.entries[i], |k| by_key.contains_key(&k));
-        self.kept.left(i);
+/// `e`, of the file renamed from `from` to `to`, as the file at `to` has it.
+fn rename(e: &mut Entry, from: &Path, to: &Path) {
+    if let Some(id) = renamed_id(&e.id, e.line, from, to) {
+        e.id = id;
     }
+    e.source = to.to_path_buf();
+    if let Body::Diagnostic(d) = &mut e.body {
+        d.source = to.to_path_buf();
+        e.id = d.to_string();
+    }
+    // The facts are named after the reply's id and where it is.
+    if let Some(f) = e.facts.take() {
+        e.set_facts(*f);
+    }
+}
+
+/// `id`, of a record at `line` of the file renamed from `from` to `to`, as the file at `to`
+/// names it, where it is named after the path (`path:line`, `path:line#2`, `path#3`,
+/// `path`); `None` for a record's own id, which stays.
+fn renamed_id(id: &str, line: Option<usize>, from: &Path, to: &Path) -> Option<String> {
+    let at = |p: &Path| match line {
+        Some(n) => format!("{}:{n}", p.display()),
+        None => p.display().to_string(),
+    };
+    let rest = id.strip_prefix(&at(from))?;
+    (rest.is_empty() || rest.starts_with('#')).then(|| format!("{}{rest}", at(to)))
 }

@@ -12,7 +12,7 @@
 //! over), so a test can hold the cost of a batch to its size without timing anything.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::read::trace::DecidedBy;
@@ -20,7 +20,7 @@ use crate::readers::ReaderId;
 use crate::reading::Config;
 
 use super::super::entry::{Body, Entry, EntryKey};
-use super::{Lens, List};
+use super::{Lens, List, arrival};
 
 /// The list's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,12 +66,17 @@ impl SortKey {
 pub fn compare(entries: &[Entry], sort: &Sort, a: usize, b: usize) -> Ordering {
     let (x, y) = (&entries[a], &entries[b]);
     match sort.key {
-        SortKey::Source => x.source.cmp(&y.source).then(x.line.cmp(&y.line)).then(x.key.cmp(&y.key)),
+        SortKey::Source => x.source.cmp(&y.source).then(x.line.cmp(&y.line)).then(first(x, y)),
         SortKey::Size => y.size().cmp(&x.size()).then(a.cmp(&b)),
         SortKey::Outcome => (sort.rank(x), a).cmp(&(sort.rank(y), b)),
-        SortKey::Time => ts(x).cmp(&ts(y)).then(x.key.cmp(&y.key)),
-        SortKey::Document => place(x).cmp(&place(y)).then(ts(x).cmp(&ts(y))).then(x.key.cmp(&y.key)),
+        SortKey::Time => ts(x).cmp(&ts(y)).then(first(x, y)),
+        SortKey::Document => place(x).cmp(&place(y)).then(ts(x).cmp(&ts(y))).then(first(x, y)),
     }
+}
+
+/// Which of two entries arrived first: a reply that moved with its file keeps its place.
+fn first(x: &Entry, y: &Entry) -> Ordering {
+    arrival(x.key).cmp(&arrival(y.key))
 }
 
 /// Where an entry stands among documents: those of a document first, by round, document and
@@ -210,8 +215,11 @@ pub(super) struct Kept {
     arrived: usize,
     /// Where the touched entries stood before the batch, by position.
     before: HashMap<usize, Standing>,
-    /// Positions of entries that left the list (their file restarted, or back).
+    /// Positions of entries that left the list (their file restarted or went).
     dropped: Vec<usize>,
+    /// Positions of entries placed again whatever their standing (their file was renamed,
+    /// which moves them in the source order).
+    displaced: HashSet<usize>,
     /// Whether the view is to be sorted in full anyway.
     skip: bool,
     selected: Option<EntryKey>,
@@ -224,6 +232,7 @@ impl Kept {
             arrived: list.entries.len(),
             before: HashMap::new(),
             dropped: Vec::new(),
+            displaced: HashSet::new(),
             skip: list.dirty,
             selected: list.selected().map(|e| e.key),
             top: list.view.get(list.top).and_then(|&i| list.entries.get(i)).map(|e| e.key),
@@ -237,6 +246,21 @@ impl Kept {
         }
         list.work += 1;
         self.before.insert(i, standing(list, lens, i));
+    }
+
+    /// Notes that entry `i` is to be placed again, before it changes.
+    pub(super) fn displace(&mut self, list: &mut List, lens: &Lens, i: usize) {
+        self.touch(list, lens, i);
+        if !self.skip && i < self.arrived {
+            self.displaced.insert(i);
+        }
+    }
+
+    /// Follows the selected entry and the one at the top of the list pane to their new keys.
+    pub(super) fn rekey(&mut self, to: &HashMap<EntryKey, EntryKey>) {
+        for k in [&mut self.selected, &mut self.top].into_iter().flatten() {
+            *k = to.get(k).copied().unwrap_or(*k);
+        }
     }
 
     /// Notes that entry `i` left the list (it is taken out of `entries` by `finish`).
@@ -256,10 +280,11 @@ impl Kept {
         let mut out = Vec::new();
         let mut add = Vec::new();
         for (&i, was) in &self.before {
+            let displaced = self.displaced.contains(&i);
             let Some(i) = at(i) else { continue };
             let now = standing(list, lens, i);
             list.work += 1;
-            if now != *was {
+            if now != *was || displaced {
                 if was.admitted {
                     out.push(i);
                 }
@@ -396,6 +421,7 @@ mod tests {
     use super::super::super::message::{Incoming, Msg, Read};
     use super::super::super::state::State;
     use super::super::super::update::update;
+    use super::super::MOVED;
     use super::*;
     use crate::reading::Facts;
     use crate::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply};
@@ -465,7 +491,6 @@ mod tests {
     // ---- the list kept equals the list sorted in full ----------------------------------------
 
     const FILES: [&str; 4] = ["logs/a/x.jsonl", "logs/a/y.jsonl", "logs/a-b/z.jsonl", "logs/b.jsonl"];
-    const UNDER: [&str; 2] = ["logs/a", "logs"];
     const TEXTS: [&str; 4] = ["{\"a\": 1}", "no object here", "{\"a\": ", "x {\"b\": [1, 2]} y {\"c\": 3}"];
 
     #[derive(Debug, Clone)]
@@ -491,9 +516,13 @@ mod tests {
         Restart {
             file: usize,
         },
-        /// A file, or a directory (past the files).
         Remove {
-            path: usize,
+            file: usize,
+        },
+        /// These files renamed, each to the file `shift` places on (a chain, a swap).
+        Move {
+            files: Vec<usize>,
+            shift: usize,
         },
     }
 
@@ -514,8 +543,10 @@ mod tests {
                 .prop_map(|(file, line, own_id, text, ts)| Change::Reply { file, line, own_id, text, ts }),
             1 => (f.clone(), line.clone()).prop_map(|(file, line)| Change::Problem { file, line }),
             2 => (f.clone(), line, ts).prop_map(|(file, line, ts)| Change::Amend { file, line, ts }),
-            1 => f.prop_map(|file| Change::Restart { file }),
-            1 => (0..FILES.len() + UNDER.len()).prop_map(|path| Change::Remove { path }),
+            1 => f.clone().prop_map(|file| Change::Restart { file }),
+            1 => f.prop_map(|file| Change::Remove { file }),
+            1 => (proptest::sample::subsequence((0..FILES.len()).collect::<Vec<_>>(), 1..=FILES.len()), 1..FILES.len())
+                .prop_map(|(files, shift)| Change::Move { files, shift }),
         ]
     }
 
@@ -592,11 +623,6 @@ mod tests {
                     Incoming::Entry(e) => {
                         let mut p = plain(e);
                         p.new = !initial && !self.restarted.remove(&p.id);
-                        if let Some(i) =
-                            self.entries.iter().position(|x| x.gone && x.id == p.id && x.source == p.source)
-                        {
-                            self.entries.remove(i);
-                        }
                         self.entries.push(p);
                     }
                     Incoming::Amended { source, line, meta } => {
@@ -614,9 +640,23 @@ mod tests {
                         }
                         self.entries.retain(|e| e.source != *source);
                     }
-                    Incoming::Removed { source } => {
-                        for e in self.entries.iter_mut().filter(|e| e.source.starts_with(source)) {
-                            e.gone = true;
+                    Incoming::Removed { source } => self.entries.retain(|e| e.source != *source),
+                    Incoming::Moved { moves } => {
+                        let replaced = |p: &PathBuf| {
+                            moves.iter().any(|(_, to)| to == p) && !moves.iter().any(|(from, _)| from == p)
+                        };
+                        self.entries.retain(|e| !replaced(&e.source));
+                        for e in &mut self.entries {
+                            let Some((from, to)) = moves.iter().find(|(from, _)| *from == e.source) else { continue };
+                            let at = |p: &PathBuf| format!("{}:{}", p.display(), e.line.unwrap_or(0));
+                            if e.id == at(from) {
+                                e.id = at(to);
+                            } else if e.problem {
+                                // A load problem is named after where it is.
+                                e.id = e.id.replacen(&*from.to_string_lossy(), &to.to_string_lossy(), 1);
+                            }
+                            e.source = to.clone();
+                            e.key += MOVED;
                         }
                     }
                 }
@@ -645,10 +685,10 @@ mod tests {
                     Incoming::Amended { source: FILES[file].into(), line, meta: Box::new(meta) }
                 }
                 Change::Restart { file } => Incoming::Restarted { source: FILES[file].into() },
-                Change::Remove { path } => {
-                    let p = if path < FILES.len() { FILES[path] } else { UNDER[path - FILES.len()] };
-                    Incoming::Removed { source: p.into() }
-                }
+                Change::Remove { file } => Incoming::Removed { source: FILES[file].into() },
+                Change::Move { ref files, shift } => Incoming::Moved {
+                    moves: files.iter().map(|&f| (FILES[f].into(), FILES[(f + shift) % FILES.len()].into())).collect(),
+                },
             })
             .collect()
     }
@@ -715,13 +755,15 @@ mod tests {
             }
             prop_assert_eq!(s.list.by_key.len(), s.list.entries.len());
             prop_assert_eq!(&s.list.view, &sorted_in_full(&s), "step {}: the view", n);
-            // The selection stays, unless it left the view or a new reply is followed.
+            // The selection stays (on a reply moved with its file too), unless it left the
+            // view or a new reply is followed.
             if let Some(k) = selected
                 && !following
-                && let Some(&i) = s.list.by_key.get(&k)
+                && let Some(i) = s.list.entries.iter().position(|e| arrival(e.key) == arrival(k))
                 && s.list.view.contains(&i)
             {
-                prop_assert_eq!(s.selected().map(|e| e.key), Some(k), "step {}: the selection", n);
+                let now = s.list.entries[i].key;
+                prop_assert_eq!(s.selected().map(|e| e.key), Some(now), "step {}: the selection", n);
             }
         }
         Ok(())

@@ -1,12 +1,23 @@
-//! What the loader and the watcher send: entries that arrive, amended, restarted, gone.
+//! What the loader and the watcher send: entries that arrive, amended, restarted, renamed,
+//! gone.
 
-use super::super::entry::{Body, EntryKey};
-use super::super::message::Incoming;
+use std::path::PathBuf;
+
+use crate::describe::plural;
+
+use super::super::entry::Body;
+use super::super::list::Moved;
+use super::super::message::{Effect, Incoming};
 use super::super::state::State;
+use super::query::search_arrivals;
 
-/// Applies a batch; returns the replies that arrived in it.
-pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) -> Vec<EntryKey> {
+/// Applies a batch: the replies that arrived in it are searched by a query that reads texts,
+/// replies renamed with their files are asked about again under their new keys, and files
+/// deleted are named in the status line.
+pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool, fx: &mut Vec<Effect>) {
     let mut arrived = Vec::new();
+    let mut moved = Moved::default();
+    let mut deleted: Vec<(PathBuf, usize, usize)> = Vec::new();
     let lens = state.lens();
     state.list.change(&lens, |c| {
         for change in batch {
@@ -25,10 +36,66 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool) -> V
                 }
                 Incoming::Amended { source, line, meta } => c.amend(&source, line, meta),
                 Incoming::Restarted { source } => c.restart(&source),
-                Incoming::Removed { source } => c.remove(&source),
+                Incoming::Removed { source } => {
+                    let (replies, marked) = c.remove(&source);
+                    if replies > 0 {
+                        deleted.push((source, replies, marked));
+                    }
+                }
+                Incoming::Moved { moves } => {
+                    let m = c.moved(&moves);
+                    moved.keys.extend(m.keys);
+                    moved.marks |= m.marks;
+                }
             }
         }
     });
-    state.corpus_stale += 1;
-    arrived
+    // The summary names replies by key: those moved count as changed.
+    state.corpus_stale += 1 + moved.keys.len();
+    search_arrivals(state, &arrived, fx);
+    if !moved.keys.is_empty() {
+        after_moves(state, &moved, fx);
+    }
+    if !deleted.is_empty() {
+        state.flash = Some(deletions(&deleted));
+    }
+}
+
+/// Replies renamed with their files, under new keys: what was asked under the old ones is
+/// let go when it comes, so what is still to come is asked for again (their facts, the
+/// shown reply's record, a query's search); marks that moved are saved.
+fn after_moves(state: &mut State, moved: &Moved, fx: &mut Vec<Effect>) {
+    let mut search = Vec::new();
+    for &(from, to) in &moved.keys {
+        state.reply.rekey(from, to);
+        let Some(e) = state.list.entry(to) else { continue };
+        if e.is_reply() && !e.complete() {
+            if let Some(locator) = e.locator() {
+                fx.push(Effect::Reread { key: to, locator, stopped: e.cut() });
+            }
+        }
+        if e.is_reply() && state.list.filter().query.as_ref().is_some_and(|q| !q.hits.contains_key(&to)) {
+            search.push(to);
+        }
+    }
+    search_arrivals(state, &search, fx);
+    if moved.marks {
+        fx.push(Effect::SaveMarks(state.list.marks().values().cloned().collect()));
+    }
+}
+
+/// `deleted: logs/a.jsonl, 12 replies left the list (2 marked; their marks are kept)`.
+fn deletions(deleted: &[(PathBuf, usize, usize)]) -> String {
+    let replies: usize = deleted.iter().map(|d| d.1).sum();
+    let marked: usize = deleted.iter().map(|d| d.2).sum();
+    let what = match deleted {
+        [(path, ..)] => format!("deleted: {}", path.display()),
+        _ => format!("{} deleted", plural(deleted.len(), "file", "files")),
+    };
+    let left = plural(replies, "reply left the list", "replies left the list");
+    match marked {
+        0 => format!("{what}, {left}"),
+        1 => format!("{what}, {left} (1 marked; its mark is kept)"),
+        n => format!("{what}, {left} ({n} marked; their marks are kept)"),
+    }
 }

@@ -14,7 +14,7 @@ use super::super::state::{Mode, Pane, PromptKind, State};
 use super::documents::{documents_key, open_documents};
 use super::incoming::apply;
 use super::panes::{current_panes, move_candidate, page_of, step, toggle_node};
-use super::query::{open_query, query_key, search_arrivals};
+use super::query::{open_query, query_key};
 use super::screen::summary_key;
 use super::search::{next_match, start_search};
 use super::triage::{mark, next_mark, open};
@@ -185,8 +185,7 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             if state.loading.paused() {
                 let held = state.loading.resume();
                 let n = held.len();
-                let arrived = apply(state, held, false);
-                search_arrivals(state, &arrived, fx);
+                apply(state, held, false, fx);
                 state.flash = Some(format!("live updates resumed ({n} changes applied)"));
             } else {
                 state.loading.pause();

@@ -31,7 +31,7 @@ use incoming::apply;
 use keys::key;
 use mouse::mouse;
 use panes::{current_panes, reveal, text_panes};
-use query::{search_again, search_arrivals, searched, set_query};
+use query::{search_again, searched, set_query};
 use screen::settle_summary;
 use search::refresh_matches;
 
@@ -53,8 +53,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Incoming { batch, initial } => {
             let batch = if initial { Some(batch) } else { state.loading.hold(batch) };
             if let Some(batch) = batch {
-                let arrived = apply(state, batch, initial);
-                search_arrivals(state, &arrived, &mut fx);
+                apply(state, batch, initial, &mut fx);
             }
         }
         Msg::Progress(p) => state.loading.progress = p,

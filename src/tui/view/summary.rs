@@ -88,7 +88,7 @@ fn headline(corpus: &Corpus, width: u16) -> Line<'static> {
     }
     if corpus.gone > 0 {
         spans.push(Span::styled(
-            format!(" · {} of deleted files not counted", plural(corpus.gone, "reply", "replies")),
+            format!(" · {} not counted: could not be read again", plural(corpus.gone, "reply", "replies")),
             dim(),
         ));
     }
