@@ -459,6 +459,21 @@ impl JsonlReader {
     ) -> bool {
         let opts = host.options();
         let line = Some(at.number);
+        if !value.is_array() && is_event(opts, classify(&value)) {
+            // A run log's reply, listed by its output's measure; its other events are short
+            // lines, not skimmed.
+            if self.run_log.is_none() {
+                self.run_log = Some(host.run_log(path, self.tail, emit));
+            }
+            let Some(run_log) = &mut self.run_log else { return false };
+            let mut problems = Vec::new();
+            let listed = run_log
+                .record_listed(&value, long, at.number, at.offset, path, &mut |out| push_out(out, &mut problems, emit));
+            for p in problems {
+                self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit);
+            }
+            return listed;
+        }
         let mut records = Vec::new();
         for (index, value) in elements(value, None) {
             let shape = classify(&value);
@@ -521,12 +536,7 @@ impl JsonlReader {
                 }
                 if let Some(run_log) = &mut self.run_log {
                     let mut problems = Vec::new();
-                    run_log.record(value, at.number, at.offset, path, &mut |out| match out {
-                        Out::Reply(r) => emit(FileOut::Item(Item::Reply(r))),
-                        Out::Event(e) => emit(FileOut::Item(Item::Event(e))),
-                        Out::Amended { line, meta } => emit(FileOut::Amended { line, meta }),
-                        Out::Problem(p) => problems.push(p),
-                    });
+                    run_log.record(value, at.number, at.offset, path, &mut |out| push_out(out, &mut problems, emit));
                     for p in problems {
                         self.problem(opts, locate(Diagnostic::new(path, p)), emit);
                     }
@@ -617,6 +627,17 @@ impl JsonlReader {
     }
 }
 
+/// Pushes what a run log's record gave, but its problems, kept for the file to count.
+fn push_out(out: Out, problems: &mut Vec<Problem>, emit: &mut dyn FnMut(FileOut)) {
+    emit(match out {
+        Out::Reply(r) => FileOut::Item(Item::Reply(r)),
+        Out::Listed(l) => FileOut::Listed(l),
+        Out::Event(e) => FileOut::Item(Item::Event(e)),
+        Out::Amended { line, meta } => FileOut::Amended { line, meta },
+        Out::Problem(p) => return problems.push(p),
+    })
+}
+
 /// A record, or (for a JSON array not an element itself) each of its elements with its
 /// index.
 fn elements(value: Value, index: Option<usize>) -> Vec<(Option<usize>, Value)> {
@@ -664,5 +685,44 @@ mod tests {
         };
         assert_eq!(read(true), (300, 0, 300));
         assert_eq!(read(false), (300, 300, 0));
+    }
+
+    /// A run log's replies are listed from their skims too: only its short events (the model
+    /// calls, the verifications) are read whole, and what is listed is what loading gives.
+    #[test]
+    fn a_listing_reads_no_reply_of_a_run_log_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let text = r#"{\"html\":\"<p>caf\u00e9</p>\"}\n"#.repeat(100);
+        let mut lines = String::new();
+        for i in 0..200 {
+            lines.push_str(&format!(
+                "{{\"ts\":\"t{i}\",\"type\":\"model_call\",\"agent\":\"page\",\"model\":\"m\",\"ok\":true}}\n"
+            ));
+            lines.push_str(&format!(
+                "{{\"ts\":\"t{i}\",\"type\":\"agent_call\",\"agent\":\"page.md\",\"image\":\"d-p{i}.png\",\"output\":\"{text}\"}}\n"
+            ));
+            lines.push_str(&format!("{{\"ts\":\"t{i}\",\"type\":\"page_verify_ok\",\"image\":\"d-p{i}.png\"}}\n"));
+        }
+        lines.push_str("{\"ts\":\"t\",\"type\":\"run_complete\"}\n");
+        std::fs::write(&path, lines).unwrap();
+        let loader = Loader::new(LoadOptions::default());
+        let read = |list: bool| {
+            let mut got = Vec::new();
+            let Start::Jsonl(file, mut state) = loader.start(&path, false, &mut |_| {}) else { panic!("JSONL") };
+            state.list = list;
+            state.read(&loader, &path, &file, &mut |out| match out {
+                FileOut::Listed(l) => got.push(Listed { written: None, ..l }),
+                FileOut::Item(Item::Reply(r)) => got.push(Listed::of(&r)),
+                _ => {}
+            });
+            (got, state.whole, state.skimmed)
+        };
+        let (listed, whole, skimmed) = read(true);
+        assert_eq!((listed.len(), whole, skimmed), (200, 401, 200));
+        assert!(listed.iter().all(|l| l.meta.model.is_some() && l.meta.page_verified == Some(true)));
+        let (loaded, whole, skimmed) = read(false);
+        assert_eq!((whole, skimmed), (601, 0));
+        assert_eq!(listed, loaded);
     }
 }

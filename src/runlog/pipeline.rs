@@ -33,7 +33,10 @@ use serde_json::Value;
 use super::campaign::FileContext;
 use super::diagnostic::Problem;
 use super::fields::{page_of_image, string, take_string, uint};
-use super::reply::{Event, EventKind, Format, Meta, Reply, StopReason, Tokens};
+use super::record::meta_mentions;
+use super::reply::{Event, EventKind, Format, Listed, Meta, Reply, StopReason, Tokens};
+use super::skim::{self, Measured};
+use super::written::Written;
 use crate::visible::clip;
 
 /// The substring a truncation's error always carries (`TruncatedResponseError` in the
@@ -182,6 +185,8 @@ impl Facts {
 #[derive(Debug)]
 pub(crate) enum Out {
     Reply(Reply),
+    /// A reply of a listing, its text measured, not held.
+    Listed(Listed),
     Event(Event),
     /// A reply (or event) read earlier, with context that has arrived since (tail only).
     Amended {
@@ -244,25 +249,7 @@ impl RunLog {
                     out(Out::Problem(Problem::BadRecord("an agent_call event without an output string".to_owned())));
                     return;
                 };
-                let mut meta = self.meta();
-                meta.agent = string(&record, "agent").map(|a| a.strip_suffix(".md").map(str::to_owned).unwrap_or(a));
-                meta.phase = string(&record, "phase");
-                meta.image = string(&record, "image");
-                meta.page = meta.image.as_deref().and_then(page_of_image);
-                meta.ts = string(&record, "ts");
-                let paired = meta.agent.as_ref().and_then(|a| self.unpaired.get_mut(a)).and_then(VecDeque::pop_back);
-                if let Some(facts) = paired {
-                    facts.apply(&mut meta);
-                    // The pipeline raises on a truncation instead of logging the text, so a
-                    // logged reply paired with a successful call is a finished one.
-                    meta.stop = StopReason::Finished;
-                    for field in ["model", "provider", "tokens", "duration_ms", "stop"] {
-                        meta.infer(field);
-                    }
-                }
-                let review = meta.phase.as_deref() == Some("review");
-                let pending = self.forward(&mut meta, line, review);
-                self.remember(pending, line, &meta);
+                let meta = self.call(self.call_meta(&record), line);
                 out(Out::Reply(Reply {
                     id: id(source, line),
                     source: source.to_path_buf(),
@@ -354,6 +341,73 @@ impl RunLog {
             }
             _ => {}
         }
+    }
+
+    /// [`RunLog::record`] of a line a listing skimmed, whose long strings `long` measures: an
+    /// `agent_call` whose output is a stand-in is listed by that measure. False, with nothing
+    /// read, for any other record: only the whole line can say what a stand-in stands for
+    /// anywhere else (a short event has no stand-in, and is not skimmed).
+    pub fn record_listed(
+        &mut self,
+        record: &Value,
+        long: &[Measured],
+        line: usize,
+        offset: u64,
+        source: &Path,
+        out: &mut dyn FnMut(Out),
+    ) -> bool {
+        if record.get("type").and_then(Value::as_str) != Some("agent_call") {
+            return false;
+        }
+        let Some(text) = record.get("output").and_then(Value::as_str).and_then(|t| skim::stood_for(t, long)) else {
+            return false;
+        };
+        let meta = self.call_meta(record);
+        if meta_mentions(&meta) {
+            return false;
+        }
+        let meta = self.call(meta, line);
+        out(Out::Listed(Listed {
+            id: id(source, line),
+            source: source.to_path_buf(),
+            line: Some(line),
+            offset,
+            len: text.len,
+            hash: text.hash,
+            written: Written::of(offset, &text),
+            meta,
+        }));
+        true
+    }
+
+    /// What an `agent_call` event says of its reply itself.
+    fn call_meta(&self, record: &Value) -> Meta {
+        let mut meta = self.meta();
+        meta.agent = string(record, "agent").map(|a| a.strip_suffix(".md").map(str::to_owned).unwrap_or(a));
+        meta.phase = string(record, "phase");
+        meta.image = string(record, "image");
+        meta.page = meta.image.as_deref().and_then(page_of_image);
+        meta.ts = string(record, "ts");
+        meta
+    }
+
+    /// An `agent_call`'s reply at `line`, `meta` what it says itself: paired with its model's
+    /// call, and given what the lines after it say.
+    fn call(&mut self, mut meta: Meta, line: usize) -> Meta {
+        let paired = meta.agent.as_ref().and_then(|a| self.unpaired.get_mut(a)).and_then(VecDeque::pop_back);
+        if let Some(facts) = paired {
+            facts.apply(&mut meta);
+            // The pipeline raises on a truncation instead of logging the text, so a
+            // logged reply paired with a successful call is a finished one.
+            meta.stop = StopReason::Finished;
+            for field in ["model", "provider", "tokens", "duration_ms", "stop"] {
+                meta.infer(field);
+            }
+        }
+        let review = meta.phase.as_deref() == Some("review");
+        let pending = self.forward(&mut meta, line, review);
+        self.remember(pending, line, &meta);
+        meta
     }
 
     /// Attaches what the index knows about the lines after `line`; says what is still
