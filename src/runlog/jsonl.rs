@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::diagnostic::{Diagnostic, Problem};
 use super::formats::{self, Shape, classify, unknown};
 use super::json::{cut_short, parse_line};
-use super::lines::{Ending, LineAt, Lines};
+use super::lines::{Ending, LineAt, Lines, lines_of};
 use super::nan;
 use super::options::LoadOptions;
 use super::pipeline::{Out, RunLog};
@@ -70,10 +70,23 @@ pub(crate) struct JsonlReader {
 /// Lines gathered to be read in parallel, at most (in count and in bytes).
 pub(crate) const BATCH_LINES: usize = 1024;
 const BATCH_BYTES: usize = 4 << 20;
-/// The most of a thread's scratch for decoding kept between lines.
+/// The rest of a file, from where a read starts, is read in one call where it is at most
+/// this long: a run log's two passes, and the lines' batch, are made over that one read,
+/// with no line copied. Longer, it is read a block at a time, twice for a run log.
+const CHUNK_BYTES: u64 = super::ahead::ALONE_BYTES;
+/// The most of a thread's scratch for decoding, and of its buffer for a chunk, kept between
+/// lines and files.
 const SCRATCH_KEPT: usize = 1 << 20;
+const CHUNK_KEPT: usize = 16 << 20;
 
-/// Complete lines of a listing, gathered to be read in parallel: their bytes end to end.
+thread_local! {
+    /// A thread's buffer for the chunks it reads: kept, so that a campaign's files are not
+    /// each read into memory faulted in afresh, within reason.
+    static CHUNK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Complete lines gathered to be read in parallel: their bytes end to end (or a chunk of the
+/// file as it was read, newlines and all).
 #[derive(Default)]
 struct Batch {
     bytes: Vec<u8>,
@@ -83,16 +96,16 @@ struct Batch {
 
 impl Batch {
     fn line(&self, i: usize) -> &[u8] {
-        let end = self.lines.get(i + 1).map_or(self.bytes.len(), |&(_, start)| start);
-        &self.bytes[self.lines[i].1..end]
+        let (at, start) = &self.lines[i];
+        &self.bytes[*start..*start + at.len as usize]
     }
 
     fn is_full(&self) -> bool {
         self.lines.len() >= BATCH_LINES || self.bytes.len() >= BATCH_BYTES
     }
 
-    /// Its lines read for a listing, in parallel.
-    fn prepare(&self, skims: bool) -> Vec<Prepared> {
+    /// Its lines read, in parallel.
+    fn prepare(&self, how: How) -> Vec<Prepared> {
         thread_local! {
             /// Where a thread decodes long strings: kept, so that it is not grown afresh
             /// for every line, within reason.
@@ -102,7 +115,7 @@ impl Batch {
             .into_par_iter()
             .map(|i| {
                 SCRATCH.with_borrow_mut(|scratch| {
-                    let prepared = prepare(self.line(i), &self.lines[i].0, skims, scratch);
+                    let prepared = prepare(self.line(i), &self.lines[i].0, how, scratch);
                     scratch.clear();
                     scratch.shrink_to(SCRATCH_KEPT);
                     prepared
@@ -112,28 +125,45 @@ impl Batch {
     }
 }
 
-/// A listing's batches: the one being gathered, and the one before it, being read in
-/// parallel meanwhile.
+/// A file's batches read a block at a time: the one being gathered, and the one before it,
+/// being read in parallel meanwhile.
 #[derive(Default)]
 struct Batches {
     gathering: Batch,
     reading: Option<mpsc::Receiver<(Batch, Vec<Prepared>)>>,
 }
 
-/// A line as the parallel part of a listing leaves it.
+/// How a batch's lines are read.
+#[derive(Debug, Clone, Copy)]
+struct How {
+    /// For a listing: long strings are measured, not held.
+    list: bool,
+    /// Lines with long strings are skimmed.
+    skims: bool,
+}
+
+/// A line as the parallel part of reading leaves it.
 enum Prepared {
-    /// Skimmed: the small line's value, and its long strings' measures.
+    /// Skimmed for a listing: the small line's value, and its long strings' measures.
     Skimmed(Value, Vec<Measured>),
+    /// Skimmed for a load: the line's value, its long strings decoded straight into it.
+    Loaded(Value),
     Whole(Result<(Value, Option<Problem>), Problem>),
 }
 
-/// Reads `line` for a listing: skimmed where `skims` and it can be, else whole.
-fn prepare(line: &[u8], at: &LineAt, skims: bool, scratch: &mut Vec<u8>) -> Prepared {
-    if skims
-        && let Some(s) = skim::skim(line, scratch)
-        && let Ok(value) = nan::parse(&s.small)
-    {
-        return Prepared::Skimmed(value, s.long);
+/// Reads `line`: skimmed where `how` says and it can be, else whole.
+fn prepare(line: &[u8], at: &LineAt, how: How, scratch: &mut Vec<u8>) -> Prepared {
+    // A line shorter than a long string holds none.
+    if how.skims && line.len() >= skim::LONG {
+        if !how.list {
+            if let Some(value) = skim::load(line, scratch) {
+                return Prepared::Loaded(value);
+            }
+        } else if let Some(s) = skim::skim(line, scratch)
+            && let Ok(value) = nan::parse(&s.small)
+        {
+            return Prepared::Skimmed(value, s.long);
+        }
     }
     Prepared::Whole(parse_line(line, at))
 }
@@ -221,8 +251,6 @@ impl JsonlReader {
         mut file: &File,
         emit: &mut dyn FnMut(FileOut),
     ) -> io::Result<()> {
-        let opts = host.options();
-        let mut buf = Vec::new();
         if self.pending_newline {
             file.seek(SeekFrom::Start(self.offset))?;
             let mut b = [0u8; 1];
@@ -234,6 +262,91 @@ impl JsonlReader {
                 self.offset += 1;
             }
         }
+        let rest = file.metadata()?.len().saturating_sub(self.offset);
+        if self.only.is_none() && rest <= CHUNK_BYTES {
+            let mut chunk = CHUNK.with_borrow_mut(std::mem::take);
+            file.seek(SeekFrom::Start(self.offset))?;
+            // What the file holds now: it may have grown since it was looked at.
+            let read = file.take(2 * CHUNK_BYTES).read_to_end(&mut chunk);
+            if read.is_ok() && (chunk.len() as u64) < 2 * CHUNK_BYTES {
+                let mut batch = Batch { bytes: chunk, lines: Vec::new() };
+                self.read_chunk(host, path, &mut batch, emit);
+                if batch.bytes.capacity() <= CHUNK_KEPT {
+                    batch.bytes.clear();
+                    CHUNK.with_borrow_mut(|kept| *kept = batch.bytes);
+                }
+                return Ok(());
+            }
+            read?;
+        }
+        self.read_blocks(host, path, file, emit)
+    }
+
+    /// The lines of `batch.bytes`, the file from where this read starts, read in one call:
+    /// a run log's first pass over them, then each complete line gathered, read in parallel
+    /// and pushed.
+    fn read_chunk(&mut self, host: &dyn Host, path: &Path, batch: &mut Batch, emit: &mut dyn FnMut(FileOut)) {
+        let opts = host.options();
+        let mut lines: Vec<(LineAt, usize)> = lines_of(&batch.bytes, self.offset, self.line, opts.max_line).collect();
+        if let Some(run_log) = &mut self.run_log {
+            run_log.index.clear();
+            for (k, (at, start)) in lines.iter().enumerate() {
+                let line = &batch.bytes[*start..*start + at.len as usize];
+                // A last line cut short is not read, by either pass, until it is whole.
+                if at.ending == Ending::Eof && (at.too_long || cut_short(line)) {
+                    lines.truncate(k);
+                    break;
+                }
+                if !at.too_long {
+                    run_log.index.scan(at.number, line);
+                }
+            }
+            run_log.index.seal();
+        }
+        let how = How { list: self.list, skims: self.skims_pay() };
+        for (at, start) in lines {
+            if host.stopped() {
+                break;
+            }
+            let line = start..start + if at.too_long { 0 } else { at.len as usize };
+            if !at.too_long && at.ending == Ending::Newline {
+                self.advance(&at);
+                if !batch.bytes[line].iter().all(u8::is_ascii_whitespace) {
+                    batch.lines.push((at, start));
+                }
+                continue;
+            }
+            // Read alone, once the lines before it have gone.
+            self.push_batch(host, path, batch, how, emit);
+            let buf = batch.bytes[line].to_vec();
+            if !self.alone(host, path, &buf, at, emit) {
+                break;
+            }
+        }
+        self.push_batch(host, path, batch, how, emit);
+    }
+
+    /// Reads and pushes the lines a chunk's batch has gathered.
+    fn push_batch(&mut self, host: &dyn Host, path: &Path, batch: &mut Batch, how: How, emit: &mut dyn FnMut(FileOut)) {
+        if !batch.lines.is_empty() {
+            let prepared = batch.prepare(how);
+            self.push_prepared(host, path, batch, prepared, emit);
+            batch.lines.clear();
+        }
+    }
+
+    /// The lines from `offset` on, of a file too long to read in one call, read a block at
+    /// a time: a run log's first pass over them, then the lines again, gathered into
+    /// batches, each read in parallel while the next is gathered.
+    fn read_blocks(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        mut file: &File,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> io::Result<()> {
+        let opts = host.options();
+        let mut buf = Vec::new();
         // The first pass of a run log: forward context, and where this read ends.
         let mut end = None;
         if let Some(run_log) = &mut self.run_log {
@@ -261,103 +374,99 @@ impl JsonlReader {
             None => Box::new(file),
         };
         let mut lines = Lines::new(BufReader::with_capacity(1 << 16, input), self.offset, self.line, opts.max_line);
-        let mut batches = self.list.then(Batches::default);
-        let read = self.read_each(host, path, &mut lines, &mut buf, batches.as_mut(), emit);
-        if let Some(batches) = &mut batches {
-            self.drain(host, path, batches, emit);
-        }
+        let mut batches = Batches::default();
+        let read = self.read_each(host, path, &mut lines, &mut buf, &mut batches, emit);
+        self.drain(host, path, &mut batches, emit);
         read
     }
 
-    /// The lines of `lines`, each pushed as it is read or, in a listing, gathered into
-    /// batches and pushed a batch at a time.
+    /// The lines of `lines`, gathered into batches and pushed a batch at a time.
     fn read_each(
         &mut self,
         host: &dyn Host,
         path: &Path,
         lines: &mut Lines<impl io::BufRead>,
         buf: &mut Vec<u8>,
-        mut batches: Option<&mut Batches>,
+        batches: &mut Batches,
         emit: &mut dyn FnMut(FileOut),
     ) -> io::Result<()> {
-        let opts = host.options();
         loop {
             if host.stopped() {
                 break;
             }
-            let at = match batches.as_deref_mut() {
-                // Read straight into the batch; a line that is not a complete one of a
-                // listing is taken out again, and pushed once what is gathered has gone.
-                Some(batches) => {
-                    let batch = &mut batches.gathering;
-                    let start = batch.bytes.len();
-                    let Some(at) = lines.next_line_onto(&mut batch.bytes)? else { break };
-                    if !at.too_long && at.ending == Ending::Newline && !self.past(at.offset) {
-                        self.advance(&at);
-                        if batch.bytes[start..].iter().all(u8::is_ascii_whitespace) {
-                            batch.bytes.truncate(start);
-                        } else {
-                            batch.lines.push((at, start));
-                            if batch.is_full() {
-                                self.send(host, path, batches, emit);
-                            }
-                        }
-                        continue;
-                    }
-                    buf.clear();
-                    buf.extend_from_slice(&batch.bytes[start..]);
-                    batch.bytes.truncate(start);
-                    self.drain(host, path, batches, emit);
-                    at
-                }
-                None => match lines.next_line(buf)? {
-                    Some(at) => at,
-                    None => break,
-                },
-            };
-            if self.past(at.offset) {
-                break;
-            }
-            if at.too_long {
-                if at.ending == Ending::Eof {
-                    break;
-                }
+            // Read straight into the batch; a line that is not a complete one is taken out
+            // again, and pushed once what is gathered has gone.
+            let batch = &mut batches.gathering;
+            let start = batch.bytes.len();
+            let Some(at) = lines.next_line_onto(&mut batch.bytes)? else { break };
+            if !at.too_long && at.ending == Ending::Newline && !self.past(at.offset) {
                 self.advance(&at);
-                let d = Diagnostic::new(path, Problem::LineTooLong { len: at.len, max: opts.max_line })
-                    .at_line(at.number, at.offset);
-                self.problem(opts, d, emit);
+                if batch.bytes[start..].iter().all(u8::is_ascii_whitespace) {
+                    batch.bytes.truncate(start);
+                } else {
+                    batch.lines.push((at, start));
+                    if batch.is_full() {
+                        self.send(host, path, batches, emit);
+                    }
+                }
                 continue;
             }
-            let blank = buf.iter().all(u8::is_ascii_whitespace);
-            if at.ending == Ending::Eof {
-                // A last line with no newline is held back until it is a whole record: the
-                // writer may be in the middle of it. One that no more bytes could make JSON
-                // is broken now, and said so.
-                if blank {
-                    break;
-                }
-                match parse_line(buf, &at) {
-                    Ok((value, bad)) => {
-                        self.advance(&at);
-                        self.pending_newline = true;
-                        self.record(host, path, value, &at, bad, None, emit);
-                    }
-                    Err(p) if !cut_short(buf) => {
-                        self.advance(&at);
-                        self.pending_newline = true;
-                        self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit);
-                    }
-                    Err(_) => {}
-                }
+            buf.clear();
+            buf.extend_from_slice(&batch.bytes[start..]);
+            batch.bytes.truncate(start);
+            self.drain(host, path, batches, emit);
+            if !self.alone(host, path, buf, at, emit) {
                 break;
             }
-            self.advance(&at);
-            if blank {
-                continue;
-            }
-            self.parsed(host, path, parse_line(buf, &at), &at, emit);
         }
         Ok(())
+    }
+
+    /// A line that is not a complete one of a batch, read alone: past what this read is to
+    /// read, too long, blank, or the last, with no newline. False where reading stops here.
+    fn alone(&mut self, host: &dyn Host, path: &Path, buf: &[u8], at: LineAt, emit: &mut dyn FnMut(FileOut)) -> bool {
+        let opts = host.options();
+        if self.past(at.offset) {
+            return false;
+        }
+        if at.too_long {
+            if at.ending == Ending::Eof {
+                return false;
+            }
+            self.advance(&at);
+            let d = Diagnostic::new(path, Problem::LineTooLong { len: at.len, max: opts.max_line })
+                .at_line(at.number, at.offset);
+            self.problem(opts, d, emit);
+            return true;
+        }
+        let blank = buf.iter().all(u8::is_ascii_whitespace);
+        if at.ending == Ending::Eof {
+            // A last line with no newline is held back until it is a whole record: the
+            // writer may be in the middle of it. One that no more bytes could make JSON
+            // is broken now, and said so.
+            if blank {
+                return false;
+            }
+            match parse_line(buf, &at) {
+                Ok((value, bad)) => {
+                    self.advance(&at);
+                    self.pending_newline = true;
+                    self.record(host, path, value, &at, bad, None, emit);
+                }
+                Err(p) if !cut_short(buf) => {
+                    self.advance(&at);
+                    self.pending_newline = true;
+                    self.problem(opts, Diagnostic::new(path, p).at_line(at.number, at.offset), emit);
+                }
+                Err(_) => {}
+            }
+            return false;
+        }
+        self.advance(&at);
+        if !blank {
+            self.parsed(host, path, parse_line(buf, &at), &at, emit);
+        }
+        true
     }
 
     /// A line read as JSON (or what stood in the way), pushed.
@@ -380,19 +489,24 @@ impl JsonlReader {
     /// the one read before it is pushed.
     fn send(&mut self, host: &dyn Host, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
         let spare = match batches.reading.take().and_then(|r| r.recv().ok()) {
-            Some((batch, prepared)) => self.push_prepared(host, path, batch, prepared, emit),
+            Some((mut batch, prepared)) => {
+                self.push_prepared(host, path, &batch, prepared, emit);
+                batch.lines.clear();
+                batch.bytes.clear();
+                batch
+            }
             None => Batch::default(),
         };
         let batch = std::mem::replace(&mut batches.gathering, spare);
-        let skims = self.skims_pay();
+        let how = How { list: self.list, skims: self.skims_pay() };
         let (done, reading) = mpsc::channel();
         // On a thread of the pool, that thread waiting for the pool could leave it none.
         if rayon::current_thread_index().is_some() {
-            let prepared = batch.prepare(skims);
+            let prepared = batch.prepare(how);
             let _ = done.send((batch, prepared));
         } else {
             rayon::spawn(move || {
-                let prepared = batch.prepare(skims);
+                let prepared = batch.prepare(how);
                 let _ = done.send((batch, prepared));
             });
         }
@@ -402,31 +516,33 @@ impl JsonlReader {
     /// Pushes every line gathered, in order.
     fn drain(&mut self, host: &dyn Host, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
         if let Some((batch, prepared)) = batches.reading.take().and_then(|r| r.recv().ok()) {
-            self.push_prepared(host, path, batch, prepared, emit);
+            self.push_prepared(host, path, &batch, prepared, emit);
         }
-        if !batches.gathering.lines.is_empty() {
-            let batch = std::mem::take(&mut batches.gathering);
-            let prepared = batch.prepare(self.skims_pay());
-            batches.gathering = self.push_prepared(host, path, batch, prepared, emit);
-        }
+        let how = How { list: self.list, skims: self.skims_pay() };
+        self.push_batch(host, path, &mut batches.gathering, how, emit);
+        batches.gathering.bytes.clear();
     }
 
-    /// Skimming stops paying in a file whose long lines are all to be read whole (a run
-    /// log, whose replies are in events).
+    /// Skimming stops paying in a listing of a file whose long lines are all to be read
+    /// whole after all (records of a format whose texts are not taken as they are). A load
+    /// uses every skim.
     fn skims_pay(&self) -> bool {
         self.skim_misses < 16 || self.skimmed > self.skim_misses
     }
 
-    /// Pushes what a batch's lines hold, in order; the batch, emptied, for the next.
+    /// Pushes what a batch's lines hold, in order.
     fn push_prepared(
         &mut self,
         host: &dyn Host,
         path: &Path,
-        mut batch: Batch,
+        batch: &Batch,
         prepared: Vec<Prepared>,
         emit: &mut dyn FnMut(FileOut),
-    ) -> Batch {
+    ) {
         for (i, prepared) in prepared.into_iter().enumerate() {
+            if host.stopped() {
+                break;
+            }
             let at = batch.lines[i].0;
             match prepared {
                 Prepared::Skimmed(value, long) => {
@@ -437,12 +553,13 @@ impl JsonlReader {
                         self.parsed(host, path, parse_line(batch.line(i), &at), &at, emit);
                     }
                 }
+                Prepared::Loaded(value) => {
+                    self.skimmed += 1;
+                    self.record(host, path, value, &at, None, None, emit);
+                }
                 Prepared::Whole(parsed) => self.parsed(host, path, parsed, &at, emit),
             }
         }
-        batch.lines.clear();
-        batch.bytes.clear();
-        batch
     }
 
     /// A skimmed line's records, pushed with the texts stood in for listed; false, with
@@ -667,7 +784,7 @@ mod tests {
     use crate::runlog::loader::{Loader, Start};
 
     #[test]
-    fn a_listing_reads_no_line_of_long_records_whole() {
+    fn no_line_of_long_records_is_read_whole() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("long.jsonl");
         let text = r#"{\"html\":\"<p>caf\u00e9</p>\"}\n"#.repeat(500);
@@ -683,12 +800,14 @@ mod tests {
             });
             (replies, state.whole, state.skimmed)
         };
+        // Loading reads each text once too, decoded straight into its string.
         assert_eq!(read(true), (300, 0, 300));
-        assert_eq!(read(false), (300, 300, 0));
+        assert_eq!(read(false), (300, 0, 300));
     }
 
-    /// A run log's replies are listed from their skims too: only its short events (the model
-    /// calls, the verifications) are read whole, and what is listed is what loading gives.
+    /// A run log's replies are listed and loaded from their skims too: only its short events
+    /// (the model calls, the verifications) are read whole, and what is listed is what
+    /// loading gives.
     #[test]
     fn a_listing_reads_no_reply_of_a_run_log_whole() {
         let dir = tempfile::tempdir().unwrap();
@@ -722,7 +841,7 @@ mod tests {
         assert_eq!((listed.len(), whole, skimmed), (200, 401, 200));
         assert!(listed.iter().all(|l| l.meta.model.is_some() && l.meta.page_verified == Some(true)));
         let (loaded, whole, skimmed) = read(false);
-        assert_eq!((whole, skimmed), (601, 0));
+        assert_eq!((whole, skimmed), (401, 200));
         assert_eq!(listed, loaded);
     }
 }

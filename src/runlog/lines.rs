@@ -97,6 +97,27 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+/// The lines of `bytes`, a file's from byte `offset` on, the line before them being line
+/// `number`, each as [`Lines`] reads it with where its bytes start in `bytes`: what a file
+/// read in one call holds, found without copying a line.
+pub(crate) fn lines_of(bytes: &[u8], offset: u64, number: usize, max: usize) -> impl Iterator<Item = (LineAt, usize)> {
+    let mut newlines = memchr::memchr_iter(b'\n', bytes);
+    let (mut start, mut number) = (0, number);
+    std::iter::from_fn(move || {
+        let (end, ending) = match newlines.next() {
+            Some(end) => (end, Ending::Newline),
+            None if start < bytes.len() => (bytes.len(), Ending::Eof),
+            None => return None,
+        };
+        number += 1;
+        let len = end - start;
+        let at = LineAt { number, offset: offset + start as u64, ending, len: len as u64, too_long: len > max };
+        let line = (at, start);
+        start = end + 1;
+        Some(line)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +145,26 @@ mod tests {
                 (4, 16, Ending::Eof, b"tail".to_vec()),
             ]
         );
+    }
+
+    /// Lines found in bytes read at once are the lines read as a stream.
+    #[test]
+    fn lines_found_in_a_chunk_are_the_lines_read() {
+        for input in [&b"ab\n\nlonger line\ntail"[..], b"", b"\n", b"one\n", b"0123456789\nok\n", b"x"] {
+            for max in [5, 64] {
+                let read: Vec<LineAt> = all(input, max).into_iter().map(|(at, _)| at).collect();
+                let found: Vec<(LineAt, usize)> = lines_of(input, 7, 3, max).collect();
+                let offsets = |v: &[LineAt]| {
+                    v.iter()
+                        .map(|at| LineAt { offset: at.offset + 7, number: at.number + 3, ..*at })
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(found.iter().map(|(at, _)| *at).collect::<Vec<_>>(), offsets(&read));
+                for (at, start) in found {
+                    assert_eq!(at.offset, 7 + start as u64);
+                }
+            }
+        }
     }
 
     #[test]
