@@ -7,7 +7,7 @@
 //! This is the loader's hot path: a 1 GB campaign is read through here.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::mpsc;
 
@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::diagnostic::{Diagnostic, Problem};
 use super::formats::{self, Shape, classify, unknown};
 use super::json::{cut_short, parse_line};
-use super::lines::{Ending, LineAt, Lines, lines_of};
+use super::lines::{Blocks, Ending, LineAt, lines_of};
 use super::nan;
 use super::options::LoadOptions;
 use super::pipeline::{Out, RunLog};
@@ -67,9 +67,11 @@ pub(crate) struct JsonlReader {
     offered: bool,
 }
 
-/// Lines gathered to be read in parallel, at most (in count and in bytes).
-pub(crate) const BATCH_LINES: usize = 1024;
+/// The bytes of lines read at a time (a block) from a file too long to read in one call.
 const BATCH_BYTES: usize = 4 << 20;
+/// A run log's first pass reads smaller blocks: each is searched where it was read, while
+/// it is still in the core's cache.
+const FIRST_PASS_BYTES: usize = 256 << 10;
 /// The rest of a file, from where a read starts, is read in one call where it is at most
 /// this long: a run log's two passes, and the lines' batch, are made over that one read,
 /// with no line copied. Longer, it is read a block at a time, twice for a run log.
@@ -85,8 +87,8 @@ thread_local! {
     static CHUNK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Complete lines gathered to be read in parallel: their bytes end to end (or a chunk of the
-/// file as it was read, newlines and all).
+/// Complete lines to be read in parallel, in the bytes of the file as they were read (a
+/// block, or the chunk that is the rest of the file).
 #[derive(Default)]
 struct Batch {
     bytes: Vec<u8>,
@@ -98,10 +100,6 @@ impl Batch {
     fn line(&self, i: usize) -> &[u8] {
         let (at, start) = &self.lines[i];
         &self.bytes[*start..*start + at.len as usize]
-    }
-
-    fn is_full(&self) -> bool {
-        self.lines.len() >= BATCH_LINES || self.bytes.len() >= BATCH_BYTES
     }
 
     /// Its lines read, in parallel.
@@ -125,8 +123,8 @@ impl Batch {
     }
 }
 
-/// A file's batches read a block at a time: the one being gathered, and the one before it,
-/// being read in parallel meanwhile.
+/// A file's blocks: the one being read from the file, and the one before it, its lines being
+/// read in parallel meanwhile.
 #[derive(Default)]
 struct Batches {
     gathering: Batch,
@@ -286,30 +284,38 @@ impl JsonlReader {
     /// a run log's first pass over them, then each complete line gathered, read in parallel
     /// and pushed.
     fn read_chunk(&mut self, host: &dyn Host, path: &Path, batch: &mut Batch, emit: &mut dyn FnMut(FileOut)) {
-        let opts = host.options();
-        let mut lines: Vec<(LineAt, usize)> = lines_of(&batch.bytes, self.offset, self.line, opts.max_line).collect();
+        let mut lines: Vec<(LineAt, usize)> =
+            lines_of(&batch.bytes, self.offset, self.line, host.options().max_line).collect();
         if let Some(run_log) = &mut self.run_log {
-            run_log.index.clear();
-            for (k, (at, start)) in lines.iter().enumerate() {
-                let line = &batch.bytes[*start..*start + at.len as usize];
-                // A last line cut short is not read, by either pass, until it is whole.
-                if at.ending == Ending::Eof && (at.too_long || cut_short(line)) {
-                    lines.truncate(k);
-                    break;
-                }
-                if !at.too_long {
-                    run_log.index.scan(at.number, line);
-                }
+            // A last line cut short is not read, by either pass, until it is whole.
+            if lines.last().is_some_and(|(at, start)| at.ending == Ending::Eof && !holds(&batch.bytes, at, *start)) {
+                lines.pop();
             }
+            run_log.index.clear();
+            run_log.index.scan_lines(&batch.bytes, &lines);
             run_log.index.seal();
         }
-        let how = How { list: self.list, skims: self.skims_pay() };
+        self.read_in_place(host, path, batch, lines, emit);
+    }
+
+    /// Reads and pushes `lines`, the lines of `batch.bytes`: the complete ones gathered and
+    /// read in parallel, the others alone in their place. False where reading stops.
+    fn read_in_place(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        batch: &mut Batch,
+        lines: Vec<(LineAt, usize)>,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> bool {
+        let how = self.how();
+        batch.lines.clear();
         for (at, start) in lines {
             if host.stopped() {
-                break;
+                return false;
             }
             let line = start..start + if at.too_long { 0 } else { at.len as usize };
-            if !at.too_long && at.ending == Ending::Newline {
+            if !at.too_long && at.ending == Ending::Newline && !self.past(at.offset) {
                 self.advance(&at);
                 if !batch.bytes[line].iter().all(u8::is_ascii_whitespace) {
                     batch.lines.push((at, start));
@@ -320,13 +326,14 @@ impl JsonlReader {
             self.push_batch(host, path, batch, how, emit);
             let buf = batch.bytes[line].to_vec();
             if !self.alone(host, path, &buf, at, emit) {
-                break;
+                return false;
             }
         }
         self.push_batch(host, path, batch, how, emit);
+        true
     }
 
-    /// Reads and pushes the lines a chunk's batch has gathered.
+    /// Reads and pushes the lines a batch has gathered.
     fn push_batch(&mut self, host: &dyn Host, path: &Path, batch: &mut Batch, how: How, emit: &mut dyn FnMut(FileOut)) {
         if !batch.lines.is_empty() {
             let prepared = batch.prepare(how);
@@ -336,8 +343,8 @@ impl JsonlReader {
     }
 
     /// The lines from `offset` on, of a file too long to read in one call, read a block at
-    /// a time: a run log's first pass over them, then the lines again, gathered into
-    /// batches, each read in parallel while the next is gathered.
+    /// a time: a run log's first pass over them, then the lines again, each block read in
+    /// parallel while the next is read.
     fn read_blocks(
         &mut self,
         host: &dyn Host,
@@ -345,25 +352,31 @@ impl JsonlReader {
         mut file: &File,
         emit: &mut dyn FnMut(FileOut),
     ) -> io::Result<()> {
-        let opts = host.options();
-        let mut buf = Vec::new();
+        let max = host.options().max_line;
+        // A line read again alone needs no more than a small block.
+        let block = if self.only.is_some() { 1 << 16 } else { BATCH_BYTES };
+        let mut batches = Batches::default();
         // The first pass of a run log: forward context, and where this read ends.
         let mut end = None;
         if let Some(run_log) = &mut self.run_log {
             run_log.index.clear();
             file.seek(SeekFrom::Start(self.offset))?;
-            let mut lines = Lines::new(BufReader::with_capacity(1 << 16, file), self.offset, self.line, opts.max_line);
+            let mut blocks = Blocks::new(file, self.offset, self.line, max, block.min(FIRST_PASS_BYTES));
+            let Batch { bytes, lines } = &mut batches.gathering;
             let mut last = self.offset;
-            let only = self.only;
-            while let Some(at) = lines.next_line(&mut buf)? {
-                let past = only.is_some_and(|o| at.offset > o);
-                if past || (at.ending == Ending::Eof && (at.too_long || cut_short(&buf))) {
+            while blocks.next_block(bytes, lines)? {
+                let only = self.only;
+                let ends = lines.iter().position(|(at, start)| {
+                    only.is_some_and(|o| at.offset > o) || (at.ending == Ending::Eof && !holds(bytes, at, *start))
+                });
+                let read = &lines[..ends.unwrap_or(lines.len())];
+                run_log.index.scan_lines(bytes, read);
+                if let Some((at, _)) = read.last() {
+                    last = at.end();
+                }
+                if ends.is_some() {
                     break;
                 }
-                if !at.too_long {
-                    run_log.index.scan(at.number, &buf);
-                }
-                last = at.end();
             }
             run_log.index.seal();
             end = Some(last);
@@ -373,52 +386,49 @@ impl JsonlReader {
             Some(end) => Box::new(file.take(end.saturating_sub(self.offset))),
             None => Box::new(file),
         };
-        let mut lines = Lines::new(BufReader::with_capacity(1 << 16, input), self.offset, self.line, opts.max_line);
-        let mut batches = Batches::default();
-        let read = self.read_each(host, path, &mut lines, &mut buf, &mut batches, emit);
-        self.drain(host, path, &mut batches, emit);
-        read
-    }
-
-    /// The lines of `lines`, gathered into batches and pushed a batch at a time.
-    fn read_each(
-        &mut self,
-        host: &dyn Host,
-        path: &Path,
-        lines: &mut Lines<impl io::BufRead>,
-        buf: &mut Vec<u8>,
-        batches: &mut Batches,
-        emit: &mut dyn FnMut(FileOut),
-    ) -> io::Result<()> {
+        let mut blocks = Blocks::new(input, self.offset, self.line, max, block);
+        let mut lines = Vec::new();
         loop {
             if host.stopped() {
                 break;
             }
-            // Read straight into the batch; a line that is not a complete one is taken out
-            // again, and pushed once what is gathered has gone.
             let batch = &mut batches.gathering;
-            let start = batch.bytes.len();
-            let Some(at) = lines.next_line_onto(&mut batch.bytes)? else { break };
-            if !at.too_long && at.ending == Ending::Newline && !self.past(at.offset) {
-                self.advance(&at);
-                if batch.bytes[start..].iter().all(u8::is_ascii_whitespace) {
-                    batch.bytes.truncate(start);
-                } else {
-                    batch.lines.push((at, start));
-                    if batch.is_full() {
-                        self.send(host, path, batches, emit);
-                    }
+            let read = match blocks.next_block(&mut batch.bytes, &mut lines) {
+                Ok(read) => read,
+                Err(e) => {
+                    self.drain(host, path, &mut batches, emit);
+                    return Err(e);
+                }
+            };
+            if !read {
+                break;
+            }
+            let only = self.only;
+            let complete = lines
+                .iter()
+                .all(|(at, _)| !at.too_long && at.ending == Ending::Newline && only.is_none_or(|o| at.offset <= o));
+            if !complete {
+                // A line to be read alone: the blocks before go first, then this one in place.
+                let lines = std::mem::take(&mut lines);
+                let mut batch = std::mem::take(&mut batches.gathering);
+                self.drain(host, path, &mut batches, emit);
+                let go_on = self.read_in_place(host, path, &mut batch, lines, emit);
+                batches.gathering = batch;
+                if !go_on {
+                    break;
                 }
                 continue;
             }
-            buf.clear();
-            buf.extend_from_slice(&batch.bytes[start..]);
-            batch.bytes.truncate(start);
-            self.drain(host, path, batches, emit);
-            if !self.alone(host, path, buf, at, emit) {
-                break;
+            if let Some((at, _)) = lines.last() {
+                self.advance(at);
             }
+            batch.lines.clear();
+            batch.lines.extend(lines.drain(..).filter(|(at, start)| {
+                !batch.bytes[*start..*start + at.len as usize].iter().all(u8::is_ascii_whitespace)
+            }));
+            self.send(host, path, &mut batches, emit);
         }
+        self.drain(host, path, &mut batches, emit);
         Ok(())
     }
 
@@ -485,20 +495,18 @@ impl JsonlReader {
         }
     }
 
-    /// Sends the batch gathered to be read in parallel while the next is gathered, once
-    /// the one read before it is pushed.
+    /// Sends the batch gathered to be read in parallel while the next is read, once the one
+    /// read before it is pushed.
     fn send(&mut self, host: &dyn Host, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
         let spare = match batches.reading.take().and_then(|r| r.recv().ok()) {
-            Some((mut batch, prepared)) => {
+            Some((batch, prepared)) => {
                 self.push_prepared(host, path, &batch, prepared, emit);
-                batch.lines.clear();
-                batch.bytes.clear();
                 batch
             }
             None => Batch::default(),
         };
         let batch = std::mem::replace(&mut batches.gathering, spare);
-        let how = How { list: self.list, skims: self.skims_pay() };
+        let how = self.how();
         let (done, reading) = mpsc::channel();
         // On a thread of the pool, that thread waiting for the pool could leave it none.
         if rayon::current_thread_index().is_some() {
@@ -513,14 +521,15 @@ impl JsonlReader {
         batches.reading = Some(reading);
     }
 
-    /// Pushes every line gathered, in order.
+    /// Pushes the batch being read, if one is.
     fn drain(&mut self, host: &dyn Host, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
         if let Some((batch, prepared)) = batches.reading.take().and_then(|r| r.recv().ok()) {
             self.push_prepared(host, path, &batch, prepared, emit);
         }
-        let how = How { list: self.list, skims: self.skims_pay() };
-        self.push_batch(host, path, &mut batches.gathering, how, emit);
-        batches.gathering.bytes.clear();
+    }
+
+    fn how(&self) -> How {
+        How { list: self.list, skims: self.skims_pay() }
     }
 
     /// Skimming stops paying in a listing of a file whose long lines are all to be read
@@ -742,6 +751,12 @@ impl JsonlReader {
             }
         }
     }
+}
+
+/// Whether the last line of a read, with no newline, holds a whole record (else it is held
+/// back, for either pass of a run log, until it does).
+fn holds(bytes: &[u8], at: &LineAt, start: usize) -> bool {
+    !at.too_long && !cut_short(&bytes[start..start + at.len as usize])
 }
 
 /// Pushes what a run log's record gave, but its problems, kept for the file to count.

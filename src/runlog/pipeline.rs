@@ -26,13 +26,13 @@ use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::sync::LazyLock;
 
-use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::campaign::FileContext;
 use super::diagnostic::Problem;
 use super::fields::{page_of_image, string, take_string, uint};
+use super::lines::LineAt;
 use super::record::meta_mentions;
 use super::reply::{Event, EventKind, Format, Listed, Meta, Reply, StopReason, Tokens};
 use super::skim::{self, Measured};
@@ -48,16 +48,11 @@ const TRUNCATED: &str = "output ceiling and was truncated";
 const UNPAIRED_PER_AGENT: usize = 64;
 
 /// Lines that can be forward context contain one of these. A reply quoting one costs a
-/// parse, not a wrong answer: the parse decides.
-static CONTEXT_NEEDLES: LazyLock<[Finder<'static>; 5]> = LazyLock::new(|| {
-    [
-        Finder::new("page_verify"),
-        Finder::new("\"reader\""),
-        Finder::new("\"editor\""),
-        Finder::new("run_complete"),
-        Finder::new("run_failed"),
-    ]
-});
+/// parse, not a wrong answer: the parse decides. Searched for all at once, over many lines
+/// at a time (regex's packed search for a few literals); should that fail to build, every
+/// line is parsed.
+static CONTEXT_NEEDLES: LazyLock<Option<regex::bytes::Regex>> =
+    LazyLock::new(|| regex::bytes::Regex::new(r#"page_verify|"reader"|"editor"|run_complete|run_failed"#).ok());
 
 /// Forward context of one chunk of log, by line number.
 ///
@@ -94,11 +89,31 @@ impl ContextIndex {
         self.run_end = None;
     }
 
-    /// The first pass, one line at a time.
-    pub fn scan(&mut self, number: usize, line: &[u8]) {
-        if !CONTEXT_NEEDLES.iter().any(|f| f.find(line).is_some()) {
+    /// The first pass over the lines of a block read at once (`lines`: each line of `bytes`,
+    /// and where it starts; a line too long to hold is not looked at): the needles are
+    /// searched for in the whole block, and only the lines they are found in are read.
+    pub fn scan_lines(&mut self, bytes: &[u8], lines: &[(LineAt, usize)]) {
+        let Some(needles) = CONTEXT_NEEDLES.as_ref() else {
+            for (at, start) in lines.iter().filter(|(at, _)| !at.too_long) {
+                self.read(at.number, &bytes[*start..*start + at.len as usize]);
+            }
             return;
+        };
+        let mut from = 0;
+        while let Some(found) = needles.find_at(bytes, from) {
+            // The line it is in: the last that starts at or before it.
+            let k = lines.partition_point(|(_, start)| *start <= found.start());
+            let Some((at, start)) = k.checked_sub(1).map(|k| lines[k]) else { break };
+            let end = start + at.len as usize;
+            if !at.too_long && found.end() <= end {
+                self.read(at.number, &bytes[start..end]);
+            }
+            from = end.max(found.start() + 1);
         }
+    }
+
+    /// A line that may be forward context, read.
+    fn read(&mut self, number: usize, line: &[u8]) {
         let Ok(light) = serde_json::from_slice::<Light>(line) else { return };
         match light.kind.as_deref() {
             Some("reader" | "editor") => {
@@ -472,9 +487,9 @@ mod tests {
 
     fn run(lines: &[&str], tail: bool) -> Vec<Out> {
         let mut log = RunLog::new(FileContext::default(), tail);
-        for (i, l) in lines.iter().enumerate() {
-            log.index.scan(i + 1, l.as_bytes());
-        }
+        let block = lines.join("\n");
+        let found: Vec<_> = crate::runlog::lines::lines_of(block.as_bytes(), 0, 0, 1 << 20).collect();
+        log.index.scan_lines(block.as_bytes(), &found);
         log.index.seal();
         let mut got = Vec::new();
         for (i, l) in lines.iter().enumerate() {
