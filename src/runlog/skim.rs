@@ -48,7 +48,7 @@ pub(crate) struct Skim {
 pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
     // A line that is not UTF-8 is read whole, which says where it is not. Checked once here,
     // so that the strings are decoded without looking at their characters again.
-    std::str::from_utf8(line).ok()?;
+    simdutf8::basic::from_utf8(line).ok()?;
     let mut long = Vec::new();
     let small = stand_in(line, scratch, &mut |text, within| {
         long.push(Measured { len: text.len(), hash: hash_bytes(text), within });
@@ -67,7 +67,7 @@ pub(crate) fn load(line: &[u8], scratch: &mut Vec<u8>) -> Option<Value> {
     // Each long string's bytes are checked once, decoded; the small line's are checked by its
     // parse (outside its strings, JSON allows no byte that is not ASCII).
     let small = stand_in(line, scratch, &mut |text, _| {
-        texts.push(Some(std::str::from_utf8(text).ok()?.to_owned()));
+        texts.push(Some(simdutf8::basic::from_utf8(text).ok()?.to_owned()));
         Some(())
     })?;
     let mut value = nan::parse(&small).ok()?;
