@@ -24,10 +24,13 @@ const AHEAD_BYTES: u64 = 64 << 20;
 /// A file larger than this is read alone, its lines batched over the cores.
 pub(crate) const ALONE_BYTES: u64 = 32 << 20;
 
+/// Reads one file, pushing what it gives.
+pub(crate) type ReadFile<'a, T> = dyn Fn(&Path, &mut dyn FnMut(T)) + Sync + 'a;
+
 /// How the files of a load are read, and where what they give goes.
 pub(crate) struct Reading<'a, T> {
     /// Reads one file, pushing what it gives.
-    pub read: &'a (dyn Fn(&Path, &mut dyn FnMut(T)) + Sync),
+    pub read: &'a ReadFile<'a, T>,
     /// Whether a file must be read alone, in its place.
     pub alone: &'a (dyn Fn(&Path) -> bool + Sync),
     /// A problem with a path, as what a file gives.

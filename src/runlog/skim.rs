@@ -74,14 +74,14 @@ pub(crate) fn load(line: &[u8], scratch: &mut Vec<u8>) -> Option<Value> {
     (put_back(&mut value, &mut texts) == texts.len()).then_some(value)
 }
 
+/// What takes each long string of a line, decoded, with where it is written (the byte past
+/// its opening quote, and its length as written); `None` gives the line up.
+type Long<'a> = dyn FnMut(&[u8], (u32, u32)) -> Option<()> + 'a;
+
 /// The small line: `line` with each long string stood in for, and handed to `long` decoded,
 /// with where it is written. `None` where the line has no long string, a skim would not be
 /// exact, or `long` says so.
-fn stand_in(
-    line: &[u8],
-    scratch: &mut Vec<u8>,
-    long: &mut dyn FnMut(&[u8], (u32, u32)) -> Option<()>,
-) -> Option<Vec<u8>> {
+fn stand_in(line: &[u8], scratch: &mut Vec<u8>, long: &mut Long) -> Option<Vec<u8>> {
     // Bytes outside the long strings stay in the small line, whose parse checks them.
     let mut small = Vec::new();
     let mut count = 0;
