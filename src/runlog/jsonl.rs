@@ -20,7 +20,7 @@ use super::json::{cut_short, parse_line};
 use super::lines::{Blocks, Ending, LineAt, lines_of};
 use super::nan;
 use super::options::LoadOptions;
-use super::pipeline::{Out, RunLog};
+use super::pipeline::{ContextIndex, Out, RunLog};
 use super::record::Record;
 use super::reply::{Event, FileOut, Format, Item, Listed, Reply, reference};
 use super::skim::{self, Measured};
@@ -360,24 +360,18 @@ impl JsonlReader {
         let mut end = None;
         if let Some(run_log) = &mut self.run_log {
             run_log.index.clear();
-            file.seek(SeekFrom::Start(self.offset))?;
-            let mut blocks = Blocks::new(file, self.offset, self.line, max, block.min(FIRST_PASS_BYTES));
-            let Batch { bytes, lines } = &mut batches.gathering;
-            let mut last = self.offset;
-            while blocks.next_block(bytes, lines)? {
-                let only = self.only;
-                let ends = lines.iter().position(|(at, start)| {
-                    only.is_some_and(|o| at.offset > o) || (at.ending == Ending::Eof && !holds(bytes, at, *start))
-                });
-                let read = &lines[..ends.unwrap_or(lines.len())];
-                run_log.index.scan_lines(bytes, read);
-                if let Some((at, _)) = read.last() {
-                    last = at.end();
+            let rest = file.metadata()?.len().saturating_sub(self.offset);
+            let last = match self.only {
+                None if rest >= SPLIT_BYTES && rayon::current_num_threads() > 1 => {
+                    let parts = rayon::current_num_threads() as u64;
+                    first_pass_split(file, self.offset, rest, parts, self.line, max, &mut run_log.index)?
                 }
-                if ends.is_some() {
-                    break;
+                only => {
+                    file.seek(SeekFrom::Start(self.offset))?;
+                    let to = Bounds { to: None, only };
+                    first_pass(file, self.offset, self.line, to, max, &mut run_log.index)?.0
                 }
-            }
+            };
             run_log.index.seal();
             end = Some(last);
         }
@@ -753,6 +747,140 @@ impl JsonlReader {
     }
 }
 
+/// A run log of at least this many bytes to read has its first pass split among the cores.
+const SPLIT_BYTES: u64 = 64 << 20;
+
+/// Where a first pass stops: before the first line that starts at `to`, or past `only`.
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    to: Option<u64>,
+    only: Option<u64>,
+}
+
+/// The first pass of a run log over the lines of `input`, which starts at byte `from` of
+/// the file, the line before it being line `number`: their forward context into `index`.
+/// A last line cut short ends it, as does `bounds`. Where the lines read end, and the number
+/// of the last.
+fn first_pass(
+    input: impl Read,
+    from: u64,
+    number: usize,
+    bounds: Bounds,
+    max: usize,
+    index: &mut ContextIndex,
+) -> io::Result<(u64, usize)> {
+    // A line read again alone needs no more than a small block.
+    let block = if bounds.only.is_some() { 1 << 16 } else { FIRST_PASS_BYTES };
+    let mut blocks = Blocks::new(input, from, number, max, block);
+    let (mut bytes, mut lines) = (Vec::new(), Vec::new());
+    let (mut last, mut read) = (from, number);
+    while blocks.next_block(&mut bytes, &mut lines)? {
+        let ends = lines.iter().position(|(at, start)| {
+            bounds.to.is_some_and(|to| at.offset >= to)
+                || bounds.only.is_some_and(|o| at.offset > o)
+                || (at.ending == Ending::Eof && !holds(&bytes, at, *start))
+        });
+        let scanned = &lines[..ends.unwrap_or(lines.len())];
+        index.scan_lines(&bytes, scanned);
+        if let Some((at, _)) = scanned.last() {
+            (last, read) = (at.end(), at.number);
+        }
+        if ends.is_some() {
+            break;
+        }
+    }
+    Ok((last, read))
+}
+
+/// [`first_pass`] over the `rest` bytes of `file` from `from`, in `parts` read on the
+/// pool's threads: each reads the lines that start in its part, numbered from its start, and
+/// the parts' context is put together in order. Reading a 1 GB run log had kept one core
+/// busy while the other waited. Where the lines read end.
+#[cfg(unix)]
+fn first_pass_split(
+    file: &File,
+    from: u64,
+    rest: u64,
+    parts: u64,
+    number: usize,
+    max: usize,
+    index: &mut ContextIndex,
+) -> io::Result<u64> {
+    let starts: Vec<u64> = (0..parts).map(|p| from + p * (rest / parts)).collect();
+    let read: Vec<io::Result<(ContextIndex, u64, usize)>> = (0..starts.len())
+        .into_par_iter()
+        .map(|p| {
+            let to = starts.get(p + 1).copied();
+            // A part starts at the first line that starts in it.
+            let begin = if p == 0 { Some(from) } else { At(file, starts[p] - 1).past_newline()? };
+            let mut part = ContextIndex::default();
+            match begin.filter(|&b| to.is_none_or(|to| b < to)) {
+                Some(begin) => {
+                    let (last, lines) =
+                        first_pass(At(file, begin), begin, 0, Bounds { to, only: None }, max, &mut part)?;
+                    Ok((part, last, lines))
+                }
+                None => Ok((part, from, 0)),
+            }
+        })
+        .collect();
+    let (mut base, mut end) = (number, from);
+    for part in read {
+        let (part, last, lines) = part?;
+        if lines > 0 {
+            index.append(part, base);
+            base += lines;
+            end = last;
+        }
+    }
+    Ok(end)
+}
+
+#[cfg(not(unix))]
+fn first_pass_split(
+    mut file: &File,
+    from: u64,
+    _rest: u64,
+    _parts: u64,
+    number: usize,
+    max: usize,
+    index: &mut ContextIndex,
+) -> io::Result<u64> {
+    file.seek(SeekFrom::Start(from))?;
+    Ok(first_pass(file, from, number, Bounds { to: None, only: None }, max, index)?.0)
+}
+
+/// A file read from a byte on, by positioned reads: the parts of a first pass share the file
+/// without sharing a position in it.
+#[cfg(unix)]
+struct At<'f>(&'f File, u64);
+
+#[cfg(unix)]
+impl At<'_> {
+    /// The offset just past the first newline from here on, if there is one.
+    fn past_newline(mut self) -> io::Result<Option<u64>> {
+        let mut buf = vec![0; 1 << 16];
+        loop {
+            let n = self.read(&mut buf)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            if let Some(i) = memchr::memchr(b'\n', &buf[..n]) {
+                return Ok(Some(self.1 - n as u64 + i as u64 + 1));
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+impl Read for At<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = std::os::unix::fs::FileExt::read_at(self.0, buf, self.1)?;
+        self.1 += n as u64;
+        Ok(n)
+    }
+}
+
 /// Whether the last line of a read, with no newline, holds a whole record (else it is held
 /// back, for either pass of a run log, until it does).
 fn holds(bytes: &[u8], at: &LineAt, start: usize) -> bool {
@@ -818,6 +946,53 @@ mod tests {
         // Loading reads each text once too, decoded straight into its string.
         assert_eq!(read(true), (300, 0, 300));
         assert_eq!(read(false), (300, 0, 300));
+    }
+
+    /// A run log's first pass split into parts, each read by a thread of its own, finds the
+    /// context reading it in one pass finds, and ends where it ends, wherever the parts'
+    /// bounds fall: inside lines, on their newlines, in a line too long to hold, in a last
+    /// line cut short.
+    #[cfg(unix)]
+    #[test]
+    fn a_first_pass_in_parts_is_the_first_pass() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let mut lines = String::new();
+        for i in 0..40 {
+            lines.push_str(&format!(
+                "{{\"ts\":\"t\",\"type\":\"agent_call\",\"image\":\"p{i}.png\",\"output\":\"{}\"}}\n",
+                "w".repeat(i * 7 % 90)
+            ));
+            match i % 4 {
+                0 => lines.push_str(&format!("{{\"type\":\"page_verify_ok\",\"image\":\"p{i}.png\"}}\n")),
+                1 => lines.push_str(&format!("{{\"type\":\"reader\",\"iteration\":{i}}}\n")),
+                2 => lines.push_str(&format!("{{\"type\":\"page_verify_failed\",\"image\":\"p{}.png\"}}\n", i - 1)),
+                _ => lines.push('\n'),
+            }
+            if i == 20 {
+                lines.push_str(&format!("{{\"type\":\"run_failed\",\"error\":\"{}\"}}\n", "x".repeat(400)));
+            }
+        }
+        lines.push_str("{\"type\":\"run_complete\"}\n{\"type\":\"reader\",\"iter");
+        std::fs::write(&path, &lines).unwrap();
+        let file = File::open(&path).unwrap();
+        let rest = lines.len() as u64;
+        for max in [300, 1 << 20] {
+            for from in [0, 37] {
+                let mut whole = ContextIndex::default();
+                let mut input = &file;
+                input.seek(SeekFrom::Start(from)).unwrap();
+                let (end, _) = first_pass(input, from, 3, Bounds { to: None, only: None }, max, &mut whole).unwrap();
+                whole.seal();
+                assert!(end < rest, "the last line, cut short, is not read");
+                for parts in 1..=9 {
+                    let mut split = ContextIndex::default();
+                    assert_eq!(first_pass_split(&file, from, rest - from, parts, 3, max, &mut split).unwrap(), end);
+                    split.seal();
+                    assert_eq!(split, whole, "{parts} parts from {from}, lines of at most {max}");
+                }
+            }
+        }
     }
 
     /// A run log's replies are listed and loaded from their skims too: only its short events

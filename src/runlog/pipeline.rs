@@ -59,7 +59,7 @@ static CONTEXT_NEEDLES: LazyLock<Option<regex::bytes::Regex>> =
 /// A verification is kept as the hash of its image name, its line and its outcome: 24 bytes
 /// an event, sorted once, so a log of 90,000 pages indexes in 2 MB. Two image names of one
 /// run hashing alike is a chance of one in 2^64 per pair.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct ContextIndex {
     iterations: Vec<(usize, u32)>,
     verifies: Vec<(u64, usize, bool)>,
@@ -109,6 +109,15 @@ impl ContextIndex {
                 self.read(at.number, &bytes[start..end]);
             }
             from = end.max(found.start() + 1);
+        }
+    }
+
+    /// The context of the lines after those indexed, `later`'s lines numbered from `base`.
+    pub fn append(&mut self, later: ContextIndex, base: usize) {
+        self.iterations.extend(later.iterations.into_iter().map(|(line, it)| (line + base, it)));
+        self.verifies.extend(later.verifies.into_iter().map(|(key, line, ok)| (key, line + base, ok)));
+        if let Some((line, outcome)) = later.run_end {
+            self.run_end = Some((line + base, outcome));
         }
     }
 
