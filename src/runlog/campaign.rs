@@ -44,27 +44,37 @@ pub(crate) struct FileContext {
 /// Ledgers already read, shared by every file of a load (and by parallel loaders).
 #[derive(Debug, Default)]
 pub(crate) struct Campaigns {
-    cache: Mutex<HashMap<PathBuf, Option<Arc<Campaign>>>>,
+    cache: Mutex<HashMap<PathBuf, Ledger>>,
+}
+
+/// A ledger read: its campaign, and its problems until they are first given.
+#[derive(Debug)]
+struct Ledger {
+    campaign: Option<Arc<Campaign>>,
+    problems: Vec<Diagnostic>,
 }
 
 impl Campaigns {
     /// The campaign in `dir`, if `dir` holds a ledger. Problems with the ledger are pushed
-    /// to `problems` the first time it is read, and never again.
+    /// to `problems` the first time it is asked for, and never again.
     pub fn get(&self, dir: &Path, max_line: usize, problems: &mut dyn FnMut(Diagnostic)) -> Option<Arc<Campaign>> {
-        let mut found = Vec::new();
-        let campaign = {
+        let (campaign, found) = {
             let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some(c) = cache.get(dir) {
-                return c.clone();
-            }
-            let c = read_ledger(dir, max_line, &mut found).map(Arc::new);
-            cache.insert(dir.to_path_buf(), c.clone());
-            c
+            let ledger = cache.entry(dir.to_path_buf()).or_insert_with(|| read(dir, max_line));
+            (ledger.campaign.clone(), std::mem::take(&mut ledger.problems))
         };
         for d in found {
             problems(d);
         }
         campaign
+    }
+
+    /// Whether asking for the campaign in `dir` would push problems: read now if it was not
+    /// yet, and its problems kept for whoever asks first. Files whose reading may ask for such
+    /// a ledger are read in order, so that its problems come where they always came.
+    pub fn has_problems(&self, dir: &Path, max_line: usize) -> bool {
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        !cache.entry(dir.to_path_buf()).or_insert_with(|| read(dir, max_line)).problems.is_empty()
     }
 
     /// The context of the run log at `log`.
@@ -91,6 +101,12 @@ fn dir_name(dir: &Path) -> Option<String> {
     let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
     let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
     name.or_else(|| std::fs::canonicalize(dir).ok()?.file_name().map(|n| n.to_string_lossy().into_owned()))
+}
+
+fn read(dir: &Path, max_line: usize) -> Ledger {
+    let mut problems = Vec::new();
+    let campaign = read_ledger(dir, max_line, &mut problems).map(Arc::new);
+    Ledger { campaign, problems }
 }
 
 fn read_ledger(dir: &Path, max_line: usize, problems: &mut Vec<Diagnostic>) -> Option<Campaign> {

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::Value;
 
+use super::ahead;
 use super::campaign::{Campaigns, is_run_context_file};
 use super::diagnostic::{Diagnostic, Problem};
 use super::discover::{Found, discover};
@@ -82,48 +83,77 @@ impl Loader {
     }
 
     /// Every reply, event and diagnostic in `paths`, pushed to `sink` in path-then-line
-    /// order.
+    /// order. The files are read side by side on every core ([`ahead`]).
     pub fn load(&self, paths: &[PathBuf], sink: &mut dyn FnMut(Item)) {
-        discover(paths, &mut |found| match found {
-            _ if self.stopped() => {}
-            Found::File(path) => self.load_file(&path, sink),
-            Found::Problem(d) => sink(Item::Diagnostic(d)),
+        self.load_found(&found(paths), &mut |_, item| sink(item));
+    }
+
+    /// [`Loader::load`] of files found already ([`discover`]), each item pushed with the
+    /// index in `found` of the file it is from.
+    pub fn load_found(&self, found: &[Found], sink: &mut dyn FnMut(usize, Item)) {
+        self.side_by_side(found, false, &mut |i, out| {
+            if let FileOut::Item(item) = out {
+                sink(i, item);
+            }
         });
     }
 
     /// [`Loader::load`] for a listing: a reply whose text a line holds whole is pushed as
     /// [`Listed`], its text measured, not held (the rest as items, in the same order).
     pub fn list(&self, paths: &[PathBuf], sink: &mut dyn FnMut(Listing)) {
-        discover(paths, &mut |found| match found {
-            _ if self.stopped() => {}
-            Found::File(path) => self.list_file(&path, sink),
-            Found::Problem(d) => sink(Listing::Item(Item::Diagnostic(d))),
+        self.side_by_side(&found(paths), true, &mut |_, out| match out {
+            FileOut::Item(item) => sink(Listing::Item(item)),
+            FileOut::Listed(listed) => sink(Listing::Listed(listed)),
+            FileOut::Amended { .. } => {}
         });
+    }
+
+    /// The files of `found` read side by side, what each gives pushed in order.
+    fn side_by_side(&self, found: &[Found], list: bool, sink: &mut dyn FnMut(usize, FileOut)) {
+        let reading = ahead::Reading {
+            read: &|path, emit| self.read_file(path, list, emit),
+            alone: &|path| self.read_alone(path),
+            problem: &|d| FileOut::Item(Item::Diagnostic(d.clone())),
+            stopped: &|| self.stopped(),
+        };
+        reading.in_order(found, sink);
+    }
+
+    /// Whether `path` must be read in its place, after the files before it: where it may be
+    /// the first to ask for a ledger with problems, which are pushed with what the first file
+    /// to ask for it gives.
+    fn read_alone(&self, path: &Path) -> bool {
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let max = self.opts.max_line;
+        self.campaigns.has_problems(dir, max) || dir.parent().is_some_and(|up| self.campaigns.has_problems(up, max))
+    }
+
+    /// [`Loader::list_file`] or [`Loader::load_file`], as what a file gives.
+    fn read_file(&self, path: &Path, list: bool, emit: &mut dyn FnMut(FileOut)) {
+        if let Start::Jsonl(file, mut state) = self.start(path, false, emit) {
+            if list {
+                state.listing();
+            }
+            state.read(self, path, &file, emit);
+        }
     }
 
     /// [`Loader::load_file`] for a listing (see [`Loader::list`]).
     pub fn list_file(&self, path: &Path, sink: &mut dyn FnMut(Listing)) {
-        let mut emit = |out: FileOut| match out {
+        self.read_file(path, true, &mut |out| match out {
             FileOut::Item(item) => sink(Listing::Item(item)),
             FileOut::Listed(listed) => sink(Listing::Listed(listed)),
             FileOut::Amended { .. } => {}
-        };
-        if let Start::Jsonl(file, mut state) = self.start(path, false, &mut emit) {
-            state.listing();
-            state.read(self, path, &file, &mut emit);
-        }
+        });
     }
 
     /// One file, as a walk found it (so a missing file is one that vanished).
     pub fn load_file(&self, path: &Path, sink: &mut dyn FnMut(Item)) {
-        let mut emit = |out: FileOut| {
+        self.read_file(path, false, &mut |out| {
             if let FileOut::Item(item) = out {
                 sink(item);
             }
-        };
-        if let Start::Jsonl(file, mut state) = self.start(path, false, &mut emit) {
-            state.read(self, path, &file, &mut emit);
-        }
+        });
     }
 
     /// Opens `path`, decides what it is, and reads it if it is read whole.
@@ -413,6 +443,13 @@ impl Loader {
     }
 }
 
+/// Every file under `paths`, and every problem with a path, in order.
+fn found(paths: &[PathBuf]) -> Vec<Found> {
+    let mut found = Vec::new();
+    discover(paths, &mut |f| found.push(f));
+    found
+}
+
 impl Host for Loader {
     fn options(&self) -> &LoadOptions {
         &self.opts
@@ -456,7 +493,6 @@ impl Host for Loader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runlog::jsonl::BATCH_LINES;
     use crate::runlog::reply::Listed;
     use crate::runlog::skim;
     use crate::runlog::{Change, Tail};
@@ -561,7 +597,7 @@ mod tests {
         });
         assert_eq!(ids, whole[..5]);
 
-        // A listing reads a batch of lines at a time: it stops within the batch it is at.
+        // A listing reads lines a batch at a time, and stops at the line it is at all the same.
         let loader = Loader::default();
         let mut listed = 0;
         loader.list(&paths, &mut |_| {
@@ -570,7 +606,58 @@ mod tests {
                 loader.stop();
             }
         });
-        assert!((5..=2 * BATCH_LINES).contains(&listed), "{listed}");
+        assert_eq!(listed, 5);
+    }
+
+    /// A campaign read side by side gives what reading its files one after another gives,
+    /// listed or loaded: a round whose ledger has a problem (which comes once, with the first
+    /// file to ask for it) and rounds whose ledgers are sound.
+    #[test]
+    fn a_campaign_read_side_by_side_is_its_files_read_in_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        for round in ["round-1", "round-2", "round-3"] {
+            let ledger = if round == "round-2" {
+                "{\"id\":\"d0\",\"session_id\":null,\"outcome\":\"ok\"}\nnot json\n"
+            } else {
+                ""
+            };
+            std::fs::create_dir_all(dir.path().join(round)).unwrap();
+            std::fs::write(dir.path().join(round).join("ledger.jsonl"), ledger).unwrap();
+            for doc in ["d0", "d1", "d2"] {
+                let run = dir.path().join(round).join(doc);
+                std::fs::create_dir_all(&run).unwrap();
+                let text = "word \\\"q\\\" ".repeat(100);
+                let lines: String = (0..40)
+                    .map(|i| {
+                        format!(
+                            "{{\"ts\":\"t\",\"type\":\"model_call\",\"agent\":\"page\",\"ok\":true,\"model\":\"m{i}\"}}\n{{\"ts\":\"t\",\"type\":\"agent_call\",\"agent\":\"page.md\",\"image\":\"{doc}-p{i}.png\",\"output\":\"{text}{i}\"}}\n"
+                        )
+                    })
+                    .collect();
+                std::fs::write(run.join("log.jsonl"), format!("{lines}{{\"ts\":\"t\",\"type\":\"run_complete\"}}\n"))
+                    .unwrap();
+            }
+        }
+        let paths = [dir.path().to_path_buf()];
+        let mut found = Vec::new();
+        discover(&paths, &mut |f| found.push(f));
+        for list in [false, true] {
+            let loader = Loader::default();
+            let mut side_by_side = Vec::new();
+            loader.side_by_side(&found, list, &mut |i, out| side_by_side.push((i, format!("{out:?}"))));
+            let loader = Loader::default();
+            let mut in_turn = Vec::new();
+            for (i, f) in found.iter().enumerate() {
+                match f {
+                    Found::File(path) => loader.read_file(path, list, &mut |out| in_turn.push((i, format!("{out:?}")))),
+                    Found::Problem(d) => in_turn.push((i, format!("{:?}", FileOut::Item(Item::Diagnostic(d.clone()))))),
+                }
+            }
+            assert!(in_turn.len() > 9 * 40, "{}", in_turn.len());
+            let bad: Vec<_> = in_turn.iter().filter(|(_, o)| o.contains("MalformedJson")).collect();
+            assert_eq!(bad.len(), 1, "{bad:?}");
+            assert_eq!(side_by_side, in_turn, "listed: {list}");
+        }
     }
 
     #[test]

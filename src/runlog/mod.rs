@@ -33,6 +33,7 @@
 //! verification) are inferred because the log leaves no other way, and each reply names
 //! them in [`Meta::inferred`].
 
+mod ahead;
 mod campaign;
 mod diagnostic;
 mod discover;

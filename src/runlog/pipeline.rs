@@ -26,14 +26,17 @@ use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::sync::LazyLock;
 
-use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::campaign::FileContext;
 use super::diagnostic::Problem;
 use super::fields::{page_of_image, string, take_string, uint};
-use super::reply::{Event, EventKind, Format, Meta, Reply, StopReason, Tokens};
+use super::lines::LineAt;
+use super::record::meta_mentions;
+use super::reply::{Event, EventKind, Format, Listed, Meta, Reply, StopReason, Tokens};
+use super::skim::{self, Measured};
+use super::written::Written;
 use crate::visible::clip;
 
 /// The substring a truncation's error always carries (`TruncatedResponseError` in the
@@ -45,23 +48,18 @@ const TRUNCATED: &str = "output ceiling and was truncated";
 const UNPAIRED_PER_AGENT: usize = 64;
 
 /// Lines that can be forward context contain one of these. A reply quoting one costs a
-/// parse, not a wrong answer: the parse decides.
-static CONTEXT_NEEDLES: LazyLock<[Finder<'static>; 5]> = LazyLock::new(|| {
-    [
-        Finder::new("page_verify"),
-        Finder::new("\"reader\""),
-        Finder::new("\"editor\""),
-        Finder::new("run_complete"),
-        Finder::new("run_failed"),
-    ]
-});
+/// parse, not a wrong answer: the parse decides. Searched for all at once, over many lines
+/// at a time (regex's packed search for a few literals); should that fail to build, every
+/// line is parsed.
+static CONTEXT_NEEDLES: LazyLock<Option<regex::bytes::Regex>> =
+    LazyLock::new(|| regex::bytes::Regex::new(r#"page_verify|"reader"|"editor"|run_complete|run_failed"#).ok());
 
 /// Forward context of one chunk of log, by line number.
 ///
 /// A verification is kept as the hash of its image name, its line and its outcome: 24 bytes
 /// an event, sorted once, so a log of 90,000 pages indexes in 2 MB. Two image names of one
 /// run hashing alike is a chance of one in 2^64 per pair.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct ContextIndex {
     iterations: Vec<(usize, u32)>,
     verifies: Vec<(u64, usize, bool)>,
@@ -91,11 +89,40 @@ impl ContextIndex {
         self.run_end = None;
     }
 
-    /// The first pass, one line at a time.
-    pub fn scan(&mut self, number: usize, line: &[u8]) {
-        if !CONTEXT_NEEDLES.iter().any(|f| f.find(line).is_some()) {
+    /// The first pass over the lines of a block read at once (`lines`: each line of `bytes`,
+    /// and where it starts; a line too long to hold is not looked at): the needles are
+    /// searched for in the whole block, and only the lines they are found in are read.
+    pub fn scan_lines(&mut self, bytes: &[u8], lines: &[(LineAt, usize)]) {
+        let Some(needles) = CONTEXT_NEEDLES.as_ref() else {
+            for (at, start) in lines.iter().filter(|(at, _)| !at.too_long) {
+                self.read(at.number, &bytes[*start..*start + at.len as usize]);
+            }
             return;
+        };
+        let mut from = 0;
+        while let Some(found) = needles.find_at(bytes, from) {
+            // The line it is in: the last that starts at or before it.
+            let k = lines.partition_point(|(_, start)| *start <= found.start());
+            let Some((at, start)) = k.checked_sub(1).map(|k| lines[k]) else { break };
+            let end = start + at.len as usize;
+            if !at.too_long && found.end() <= end {
+                self.read(at.number, &bytes[start..end]);
+            }
+            from = end.max(found.start() + 1);
         }
+    }
+
+    /// The context of the lines after those indexed, `later`'s lines numbered from `base`.
+    pub fn append(&mut self, later: ContextIndex, base: usize) {
+        self.iterations.extend(later.iterations.into_iter().map(|(line, it)| (line + base, it)));
+        self.verifies.extend(later.verifies.into_iter().map(|(key, line, ok)| (key, line + base, ok)));
+        if let Some((line, outcome)) = later.run_end {
+            self.run_end = Some((line + base, outcome));
+        }
+    }
+
+    /// A line that may be forward context, read.
+    fn read(&mut self, number: usize, line: &[u8]) {
         let Ok(light) = serde_json::from_slice::<Light>(line) else { return };
         match light.kind.as_deref() {
             Some("reader" | "editor") => {
@@ -182,6 +209,8 @@ impl Facts {
 #[derive(Debug)]
 pub(crate) enum Out {
     Reply(Reply),
+    /// A reply of a listing, its text measured, not held.
+    Listed(Listed),
     Event(Event),
     /// A reply (or event) read earlier, with context that has arrived since (tail only).
     Amended {
@@ -244,25 +273,7 @@ impl RunLog {
                     out(Out::Problem(Problem::BadRecord("an agent_call event without an output string".to_owned())));
                     return;
                 };
-                let mut meta = self.meta();
-                meta.agent = string(&record, "agent").map(|a| a.strip_suffix(".md").map(str::to_owned).unwrap_or(a));
-                meta.phase = string(&record, "phase");
-                meta.image = string(&record, "image");
-                meta.page = meta.image.as_deref().and_then(page_of_image);
-                meta.ts = string(&record, "ts");
-                let paired = meta.agent.as_ref().and_then(|a| self.unpaired.get_mut(a)).and_then(VecDeque::pop_back);
-                if let Some(facts) = paired {
-                    facts.apply(&mut meta);
-                    // The pipeline raises on a truncation instead of logging the text, so a
-                    // logged reply paired with a successful call is a finished one.
-                    meta.stop = StopReason::Finished;
-                    for field in ["model", "provider", "tokens", "duration_ms", "stop"] {
-                        meta.infer(field);
-                    }
-                }
-                let review = meta.phase.as_deref() == Some("review");
-                let pending = self.forward(&mut meta, line, review);
-                self.remember(pending, line, &meta);
+                let meta = self.call(self.call_meta(&record), line);
                 out(Out::Reply(Reply {
                     id: id(source, line),
                     source: source.to_path_buf(),
@@ -356,6 +367,73 @@ impl RunLog {
         }
     }
 
+    /// [`RunLog::record`] of a line a listing skimmed, whose long strings `long` measures: an
+    /// `agent_call` whose output is a stand-in is listed by that measure. False, with nothing
+    /// read, for any other record: only the whole line can say what a stand-in stands for
+    /// anywhere else (a short event has no stand-in, and is not skimmed).
+    pub fn record_listed(
+        &mut self,
+        record: &Value,
+        long: &[Measured],
+        line: usize,
+        offset: u64,
+        source: &Path,
+        out: &mut dyn FnMut(Out),
+    ) -> bool {
+        if record.get("type").and_then(Value::as_str) != Some("agent_call") {
+            return false;
+        }
+        let Some(text) = record.get("output").and_then(Value::as_str).and_then(|t| skim::stood_for(t, long)) else {
+            return false;
+        };
+        let meta = self.call_meta(record);
+        if meta_mentions(&meta) {
+            return false;
+        }
+        let meta = self.call(meta, line);
+        out(Out::Listed(Listed {
+            id: id(source, line),
+            source: source.to_path_buf(),
+            line: Some(line),
+            offset,
+            len: text.len,
+            hash: text.hash,
+            written: Written::of(offset, &text),
+            meta,
+        }));
+        true
+    }
+
+    /// What an `agent_call` event says of its reply itself.
+    fn call_meta(&self, record: &Value) -> Meta {
+        let mut meta = self.meta();
+        meta.agent = string(record, "agent").map(|a| a.strip_suffix(".md").map(str::to_owned).unwrap_or(a));
+        meta.phase = string(record, "phase");
+        meta.image = string(record, "image");
+        meta.page = meta.image.as_deref().and_then(page_of_image);
+        meta.ts = string(record, "ts");
+        meta
+    }
+
+    /// An `agent_call`'s reply at `line`, `meta` what it says itself: paired with its model's
+    /// call, and given what the lines after it say.
+    fn call(&mut self, mut meta: Meta, line: usize) -> Meta {
+        let paired = meta.agent.as_ref().and_then(|a| self.unpaired.get_mut(a)).and_then(VecDeque::pop_back);
+        if let Some(facts) = paired {
+            facts.apply(&mut meta);
+            // The pipeline raises on a truncation instead of logging the text, so a
+            // logged reply paired with a successful call is a finished one.
+            meta.stop = StopReason::Finished;
+            for field in ["model", "provider", "tokens", "duration_ms", "stop"] {
+                meta.infer(field);
+            }
+        }
+        let review = meta.phase.as_deref() == Some("review");
+        let pending = self.forward(&mut meta, line, review);
+        self.remember(pending, line, &meta);
+        meta
+    }
+
     /// Attaches what the index knows about the lines after `line`; says what is still
     /// missing (only ever something in a tail).
     fn forward(&self, meta: &mut Meta, line: usize, review: bool) -> (bool, bool, bool) {
@@ -418,9 +496,9 @@ mod tests {
 
     fn run(lines: &[&str], tail: bool) -> Vec<Out> {
         let mut log = RunLog::new(FileContext::default(), tail);
-        for (i, l) in lines.iter().enumerate() {
-            log.index.scan(i + 1, l.as_bytes());
-        }
+        let block = lines.join("\n");
+        let found: Vec<_> = crate::runlog::lines::lines_of(block.as_bytes(), 0, 0, 1 << 20).collect();
+        log.index.scan_lines(block.as_bytes(), &found);
         log.index.seal();
         let mut got = Vec::new();
         for (i, l) in lines.iter().enumerate() {

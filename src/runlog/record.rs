@@ -150,7 +150,7 @@ fn is_filter_word(word: &str) -> bool {
 
 /// Whether any of `meta`'s words holds a stand-in: a long string read into metadata, which
 /// only the whole line can say.
-fn meta_mentions(meta: &Meta) -> bool {
+pub(crate) fn meta_mentions(meta: &Meta) -> bool {
     // Every field named, so that a new one is not passed over.
     let Meta {
         format: _,

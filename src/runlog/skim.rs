@@ -9,7 +9,10 @@
 //! skimmed parses whole, to the same value but for the long strings: outside strings the
 //! two are the same bytes, and each long string is one JSON accepts.
 
+use serde_json::Value;
+
 use super::hash::hash_bytes;
+use super::nan;
 
 /// Strings at least this long (in the line's bytes, without the quotes) are measured, not
 /// held. Shorter ones (ids, models, stop reasons) are what a record's shape is told by.
@@ -45,10 +48,43 @@ pub(crate) struct Skim {
 pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
     // A line that is not UTF-8 is read whole, which says where it is not. Checked once here,
     // so that the strings are decoded without looking at their characters again.
-    std::str::from_utf8(line).ok()?;
+    simdutf8::basic::from_utf8(line).ok()?;
+    let mut long = Vec::new();
+    let small = stand_in(line, scratch, &mut |text, within| {
+        long.push(Measured { len: text.len(), hash: hash_bytes(text), within });
+        Some(())
+    })?;
+    Some(Skim { small, long })
+}
+
+/// `line` read as loading reads it whole ([`nan::parse`]), its long strings decoded once,
+/// each into a string of its own length, and the small rest parsed: what serde_json does to
+/// a reply's text (finding its end, checking its UTF-8, copying it into a buffer it grows,
+/// and out again) done once. `None` where a skim would not be exact, or a long string is not
+/// UTF-8: the line is read whole, which says where.
+pub(crate) fn load(line: &[u8], scratch: &mut Vec<u8>) -> Option<Value> {
+    let mut texts = Vec::new();
+    // Each long string's bytes are checked once, decoded; the small line's are checked by its
+    // parse (outside its strings, JSON allows no byte that is not ASCII).
+    let small = stand_in(line, scratch, &mut |text, _| {
+        texts.push(Some(simdutf8::basic::from_utf8(text).ok()?.to_owned()));
+        Some(())
+    })?;
+    let mut value = nan::parse(&small).ok()?;
+    (put_back(&mut value, &mut texts) == texts.len()).then_some(value)
+}
+
+/// What takes each long string of a line, decoded, with where it is written (the byte past
+/// its opening quote, and its length as written); `None` gives the line up.
+type Long<'a> = dyn FnMut(&[u8], (u32, u32)) -> Option<()> + 'a;
+
+/// The small line: `line` with each long string stood in for, and handed to `long` decoded,
+/// with where it is written. `None` where the line has no long string, a skim would not be
+/// exact, or `long` says so.
+fn stand_in(line: &[u8], scratch: &mut Vec<u8>, long: &mut Long) -> Option<Vec<u8>> {
     // Bytes outside the long strings stay in the small line, whose parse checks them.
     let mut small = Vec::new();
-    let mut long = Vec::new();
+    let mut count = 0;
     // `line[..copied]` is in `small` already.
     let (mut at, mut copied) = (0, 0);
     while let Some(q) = memchr::memchr(b'"', &line[at..]) {
@@ -62,14 +98,15 @@ pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
         small.push(b'"');
         let mut mark = [0; 4];
         small.extend_from_slice(MARK.encode_utf8(&mut mark).as_bytes());
-        small.extend_from_slice(long.len().to_string().as_bytes());
+        small.extend_from_slice(count.to_string().as_bytes());
         small.push(b'"');
         copied = at;
         // A line is at most 256 MiB (`max_line`): its positions fit.
         let within = (u32::try_from(open + 1).ok()?, u32::try_from(close - (open + 1)).ok()?);
-        long.push(Measured { len: scratch.len(), hash: hash_bytes(scratch), within });
+        long(scratch, within)?;
+        count += 1;
     }
-    if long.is_empty() {
+    if count == 0 {
         return None;
     }
     small.extend_from_slice(&line[copied..]);
@@ -77,7 +114,35 @@ pub(crate) fn skim(line: &[u8], scratch: &mut Vec<u8>) -> Option<Skim> {
     let marks = memchr::memmem::find_iter(&small, MARK.to_string().as_bytes()).count();
     let escaped = memchr::memmem::find_iter(&small, b"\\u")
         .any(|i| small.get(i + 2..i + 6).is_some_and(|hex| hex.eq_ignore_ascii_case(b"fdd0")));
-    (marks == long.len() && !escaped).then_some(Skim { small, long })
+    (marks == count && !escaped).then_some(small)
+}
+
+/// Puts each long string back in place of its stand-in, in a value read from a small line
+/// ([`load`]); how many it put back (a stand-in for a key is not put back).
+fn put_back(value: &mut Value, texts: &mut [Option<String>]) -> usize {
+    let mut put = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => {
+                if let Some(text) = stand_in_index(s).and_then(|i| texts.get_mut(i)).and_then(Option::take) {
+                    *s = text;
+                    put += 1;
+                }
+            }
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            Value::Object(o) => stack.extend(o.values_mut()),
+            _ => {}
+        }
+    }
+    put
+}
+
+/// Which long string `text` stands in for, when it is a stand-in.
+fn stand_in_index(text: &str) -> Option<usize> {
+    let n = text.strip_prefix(MARK)?;
+    let i: usize = n.parse().ok()?;
+    (i.to_string() == n).then_some(i)
 }
 
 /// Decodes the JSON string whose first byte (past its opening quote) is `line[start]` into
@@ -134,9 +199,7 @@ fn hex4(digits: &[u8]) -> Option<u32> {
 
 /// The long string `text` stands in for, when it is a stand-in.
 pub(crate) fn stood_for(text: &str, long: &[Measured]) -> Option<Measured> {
-    let n = text.strip_prefix(MARK)?;
-    let i: usize = n.parse().ok()?;
-    (i.to_string() == n).then(|| long.get(i).copied()).flatten()
+    long.get(stand_in_index(text)?).copied()
 }
 
 /// Whether `text` holds a stand-in, whole or in part.
@@ -205,6 +268,29 @@ mod tests {
             let want = serde_json::from_str::<String>(&format!("\"{body}\"")).ok().map(|s| (body.len() + 1, s));
             proptest::prop_assert_eq!(got, want);
         }
+    }
+
+    /// A line loaded through its skim is the line read whole; one it cannot load so (a long
+    /// key, a key repeated over a long string, a long string that is not UTF-8) is left to
+    /// the whole line.
+    #[test]
+    fn a_line_loaded_through_its_skim_is_the_line_read_whole() {
+        let text = long(r#"a \"quoted\" line\n\ttab \u00e9 \ud83d\ude00 é € \/ \b\f\r\\ "#);
+        for line in [
+            format!(r#"{{"id":"x-1","text":"{text}","n":[1,null,"short \" one"],"t":"{text}"}}"#),
+            format!(r#"[{{"a":"{text}"}},{{"b":{{"c":["{text}", 2.50]}}}}]"#),
+            format!(r#"{{"score":NaN,"text":"{text}"}}"#),
+        ] {
+            let whole = nan::parse(line.as_bytes()).unwrap();
+            assert_eq!(load(line.as_bytes(), &mut Vec::new()), Some(whole), "{}", &line[..40]);
+        }
+        for line in [format!(r#"{{"{text}":"key"}}"#), format!(r#"{{"text":"{text}","text":"{text}x"}}"#)] {
+            assert!(nan::parse(line.as_bytes()).is_ok());
+            assert_eq!(load(line.as_bytes(), &mut Vec::new()), None, "{}", &line[..40]);
+        }
+        let mut not_utf8 = format!(r#"{{"text":"{text}"}}"#).into_bytes();
+        not_utf8[12] = 0xff;
+        assert_eq!(load(&not_utf8, &mut Vec::new()), None);
     }
 
     #[test]

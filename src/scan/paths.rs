@@ -154,42 +154,37 @@ impl Folding<'_> {
     }
 }
 
-/// The loader's side: every item of every file, in order, in batches.
+/// The loader's side: every item of every file, in order, in batches. The files are read
+/// side by side on the pool's threads ([`Loader::load_found`]), which the readings share.
 fn load_all(found: &[Found], sizes: &[u64], load: &LoadOptions, send: &mpsc::SyncSender<Batch>) {
     let loader = Loader::new(load.clone());
+    // Where each file starts, in the bytes of all the files.
+    let bases: Vec<u64> = sizes.iter().scan(0, |at, &size| Some(std::mem::replace(at, *at + size))).collect();
     let mut items = Vec::new();
     let (mut replies, mut bytes) = (0usize, 0usize);
-    let mut base = 0u64;
     // A closed receiver means the scan was abandoned: stop loading.
     let mut closed = false;
-    for (f, &size) in found.iter().zip(sizes) {
-        match f {
-            Found::File(path) => loader.load_file(path, &mut |item| {
-                if closed {
-                    return;
-                }
-                let mut at = base;
-                if let Item::Reply(r) = &item {
-                    replies += 1;
-                    bytes += r.text.len();
-                    at = base + r.offset.min(size);
-                }
-                items.push(item);
-                if replies >= BATCH_REPLIES || bytes >= BATCH_BYTES {
-                    closed = send.send(Batch { items: std::mem::take(&mut items), bytes_done: at }).is_err();
-                    (replies, bytes) = (0, 0);
-                    if closed {
-                        loader.stop();
-                    }
-                }
-            }),
-            Found::Problem(d) => items.push(Item::Diagnostic(d.clone())),
-        }
+    loader.load_found(found, &mut |i, item| {
         if closed {
             return;
         }
-        base += size;
+        let mut at = bases[i];
+        if let Item::Reply(r) = &item {
+            replies += 1;
+            bytes += r.text.len();
+            at = bases[i] + r.offset.min(sizes[i]);
+        }
+        items.push(item);
+        if replies >= BATCH_REPLIES || bytes >= BATCH_BYTES {
+            closed = send.send(Batch { items: std::mem::take(&mut items), bytes_done: at }).is_err();
+            (replies, bytes) = (0, 0);
+            if closed {
+                loader.stop();
+            }
+        }
+    });
+    if !closed {
+        // A send that fails has no one to tell.
+        let _ = send.send(Batch { items, bytes_done: sizes.iter().sum() });
     }
-    // A send that fails has no one to tell.
-    let _ = send.send(Batch { items, bytes_done: base });
 }

@@ -204,7 +204,9 @@ impl Scan {
         self.comparisons.iter().find(|c| self.config.key(&c.pair) == key)
     }
 
-    fn add(&mut self, f: Facts) {
+    /// Folds in one reply's facts, after those before it (what [`Scanner::add_facts`] does;
+    /// the inspector folds its summary on with it).
+    pub(crate) fn add(&mut self, f: Facts) {
         let index = self.replies.len();
         let decided = f.decided_by.index();
         let agent = f.agent.unwrap_or_else(|| NONE_KEY.to_owned());

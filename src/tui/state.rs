@@ -143,6 +143,8 @@ pub struct State {
     /// are many for its size, or once every reply is read (a fold reads every entry, and
     /// folding on every batch of a 1 GB campaign's facts would be quadratic).
     pub(crate) corpus_stale: usize,
+    /// Of those, new facts of replies the corpus has not folded in: folded on, not anew.
+    pub(crate) corpus_facts: usize,
     pub summary: SummaryView,
     pub documents: DocumentsView,
     /// Queries applied, oldest first, each once.
@@ -174,6 +176,7 @@ impl State {
             choices: Vec::new(),
             corpus: None,
             corpus_stale: 1,
+            corpus_facts: 0,
             summary: SummaryView::default(),
             documents: DocumentsView::default(),
             history: Vec::new(),

@@ -9,6 +9,9 @@
 //! so the list filtered by it keeps following the replies as they arrive, and admits exactly
 //! the replies the scan puts behind the row.
 
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
 use crate::describe::thousands;
 use crate::describe::{self, plural};
 use crate::reading::{Class, Config};
@@ -16,6 +19,7 @@ use crate::scan::report::{self, Kind, Row, Section};
 use crate::scan::{Scan, Scanner};
 
 use super::entry::{Body, Entry, EntryKey};
+use super::list::List;
 
 /// The scan of the loaded replies, with the entry behind each of its reply numbers.
 #[derive(Debug, Clone)]
@@ -27,35 +31,104 @@ pub struct Corpus {
     pub pending: usize,
     /// Replies whose text could not be read again: not counted.
     pub gone: usize,
+    /// A fold of the entries in order up to the first reply still being read ([`Corpus::so_far`]):
+    /// the rest of that order, to fold on from as their facts come.
+    rest: Option<Rest>,
+}
+
+/// The entries a fold in order has not reached, by key, and those it has.
+#[derive(Debug, Clone)]
+struct Rest {
+    order: Vec<EntryKey>,
+    at: usize,
+    folded: HashSet<EntryKey>,
+}
+
+/// The entries to fold, in load order (path, then line), as `bracewalk scan` orders its
+/// replies.
+fn in_order(entries: &[Entry]) -> Vec<&Entry> {
+    let mut order: Vec<&Entry> = entries.iter().filter(|e| !e.gone).collect();
+    // Mostly in order already, a file's entries side by side: a source the same as the next
+    // one's is told by its bytes, not compared component by component.
+    let source = |a: &Entry, b: &Entry| {
+        if a.source.as_os_str() == b.source.as_os_str() { Ordering::Equal } else { a.source.cmp(&b.source) }
+    };
+    order.sort_by(|a, b| source(a, b).then(a.line.cmp(&b.line)).then(a.key.cmp(&b.key)));
+    order
 }
 
 impl Corpus {
     /// Folds the complete facts of `entries` in load order (path, then line), as `bracewalk
     /// scan` orders its replies. Names and metadata are the entry's own, as last amended.
     pub fn of(entries: &[Entry], config: &Config) -> Corpus {
-        let mut order: Vec<&Entry> = entries.iter().filter(|e| !e.gone).collect();
-        order.sort_by(|a, b| a.source.cmp(&b.source).then(a.line.cmp(&b.line)).then(a.key.cmp(&b.key)));
-        let mut scanner = Scanner::new(config.clone());
-        let mut keys = Vec::new();
-        let mut calls = Vec::new();
-        let mut pending = 0;
-        for e in order {
-            match &e.body {
-                Body::Reply { .. } => match e.facts.as_deref() {
-                    Some(f) if f.complete => {
-                        scanner.add_facts(f.clone());
-                        keys.push(e.key);
-                    }
-                    _ => pending += 1,
-                },
-                Body::Event { .. } => calls.push(e.id.clone()),
-                Body::Diagnostic(d) => scanner.add_diagnostic(d),
-            }
+        let mut corpus = Corpus::empty(entries, config);
+        for e in in_order(entries) {
+            corpus.fold(e);
         }
-        let mut scan = scanner.finish();
-        scan.calls_without_reply = calls;
+        corpus
+    }
+
+    /// [`Corpus::of`] as far as the first reply still being read; the rest is folded on
+    /// ([`Corpus::fold_on`]) as the facts come, each entry once. A large campaign's summary
+    /// is then not folded again whole on every batch of facts, which took a frame of tens of
+    /// milliseconds each time; once every reply is read, it is what [`Corpus::of`] folds.
+    pub fn so_far(list: &List, config: &Config) -> Corpus {
+        let mut corpus = Corpus::empty(list.entries(), config);
+        let order = in_order(list.entries()).into_iter().map(|e| e.key).collect();
+        corpus.rest = Some(Rest { order, at: 0, folded: HashSet::new() });
+        corpus.fold_on(list);
+        corpus
+    }
+
+    /// Folds on from where [`Corpus::so_far`] stopped, as far as the next reply still being
+    /// read.
+    pub fn fold_on(&mut self, list: &List) {
+        let Some(mut rest) = self.rest.take() else { return };
+        while let Some(&key) = rest.order.get(rest.at) {
+            let Some(e) = list.entry(key) else {
+                rest.at += 1;
+                continue;
+            };
+            if e.is_reply() && !e.complete() {
+                break;
+            }
+            self.fold(e);
+            rest.folded.insert(key);
+            rest.at += 1;
+        }
+        self.pending = rest.order[rest.at..].iter().filter_map(|&k| list.entry(k)).filter(|e| e.is_reply()).count();
+        self.rest = Some(rest);
+    }
+
+    /// Whether this is a fold in order that folds on ([`Corpus::so_far`]).
+    pub fn folds_on(&self) -> bool {
+        self.rest.is_some()
+    }
+
+    /// Whether the entry `key` is folded in by [`Corpus::fold_on`], so that new facts of it
+    /// call for a fold anew.
+    pub fn has_folded(&self, key: EntryKey) -> bool {
+        self.rest.as_ref().is_some_and(|r| r.folded.contains(&key))
+    }
+
+    fn empty(entries: &[Entry], config: &Config) -> Corpus {
         let gone = entries.iter().filter(|e| e.gone && e.is_reply()).count();
-        Corpus { scan, keys, pending, gone }
+        Corpus { scan: Scanner::new(config.clone()).finish(), keys: Vec::new(), pending: 0, gone, rest: None }
+    }
+
+    /// One entry, folded in after those before it.
+    fn fold(&mut self, e: &Entry) {
+        match &e.body {
+            Body::Reply { .. } => match e.facts.as_deref() {
+                Some(f) if f.complete => {
+                    self.scan.add(f.clone());
+                    self.keys.push(e.key);
+                }
+                _ => self.pending += 1,
+            },
+            Body::Event { .. } => self.scan.calls_without_reply.push(e.id.clone()),
+            Body::Diagnostic(d) => self.scan.diagnostics.push(d.to_string()),
+        }
     }
 
     /// `142 replies, 290,452 bytes, 3 calls with no reply, 12 diagnostics`, as the command

@@ -166,14 +166,13 @@ fn a_file_that_vanishes_between_listing_and_reading_is_reported() {
     let doomed = dir.path().join("b.txt");
     let mut replies = Vec::new();
     let mut diags = Vec::new();
-    // The directory is listed before a.txt is read; b.txt goes while a.txt's reply is handled.
-    runlog::load(&[dir.path().to_path_buf()], &LoadOptions::default(), &mut |item| match item {
-        Item::Reply(r) => {
-            if r.source.ends_with("a.txt") {
-                fs::remove_file(&doomed).unwrap();
-            }
-            replies.push(r);
-        }
+    // The directory is listed; b.txt goes before it is read (the files are read side by
+    // side, so the reading of one cannot be told to come before another's).
+    let mut found = Vec::new();
+    runlog::discover(&[dir.path().to_path_buf()], &mut |f| found.push(f));
+    fs::remove_file(&doomed).unwrap();
+    runlog::Loader::new(LoadOptions::default()).load_found(&found, &mut |_, item| match item {
+        Item::Reply(r) => replies.push(r),
         Item::Diagnostic(d) => diags.push(d),
         Item::Event(_) => {}
     });
@@ -506,15 +505,10 @@ fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_ev
 
     // The library, with a file vanishing between the listing of its directory and its reading.
     let mut seen = Seen::default();
-    let doomed = root.join("vanish/b.txt");
-    runlog::load(&paths, &LoadOptions::default(), &mut |item| {
-        if let Item::Reply(r) = &item {
-            if r.source.ends_with("vanish/a.txt") {
-                fs::remove_file(&doomed).unwrap();
-            }
-        }
-        seen.push(item, root);
-    });
+    let mut found = Vec::new();
+    runlog::discover(&paths, &mut |f| found.push(f));
+    fs::remove_file(root.join("vanish/b.txt")).unwrap();
+    runlog::Loader::new(LoadOptions::default()).load_found(&found, &mut |_, item| seen.push(item, root));
     for (file, items) in &good.full {
         assert_eq!(seen.full.get(file), Some(items), "{file} loads as it does alone");
     }

@@ -629,6 +629,44 @@ fn w_cycles_the_what_if_and_the_list_shows_its_column() {
     assert!(!drawn.contains("→ last-wins") && !drawn.contains("what-if:"), "{drawn}");
 }
 
+/// A large campaign's summary is folded on as the facts come, each reply once, not folded
+/// anew for each batch of them (which took the event loop tens of milliseconds a batch); once
+/// every reply is read it is the scan of them all, as `bracewalk scan` counts them.
+#[test]
+fn a_large_summary_folded_on_as_the_facts_come_is_the_scan_of_them_all() {
+    let texts = [TEMPLATE_BEFORE_ANSWER, WHOLE_REPLY_TAKEN, RESTART_REFUSED, NOT_SELF_CONTAINED, WHOLE_TEXT];
+    let items: Vec<Item> = (0..4500)
+        .map(|i| {
+            let item = reply(i + 1, ["page", "feedback", "reader"][i % 3], (i % 40) as u32, texts[i % texts.len()]);
+            if i % 4 == 0 { in_round(item, "round-5") } else { item }
+        })
+        .collect();
+    let mut s = state(items.clone(), 120, 60);
+    typed(&mut s, "S");
+    assert!(s.corpus.as_ref().unwrap().folds_on());
+    assert_eq!(s.corpus.as_ref().unwrap().scan.replies.len(), 0, "nothing is read yet");
+    let config = s.config.clone();
+    let mut reads: Vec<Read> = s
+        .list
+        .entries()
+        .iter()
+        .filter_map(|e| Some(Read::complete(e.key, e.held_text()?, e.facts.as_deref()?.clone(), &config, &[])))
+        .collect();
+    // In batches in order, each batch the other way round, as the readings thread's come.
+    let mut counted = Vec::new();
+    while !reads.is_empty() {
+        let mut batch: Vec<Read> = reads.drain(..reads.len().min(700)).collect();
+        batch.reverse();
+        drive(&mut s, Msg::Facts(batch));
+        counted.push(s.corpus.as_ref().unwrap().scan.replies.len());
+    }
+    assert!(counted.windows(2).all(|w| w[0] < w[1]), "counted as they come: {counted:?}");
+    let corpus = s.corpus.as_ref().unwrap();
+    assert_eq!(corpus.scan, scan_directly(&items));
+    assert_eq!(corpus.pending, 0);
+    assert_eq!(corpus.scan, summary::Corpus::of(s.list.entries(), &s.config).scan);
+}
+
 #[test]
 fn the_summary_shows_the_numbers_bracewalk_scan_counts() {
     let mut s = scanned_state(120, 60);

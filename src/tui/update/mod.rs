@@ -59,6 +59,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Progress(p) => state.loading.progress = p,
         Msg::Facts(list) => {
             let n = list.len();
+            let folded = |k| state.corpus.as_ref().is_some_and(|c| c.has_folded(k));
+            state.corpus_facts += list.iter().filter(|read| !folded(read.key)).count();
             state.list.change(&state.lens(), |c| {
                 for read in list {
                     if let Some(i) = c.index(read.key) {

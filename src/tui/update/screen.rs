@@ -97,14 +97,31 @@ pub(super) fn settle_summary(state: &mut State) {
     // be quadratic, so it waits until the changes are an eighth of the entries (or every
     // reply is read). A small one is folded on every change.
     let n = state.list.entries().len();
+    // New facts of replies not folded in yet are folded on, in order; anything else (an
+    // entry come, gone or amended, a reply read again) is folded anew.
+    let folds_on = n >= FOLD_EVERY_CHANGE && state.corpus.as_ref().is_some_and(Corpus::folds_on);
+    let others = if folds_on { state.corpus_stale.saturating_sub(state.corpus_facts) } else { state.corpus_stale };
     let due = state.corpus.is_none()
-        || (state.corpus_stale > 0
+        || (others > 0
             && (n < FOLD_EVERY_CHANGE
-                || state.corpus_stale * 8 >= n
+                || others * 8 >= n
                 || state.list.entries().iter().all(|e| !e.is_reply() || e.gone || e.complete())));
+    let list = &state.list;
     if due {
-        state.corpus = Some(Corpus::of(state.list.entries(), &state.config));
+        state.corpus = Some(if n < FOLD_EVERY_CHANGE {
+            Corpus::of(list.entries(), &state.config)
+        } else {
+            Corpus::so_far(list, &state.config)
+        });
         state.corpus_stale = 0;
+        state.corpus_facts = 0;
+    } else if folds_on
+        && state.corpus_facts > 0
+        && let Some(corpus) = &mut state.corpus
+    {
+        corpus.fold_on(list);
+        state.corpus_stale -= state.corpus_facts;
+        state.corpus_facts = 0;
     }
     let sections = summary_sections(state);
     let slots = summary::slots(&sections);
