@@ -132,6 +132,12 @@ impl<'a> Walker<'a> {
         self.readers.strict().value_at(start).ok()
     }
 
+    /// [`prefix::count_array_prefix`]`(text, field)`, each entry read through what the walks
+    /// before it learned (a what-if that descends into the answer reads most entries).
+    pub fn count_array_prefix(&mut self, field: &str) -> Option<(usize, bool)> {
+        prefix::count_array_prefix_with(&mut self.readers, field)
+    }
+
     /// [`visits`]`(text)`: the seed's walk with every candidate it visits, reading through
     /// what the walks before it learned.
     pub fn visits(&mut self) -> (Trace, Vec<Visit>) {
@@ -476,6 +482,16 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
     }
     let last = walk_unrecorded(text, readers, opts, &mut Reads::default());
     let walk_end = last.map(|(_, end, _)| end);
+    // Where the walk read the whole reply by the wide reading, the narrow reading of it is
+    // the same value (the rules differ only at a value string's `"` followed by `:`, which no
+    // reading that reads meets): taken or refused, the answer is that value, and the gates
+    // need not read its strings.
+    if matches!(make, Make::Nothing)
+        && matches!(whole, Some(None))
+        && last == Some((span.start, span.end, ReadingKind::Wide))
+    {
+        return at(Place::Span { start: span.start, end: span.end, by: ReadingKind::Wide });
+    }
     // Every refusal leaves the walk's answer.
     let policy = &opts.whole_reply;
     if policy.enabled
@@ -495,6 +511,21 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
                 readers.whole_narrow.self_contained = Some(p.self_contained);
                 if p.self_contained {
                     return Located { place: narrow, value: None, printed: true };
+                }
+            }
+            // Only where it reads asked, and nothing made: the gate needs its strings alone,
+            // which printing it aside reads at a tenth of what building its value costs (a
+            // string and a container allocated each); built where printing cannot say.
+            (None, None)
+                if matches!(make, Make::Nothing)
+                    && let Some(p) = {
+                        readers.scratch.clear();
+                        js::print_repaired_at(text, span.start, ColonRule::Narrow, None, &mut readers.scratch)
+                    } =>
+            {
+                readers.whole_narrow.self_contained = Some(p.self_contained);
+                if p.self_contained {
+                    return at(narrow);
                 }
             }
             (w, _) => {
@@ -622,6 +653,8 @@ struct Readers<'a> {
     /// What the walks of these readers learned of the whole-reply reading (the narrow
     /// reading of a reply that is one object), the same for every walk of the reply.
     whole_narrow: WholeNarrow,
+    /// Where a walk prints a reading aside to read its strings, kept for the next walk.
+    scratch: String,
 }
 
 /// Each reading's outcome by candidate, shared by the walks of one reply. Its keys are
@@ -649,6 +682,7 @@ impl<'a> Readers<'a> {
             failing_keys: 0..0,
             shared: None,
             whole_narrow: WholeNarrow::default(),
+            scratch: String::new(),
         }
     }
 
