@@ -55,6 +55,17 @@ impl FenceTries {
         FenceTries { trimmed: candidate.start + start..candidate.start + end, candidate }
     }
 
+    /// Where the second try's span would open: the block's first `{`.
+    pub fn first_brace(&self, text: &str) -> Option<usize> {
+        let at = self.candidate.start;
+        Some(at + memchr::memchr(b'{', text.as_bytes().get(self.candidate.clone())?)?)
+    }
+
+    /// Where the block (or the whole text) ends.
+    pub fn end(&self) -> usize {
+        self.candidate.end
+    }
+
     /// The second try: the first balanced `{…}` of the block, if there is one.
     pub fn balanced(&self, text: &str) -> Option<std::ops::Range<usize>> {
         let at = self.candidate.start;

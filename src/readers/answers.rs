@@ -123,6 +123,12 @@ impl<'a> Answers<'a> {
         self.walker.visits().1
     }
 
+    /// [`walk::count_array_prefix`] of the reply, read with what the answers' walks learned
+    /// of the text.
+    pub fn count_array_prefix(&mut self, field: &str) -> Option<(usize, bool)> {
+        self.walker.count_array_prefix(field)
+    }
+
     /// These answers with the command readers' answers for the reply.
     pub fn given(self, given: &'a [(ReaderId, Given)]) -> Answers<'a> {
         Answers { given, ..self }
@@ -143,6 +149,12 @@ impl<'a> Answers<'a> {
     #[cfg(test)]
     pub(crate) fn built_ids(&self) -> Vec<(ReaderId, Option<Place>)> {
         self.known.iter().filter(|k| k.value.as_ref().is_some_and(Option::is_some)).map(|k| (k.id, k.place)).collect()
+    }
+
+    /// Whether built-in `id`'s answer has been read, its value built (or nothing read).
+    pub fn built_already(&self, id: ReaderId) -> bool {
+        let id = self.slot(id);
+        self.known.iter().any(|k| k.id == id && k.value.is_some())
     }
 
     /// Whether `id`'s answer is the seed's without reading it.
@@ -255,8 +267,13 @@ impl<'a> Answers<'a> {
         if let Some(first) = first {
             return place(first);
         }
-        match tries.balanced(text) {
-            Some(Range { start, end }) if self.walker.strictly_parses(start, end) => {
+        // The first balanced span parses where the strict reading of the object at its `{`
+        // reads, and is then that object: where the text is JSON the span's brace match and
+        // the parser agree on every string and brace (`read::memo`). Where the object does not
+        // read, no span that opens there parses. So the span need not be found, and its
+        // object is what the walks' strict validator read (the seed's first candidate).
+        match tries.first_brace(text).map(|start| (start, self.walker.strict_end(start))) {
+            Some((start, Some(end))) if end <= tries.end() => {
                 place(Place::Span { start, end, by: ReadingKind::Strict })
             }
             _ => place(Place::Nothing),
