@@ -15,10 +15,9 @@
 //! ([`Noted`]); a reply it gave no answer for is noted as "reader failed" under it, never as
 //! nothing read, and its comparisons are not made.
 
-use std::ops::Range;
 use std::sync::Arc;
 
-use crate::read::trace::{DecidedBy, NoReading, Verdict, WholeReply};
+use crate::read::trace::{DecidedBy, NoReading, Trace, Verdict, WholeReply};
 use crate::read::value::Value;
 use crate::read::walk;
 use crate::readers::{Answers, Given, Outcome, ReaderId};
@@ -156,8 +155,9 @@ impl Facts {
     /// the early part before the rest, and still holds the text, finishes with
     /// [`Partial::finish`], reading no answer twice.
     pub fn start<'a>(text: &'a str, stopped: bool, config: &'a Config) -> Partial<'a> {
-        let (mut facts, mut answers) = Facts::first_part(text, stopped, config);
+        let (mut facts, mut answers, seed) = Facts::first_part(text, stopped, config);
         facts.compare(&mut answers, config, |p| config.is_early(p));
+        facts.flag(text, stopped, &seed, &mut answers);
         Partial { facts, answers, text, config }
     }
 
@@ -176,13 +176,14 @@ impl Facts {
     fn rest(&mut self, mut answers: Answers, text: &str, config: &Config) {
         self.compare(&mut answers, config, |p| !config.is_early(p));
         self.differences.sort_by_key(|(p, _, _)| *p);
-        self.truncation(text, config, answers.json_span());
+        self.truncation(text, config, &mut answers);
         self.complete = true;
     }
 
     /// Each of the config's array fields whose `]` never came, with the entries
     /// `readArrayPrefix` recovers.
-    fn truncation(&mut self, text: &str, config: &Config, json: Option<Range<usize>>) {
+    fn truncation(&mut self, text: &str, config: &Config, answers: &mut Answers) {
+        let json = answers.json_span();
         self.cut = config
             .fields
             .iter()
@@ -192,7 +193,7 @@ impl Facts {
                     // Where the seed read JSON as it stands, an array there is counted by its
                     // brackets: the answer of a copy edit holds its `edits` whole.
                     Some(json) => walk::count_array_prefix_within(text, field, json.clone())?,
-                    None => walk::count_array_prefix(text, field)?,
+                    None => answers.count_array_prefix(field)?,
                 };
                 (!closed).then_some((i, entries))
             })
@@ -237,8 +238,9 @@ impl Facts {
         self.noted(reader).filter(|n| n.outcome == Outcome::Failed).map(|n| &*n.note)
     }
 
-    /// The seed's decision, the repair and whether it was cut off; no comparison yet.
-    fn first_part<'c>(text: &'c str, stopped: bool, config: &'c Config) -> (Facts, Answers<'c>) {
+    /// The seed's decision, the repair and whether it was cut off; no comparison and no
+    /// flag yet. The seed's walk comes with them.
+    fn first_part<'c>(text: &'c str, stopped: bool, config: &'c Config) -> (Facts, Answers<'c>, Trace) {
         let (mut answers, seed) = Answers::with_seed(&config.catalogue, text);
         let reads = answers.reads(ReaderId::LAST_WINS);
         let strict_reads = answers.reads(ReaderId::STRICT_ONLY);
@@ -247,13 +249,6 @@ impl Facts {
             strict != last
         };
         let never_closes = matches!(seed.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
-        // The walk's candidates, where a flag could need them: read through what the seed's
-        // walk learned of the text.
-        let visits = flags::needs_visits(text, &seed).then(|| answers.visits());
-        // The seed's answer is built only where a flag needs to look at it.
-        let value =
-            if flags::needs_value(text, &seed, visits.is_some()) { answers.get(ReaderId::LAST_WINS) } else { None };
-        let flags = flags::raised_reading(text, &seed, reads, value, stopped, visits.as_deref());
         let facts = Facts {
             reference: None,
             id: String::new(),
@@ -270,10 +265,30 @@ impl Facts {
             cut: Vec::new(),
             differences: Vec::new(),
             noted: Vec::new(),
-            flags,
+            flags: Vec::new(),
             complete: (0..config.pairs.len()).all(|p| config.is_early(p)) && config.fields.is_empty(),
         };
-        (facts, answers)
+        (facts, answers, seed)
+    }
+
+    /// The flags the seed's reading raises, after the early comparisons (which may have
+    /// built its answer).
+    fn flag(&mut self, text: &str, stopped: bool, seed: &Trace, answers: &mut Answers) {
+        // The walk's candidates, where a flag could need them: read through what the seed's
+        // walk learned of the text.
+        let visits = flags::needs_visits(text, seed).then(|| answers.visits());
+        // The seed's answer is built only where a flag needs to look at it, or where a
+        // comparison built it already: looking at it then costs less than telling from the
+        // text that no flag could need it, and says the same.
+        let value = if answers.built_already(ReaderId::LAST_WINS) || flags::needs_value(text, seed, visits.is_some()) {
+            answers.get(ReaderId::LAST_WINS)
+        } else {
+            None
+        };
+        let mut flags = flags::raised_reading(text, seed, self.reads, value, stopped, visits.as_deref());
+        // The comparisons' `readers-disagree` comes last in `Flag::ALL`.
+        flags.append(&mut self.flags);
+        self.flags = flags;
     }
 
     /// Compares the pairs `which` names, in the config's order.

@@ -32,10 +32,15 @@ pub fn read_array_prefix(text: &str, field: &str) -> Option<ArrayPrefix> {
 /// How many complete entries [`read_array_prefix`] recovers, and whether the `]` was
 /// reached, without building them.
 pub fn count_array_prefix(text: &str, field: &str) -> Option<(usize, bool)> {
-    let mut n = 0;
     // One set of readers for every entry: what reading one learned of the text (a string
     // that never closes, above all) the next need not learn again.
-    let mut readers = Readers::new(text);
+    count_array_prefix_with(&mut Readers::new(text), field)
+}
+
+/// [`count_array_prefix`] read with `readers`, and what they learned of the text before.
+pub(super) fn count_array_prefix_with(readers: &mut Readers, field: &str) -> Option<(usize, bool)> {
+    let text = readers.text;
+    let mut n = 0;
     let (_, closed) = entries_of(text, field, &mut |i| {
         let (end, _) = readers.read(i, Readings::StrictThenWide)?;
         n += 1;
