@@ -881,6 +881,36 @@ mod tests {
         assert_eq!(extract(t), r#"{"html":"<table></table>","log":"ok"}"#);
     }
 
+    /// Without the walk-closed gate, the self-contained gate decides; a walk that only
+    /// locates its answer reads the reading's strings for it without building its value, and
+    /// where the walk read the whole reply by the wide reading it needs not even that: the
+    /// place it gives holds the answer the walk builds.
+    #[test]
+    fn a_located_whole_reply_is_not_built_for_its_gate() {
+        let no_walk_closed = WalkOptions {
+            whole_reply: WholeReplyPolicy { walk_closed_gate: false, ..WalkOptions::SEED.whole_reply },
+            ..WalkOptions::SEED
+        };
+        for (t, contained) in [
+            // Wide reads the whole reply: its narrow reading is the same value.
+            (r#"{"html": "<p class="x">hi</p>", "log": "ok"}"#, true),
+            (r#"{"html": "<p class="x">a { b</p>", "log": "ok"}"#, false),
+            // The walk's last candidate is inside: the gate is read by printing aside.
+            ("{\"html\": \"<p>draft\n{\"html\": \"<table></table>\", \"log\": \"ok\"}", false),
+            (r#"{"faithful": false, "notes": "read as { "faithful": true }; not so."}"#, true),
+        ] {
+            let mut walker = Walker::new(t);
+            walker.decide(&WalkOptions::SEED);
+            let located = walker.locate(&no_walk_closed);
+            assert!(located.value.is_none(), "{t}");
+            let Place::Span { start, end, by } = located.place else { panic!("{t}: {:?}", located.place) };
+            let expected = run(t, &no_walk_closed, false).value;
+            assert_eq!(value_at(t, start, end, by), expected, "{t}");
+            let whole = run(t, &no_walk_closed, true);
+            assert_eq!(whole.whole_reply.name() == "taken", contained, "{t}");
+        }
+    }
+
     #[test]
     fn variants_change_only_what_they_name() {
         let t = r#"{ "html": "...", "log": "..." } then {"html": "<p>real</p>"}"#;
