@@ -292,7 +292,9 @@ impl JsonlReader {
                 lines.pop();
             }
             run_log.index.clear();
-            run_log.index.scan_lines(&batch.bytes, &lines);
+            if host.options().forward_context {
+                run_log.index.scan_lines(&batch.bytes, &lines);
+            }
             run_log.index.seal();
         }
         self.read_in_place(host, path, batch, lines, emit);

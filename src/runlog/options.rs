@@ -18,6 +18,10 @@ pub struct LoadOptions {
     /// Per-line diagnostics listed one by one per file (per read, in a tail); the rest are
     /// counted in one.
     pub max_problems_per_file: usize,
+    /// Read what a run log says of a reply after it (its review round, its page's
+    /// verification, the run's outcome): a first pass over each chunk of a log for those
+    /// few lines. A caller that uses none of it (a scan that filters nothing) reads without.
+    pub forward_context: bool,
 }
 
 impl Default for LoadOptions {
@@ -30,6 +34,7 @@ impl Default for LoadOptions {
             max_line: 256 << 20,
             max_whole: 256 << 20,
             max_problems_per_file: 50,
+            forward_context: true,
         }
     }
 }

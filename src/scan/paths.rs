@@ -101,6 +101,8 @@ pub fn scan_paths_only(
     let state = Progress { bytes_total: sizes.iter().sum(), ..Progress::default() };
     progress(&state);
 
+    // The scan counts nothing a run log says of a reply after it; a filter may ask for it.
+    let load = &LoadOptions { forward_context: load.forward_context && only.is_some(), ..load.clone() };
     let mut pending = Pending::start(&config.catalogue, &config.commands());
     let mut folding = Folding { scanner: Scanner::only(config, only), state, progress };
     in_batches(&found, &sizes, load, &mut |batch| {
