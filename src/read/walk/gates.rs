@@ -62,7 +62,7 @@ fn judge(walk_end: Option<usize>, reply_end: usize, policy: &WholeReplyPolicy, r
 pub(super) fn whole_reply_unrecorded(
     text: &str,
     whole_text: &WholeText,
-    walk_end: Option<usize>,
+    last: Option<(usize, usize, ReadingKind)>,
     policy: &WholeReplyPolicy,
     strict: Option<&Validator>,
     learned: &mut WholeNarrow,
@@ -71,7 +71,15 @@ pub(super) fn whole_reply_unrecorded(
     if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
         return (WholeReply::NotTried { whole_text_parsed: false }, None);
     }
-    let read = Validator::once(text, Mode::Narrow).object_at_knowing(span.start, strict);
+    let walk_end = last.map(|(_, end, _)| end);
+    // Where the walk read the whole reply by the wide reading, the narrow one reads it too,
+    // making the same decisions: the rules differ only at a value string's `"` followed by
+    // `:`, which the wide reading, had it met one, would have closed and then failed at.
+    let read = if last == Some((span.start, span.end, ReadingKind::Wide)) {
+        Ok(span.end)
+    } else {
+        Validator::once(text, Mode::Narrow).object_at_knowing(span.start, strict)
+    };
     learned.reads = Some(read == Ok(span.end));
     let why = match read {
         Ok(end) if end == span.end => None,

@@ -192,7 +192,7 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How, build: bool) -
         whole_reply_unrecorded(
             text,
             &whole_text,
-            last_end,
+            last,
             &opts.whole_reply,
             readers.strict.as_ref(),
             &mut readers.whole_narrow,
