@@ -20,12 +20,13 @@ pub struct ArrayPrefix {
 }
 
 pub fn read_array_prefix(text: &str, field: &str) -> Option<ArrayPrefix> {
+    let open = last_array_key(text, field)?;
     let mut entries = Vec::new();
-    let (open, closed) = entries_of(text, field, &mut |i| {
+    let closed = entries_of(text, open, &mut |i| {
         let (v, end) = read_object_at(text, i)?;
         entries.push(v);
         Some(end)
-    })?;
+    });
     Some(ArrayPrefix { entries, closed, open })
 }
 
@@ -37,16 +38,22 @@ pub fn count_array_prefix(text: &str, field: &str) -> Option<(usize, bool)> {
     count_array_prefix_with(&mut Readers::new(text), field)
 }
 
-/// [`count_array_prefix`] read with `readers`, and what they learned of the text before.
-pub(super) fn count_array_prefix_with(readers: &mut Readers, field: &str) -> Option<(usize, bool)> {
+/// [`count_array_prefix`] of the array that opens just before `open`.
+fn count_from(readers: &mut Readers, open: usize) -> (usize, bool) {
     let text = readers.text;
     let mut n = 0;
-    let (_, closed) = entries_of(text, field, &mut |i| {
+    let closed = entries_of(text, open, &mut |i| {
         let (end, _) = readers.read(i, Readings::StrictThenWide)?;
         n += 1;
         Some(end)
-    })?;
-    Some((n, closed))
+    });
+    (n, closed)
+}
+
+/// [`count_array_prefix`] read with `readers`, and what they learned of the text before.
+pub(super) fn count_array_prefix_with(readers: &mut Readers, field: &str) -> Option<(usize, bool)> {
+    let open = last_array_key(readers.text, field)?;
+    Some(count_from(readers, open))
 }
 
 /// [`count_array_prefix`] of a reply known to be JSON as it stands over `json` (a span its
@@ -62,13 +69,13 @@ pub fn count_array_prefix_within(text: &str, field: &str, json: Range<usize>) ->
     let open = last_array_key(text, field)?;
     // The `[` lies in the span (the key's quote then does too: the span opens with a bracket).
     if !(json.start < open && open <= json.end) {
-        return count_array_prefix(text, field);
+        return Some(count_from(&mut Readers::new(text), open));
     }
     let mut n = 0;
-    let (_, closed) = entries_of(text, field, &mut |i| {
+    let closed = entries_of(text, open, &mut |i| {
         n += 1;
         past_container(text.as_bytes(), i)
-    })?;
+    });
     Some((n, closed))
 }
 
@@ -98,12 +105,11 @@ fn past_container(bytes: &[u8], mut i: usize) -> Option<usize> {
     }
 }
 
-/// The entries of the last `"field": [` array, each handed to `entry` at its `{` (which
-/// reads it and says where it ends, or `None` where it does not read): where the array
-/// opened, and whether its `]` was reached.
-fn entries_of(text: &str, field: &str, entry: &mut dyn FnMut(usize) -> Option<usize>) -> Option<(usize, bool)> {
+/// The entries of the array whose `[` is just before `open` (the last `"field": [`), each
+/// handed to `entry` at its `{` (which reads it and says where it ends, or `None` where it
+/// does not read): whether its `]` was reached.
+fn entries_of(text: &str, open: usize, entry: &mut dyn FnMut(usize) -> Option<usize>) -> bool {
     let bytes = text.as_bytes();
-    let open = last_array_key(text, field)?;
     let mut i = open;
     loop {
         while i < bytes.len() {
@@ -118,10 +124,10 @@ fn entries_of(text: &str, field: &str, entry: &mut dyn FnMut(usize) -> Option<us
         // A `]` is the list the model finished; anything else that is not an entry is where
         // reading stops, the cut itself or a shape this cannot use.
         if bytes.get(i) != Some(&b'{') {
-            return Some((open, bytes.get(i) == Some(&b']')));
+            return bytes.get(i) == Some(&b']');
         }
         match entry(i) {
-            None => return Some((open, false)),
+            None => return false,
             Some(end) => i = end,
         }
     }
