@@ -83,11 +83,19 @@ pub(super) fn walk_visiting(
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
         let read = readers.read(start, Readings::StrictThenWide);
+        // A reading that reads ends where its span does (`read::memo`), and a container that
+        // reads strictly is spanned alike by the repair (which changes nothing in JSON): only
+        // the spans no reading gave are scanned for.
+        let (strict_end, repaired_end) = match read {
+            Some((end, ReadingKind::Strict)) => (Some(end), Some(end)),
+            Some((end, _)) => (strict_ends.end(start), Some(end)),
+            None => (strict_ends.end(start), wide_ends.end(start)),
+        };
         visits.push(Visit {
             start,
-            strict_end: strict_ends.end(start),
+            strict_end,
             strict_ok: matches!(read, Some((_, ReadingKind::Strict))),
-            repaired_end: wide_ends.end(start),
+            repaired_end,
             repaired_ok: read.is_some(),
             read_end: read.map(|(end, _)| end),
         });
