@@ -75,17 +75,30 @@ pub struct SpanEnds<'a> {
     text: &'a str,
     scan: Scan,
     ends: Option<Table>,
+    /// Bytes the spans asked for one by one have scanned.
+    scanned: usize,
     pub work: Work,
 }
 
 impl<'a> SpanEnds<'a> {
     pub fn new(text: &'a str, scan: Scan) -> SpanEnds<'a> {
-        SpanEnds { text, scan, ends: None, work: Work::default() }
+        SpanEnds { text, scan, ends: None, scanned: 0, work: Work::default() }
     }
 
     /// The end (exclusive) of the span opening at the `{` at `start`, or `None` when its
     /// braces never balance: what [`strict_span`] or [`repaired_span`] would say.
+    ///
+    /// A reply asks for few spans, mostly short (a brace of prose, a scratch template): they
+    /// are scanned one by one until those scans have cost a pass over the reply, and only
+    /// then found all at once, so that a reply of a million braces still costs two passes.
     pub fn end(&mut self, start: usize) -> Option<usize> {
+        if self.ends.is_none() && self.scanned < self.text.len() {
+            let end = self.one(start);
+            let scanned = end.unwrap_or(self.text.len()).saturating_sub(start);
+            self.scanned += scanned;
+            self.work.bytes += scanned as u64;
+            return end;
+        }
         if self.ends.is_none() {
             self.ends = Some(self.all());
         }
@@ -93,10 +106,15 @@ impl<'a> SpanEnds<'a> {
             Some(Ok(end)) => Some(end),
             Some(Err(_)) => None,
             // Not a `{`, or a span too long for the table to keep: scanned on its own.
-            None => match self.scan {
-                Scan::Strict => strict_span(self.text, start),
-                Scan::Wide => repaired_span(self.text, start, ColonRule::Wide, None).map(|r| r.end),
-            },
+            None => self.one(start),
+        }
+    }
+
+    /// The span at `start`, scanned on its own.
+    fn one(&self, start: usize) -> Option<usize> {
+        match self.scan {
+            Scan::Strict => strict_span(self.text, start),
+            Scan::Wide => repaired_span(self.text, start, ColonRule::Wide, None).map(|r| r.end),
         }
     }
 
