@@ -15,8 +15,8 @@
 //! Every level is made by one `{` and zipped away at most once, so the pass is linear.
 
 use super::memo::{Table, Work};
-use super::repair::{ColonRule, is_escape, quote_closes, repaired_span};
-use super::strict::strict_span;
+use super::repair::{ColonRule, is_escape, quote_closes, repaired_end_within};
+use super::strict::strict_span_in;
 
 /// Which span.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,36 +86,53 @@ impl<'a> SpanEnds<'a> {
     }
 
     /// The end (exclusive) of the span opening at the `{` at `start`, or `None` when its
-    /// braces never balance: what [`strict_span`] or [`repaired_span`] would say.
+    /// braces never balance: what [`super::strict::strict_span`] or
+    /// [`super::repair::repaired_span`] would say.
     ///
-    /// A reply asks for few spans, mostly short (a brace of prose, a scratch template): they
-    /// are scanned one by one until those scans have cost a pass over the reply, and only
-    /// then found all at once, so that a reply of a million braces still costs two passes.
+    /// A reply asks for few spans (a brace of prose, a scratch template, an object left open):
+    /// they are scanned one by one, until those scans have read as much as the reply holds,
+    /// and then all found at once, so that a reply of a million braces costs two passes at
+    /// most. One by one is the cheaper where few are asked: the pass that finds them all
+    /// carries up to three scans and a table of ends.
     pub fn end(&mut self, start: usize) -> Option<usize> {
-        if self.ends.is_none() && self.scanned < self.text.len() {
-            let end = self.one(start);
-            let scanned = end.unwrap_or(self.text.len()).saturating_sub(start);
+        if self.ends.is_none() {
+            let len = self.text.len();
+            let limit = start.saturating_add(len - self.scanned.min(len));
+            let (found, scanned) = self.one_within(start, limit);
             self.scanned += scanned;
             self.work.bytes += scanned as u64;
-            return end;
-        }
-        if self.ends.is_none() {
+            if let Some(end) = found {
+                return end;
+            }
             self.ends = Some(self.all());
         }
         match self.ends.as_ref().and_then(|t| t.get(start)) {
             Some(Ok(end)) => Some(end),
             Some(Err(_)) => None,
             // Not a `{`, or a span too long for the table to keep: scanned on its own.
-            None => self.one(start),
+            None => self.one_within(start, usize::MAX).0.flatten(),
         }
     }
 
-    /// The span at `start`, scanned on its own.
-    fn one(&self, start: usize) -> Option<usize> {
-        match self.scan {
-            Scan::Strict => strict_span(self.text, start),
-            Scan::Wide => repaired_span(self.text, start, ColonRule::Wide, None).map(|r| r.end),
-        }
+    /// The span at `start` scanned on its own, where that decides it before byte `limit`
+    /// (`None` where it would read on), and the bytes scanned.
+    fn one_within(&self, start: usize, limit: usize) -> (Option<Option<usize>>, usize) {
+        let len = self.text.len();
+        let found = match self.scan {
+            Scan::Strict => {
+                let end = self.text.as_bytes().get(..limit.min(len)).and_then(|within| strict_span_in(within, start));
+                // A span that does not balance within the bytes scanned never does where they
+                // are all of the reply.
+                end.map(Some).or((limit >= len).then_some(None))
+            }
+            Scan::Wide => repaired_end_within(self.text, start, ColonRule::Wide, limit),
+        };
+        let reached = match found {
+            Some(Some(end)) => end,
+            Some(None) => len,
+            None => limit.min(len),
+        };
+        (found, reached.saturating_sub(start))
     }
 
     fn all(&mut self) -> Table {
@@ -203,6 +220,8 @@ fn join_alike(tracks: &mut Vec<Track>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::repair::repaired_span;
+    use crate::read::strict::strict_span;
 
     fn agree(text: &str) {
         let mut strict = SpanEnds::new(text, Scan::Strict);
@@ -249,13 +268,29 @@ mod tests {
     }
 
     #[test]
-    fn a_reply_nested_deep_costs_one_pass() {
+    fn a_reply_nested_deep_costs_two_passes_at_most() {
         let text = "{\"a\":".repeat(100_000);
         let mut strict = SpanEnds::new(&text, Scan::Strict);
         let mut wide = SpanEnds::new(&text, Scan::Wide);
         for (j, _) in text.match_indices('{') {
             assert_eq!((strict.end(j), wide.end(j)), (None, None));
         }
-        assert_eq!((strict.work.bytes, wide.work.bytes), (text.len() as u64, text.len() as u64));
+        // The spans are scanned one by one before the pass, within a pass of their own.
+        let n = text.len() as u64;
+        for work in [strict.work.bytes, wide.work.bytes] {
+            assert!(n < work && work <= 2 * n, "{work} bytes for {n}");
+        }
+    }
+
+    /// A brace of prose before a long answer is spanned on its own: the pass over every
+    /// brace of the reply is not made for it.
+    #[test]
+    fn a_short_span_is_scanned_on_its_own() {
+        let text = format!("the contract is {{html, log}} and {}", "{\"a\": 1} ".repeat(10_000));
+        let mut strict = SpanEnds::new(&text, Scan::Strict);
+        let at = text.find('{').unwrap();
+        assert_eq!(strict.end(at), strict_span(&text, at));
+        assert_eq!(strict.work.bytes, "{html, log}".len() as u64);
+        assert!(strict.ends.is_none());
     }
 }

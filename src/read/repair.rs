@@ -199,24 +199,44 @@ static ESCAPED_BEFORE_PLAIN: [bool; 256] = {
 pub fn repaired_span(text: &str, start: usize, rule: ColonRule, repairs: Option<&mut Vec<Repair>>) -> Option<Repaired> {
     // Most spans are short candidates; a long one grows by doubling from here.
     let mut out = String::with_capacity((text.len() - start.min(text.len())).min(4096));
-    let end = scan(text, start, rule, Some(&mut out), repairs)?;
+    let end = scan(text, start, rule, Some(&mut out), repairs, usize::MAX).ok()?;
     Some(Repaired { text: out, end })
 }
 
 /// Where the repaired span of the object at `start` ends, without writing its text: what
 /// [`repaired_span`] would give as `end`.
 pub fn repaired_end(text: &str, start: usize, rule: ColonRule) -> Option<usize> {
-    scan(text, start, rule, None, None)
+    scan(text, start, rule, None, None, usize::MAX).ok()
 }
 
-/// The repair's one pass: the span's end, its repaired text into `out` when given.
+/// [`repaired_end`], where the scan decides it before byte `limit`: `None` where it would
+/// read on past it. (Its lookahead after a quote reads the text as it is, whatever the
+/// limit: only where the scan stops is bounded.)
+pub(crate) fn repaired_end_within(text: &str, start: usize, rule: ColonRule, limit: usize) -> Option<Option<usize>> {
+    match scan(text, start, rule, None, None, limit) {
+        Ok(end) => Some(Some(end)),
+        Err(Unended::Text) => Some(None),
+        Err(Unended::Limit) => None,
+    }
+}
+
+/// Why the repair's pass gave no end: the text ended first (the braces never balance), or
+/// the limit it was given came first.
+enum Unended {
+    Text,
+    Limit,
+}
+
+/// The repair's one pass: the span's end, its repaired text into `out` when given, or why
+/// there is none before byte `limit`.
 fn scan(
     text: &str,
     start: usize,
     rule: ColonRule,
     mut out: Option<&mut String>,
     mut repairs: Option<&mut Vec<Repair>>,
-) -> Option<usize> {
+    limit: usize,
+) -> Result<usize, Unended> {
     let bytes = text.as_bytes();
     // Source bytes not yet copied to `out` start here: copying is done in runs.
     let mut run = start;
@@ -241,7 +261,8 @@ fn scan(
     };
 
     let mut i = start;
-    while i < bytes.len() {
+    let stop = bytes.len().min(limit);
+    while i < stop {
         let c = bytes[i];
         if !in_str {
             match c {
@@ -269,7 +290,7 @@ fn scan(
                         if let Some(out) = out {
                             out.push_str(&text[run..=i]);
                         }
-                        return Some(i + 1);
+                        return Ok(i + 1);
                     }
                 }
                 _ => {}
@@ -311,7 +332,7 @@ fn scan(
         }
         i += 1;
     }
-    None
+    Err(if i >= bytes.len() { Unended::Text } else { Unended::Limit })
 }
 
 #[cfg(test)]
