@@ -134,6 +134,22 @@ pub enum Action {
     Newer,
 }
 
+impl Action {
+    /// Where this key moves a cursor over rows `0..=last` from `at` (a page is `page` rows),
+    /// for the keys that move alike on every screen; `None` for any other key.
+    pub fn moved(self, at: usize, last: usize, page: usize) -> Option<usize> {
+        Some(match self {
+            Action::Down => at + 1,
+            Action::Up => at.saturating_sub(1),
+            Action::Top => 0,
+            Action::Bottom => last,
+            Action::PageDown => at + page,
+            Action::PageUp => at.saturating_sub(page),
+            _ => return None,
+        })
+    }
+}
+
 /// One binding: the keys, what they do, and the line the help screen shows.
 #[derive(Debug, Clone, Copy)]
 pub struct Binding {

@@ -10,7 +10,6 @@ use super::super::list::SortKey;
 use super::super::message::Effect;
 use super::super::state::{Mode, Pane, State};
 use super::query::set_query;
-use super::screen::moved;
 
 /// Opens the screen on the selected reply's page, or where it was.
 pub(super) fn open_documents(state: &mut State) {
@@ -48,7 +47,7 @@ pub(super) fn documents_key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effec
             (0..from).rev().find(is_doc).unwrap_or(0)
         }
     };
-    let to = if let Some(to) = moved(action, at, last, page) {
+    let to = if let Some(to) = action.moved(at, last, page) {
         to
     } else {
         match action {

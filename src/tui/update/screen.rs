@@ -22,7 +22,7 @@ pub(super) fn summary_key(state: &mut State, ev: &KeyEvent) {
     let last = summary::row_count(&sections).saturating_sub(1);
     let page = (layout::summary(state.size.0, state.size.1).body.height as usize).saturating_sub(1).max(1);
     let at = state.summary.cursor.min(last);
-    let to = if let Some(to) = moved(action, at, last, page) {
+    let to = if let Some(to) = action.moved(at, last, page) {
         to
     } else {
         match action {
@@ -44,20 +44,6 @@ pub(super) fn summary_key(state: &mut State, ev: &KeyEvent) {
         }
     };
     state.summary.cursor = to.min(last);
-}
-
-/// Where a move over rows `0..=last` goes from `at` (a page is `page` rows), for the keys
-/// that move alike on every screen.
-pub(super) fn moved(action: Action, at: usize, last: usize, page: usize) -> Option<usize> {
-    Some(match action {
-        Action::Down => at + 1,
-        Action::Up => at.saturating_sub(1),
-        Action::Top => 0,
-        Action::Bottom => last,
-        Action::PageDown => at + page,
-        Action::PageUp => at.saturating_sub(page),
-        _ => return None,
-    })
 }
 
 /// Filters the list to the replies behind the selected row, and selects the first.

@@ -8,7 +8,6 @@ use crate::readers::ReaderId;
 
 use super::super::keymap::{self, Action, Key};
 use super::super::state::{Mode, State};
-use super::screen::moved;
 
 /// Sets the next what-if (`forward`) or the one before, none between the last and the first.
 pub(super) fn step_what_if(state: &mut State, forward: bool) {
@@ -48,7 +47,7 @@ pub(super) fn readers_key(state: &mut State, cursor: usize, ev: &KeyEvent) {
         }
         Action::Close => state.mode = Mode::Normal,
         other => {
-            if let Some(to) = moved(other, cursor, all.len(), 1) {
+            if let Some(to) = other.moved(cursor, all.len(), 1) {
                 state.mode = Mode::Readers { cursor: to.min(all.len()) };
             }
         }
