@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use crate::support::replies::{REFUSED_NOT_SELF_CONTAINED, REFUSED_WALK_CLOSED, TRUNCATED_ARRAY, WHOLE_REPLY_TAKEN};
 use crate::support::tui_fixture as fixture;
 
 use std::path::PathBuf;
@@ -419,16 +420,6 @@ fn q_quits() {
 
 /// A scratch template, then the answer: first-wins keeps the template.
 const TEMPLATE_BEFORE_ANSWER: &str = "I'll fill in the template first:\n{ \"html\": \"...\", \"log\": \"...\" }\nNow the page itself:\n{\"html\": \"<table><tr><td>Fuel</td><td>3,891,986</td></tr></table>\", \"log\": \"Page 17. Table 3 continues beyond this page\"}";
-/// Issue #339: the walk's last object is a quotation in the notes; the whole reply is taken.
-const WHOLE_REPLY_TAKEN: &str = "{ \"faithful\": false, \"problems\": [{ \"issue\": \"The row Capital reserve is missing from Table 4.\", \"severity\": \"major\" }],\n\"notes\": \"I first read the contract as { \"faithful\": true, \"problems\": [] }; it is not: a row is missing.\" }";
-/// A draft cut by a restart: the walk-closed gate refuses the whole-reply reading.
-const RESTART_REFUSED: &str =
-    "{\"html\": \"<p>draft\n{\"html\": \"<table><tr><td>1</td></tr></table>\", \"log\": \"restarted\"}";
-/// The self-contained gate refuses; nothing else reads.
-const NOT_SELF_CONTAINED: &str =
-    "{\"html\":\"<p>Use { to open; \": 5 units</p><h3>Budget</h3>\",\"log\":\"Page 4.\",\"suggested_agent\":null}";
-/// An edit list cut off by the output ceiling.
-const CUT_EDITS: &str = "{\"edits\": [{\"find\": \"Captial\", \"replace\": \"Capital\"}, {\"find\": \"recieved\", \"replace\": \"received\"}, {\"find\": \"adopte";
 const WHOLE_TEXT: &str = "{\"issues\": []}";
 
 fn in_round(item: Item, round: &str) -> Item {
@@ -447,14 +438,14 @@ fn corpus() -> Vec<Item> {
         bad_file(),
         reply(11, "page", 17, TEMPLATE_BEFORE_ANSWER),
         reply(12, "feedback", 3, WHOLE_REPLY_TAKEN),
-        reply(13, "page", 9, RESTART_REFUSED),
-        reply(14, "page", 4, NOT_SELF_CONTAINED),
-        cut_reply(15, CUT_EDITS),
+        reply(13, "page", 9, REFUSED_WALK_CLOSED),
+        reply(14, "page", 4, REFUSED_NOT_SELF_CONTAINED),
+        cut_reply(15, TRUNCATED_ARRAY),
         in_round(reply(16, "page", 18, TEMPLATE_BEFORE_ANSWER), "round-5"),
         in_round(reply(17, "feedback", 18, WHOLE_REPLY_TAKEN), "round-5"),
         in_round(reply(18, "page", 19, NOTHING_READS), "round-5"),
         in_round(reply(19, "reader", 6, WHOLE_TEXT), "round-5"),
-        in_round(reply(20, "page", 20, RESTART_REFUSED), "round-5"),
+        in_round(reply(20, "page", 20, REFUSED_WALK_CLOSED), "round-5"),
     ]
 }
 
@@ -634,7 +625,8 @@ fn w_cycles_the_what_if_and_the_list_shows_its_column() {
 /// every reply is read it is the scan of them all, as `bracewalk scan` counts them.
 #[test]
 fn a_large_summary_folded_on_as_the_facts_come_is_the_scan_of_them_all() {
-    let texts = [TEMPLATE_BEFORE_ANSWER, WHOLE_REPLY_TAKEN, RESTART_REFUSED, NOT_SELF_CONTAINED, WHOLE_TEXT];
+    let texts =
+        [TEMPLATE_BEFORE_ANSWER, WHOLE_REPLY_TAKEN, REFUSED_WALK_CLOSED, REFUSED_NOT_SELF_CONTAINED, WHOLE_TEXT];
     let items: Vec<Item> = (0..4500)
         .map(|i| {
             let item = reply(i + 1, ["page", "feedback", "reader"][i % 3], (i % 40) as u32, texts[i % texts.len()]);

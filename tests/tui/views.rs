@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use crate::support::replies::{REFUSED_NOT_SELF_CONTAINED, REFUSED_WALK_CLOSED, TRUNCATED_ARRAY, WHOLE_REPLY_TAKEN};
 use crate::support::tui_fixture as fixture;
 
 use bracewalk::runlog::{EventKind, Item};
@@ -43,23 +44,6 @@ fn no_reply(line: usize) -> Item {
 /// A scratch template, then the real answer: last-wins keeps the answer, first-wins the
 /// template.
 const TEMPLATE_BEFORE_ANSWER: &str = "I'll fill in the template first:\n{ \"html\": \"...\", \"log\": \"...\" }\nNow the page itself:\n{\"html\": \"<table><tr><th>Department</th><th>Adopted</th></tr><tr><td>Fuel</td><td>3,891,986</td></tr></table>\", \"log\": \"Page 17. Table 3 continues beyond this page\"}";
-
-/// Issue #339: a verdict whose notes quote the contract; the walk's last object is the
-/// quotation, the whole-reply reading is taken.
-const WHOLE_REPLY_TAKEN: &str = "{ \"faithful\": false, \"problems\": [{ \"issue\": \"The row Capital reserve is missing from Table 4.\", \"severity\": \"major\" }],\n\"notes\": \"I first read the contract as { \"faithful\": true, \"problems\": [] }; it is not: a row is missing.\" }";
-
-/// An abandoned draft cut by a restart: the walk reads the envelope that closes the reply,
-/// so the walk-closed gate refuses the whole-reply reading.
-const REFUSED_WALK_CLOSED: &str =
-    "{\"html\": \"<p>draft\n{\"html\": \"<table><tr><td>1</td></tr></table>\", \"log\": \"restarted\"}";
-
-/// A `"` before `:` inside a value: the narrow reading spans the reply, but its `html`
-/// leaves a `{` open, so the self-contained gate refuses it; nothing else reads.
-const REFUSED_NOT_SELF_CONTAINED: &str =
-    "{\"html\":\"<p>Use { to open; \": 5 units</p><h3>Budget</h3>\",\"log\":\"Page 4.\",\"suggested_agent\":null}";
-
-/// An edit list cut off by the output ceiling: two whole entries before the cut.
-const TRUNCATED_ARRAY: &str = "{\"edits\": [{\"find\": \"Captial\", \"replace\": \"Capital\"}, {\"find\": \"recieved\", \"replace\": \"received\"}, {\"find\": \"adopte";
 
 /// Control characters in a reply: an escape sequence that would set the window title, a
 /// bell, a bidi override, a C1 control. All must show as symbols.
