@@ -39,6 +39,17 @@ pub fn reply(line: usize, agent: &str, page: u32, text: &str) -> Item {
     })
 }
 
+/// `item` as a reply of round `round`.
+pub fn in_round(item: Item, round: &str) -> Item {
+    match item {
+        Item::Reply(mut r) => {
+            r.meta.round = Some(round.to_owned());
+            Item::Reply(r)
+        }
+        other => other,
+    }
+}
+
 /// A reply the model was cut off in.
 pub fn cut_reply(line: usize, text: &str) -> Item {
     match reply(line, "editor", 3, text) {

@@ -422,16 +422,6 @@ fn q_quits() {
 const TEMPLATE_BEFORE_ANSWER: &str = "I'll fill in the template first:\n{ \"html\": \"...\", \"log\": \"...\" }\nNow the page itself:\n{\"html\": \"<table><tr><td>Fuel</td><td>3,891,986</td></tr></table>\", \"log\": \"Page 17. Table 3 continues beyond this page\"}";
 const WHOLE_TEXT: &str = "{\"issues\": []}";
 
-fn in_round(item: Item, round: &str) -> Item {
-    match item {
-        Item::Reply(mut r) => {
-            r.meta.round = Some(round.to_owned());
-            Item::Reply(r)
-        }
-        other => other,
-    }
-}
-
 /// Replies of every outcome, over two rounds and four agents, with a load problem.
 fn corpus() -> Vec<Item> {
     vec![
@@ -441,11 +431,11 @@ fn corpus() -> Vec<Item> {
         reply(13, "page", 9, REFUSED_WALK_CLOSED),
         reply(14, "page", 4, REFUSED_NOT_SELF_CONTAINED),
         cut_reply(15, TRUNCATED_ARRAY),
-        in_round(reply(16, "page", 18, TEMPLATE_BEFORE_ANSWER), "round-5"),
-        in_round(reply(17, "feedback", 18, WHOLE_REPLY_TAKEN), "round-5"),
-        in_round(reply(18, "page", 19, NOTHING_READS), "round-5"),
-        in_round(reply(19, "reader", 6, WHOLE_TEXT), "round-5"),
-        in_round(reply(20, "page", 20, REFUSED_WALK_CLOSED), "round-5"),
+        fixture::in_round(reply(16, "page", 18, TEMPLATE_BEFORE_ANSWER), "round-5"),
+        fixture::in_round(reply(17, "feedback", 18, WHOLE_REPLY_TAKEN), "round-5"),
+        fixture::in_round(reply(18, "page", 19, NOTHING_READS), "round-5"),
+        fixture::in_round(reply(19, "reader", 6, WHOLE_TEXT), "round-5"),
+        fixture::in_round(reply(20, "page", 20, REFUSED_WALK_CLOSED), "round-5"),
     ]
 }
 
@@ -630,7 +620,7 @@ fn a_large_summary_folded_on_as_the_facts_come_is_the_scan_of_them_all() {
     let items: Vec<Item> = (0..4500)
         .map(|i| {
             let item = reply(i + 1, ["page", "feedback", "reader"][i % 3], (i % 40) as u32, texts[i % texts.len()]);
-            if i % 4 == 0 { in_round(item, "round-5") } else { item }
+            if i % 4 == 0 { fixture::in_round(item, "round-5") } else { item }
         })
         .collect();
     let mut s = state(items.clone(), 120, 60);
@@ -713,7 +703,7 @@ fn the_summary_follows_replies_as_they_arrive_and_go() {
     let mut s = scanned_state(100, 30);
     typed(&mut s, "S");
     let before = s.corpus.as_ref().unwrap().scan.replies.len();
-    drive(&mut s, later(100, in_round(reply(40, "page", 21, TEMPLATE_BEFORE_ANSWER), "round-6")));
+    drive(&mut s, later(100, fixture::in_round(reply(40, "page", 21, TEMPLATE_BEFORE_ANSWER), "round-6")));
     let corpus = s.corpus.as_ref().unwrap();
     assert_eq!(corpus.scan.replies.len(), before, "not counted before it is read");
     assert_eq!(corpus.pending, 1);

@@ -17,16 +17,6 @@ fn scanned(s: &mut State) {
     fixture::complete(s);
 }
 
-fn in_round(item: Item, round: &str) -> Item {
-    match item {
-        Item::Reply(mut r) => {
-            r.meta.round = Some(round.to_owned());
-            Item::Reply(r)
-        }
-        other => other,
-    }
-}
-
 /// A call the model was cut off in, logged without its text.
 fn no_reply(line: usize) -> Item {
     let Item::Reply(r) = reply(line, "page", 20, "") else { unreachable!() };
@@ -120,12 +110,14 @@ fn no_control_character_reaches_the_screen() {
 /// (a template the model never filled), a second truncation and a call that left no reply.
 fn corpus() -> Vec<Item> {
     let mut items: Vec<Item> = shapes().into_iter().map(|(_, i)| i).collect();
-    items.push(in_round(reply(170, "page", 18, TEMPLATE_BEFORE_ANSWER), "round-5"));
-    items.push(in_round(reply(171, "feedback", 18, WHOLE_REPLY_TAKEN), "round-5"));
-    items
-        .push(in_round(reply(172, "page", 19, "I could not produce the page: {html, log} is the contract"), "round-5"));
-    items.push(in_round(cut_reply(173, TRUNCATED_ARRAY), "round-5"));
-    items.push(in_round(reply(175, "reader", 6, "{\"issues\": []}"), "round-5"));
+    items.push(fixture::in_round(reply(170, "page", 18, TEMPLATE_BEFORE_ANSWER), "round-5"));
+    items.push(fixture::in_round(reply(171, "feedback", 18, WHOLE_REPLY_TAKEN), "round-5"));
+    items.push(fixture::in_round(
+        reply(172, "page", 19, "I could not produce the page: {html, log} is the contract"),
+        "round-5",
+    ));
+    items.push(fixture::in_round(cut_reply(173, TRUNCATED_ARRAY), "round-5"));
+    items.push(fixture::in_round(reply(175, "reader", 6, "{\"issues\": []}"), "round-5"));
     items.push(no_reply(174));
     items
 }
