@@ -12,6 +12,7 @@ pub mod record;
 pub mod scan;
 pub mod shell;
 pub mod style;
+pub mod task;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -18,7 +17,8 @@ use crate::read::trace::DecidedBy;
 use crate::reading::{Class, Config};
 use crate::runlog::LoadOptions;
 use crate::scan::report::{self, Kind, Row, headline};
-use crate::scan::{Comparison, Difference, Group, Progress, Scan, scan_paths_only};
+use crate::scan::shard::{Manifest, Options, Plan};
+use crate::scan::{Comparison, Difference, Group, Progress, Scan, scan_found};
 use crate::visible::visible;
 
 use super::style::Style;
@@ -34,47 +34,79 @@ pub enum Output {
     Json,
 }
 
-/// Scans `paths` and prints the result to `out`; the exit status is `list`'s: 0 when
-/// everything loaded, 1 when some inputs had diagnostics, 2 when nothing could be read. An
-/// error is a failed write.
+/// Scans what `plan` reads and prints the result to `out`; the exit status is `list`'s: 0
+/// when everything loaded, 1 when some inputs had diagnostics, 2 when nothing could be read.
+/// `--json --list` carries the manifest of what was read, made with `options`. An error is a
+/// failed write.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
-    paths: &[PathBuf],
+    plan: &Plan,
     load: &LoadOptions,
     config: Config,
     output: Output,
     list: bool,
     only: Option<Query>,
+    options: Options,
     out: &mut dyn Write,
 ) -> io::Result<u8> {
-    let scan = scan_only_with_progress(paths, load, config, only);
-    print(&scan, output, list, out)
+    let started = now();
+    let scan = scan_only_with_progress(plan, load, config, only);
+    let status = plan_exit_code(&scan, plan);
+    let manifest = Manifest::of(plan, options, status, started);
+    print(&scan, output, list, Some(&manifest), out)?;
+    Ok(status)
 }
 
-/// Prints a scan made by any means (read, or merged from shards) as `output`; the exit
-/// status is [`exit_code`]'s.
-pub fn print(scan: &Scan, output: Output, list: bool, out: &mut dyn Write) -> io::Result<u8> {
+/// Seconds since the Unix epoch, now.
+pub fn now() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// Prints a scan made by any means (read, or merged from shards) as `output`, with its
+/// manifest where it is printed as JSON with `list`; the exit status is [`exit_code`]'s.
+pub fn print(
+    scan: &Scan,
+    output: Output,
+    list: bool,
+    manifest: Option<&Manifest>,
+    out: &mut dyn Write,
+) -> io::Result<u8> {
     let printed = match output {
         Output::Table => render_text(scan, list, &Style::for_stdout()),
         Output::Markdown => render_markdown(scan, list),
-        Output::Json => format!("{}\n", render_json(scan, list)),
+        Output::Json => {
+            let mut json = render_json(scan, list);
+            if list {
+                with_manifest(&mut json, manifest);
+            }
+            format!("{json}\n")
+        }
     };
     out.write_all(printed.as_bytes())?;
     Ok(exit_code(scan))
 }
 
-/// Scans `paths`, with a progress bar on a terminal.
-pub fn scan_with_progress(paths: &[PathBuf], load: &LoadOptions, config: Config) -> Scan {
-    scan_only_with_progress(paths, load, config, None)
+/// Puts `manifest` in a scan's JSON, at `manifest`.
+pub fn with_manifest(json: &mut Json, manifest: Option<&Manifest>) {
+    if let (Some(o), Some(m)) = (json.as_object_mut(), manifest) {
+        o.insert("manifest".to_owned(), serde_json::to_value(m).unwrap_or(Json::Null));
+    }
+}
+
+/// Scans what `plan` reads, with a progress bar on a terminal.
+pub fn scan_with_progress(plan: &Plan, load: &LoadOptions, config: Config) -> Scan {
+    scan_only_with_progress(plan, load, config, None)
 }
 
 /// [`scan_with_progress`], counting only what `only` selects (`--filter`).
-pub fn scan_only_with_progress(paths: &[PathBuf], load: &LoadOptions, config: Config, only: Option<Query>) -> Scan {
+pub fn scan_only_with_progress(plan: &Plan, load: &LoadOptions, config: Config, only: Option<Query>) -> Scan {
     let bar = progress_bar();
-    let scan = scan_paths_only(paths, load, config, only, &mut |p: &Progress| {
-        bar.set_length(p.bytes_total);
-        bar.set_position(p.bytes_done);
-        bar.set_message(format!("{} replies", thousands(p.replies)));
-    });
+    let scan =
+        scan_found(&plan.found, &plan.sizes, &|item| plan.rename(item), load, config, only, &mut |p: &Progress| {
+            bar.set_length(p.bytes_total);
+            bar.set_position(p.bytes_done);
+            bar.set_message(format!("{} replies", thousands(p.replies)));
+        });
     bar.finish_and_clear();
     scan
 }
@@ -94,10 +126,20 @@ fn progress_bar() -> ProgressBar {
     bar
 }
 
+/// The exit status of a scan of what `plan` reads: [`exit_code`]'s, except that a part of a
+/// cut of a corpus that has files read nothing only where the corpus has none (a part may
+/// hold only files that read nothing, and its task has not failed).
+pub fn plan_exit_code(scan: &Scan, plan: &Plan) -> u8 {
+    match exit_code(scan) {
+        2 if plan.part.of > 1 && plan.corpus.files > 0 => 1,
+        code => code,
+    }
+}
+
 /// 0 when everything loaded, 1 when some inputs had diagnostics, 2 when nothing could be
 /// read (as `list`).
 pub fn exit_code(scan: &Scan) -> u8 {
-    match (scan.diagnostics.len(), scan.replies.len() + scan.calls_without_reply.len()) {
+    match (scan.diagnostics.len(), scan.reply_count() + scan.calls_without_reply_count()) {
         (0, _) => 0,
         (_, 0) => 2,
         _ => 1,
@@ -128,7 +170,7 @@ fn timing(scan: &Scan) -> Option<String> {
     Some(format!(
         "scanned in {:.2} s: {} replies/s, {}/s",
         e.as_secs_f64(),
-        thousands(per_second(scan.replies.len() as f64, e).round() as usize),
+        thousands(per_second(scan.reply_count() as f64, e).round() as usize),
         size(per_second(scan.bytes as f64, e))
     ))
 }
@@ -182,7 +224,7 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
             let mut line = format!(
                 "  {:<w$} {:>8} {:>12}",
                 row.label(config),
-                thousands(g.replies.len()),
+                thousands(row.count(scan)),
                 bytes(g),
                 w = width - 2
             );
@@ -405,7 +447,7 @@ pub fn render_markdown(scan: &Scan, list: bool) -> String {
         let _ = writeln!(o, "\n## Replies {}\n\n{header}\n{rule}", section.title);
         for row in &section.rows {
             let Some(g) = row.group(scan) else { continue };
-            let mut line = format!("| {} | {} | {} |", cell(&row.label(config)), thousands(g.replies.len()), bytes(g));
+            let mut line = format!("| {} | {} | {} |", cell(&row.label(config)), thousands(row.count(scan)), bytes(g));
             for n in g.decided_by {
                 let _ = write!(line, " {} |", thousands(n));
             }
@@ -524,9 +566,9 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
     };
     let elapsed = scan.elapsed.unwrap_or_default();
     let mut out = Map::new();
-    out.insert("replies".to_owned(), json!(scan.replies.len()));
+    out.insert("replies".to_owned(), json!(scan.reply_count()));
     out.insert("bytes".to_owned(), json!(scan.bytes));
-    out.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply.len()));
+    out.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply_count()));
     out.insert("diagnostics".to_owned(), json!(scan.diagnostics.len()));
     // Sections with no rows are still there, empty.
     for top in [
@@ -549,7 +591,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
             let value = match (section.kind, row) {
                 (Kind::Groups, _) => match row.group(scan) {
                     Some(g) => {
-                        json!({"replies": g.replies.len(), "bytes": g.bytes, "decided_by": decided_counts(g.decided_by)})
+                        json!({"replies": row.count(scan), "bytes": g.bytes, "decided_by": decided_counts(g.decided_by)})
                     }
                     None => continue,
                 },
@@ -600,7 +642,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
         }
     }
     out.insert("elapsed_seconds".to_owned(), json!(elapsed.as_secs_f64()));
-    out.insert("replies_per_second".to_owned(), json!(per_second(scan.replies.len() as f64, elapsed)));
+    out.insert("replies_per_second".to_owned(), json!(per_second(scan.reply_count() as f64, elapsed)));
     out.insert("bytes_per_second".to_owned(), json!(per_second(scan.bytes as f64, elapsed)));
     if list {
         ids.insert("replies".to_owned(), json!((0..scan.replies.len()).map(|i| scan.id(i)).collect::<Vec<_>>()));

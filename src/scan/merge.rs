@@ -26,7 +26,9 @@ use crate::read::trace::DecidedBy;
 use crate::reading::{Class, Config};
 
 use super::report::{self, Kind, Row};
-use super::scanner::{Comparison, Difference, Group, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation};
+use super::scanner::{
+    Comparison, Difference, Group, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation, Unlisted,
+};
 
 /// Why a shard's JSON could not be read back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -133,7 +135,9 @@ impl Scan {
     }
 
     /// Appends `other`, a scan of the inputs that come after this one's under the same
-    /// config: the result is the scan of both, in that order (timing added up).
+    /// config: the result is the scan of both, in that order. Its time is the longer of the
+    /// two: scans of shards run side by side (a merge sets the span they ran in, where their
+    /// manifests say when each started).
     pub fn append(&mut self, other: Scan) {
         let Scan {
             config: _,
@@ -153,6 +157,7 @@ impl Scan {
             noted,
             flags,
             elapsed,
+            unlisted,
         } = other;
         let base = self.replies.len();
         let shifted = |v: Vec<usize>| v.into_iter().map(move |i| i + base);
@@ -199,9 +204,15 @@ impl Scan {
             into.extend(from.into_iter().map(|(i, why)| (i + base, why)));
         }
         self.elapsed = match (self.elapsed, elapsed) {
-            (Some(a), Some(b)) => Some(a + b),
+            (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         };
+        let Unlisted { replies, calls_without_reply, rows } = unlisted;
+        self.unlisted.replies += replies;
+        self.unlisted.calls_without_reply += calls_without_reply;
+        for (row, n) in rows {
+            *self.unlisted.rows.entry(row).or_default() += n;
+        }
     }
 }
 
@@ -268,7 +279,7 @@ fn put(row: &Row, scan: &mut Scan, held: Vec<(usize, Held)>, count: &Json) {
 }
 
 /// The JSON at a row's key: `json[top]`, or `json[top][key]`.
-fn at<'a>(json: &'a Json, (top, key): &(&'static str, Option<String>)) -> Option<&'a Json> {
+pub(super) fn at<'a>(json: &'a Json, (top, key): &(&'static str, Option<String>)) -> Option<&'a Json> {
     let v = json.get(*top)?;
     match key {
         None => Some(v),
@@ -276,12 +287,12 @@ fn at<'a>(json: &'a Json, (top, key): &(&'static str, Option<String>)) -> Option
     }
 }
 
-fn number(json: &Json, key: &str) -> Result<u64, ShardError> {
+pub(super) fn number(json: &Json, key: &str) -> Result<u64, ShardError> {
     json.get(key).and_then(Json::as_u64).ok_or_else(|| ShardError::NotAScan(format!("no {key}")))
 }
 
 /// The shard was made with the comparisons and fields of `scan`'s config.
-fn check_config(json: &Json, scan: &Scan) -> Result<(), ShardError> {
+pub(super) fn check_config(json: &Json, scan: &Scan) -> Result<(), ShardError> {
     let keys = |top: &str| -> Vec<String> {
         let mut k: Vec<String> =
             json.get(top).and_then(Json::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();

@@ -26,9 +26,10 @@ mod merge;
 mod paths;
 pub mod report;
 mod scanner;
+pub mod shard;
 
 pub use merge::ShardError;
-pub use paths::{Batch, Progress, in_batches, scan_paths, scan_paths_only, sizes};
+pub use paths::{Batch, Progress, in_batches, scan_found, scan_paths, scan_paths_only, sizes};
 pub use scanner::{
-    Comparison, Difference, Group, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan, Scanner, Truncation,
+    Comparison, Difference, Group, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan, Scanner, Truncation, Unlisted,
 };

@@ -15,6 +15,8 @@ use crate::readers::{Outcome, ReaderId};
 use crate::reading::{Class, Config, Facts, Flag, Pair, flags};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
 
+use super::report::Row;
+
 /// The group key of a reply whose record does not say (no agent, no round).
 pub const NONE_KEY: &str = "(none)";
 
@@ -140,6 +142,21 @@ pub struct Scan {
     pub flags: [Vec<(usize, String)>; 5],
     /// How long the scan took, where its driver timed it.
     pub elapsed: Option<Duration>,
+    /// What a scan put together from counts holds beyond its lists (a merge of shards that
+    /// lists nothing): empty for a scan that read its replies.
+    pub unlisted: Unlisted,
+}
+
+/// The replies a scan counts but does not list: a merge that prints no listing keeps the
+/// counts of its shards and not their ids, so that its memory is its differences and
+/// diagnostics, not its replies. Every count of a row is its list and these.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Unlisted {
+    /// Replies not in [`Scan::replies`] (which then names only the replies a list holds).
+    pub replies: usize,
+    pub calls_without_reply: usize,
+    /// Each row's replies not in its list ([`Row::count`] adds them).
+    pub rows: BTreeMap<Row, usize>,
 }
 
 impl Scan {
@@ -170,7 +187,18 @@ impl Scan {
             cut_off: Vec::new(),
             flags: Default::default(),
             elapsed: None,
+            unlisted: Unlisted::default(),
         }
+    }
+
+    /// How many replies the scan counted, listed or not.
+    pub fn reply_count(&self) -> usize {
+        self.replies.len() + self.unlisted.replies
+    }
+
+    /// How many calls left no reply, listed or not.
+    pub fn calls_without_reply_count(&self) -> usize {
+        self.calls_without_reply.len() + self.unlisted.calls_without_reply
     }
 
     /// The id of reply `index`.
