@@ -127,11 +127,16 @@ fn progress_bar() -> ProgressBar {
 }
 
 /// The exit status of a scan of what `plan` reads: [`exit_code`]'s, except that a part of a
-/// cut of a corpus that has files read nothing only where the corpus has none (a part may
-/// hold only files that read nothing, and its task has not failed).
+/// cut read nothing where the whole corpus has no file and its walk met a problem (an input
+/// not there), whatever its part holds; a part that holds only files that read nothing, or
+/// nothing, has not failed.
 pub fn plan_exit_code(scan: &Scan, plan: &Plan) -> u8 {
+    if plan.part.of == 1 {
+        return exit_code(scan);
+    }
     match exit_code(scan) {
-        2 if plan.part.of > 1 && plan.corpus.files > 0 => 1,
+        _ if plan.corpus.files == 0 && plan.problems > 0 => 2,
+        2 => 1,
         code => code,
     }
 }

@@ -127,6 +127,8 @@ pub struct Plan {
     /// The part's files, named.
     pub files: Vec<File>,
     pub corpus: Corpus,
+    /// The problems the walk of the whole met (in every part).
+    pub problems: usize,
     /// Each file's name, by the path the walk found it at, where names are relative.
     names: HashMap<PathBuf, String>,
     cwd: PathBuf,
@@ -174,6 +176,7 @@ impl Plan {
             sizes: Vec::new(),
             files: Vec::new(),
             corpus,
+            problems: stats.iter().filter(|s| s.is_none()).count(),
             names: HashMap::new(),
             cwd: cwd.clone(),
         };
