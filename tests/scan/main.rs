@@ -6,6 +6,7 @@ mod support;
 
 mod accepted;
 mod cli;
+mod cluster;
 mod counts;
 mod merge;
 mod shards;
