@@ -715,7 +715,12 @@ mod tests {
         let documented: BTreeSet<String> = rows.iter().flat_map(|r| names(&r[0])).collect();
         let mut scanner = Scanner::new(Config::default());
         scanner.add_facts(Facts::of_text("{\"edits\": [{\"a\": 1}, {", true, scanner.config(), &[]));
-        let json = render_json(scanner.scan(), true);
+        let mut json = render_json(scanner.scan(), true);
+        // With its manifest, as `scan --json --list` prints it.
+        let samples = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs/round-4"));
+        let plan = Plan::new(vec![samples], None, crate::scan::shard::Part::WHOLE).unwrap();
+        let manifest = Manifest::of(&plan, Options::default(), 0, 0.0);
+        with_manifest(&mut json, Some(&manifest));
         let Json::Object(top) = &json else { panic!("{json}") };
         let mut keys = BTreeSet::new();
         for (key, value) in top {

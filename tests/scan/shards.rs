@@ -434,3 +434,43 @@ fn a_merge_that_lists_nothing_holds_the_differences_not_the_replies() {
     assert!(counted.decided_by.iter().all(Vec::is_empty) && counted.by_round.values().all(|g| g.replies.is_empty()));
     assert!(counted.flags.iter().all(Vec::is_empty) && counted.cut_off.is_empty());
 }
+
+/// Whether process `pid` has ended (gone, or a zombie no one has reaped yet).
+#[cfg(target_os = "linux")]
+fn ended(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map_or(true, |stat| stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('Z')))
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_scan_that_dies_with_its_parent_ends_when_a_worker_is_killed() {
+    use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("replies.jsonl");
+    std::fs::write(&file, "{\"id\": \"a\", \"text\": \"{}\"}\n").unwrap();
+    // A worker that started a scan held up by a reader that answers nothing for 5 s.
+    let script = format!(
+        "\"{BIN}\" scan --die-with-parent --reader 'slow=sleep 5' --text-path /text {} >/dev/null 2>&1 & echo $!; wait",
+        file.display()
+    );
+    let mut worker = Command::new("sh")
+        .args(["-c", &script])
+        .stdout(std::process::Stdio::piped())
+        .env("BRACEWALK_STATE_DIR", state_dir())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(worker.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let pid = line.trim().to_owned();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!ended(&pid), "the scan is running");
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    let killed = Instant::now();
+    while !ended(&pid) && killed.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(ended(&pid), "the scan still runs {:?} after its worker was killed", killed.elapsed());
+}
