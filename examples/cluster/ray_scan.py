@@ -50,7 +50,8 @@ def main():
 
     import ray
 
-    ray.init(address=a.address)
+    # The workers' output kept off the standard output, which the merge prints to.
+    ray.init(address=a.address, log_to_driver=False)
     os.makedirs(a.out, exist_ok=True)
     options = shlex.split(a.options)
     scan_args = [*options, *(["--root", a.root] if a.root else []), *a.paths]
