@@ -68,6 +68,7 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
     // replies were read); otherwise each shard is read by its counts.
     let listed = matches!(merge.then, Then::Print { list: true, .. }) || accepted.is_some();
     let mut merged = Scan::new(merge.config.clone());
+    let mut ledgers = std::collections::HashSet::new();
     let (mut first, mut last, mut longest) = (f64::INFINITY, f64::NEG_INFINITY, Duration::ZERO);
     for &i in &order {
         let path = &merge.shards[i];
@@ -81,6 +82,10 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
             Scan::from_counts(file, merge.config.clone())
         }
         .with_context(|| path.display().to_string())?;
+        let mut shard = shard;
+        // A campaign's ledger is read by every shard with a run of it, as context, and its
+        // problems said by each: one scan says them once, where the first run asked for it.
+        shard.diagnostics.retain(|d| !of_a_ledger(d) || ledgers.insert(d.clone()));
         let started = given[i].manifest.started;
         let took = shard.elapsed.unwrap_or_default();
         (first, last, longest) = (first.min(started), last.max(started + took.as_secs_f64()), longest.max(took));
@@ -110,6 +115,18 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
             accepted::print_check(&merged, accepted.as_deref().unwrap_or_default(), &file, json, status, out)
         }
     }
+}
+
+/// Whether diagnostic `d` is of a campaign's ledger (`…/ledger.jsonl:4: not JSON…`).
+fn of_a_ledger(d: &str) -> bool {
+    let ledger = "ledger.jsonl";
+    d.match_indices(ledger).any(|(at, _)| {
+        let before = &d[..at];
+        let after = &d[at + ledger.len()..];
+        (before.is_empty() || before.ends_with('/'))
+            && !before.contains(": ")
+            && (after.starts_with(':') || after.starts_with(" (byte"))
+    })
 }
 
 /// The head of a shard: its manifest, and whether it is a scan with its ids; the rest is

@@ -474,3 +474,26 @@ fn a_scan_that_dies_with_its_parent_ends_when_a_worker_is_killed() {
     }
     assert!(ended(&pid), "the scan still runs {:?} after its worker was killed", killed.elapsed());
 }
+
+#[test]
+fn a_broken_ledger_read_by_several_parts_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = corpus(dir.path());
+    let ledger = corpus.join("r2/round-1/ledger.jsonl");
+    let mut text = std::fs::read_to_string(&ledger).unwrap();
+    text.push_str("{broken\n");
+    std::fs::write(&ledger, text).unwrap();
+    let shards = cut(dir.path(), 7, &["corpus"], &[], &dir.path().join("seven"));
+    let asked = shards
+        .iter()
+        .filter(|s| String::from_utf8_lossy(&std::fs::read(s).unwrap()).contains("ledger.jsonl:4"))
+        .count();
+    assert!(asked > 1, "the ledger's problem is said by each part with a run of it: {asked}");
+    let whole = run(dir.path(), &["scan", "--root", "corpus", "corpus", "--json", "--list"]);
+    for list in [&["--json", "--list"][..], &["--json"]] {
+        let merged = run(dir.path(), &[&["scan", "--merge"], &strs(&shards)[..], list].concat());
+        let whole = run(dir.path(), &[&["scan", "--root", "corpus", "corpus"], list].concat());
+        assert_eq!(untimed(&merged), untimed(&whole), "{list:?}");
+    }
+    assert_eq!(untimed(&whole)["ids"]["diagnostics"].to_string().matches("ledger.jsonl:4").count(), 1);
+}
