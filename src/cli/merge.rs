@@ -2,6 +2,7 @@
 //! corpus) printed as the one scan of all of it, once their manifests show that they add up
 //! to it ([`crate::scan::shard`]).
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -13,7 +14,7 @@ use serde::de::IgnoredAny;
 use serde_json::Value as Json;
 
 use crate::reading::Config;
-use crate::scan::shard::{self, Checks, FORMAT, Given, Manifest, Options, Refusal};
+use crate::scan::shard::{self, Checks, FORMAT, Given, Manifest, Named, Options, Refusal};
 use crate::scan::{Scan, ShardError};
 
 use super::accepted;
@@ -64,11 +65,13 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
         Then::Check { file, .. } => Some(accepted::read_accepted(file)?),
         _ => None,
     };
-    // Ids are held only where a listing asks for them (or a check needs to know which
-    // replies were read); otherwise each shard is read by its counts.
-    let listed = matches!(merge.then, Then::Print { list: true, .. }) || accepted.is_some();
+    // Ids are held only where a listing asks for them; otherwise each shard is read by its
+    // counts (naming the replies a check of accepted differences asks about).
+    let listed = matches!(merge.then, Then::Print { list: true, .. });
+    let keep: Option<HashSet<Named>> =
+        accepted.as_ref().map(|a| a.iter().map(|e| (e.id.clone(), e.reference.clone())).collect());
     let mut merged = Scan::new(merge.config.clone());
-    let mut ledgers = std::collections::HashSet::new();
+    let mut ledgers = HashSet::new();
     let (mut first, mut last, mut longest) = (f64::INFINITY, f64::NEG_INFINITY, Duration::ZERO);
     for &i in &order {
         let path = &merge.shards[i];
@@ -79,7 +82,10 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
             Scan::from_json(&json, merge.config.clone())
         } else {
             let file = File::open(path).with_context(|| format!("reading {}", path.display()))?;
-            Scan::from_counts(file, merge.config.clone())
+            match &keep {
+                Some(keep) => Scan::from_counts_keeping(file, merge.config.clone(), keep),
+                None => Scan::from_counts(file, merge.config.clone()),
+            }
         }
         .with_context(|| path.display().to_string())?;
         let mut shard = shard;

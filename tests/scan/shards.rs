@@ -366,6 +366,13 @@ fn accepted_differences_and_filters_merge_as_one_scan_checks_them() {
     let mut text = std::fs::read_to_string(&accepted).unwrap();
     assert!(text.lines().count() > 3, "{text}");
     text.push_str("{\"comparison\":\"first-wins\",\"id\":\"gone/nowhere.txt\",\"account\":\"null → value {a}\"}\n");
+    // And one of a reply both readers read alike: gone, where it is read.
+    let listed = untimed(&run(cwd, &[&whole[..], &["--json", "--list"]].concat()));
+    let differing = listed["comparisons"]["first-wins"]["replies"].to_string();
+    let ids = listed["ids"]["replies"].as_array().unwrap();
+    let alike = ids.iter().position(|id| !differing.contains(&format!("\"{}\"", id.as_str().unwrap()))).unwrap();
+    let entry = serde_json::json!({"comparison": "first-wins", "id": ids[alike], "reference": listed["ids"]["references"][alike], "account": "null → value {a}"});
+    text.push_str(&format!("{entry}\n"));
     std::fs::write(&accepted, text).unwrap();
     let shards = cut(cwd, 5, &["corpus"], &[], &cwd.join("five"));
     let s = strs(&shards);
@@ -376,6 +383,10 @@ fn accepted_differences_and_filters_merge_as_one_scan_checks_them() {
         assert_eq!(one.status.code(), Some(3), "new differences: {}", stderr(&one));
         assert_eq!(merged.status.code(), one.status.code(), "{}", stderr(&merged));
         assert_eq!(merged.stdout, one.stdout, "{json:?}");
+        if json == ["--json"] {
+            let check: Json = serde_json::from_slice(&one.stdout).unwrap();
+            assert_eq!((check["gone"].as_array().unwrap().len(), check["unchecked"].as_array().unwrap().len()), (1, 1));
+        }
     }
     // Accepting from the shards writes what accepting from one scan writes.
     let (from_one, from_shards) = (cwd.join("one.jsonl"), cwd.join("shards.jsonl"));

@@ -3,25 +3,28 @@
 //! a count ([`Scan::unlisted`]), so a merge holds its differences and diagnostics, not its
 //! replies. The shard's ids are passed over as they are read, never held.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Read;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Map, Value as Json};
 
 use crate::read::trace::DecidedBy;
+use crate::readers::Outcome;
 use crate::reading::{Class, Config};
 
 use super::super::merge::{ShardError, at, check_config, number};
 use super::super::report::{self, Kind, Row};
-use super::super::scanner::{Difference, Group, ReplyName, Scan};
+use super::super::scanner::{Difference, Group, NOTED, ReplyName, Scan};
 
-/// A shard as a counted merge reads it: its diagnostics out of its ids, the rest of its ids
-/// passed over, everything else as JSON (counts and differences: small).
+/// A shard as a counted merge reads it: its diagnostics out of its ids (and, for `KEEP`, which
+/// replies it read and which a reader failed on), the rest of its ids passed over, everything
+/// else as JSON (counts and differences: small).
 #[derive(Deserialize)]
-struct Counted {
-    ids: Option<Ids>,
+struct Counted<I> {
+    ids: Option<I>,
     #[serde(flatten)]
     rest: Map<String, Json>,
 }
@@ -31,14 +34,86 @@ struct Ids {
     diagnostics: Vec<String>,
 }
 
+#[derive(Deserialize)]
+struct Keep {
+    diagnostics: Vec<String>,
+    replies: Vec<String>,
+    references: Vec<Option<String>>,
+    #[serde(default)]
+    reader_failed: BTreeMap<String, Vec<Json>>,
+}
+
+/// A reply by its id and where it was read (where that is not its id).
+pub type Named = (String, Option<String>);
+
 impl Scan {
     /// Reads back, by its counts, the scan that `scan --json --list` printed to `reader`,
     /// made under `config`: it prints as the scan that printed it, without `--list`.
     pub fn from_counts(reader: impl Read, config: Config) -> Result<Scan, ShardError> {
-        let read: Counted = serde_json::from_reader(std::io::BufReader::new(reader))
+        let read: Counted<Ids> = serde_json::from_reader(std::io::BufReader::new(reader))
             .map_err(|e| ShardError::NotAScan(format!("not JSON: {e}")))?;
         let ids = read.ids.ok_or(ShardError::NoIds)?;
-        let json = Json::Object(read.rest);
+        Scan::counted(Json::Object(read.rest), ids.diagnostics, config, |_| Ok(()))
+    }
+
+    /// [`Scan::from_counts`], naming besides the replies of `keep` that the shard read, with
+    /// the readers that failed on them: what a check of accepted differences needs to tell one
+    /// gone from one it could not check. The shard's ids are held while it is read.
+    pub fn from_counts_keeping(reader: impl Read, config: Config, keep: &HashSet<Named>) -> Result<Scan, ShardError> {
+        let read: Counted<Keep> = serde_json::from_reader(std::io::BufReader::new(reader))
+            .map_err(|e| ShardError::NotAScan(format!("not JSON: {e}")))?;
+        let ids = read.ids.ok_or(ShardError::NoIds)?;
+        let Keep { diagnostics, replies, references, reader_failed } = ids;
+        if references.len() != replies.len() {
+            return Err(ShardError::NotAScan("ids.references is not one per reply".to_owned()));
+        }
+        Scan::counted(Json::Object(read.rest), diagnostics, config, |scan| {
+            let mut named: HashMap<usize, usize> = HashMap::new();
+            for (i, key) in replies.iter().cloned().zip(references.iter().cloned()).enumerate() {
+                if keep.contains(&key) {
+                    named.insert(i, scan.replies.len());
+                    scan.replies.push(ReplyName { id: key.0, reference: key.1 });
+                }
+            }
+            let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
+            for (i, id) in replies.iter().enumerate() {
+                by_id.entry(id.as_str()).or_default().push(i);
+            }
+            let failed = NOTED.iter().position(|&o| o == Outcome::Failed).unwrap_or(2);
+            for (reader, listed) in &reader_failed {
+                let Ok(reader) = scan.config.catalogue.find(reader) else { continue };
+                // Each listed reply is the first of its id after the one listed before it.
+                let mut next = 0;
+                for item in listed {
+                    let id = item.get("id").and_then(Json::as_str).unwrap_or_default();
+                    let at = by_id.get(id).and_then(|places| places.iter().copied().find(|&p| p >= next));
+                    let Some(at) = at else {
+                        return Err(ShardError::UnknownId {
+                            row: format!("reader {reader:?} failed"),
+                            id: id.to_owned(),
+                        });
+                    };
+                    next = at + 1;
+                    if let (Some(&reply), Some(notes)) =
+                        (named.get(&at), scan.noted.iter_mut().find(|n| n.reader == reader))
+                    {
+                        let why = item.get("why").and_then(Json::as_str).unwrap_or_default();
+                        notes.replies[failed].push((reply, Arc::from(why)));
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// A scan of the counts in `json`, with `diagnostics`, and what `name` names of it first.
+    fn counted(
+        json: Json,
+        diagnostics: Vec<String>,
+        config: Config,
+        name: impl FnOnce(&mut Scan) -> Result<(), ShardError>,
+    ) -> Result<Scan, ShardError> {
+        let ids = Ids { diagnostics };
         let mut scan = Scan::new(config);
         check_config(&json, &scan)?;
         scan.bytes = number(&json, "bytes")?;
@@ -73,8 +148,10 @@ impl Scan {
             }
         }
 
+        name(&mut scan)?;
         // Each reply a difference names, once: where it was read, when its id repeats.
-        let mut named: HashMap<(String, Option<String>), usize> = HashMap::new();
+        let mut named: HashMap<Named, usize> =
+            scan.replies.iter().enumerate().map(|(i, r)| ((r.id.clone(), r.reference.clone()), i)).collect();
         for section in report::sections(&scan) {
             for row in &section.rows {
                 let name = row.name(&scan.config);
@@ -127,8 +204,10 @@ impl Scan {
                         {
                             t.entries = count(value.get("entries").and_then(Json::as_u64).unwrap_or(0));
                         }
+                        // Beyond what the row lists (a reader's failures on replies named).
+                        let n = count(n).saturating_sub(row.count(&scan));
                         if n > 0 {
-                            scan.unlisted.rows.insert(row.clone(), count(n));
+                            scan.unlisted.rows.insert(row.clone(), n);
                         }
                     }
                 }
