@@ -71,18 +71,11 @@ pub fn print(
     manifest: Option<&Manifest>,
     out: &mut dyn Write,
 ) -> io::Result<u8> {
-    let printed = match output {
-        Output::Table => render_text(scan, list, &Style::for_stdout()),
-        Output::Markdown => render_markdown(scan, list),
-        Output::Json => {
-            let mut json = render_json(scan, list);
-            if list {
-                with_manifest(&mut json, manifest);
-            }
-            format!("{json}\n")
-        }
-    };
-    out.write_all(printed.as_bytes())?;
+    match output {
+        Output::Table => out.write_all(render_text(scan, list, &Style::for_stdout()).as_bytes())?,
+        Output::Markdown => out.write_all(render_markdown(scan, list).as_bytes())?,
+        Output::Json => write_json(scan, list, manifest, out)?,
+    }
     Ok(exit_code(scan))
 }
 
@@ -565,6 +558,75 @@ fn place(out: &mut Map<String, Json>, (top, key): (&'static str, Option<String>)
 /// --json`*, held to this by a test). Every count is a row of the report, at its
 /// [`Row::json_key`].
 pub fn render_json(scan: &Scan, list: bool) -> Json {
+    render_json_of(scan, list, true)
+}
+
+/// One difference as `scan --json` lists it: `{id, reference?, class, account}`.
+fn difference_json(scan: &Scan, d: &Difference) -> Json {
+    let (id, class, account) = (scan.id(d.reply), d.class.name(), &d.account);
+    match scan.replies.get(d.reply).and_then(|r| r.reference.as_ref()) {
+        Some(r) => json!({"id": id, "reference": r, "class": class, "account": account}),
+        None => json!({"id": id, "class": class, "account": account}),
+    }
+}
+
+/// One JSON value written compactly, as `Display` writes it.
+fn put(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(out, value).map_err(io::Error::other)
+}
+
+/// Writes the scan's JSON (with its manifest where `list`), as `render_json` makes it, to
+/// `out`, each comparison's differences made one at a time as they are written: a merge of a
+/// million replies holds its differences once, not again as JSON.
+fn write_json(scan: &Scan, list: bool, manifest: Option<&Manifest>, out: &mut dyn Write) -> io::Result<()> {
+    let mut json = render_json_of(scan, list, false);
+    if list {
+        with_manifest(&mut json, manifest);
+    }
+    let Json::Object(top) = &json else { return put(out, &json) };
+    out.write_all(b"{")?;
+    for (n, (key, value)) in top.iter().enumerate() {
+        out.write_all(if n > 0 { b"," } else { b"" })?;
+        put(out, key)?;
+        out.write_all(b":")?;
+        let (true, Json::Object(comparisons)) = (key == "comparisons", value) else {
+            put(out, value)?;
+            continue;
+        };
+        out.write_all(b"{")?;
+        for (i, (name, fields)) in comparisons.iter().enumerate() {
+            out.write_all(if i > 0 { b"," } else { b"" })?;
+            put(out, name)?;
+            out.write_all(b":")?;
+            let (Json::Object(fields), Some(comparison)) = (fields, scan.comparison(name)) else {
+                put(out, fields)?;
+                continue;
+            };
+            out.write_all(b"{")?;
+            for (j, (field, v)) in fields.iter().enumerate() {
+                out.write_all(if j > 0 { b"," } else { b"" })?;
+                put(out, field)?;
+                out.write_all(b":")?;
+                if field != "replies" {
+                    put(out, v)?;
+                    continue;
+                }
+                out.write_all(b"[")?;
+                for (k, d) in comparison.differ.iter().enumerate() {
+                    out.write_all(if k > 0 { b"," } else { b"" })?;
+                    put(out, &difference_json(scan, d))?;
+                }
+                out.write_all(b"]")?;
+            }
+            out.write_all(b"}")?;
+        }
+        out.write_all(b"}")?;
+    }
+    out.write_all(b"}\n")
+}
+
+/// [`render_json`], each comparison's `replies` left empty unless `differences`.
+fn render_json_of(scan: &Scan, list: bool, differences: bool) -> Json {
     let config = &scan.config;
     let decided_counts = |counts: [usize; 4]| -> Map<String, Json> {
         DecidedBy::ALL.iter().zip(counts).map(|(d, n)| (d.name().to_owned(), json!(n))).collect()
@@ -603,21 +665,15 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
                 (Kind::Comparisons, _) => {
                     let (Some(pair), Row::Differs(p)) = (row.pair(config), row) else { continue };
                     let Some(c) = scan.comparisons.get(*p) else { continue };
-                    let replies: Vec<Json> = c
-                        .differ
-                        .iter()
-                        .map(|d| {
-                            let (id, class, account) = (scan.id(d.reply), d.class.name(), &d.account);
-                            match scan.replies.get(d.reply).and_then(|r| r.reference.as_ref()) {
-                                Some(r) => json!({"id": id, "reference": r, "class": class, "account": account}),
-                                None => json!({"id": id, "class": class, "account": account}),
-                            }
-                        })
-                        .collect();
+                    let replies: Vec<Json> = if differences {
+                        c.differ.iter().map(|d| difference_json(scan, d)).collect()
+                    } else {
+                        Vec::new()
+                    };
                     let mut o = Map::new();
                     o.insert("from".to_owned(), json!(config.catalogue.name(pair.from)));
                     o.insert("to".to_owned(), json!(config.catalogue.name(pair.to)));
-                    o.insert("differ".to_owned(), json!(replies.len()));
+                    o.insert("differ".to_owned(), json!(c.differ.len()));
                     for class in Class::ALL {
                         o.insert(class.name().to_owned(), json!(c.count(class)));
                     }
