@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use serde::{Deserialize, Serialize};
+
 /// A reader's name that the catalogue does not hold.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown reader {name:?}; the readers are {}", known.join(", "))]
@@ -14,8 +16,10 @@ pub struct UnknownReader {
     pub known: Vec<String>,
 }
 
-/// A reader that cannot be defined or started.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// A reader that cannot be defined or started. A shard's JSON gives one back as it was
+/// (`scan --merge`): it is written tagged by its kind.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ReaderError {
     #[error(
         "{name:?} is not a reader name: use up to 40 letters, digits, `-`, `_` and `.`, starting with a letter or digit"

@@ -24,9 +24,10 @@
 pub mod adapter;
 mod answers;
 pub mod command;
-mod error;
+pub(crate) mod error;
 mod given;
 pub mod pending;
+mod problem;
 
 use crate::read::fence::fence_first;
 use crate::read::first::{FirstOutcome, first_wins};
@@ -38,6 +39,7 @@ use crate::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReply
 pub use answers::{Answers, changes_in_json, json_view};
 pub use error::{ReaderError, UnknownReader};
 pub use given::{Given, Outcome};
+pub use problem::{Fault, ReaderProblem};
 
 /// A reader of a [`Catalogue`], by its place in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
