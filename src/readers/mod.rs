@@ -37,7 +37,7 @@ use crate::read::value::{JsString, Value};
 use crate::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 
 pub use answers::{Answers, changes_in_json, json_view};
-pub use error::{ReaderError, UnknownReader};
+pub use error::{OptionError, ReaderError, UnknownReader};
 pub use given::{Given, Outcome};
 pub use problem::{Fault, ReaderProblem};
 
