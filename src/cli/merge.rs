@@ -15,7 +15,7 @@ use serde_json::Value as Json;
 
 use crate::reading::Config;
 use crate::scan::shard::{self, Checks, FORMAT, Given, Manifest, Named, Options, Refusal};
-use crate::scan::{Scan, ShardError};
+use crate::scan::{InputDiagnostic, Scan, ShardError};
 
 use super::accepted;
 use super::scan::{Output, exit_code, print};
@@ -91,7 +91,10 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
         let mut shard = shard;
         // A campaign's ledger is read by every shard with a run of it, as context, and its
         // problems said by each: one scan says them once, where the first run asked for it.
-        shard.diagnostics.retain(|d| !of_a_ledger(d) || ledgers.insert(d.clone()));
+        shard.unread.retain(|d| {
+            let InputDiagnostic::Loaded(loaded) = d;
+            !loaded.is_of_a_ledger() || ledgers.insert(d.clone())
+        });
         let started = given[i].manifest.started;
         let took = shard.elapsed.unwrap_or_default();
         (first, last, longest) = (first.min(started), last.max(started + took.as_secs_f64()), longest.max(took));
@@ -121,18 +124,6 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
             accepted::print_check(&merged, accepted.as_deref().unwrap_or_default(), &file, json, status, out)
         }
     }
-}
-
-/// Whether diagnostic `d` is of a campaign's ledger (`…/ledger.jsonl:4: not JSON…`).
-fn of_a_ledger(d: &str) -> bool {
-    let ledger = "ledger.jsonl";
-    d.match_indices(ledger).any(|(at, _)| {
-        let before = &d[..at];
-        let after = &d[at + ledger.len()..];
-        (before.is_empty() || before.ends_with('/'))
-            && !before.contains(": ")
-            && (after.starts_with(':') || after.starts_with(" (byte"))
-    })
 }
 
 /// The head of a shard: its manifest, and whether it is a scan with its ids; the rest is

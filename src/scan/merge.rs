@@ -17,17 +17,21 @@
 //! the scan of all of them.
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::Value as Json;
 
 use crate::read::trace::DecidedBy;
+use crate::readers::{Fault, ReaderProblem};
 use crate::reading::{Class, Config};
+use crate::runlog::{Diagnostic, Problem};
 
 use super::report::{self, Kind, Row};
 use super::scanner::{
-    Comparison, Difference, Group, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation, Unlisted,
+    Comparison, Difference, Group, InputDiagnostic, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation, Unlisted,
 };
 
 /// Why a shard's JSON could not be read back.
@@ -81,7 +85,10 @@ impl Scan {
         scan.replies = names.into_iter().zip(references).map(|(id, reference)| ReplyName { id, reference }).collect();
         scan.bytes = number(json, "bytes")?;
         scan.calls_without_reply = strings(ids.get("calls_without_reply"), "ids.calls_without_reply")?;
-        scan.diagnostics = strings(ids.get("diagnostics"), "ids.diagnostics")?;
+        let unread = ids.get("unread").ok_or_else(|| ShardError::NotAScan("no list of ids.unread".to_owned()))?;
+        let unread =
+            Vec::<Unread>::deserialize(unread).map_err(|e| ShardError::NotAScan(format!("ids.unread: {e}")))?;
+        scan.unread = read_problems(json, &mut scan, unread)?;
         scan.elapsed =
             json.get("elapsed_seconds").and_then(Json::as_f64).and_then(|s| Duration::try_from_secs_f64(s).ok());
         // The groups there are, so that the report has their rows.
@@ -144,7 +151,7 @@ impl Scan {
             replies,
             bytes,
             calls_without_reply,
-            diagnostics,
+            unread,
             by_agent,
             by_round,
             by_format,
@@ -164,7 +171,7 @@ impl Scan {
         self.replies.extend(replies);
         self.bytes += bytes;
         self.calls_without_reply.extend(calls_without_reply);
-        self.diagnostics.extend(diagnostics);
+        self.unread.extend(unread);
         for (into, from) in
             [(&mut self.by_agent, by_agent), (&mut self.by_round, by_round), (&mut self.by_format, by_format)]
         {
@@ -195,10 +202,11 @@ impl Scan {
         for (into, Comparison { pair: _, differ }) in self.comparisons.iter_mut().zip(comparisons) {
             into.differ.extend(differ.into_iter().map(|d| Difference { reply: d.reply + base, ..d }));
         }
-        for (into, ReaderNotes { reader: _, replies }) in self.noted.iter_mut().zip(noted) {
+        for (into, ReaderNotes { reader: _, replies, problems }) in self.noted.iter_mut().zip(noted) {
             for (into, from) in into.replies.iter_mut().zip(replies) {
                 into.extend(from.into_iter().map(|(i, why)| (i + base, why)));
             }
+            into.problems.extend(problems);
         }
         for (into, from) in self.flags.iter_mut().zip(flags) {
             into.extend(from.into_iter().map(|(i, why)| (i + base, why)));
@@ -214,6 +222,47 @@ impl Scan {
             *self.unlisted.rows.entry(row).or_default() += n;
         }
     }
+}
+
+/// An input's diagnostic as `scan --json --list` writes it whole (`ids.unread`).
+#[derive(Deserialize)]
+pub(super) struct Unread {
+    source: String,
+    line: Option<usize>,
+    offset: Option<u64>,
+    problem: Problem,
+}
+
+/// Puts each reader's problems back with its notes, from `readers.NAME.problems`, and gives
+/// back the inputs' diagnostics, `unread`: as many in all as the shard counts.
+pub(super) fn read_problems(
+    json: &Json,
+    scan: &mut Scan,
+    unread: Vec<Unread>,
+) -> Result<Vec<InputDiagnostic>, ShardError> {
+    let readers = json.get("readers").and_then(Json::as_object);
+    for (name, reader) in readers.into_iter().flatten() {
+        let catalogue = &scan.config.catalogue;
+        let notes = catalogue.find(name).ok().and_then(|id| scan.noted.iter_mut().find(|n| n.reader == id));
+        let Some(notes) = notes else {
+            return Err(ShardError::NotAScan(format!("readers.{name}: not a reader of one's own this merge runs")));
+        };
+        let problems = reader.get("problems").and_then(Json::as_array).map_or(&[][..], Vec::as_slice);
+        for p in problems {
+            let fault = Fault::deserialize(p)
+                .map_err(|e| ShardError::NotAScan(format!("readers.{name}.problems: {e}: {p}")))?;
+            notes.problems.push(ReaderProblem::new(notes.reader, name, fault));
+        }
+    }
+    let listed = unread.len() + scan.noted.iter().map(|n| n.problems.len()).sum::<usize>();
+    let count = number(json, "diagnostics")?;
+    if count != listed as u64 {
+        return Err(ShardError::Miscounted { row: "diagnostics".to_owned(), listed, count });
+    }
+    let diagnostic = |Unread { source, line, offset, problem }| {
+        InputDiagnostic::Loaded(Diagnostic { source: PathBuf::from(source), line, offset, problem })
+    };
+    Ok(unread.into_iter().map(diagnostic).collect())
 }
 
 /// Puts a row's replies back where [`Row::replies`] reads them; `count` is the row's value

@@ -31,5 +31,6 @@ pub mod shard;
 pub use merge::ShardError;
 pub use paths::{Batch, Progress, in_batches, scan_found, scan_paths, scan_paths_only, sizes};
 pub use scanner::{
-    Comparison, Difference, Group, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan, Scanner, Truncation, Unlisted,
+    Comparison, Difference, Group, InputDiagnostic, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan,
+    ScanDiagnostic, Scanner, Truncation, Unlisted,
 };

@@ -15,7 +15,7 @@ use crate::read::trace::DecidedBy;
 use crate::readers::Outcome;
 use crate::reading::{Class, Config};
 
-use super::super::merge::{ShardError, at, check_config, number};
+use super::super::merge::{ShardError, Unread, at, check_config, number, read_problems};
 use super::super::report::{self, Kind, Row};
 use super::super::scanner::{Difference, Group, NOTED, ReplyName, Scan};
 
@@ -31,12 +31,12 @@ struct Counted<I> {
 
 #[derive(Deserialize)]
 struct Ids {
-    diagnostics: Vec<String>,
+    unread: Vec<Unread>,
 }
 
 #[derive(Deserialize)]
 struct Keep {
-    diagnostics: Vec<String>,
+    unread: Vec<Unread>,
     replies: Vec<String>,
     references: Vec<Option<String>>,
     #[serde(default)]
@@ -53,7 +53,7 @@ impl Scan {
         let read: Counted<Ids> = serde_json::from_reader(std::io::BufReader::new(reader))
             .map_err(|e| ShardError::NotAScan(format!("not JSON: {e}")))?;
         let ids = read.ids.ok_or(ShardError::NoIds)?;
-        Scan::counted(Json::Object(read.rest), ids.diagnostics, config, |_| Ok(()))
+        Scan::counted(Json::Object(read.rest), ids.unread, config, |_| Ok(()))
     }
 
     /// [`Scan::from_counts`], naming besides the replies of `keep` that the shard read, with
@@ -63,11 +63,11 @@ impl Scan {
         let read: Counted<Keep> = serde_json::from_reader(std::io::BufReader::new(reader))
             .map_err(|e| ShardError::NotAScan(format!("not JSON: {e}")))?;
         let ids = read.ids.ok_or(ShardError::NoIds)?;
-        let Keep { diagnostics, replies, references, reader_failed } = ids;
+        let Keep { unread, replies, references, reader_failed } = ids;
         if references.len() != replies.len() {
             return Err(ShardError::NotAScan("ids.references is not one per reply".to_owned()));
         }
-        Scan::counted(Json::Object(read.rest), diagnostics, config, |scan| {
+        Scan::counted(Json::Object(read.rest), unread, config, |scan| {
             let mut named: HashMap<usize, usize> = HashMap::new();
             for (i, key) in replies.iter().cloned().zip(references.iter().cloned()).enumerate() {
                 if keep.contains(&key) {
@@ -106,28 +106,20 @@ impl Scan {
         })
     }
 
-    /// A scan of the counts in `json`, with `diagnostics`, and what `name` names of it first.
+    /// A scan of the counts in `json`, with the inputs' diagnostics `unread`, and what `name`
+    /// names of it first.
     fn counted(
         json: Json,
-        diagnostics: Vec<String>,
+        unread: Vec<Unread>,
         config: Config,
         name: impl FnOnce(&mut Scan) -> Result<(), ShardError>,
     ) -> Result<Scan, ShardError> {
-        let ids = Ids { diagnostics };
         let mut scan = Scan::new(config);
         check_config(&json, &scan)?;
         scan.bytes = number(&json, "bytes")?;
         let replies = count(number(&json, "replies")?);
         scan.unlisted.calls_without_reply = count(number(&json, "calls_without_reply")?);
-        let diagnostics = number(&json, "diagnostics")?;
-        if diagnostics != ids.diagnostics.len() as u64 {
-            return Err(ShardError::Miscounted {
-                row: "diagnostics".to_owned(),
-                listed: ids.diagnostics.len(),
-                count: diagnostics,
-            });
-        }
-        scan.diagnostics = ids.diagnostics;
+        scan.unread = read_problems(&json, &mut scan, unread)?;
         scan.elapsed =
             json.get("elapsed_seconds").and_then(Json::as_f64).and_then(|s| Duration::try_from_secs_f64(s).ok());
         for (top, groups) in

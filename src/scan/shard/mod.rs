@@ -20,4 +20,4 @@ mod plan;
 pub use check::{Checks, Given, Refusal, check, merged};
 pub use counted::Named;
 pub use manifest::{CorpusSum, FORMAT, FileRead, Manifest, Options, Reader, Shard};
-pub use plan::{Corpus, File, Part, Plan, PlanError, Root};
+pub use plan::{BadPart, Corpus, File, Part, Plan, PlanError, Root};

@@ -31,12 +31,17 @@ impl std::fmt::Display for Part {
     }
 }
 
+/// A part that is not `I/N` with 1 ≤ I ≤ N, as given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a part I/N with 1 ≤ I ≤ N (such as 3/8)")]
+pub struct BadPart(pub String);
+
 impl FromStr for Part {
-    type Err = String;
+    type Err = BadPart;
 
     /// `I/N`, with 1 ≤ I ≤ N.
-    fn from_str(s: &str) -> Result<Part, String> {
-        let bad = || format!("{s:?} is not a part I/N with 1 ≤ I ≤ N (such as 3/8)");
+    fn from_str(s: &str) -> Result<Part, BadPart> {
+        let bad = || BadPart(s.to_owned());
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
         let (index, of): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
         if index == 0 || index > of {
