@@ -10,8 +10,11 @@
 
 use std::collections::VecDeque;
 
+use super::catalogue::Catalogue;
 use super::command::Commands;
-use super::{Catalogue, Given, ReaderId, ReaderProblem};
+use super::given::Given;
+use super::id::ReaderId;
+use super::problem::ReaderProblem;
 
 /// One reply's answers, one per command reader that answered it (one that did not counts as
 /// failed).

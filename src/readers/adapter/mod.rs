@@ -20,7 +20,7 @@ mod python;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::ReaderError;
+use super::error::ReaderError;
 
 /// The JavaScript runner.
 pub const JS_RUNNER: &str = include_str!("runner.mjs");

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use super::{Adapter, Language, PY_RUNNER, existing_file, on_path};
-use crate::readers::ReaderError;
+use crate::readers::error::ReaderError;
 
 /// The environment variable naming the Python to run.
 pub const PYTHON_VAR: &str = "BRACEWALK_PYTHON";

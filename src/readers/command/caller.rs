@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use crate::read::js;
 use crate::read::value::{JsString, Value};
-use crate::readers::{Given, changes_in_json, json_view};
+use crate::readers::given::{Given, changes_in_json, json_view};
 
 use super::protocol::Answer;
 use crate::readers::error::OptionError;

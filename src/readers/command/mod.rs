@@ -32,7 +32,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::adapter::Adapter;
-use super::{Catalogue, Given, ReaderError, ReaderId, ReaderProblem};
+use super::catalogue::Catalogue;
+use super::error::ReaderError;
+use super::given::Given;
+use super::id::ReaderId;
+use super::problem::ReaderProblem;
 
 use caller::Caller;
 pub use session::Session;

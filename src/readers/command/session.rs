@@ -22,7 +22,10 @@ use std::time::{Duration, Instant};
 
 use crate::read::value::JsString;
 use crate::readers::adapter::Adapter;
-use crate::readers::{Fault, Given, ReaderError, ReaderId, ReaderProblem};
+use crate::readers::error::ReaderError;
+use crate::readers::given::Given;
+use crate::readers::id::ReaderId;
+use crate::readers::problem::{Fault, ReaderProblem};
 use crate::visible::visible;
 
 use super::protocol::{self, Handshake, Line};
