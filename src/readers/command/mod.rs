@@ -22,6 +22,8 @@
 //! read"). Other readers never wait on a failed one.
 
 pub mod caller;
+mod ledger;
+mod process;
 pub mod protocol;
 mod session;
 pub mod stderr;
