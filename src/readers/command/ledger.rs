@@ -204,3 +204,125 @@ fn shown(id: &str) -> String {
 fn js_shown(id: &JsString) -> String {
     format!("{:?}", shown(&id.to_string_lossy()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::js;
+
+    fn ledger() -> Ledger {
+        Ledger::new(ReaderId::LAST_WINS, "mine")
+    }
+
+    fn value(json: &str) -> Answer {
+        Answer::Value(Some(js::parse(json).unwrap()))
+    }
+
+    fn id(s: &str) -> JsString {
+        JsString::from(s)
+    }
+
+    fn said(l: &mut Ledger) -> Vec<String> {
+        l.problems().iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn answers_are_matched_with_the_replies_asked_about_in_order() {
+        let mut l = ledger();
+        let caller = Caller::default();
+        assert!(l.ask(&["a", "b"]));
+        assert!(l.owes());
+        assert_eq!(l.answer(&id("a"), value("[1]"), &caller), None);
+        assert_eq!(l.waiting(), 1);
+        assert_eq!(l.answer(&id("b"), Answer::Value(None), &caller), None);
+        assert!(!l.owes());
+        assert_eq!(l.take(), Some(Given::Read(js::parse("[1]").unwrap())));
+        assert_eq!(l.take(), Some(Given::Nothing));
+        assert_eq!(l.take(), None);
+        assert!(said(&mut l).is_empty());
+    }
+
+    #[test]
+    fn an_answer_out_of_turn_says_why_the_reader_fails() {
+        let caller = Caller::default();
+        let mut l = ledger();
+        assert_eq!(
+            l.answer(&id("x"), value("1"), &caller).as_deref(),
+            Some("answered for \"x\", a reply it was not asked about (it owed none)")
+        );
+        l.ask(&["a", "b"]);
+        assert_eq!(
+            l.answer(&id("b"), value("1"), &caller).as_deref(),
+            Some("answered reply \"b\" where reply a was next (answers come in the order asked)")
+        );
+        assert_eq!(
+            l.answer(&id("z"), value("1"), &caller).as_deref(),
+            Some("answered for \"z\", a reply it was not asked about, where reply a was next")
+        );
+        assert_eq!(l.bad_line("\"hello\""), "printed \"hello\" where the answer for reply a was next");
+        assert_eq!(l.waiting(), 0, "nothing was taken as an answer");
+    }
+
+    #[test]
+    fn a_failure_is_final_and_every_reply_owed_or_asked_later_gets_it() {
+        let caller = Caller::default();
+        let mut l = ledger();
+        l.ask(&["a", "b", "c"]);
+        assert_eq!(l.answer(&id("a"), value("1"), &caller), None);
+        l.fail("exited with status 1 before it answered reply b", None, Some(PathBuf::from("/l/mine.log")));
+        l.fail("a second reason", None, None);
+        assert!(l.is_failed() && !l.owes());
+        assert!(!l.ask(&["d"]), "not sent");
+        let given: Vec<Given> = std::iter::from_fn(|| l.take()).collect();
+        let failed = Given::Failed(Arc::from("reader failed: exited with status 1 before it answered reply b"));
+        assert_eq!(given, [Given::Read(js::parse("1").unwrap()), failed.clone(), failed.clone(), failed]);
+        assert_eq!(
+            said(&mut l),
+            ["reader mine: exited with status 1 before it answered reply b (its stderr: /l/mine.log)"]
+        );
+    }
+
+    #[test]
+    fn a_reply_failed_alone_is_one_problem_and_the_reader_goes_on() {
+        let caller = Caller::default();
+        let mut l = ledger();
+        l.ask(&["a", "b"]);
+        assert_eq!(l.answer(&id("a"), Answer::Failed("cannot carry it".into()), &caller), None);
+        assert_eq!(l.answer(&id("b"), value("2"), &caller), None);
+        assert!(!l.is_failed());
+        assert_eq!(l.take(), Some(Given::Failed(Arc::from("cannot carry it"))));
+        assert_eq!(said(&mut l), ["reader mine: reply a: cannot carry it"]);
+    }
+
+    #[test]
+    fn how_the_end_of_its_output_is_taken() {
+        let mut l = ledger();
+        l.ask(&["a"]);
+        assert_eq!(
+            l.end("exited with status 0".into(), true),
+            Ending::Fails("exited with status 0 before it answered reply a".into())
+        );
+        // Ended with nothing owed and its input open: the next reply asked about fails it.
+        let mut l = ledger();
+        assert_eq!(l.end("exited with status 0".into(), true), Ending::Quiet);
+        assert_eq!(l.ended_before(&["b"]).as_deref(), Some("exited with status 0 before it was asked about reply b"));
+        assert_eq!(l.ended_before(&["c"]), None, "said once");
+        // Ended after its input was closed: only a bad exit is said.
+        let mut l = ledger();
+        l.close();
+        assert_eq!(l.end("exited with status 0".into(), true), Ending::Quiet);
+        assert_eq!(
+            l.end("exited with status 3".into(), false),
+            Ending::BadExit("exited with status 3 after its last answer".into())
+        );
+    }
+
+    #[test]
+    fn one_that_cannot_start_fails_every_reply_with_the_reason() {
+        let mut l = ledger();
+        l.not_started(ReaderError::Start { name: "mine".into(), program: "sh".into(), cause: "gone".into() });
+        assert!(!l.ask(&["a"]));
+        assert_eq!(l.take(), Some(Given::Failed(Arc::from("reader failed: reader mine: could not start sh: gone"))));
+        assert_eq!(said(&mut l), ["reader mine: could not start sh: gone"]);
+    }
+}
