@@ -12,7 +12,8 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::read::trace::Trace;
 use crate::read::value::Value;
-use crate::readers::command::{self, Commands, Spec};
+use crate::readers::spec::{self, Spec};
+use crate::readers::supervisor::{self, Commands};
 use crate::readers::{Answers, Catalogue, Given, Outcome, ReaderId};
 use crate::reading::{Class, Pair, Raised, difference};
 use crate::scan::Scan;
@@ -47,14 +48,14 @@ impl ReaderArgs {
                 catalogue.find(r).map_err(|e| anyhow::anyhow!("--reader {r:?}: {e}"))?;
                 continue;
             }
-            let (name, definition) = command::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
+            let (name, definition) = spec::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
             let mut spec = Spec::parse(&name, &definition)?;
             spec.timeout = self.timeout;
-            spec.log = command::log_path(state.as_deref(), &name, inspected);
+            spec.log = spec::log_path(state.as_deref(), &name, inspected);
             added.push(catalogue.add_command(&name, spec).map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?);
         }
         for id in added {
-            command::start_ahead(&catalogue, id)?;
+            supervisor::start_ahead(&catalogue, id)?;
         }
         Ok(catalogue)
     }
@@ -284,7 +285,7 @@ pub fn problems_text(scan: &Scan, all: bool, style: &Style) -> String {
             let more = format!("… and {} more (--list shows all)", mine.len() - shown);
             let _ = writeln!(out, "  {}", style.dim(&more));
         }
-        let tail = spec.log.as_deref().map(|l| command::stderr::tail(l, SHOWN_TAIL)).unwrap_or_default();
+        let tail = spec.log.as_deref().map(|l| supervisor::stderr::tail(l, SHOWN_TAIL)).unwrap_or_default();
         if !tail.is_empty() {
             let _ = writeln!(out, "  {}", style.dim("its stderr ends:"));
             for line in tail {

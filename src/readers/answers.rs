@@ -386,7 +386,7 @@ mod given_tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::readers::command::Spec;
+    use crate::readers::spec::Spec;
 
     fn catalogue() -> (Catalogue, ReaderId) {
         let mut c = Catalogue::builtin();

@@ -9,10 +9,10 @@ use crate::read::served;
 use crate::read::value::{JsString, Value};
 use crate::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 
-use super::command;
 use super::error::{ReaderError, UnknownReader};
 use super::given::held;
 use super::id::ReaderId;
+use super::spec;
 
 /// How a reader runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub enum Run {
     ArrayPrefix(String),
     /// A command run once for the whole corpus, answering replies by id
     /// ([`command`]).
-    Command(Box<command::Spec>),
+    Command(Box<spec::Spec>),
 }
 
 /// One reader.
@@ -189,8 +189,8 @@ impl Catalogue {
     /// Adds a reader that runs outside (`--reader NAME=COMMAND`, `NAME=js:FILE`, …), compared
     /// with the seed by default. The name must be new and fit where names go: a `--compare
     /// A,B` pair, a file name (its stderr log).
-    pub fn add_command(&mut self, name: &str, spec: command::Spec) -> Result<ReaderId, ReaderError> {
-        command::check_name(name)?;
+    pub fn add_command(&mut self, name: &str, spec: spec::Spec) -> Result<ReaderId, ReaderError> {
+        spec::check_name(name)?;
         if self.readers.iter().any(|d| d.name == name) {
             return Err(ReaderError::Taken { name: name.to_owned() });
         }
@@ -211,7 +211,7 @@ impl Catalogue {
     }
 
     /// The command readers, in catalogue order.
-    pub fn commands(&self) -> impl Iterator<Item = (ReaderId, &command::Spec)> {
+    pub fn commands(&self) -> impl Iterator<Item = (ReaderId, &spec::Spec)> {
         self.iter().filter_map(|(id, d)| match &d.run {
             Run::Command(spec) => Some((id, &**spec)),
             _ => None,
@@ -220,7 +220,7 @@ impl Catalogue {
 
     /// This catalogue with each command reader's spec made anew by `make` from its own (a
     /// second run of the same readers).
-    pub fn with_commands(&self, make: impl Fn(&command::Spec) -> command::Spec) -> Catalogue {
+    pub fn with_commands(&self, make: impl Fn(&spec::Spec) -> spec::Spec) -> Catalogue {
         let mut out = self.clone();
         for d in &mut out.readers {
             if let Run::Command(spec) = &mut d.run {

@@ -14,22 +14,24 @@
 //! built-in readers come first, in a fixed order, so the few every front end names
 //! ([`ReaderId::LAST_WINS`], [`ReaderId::FIRST_WINS`], [`ReaderId::STRICT_ONLY`]) are
 //! constants; readers that are not compiled in are entries appended after them. Those run
-//! outside: [commands](command) the user gives (`--reader NAME=COMMAND`), or the user's own
+//! outside: [commands](spec) the user gives (`--reader NAME=COMMAND`), or the user's own
 //! extractor function run through bracewalk's [adapter] (`--reader NAME=js:FILE`,
 //! `NAME=py:TARGET`): a long-lived child that answers replies by id, so its answers are not
-//! read from a text here but arrive from its [`command::Commands`], each a [`Given`] (a value,
+//! read from a text here but arrive from its [`supervisor::Commands`], each a [`Given`] (a value,
 //! nothing, a throw, text that is not JSON, or a failure), and are given to [`Answers`],
 //! which compares them with the others as JSON text carries them.
 
 pub mod adapter;
 mod answers;
 mod catalogue;
-pub mod command;
 pub(crate) mod error;
 mod given;
 mod id;
 pub mod pending;
 mod problem;
+pub mod protocol;
+pub mod spec;
+pub mod supervisor;
 
 pub use answers::Answers;
 pub use catalogue::{Catalogue, ReaderDef, Run, first_wins_value};

@@ -11,10 +11,10 @@
 use std::collections::VecDeque;
 
 use super::catalogue::Catalogue;
-use super::command::Commands;
 use super::given::Given;
 use super::id::ReaderId;
 use super::problem::ReaderProblem;
+use super::supervisor::Commands;
 
 /// One reply's answers, one per command reader that answered it (one that did not counts as
 /// failed).
@@ -114,7 +114,7 @@ impl<T: Asked> Pending<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::readers::command::Spec;
+    use crate::readers::spec::Spec;
 
     struct Replies(Vec<(String, String)>);
 

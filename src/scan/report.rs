@@ -458,7 +458,7 @@ mod command_tests {
 
     use super::*;
     use crate::read::js;
-    use crate::readers::command::Spec;
+    use crate::readers::spec::Spec;
     use crate::readers::{Catalogue, Given};
     use crate::scan::Scanner;
 

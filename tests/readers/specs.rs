@@ -21,7 +21,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use bracewalk::read::js;
-use bracewalk::readers::command::{self, Commands, Spec};
+use bracewalk::readers::spec::Spec;
+use bracewalk::readers::supervisor::{self, Commands};
 use bracewalk::readers::{Catalogue, Given, Outcome, ReaderId, json_view};
 use serde_json::Value as Json;
 
@@ -96,7 +97,7 @@ fn given(definition: &str, texts: &[&str]) -> (Vec<Given>, Vec<String>) {
     let mut catalogue = Catalogue::builtin();
     let spec = Spec::parse("mine", definition).unwrap_or_else(|e| panic!("{definition}: {e}"));
     let id = catalogue.add_command("mine", spec).unwrap();
-    command::start_ahead(&catalogue, id).unwrap_or_else(|e| panic!("{definition}: {e}"));
+    supervisor::start_ahead(&catalogue, id).unwrap_or_else(|e| panic!("{definition}: {e}"));
     let mut commands = Commands::start(&catalogue, &[id]);
     let ids: Vec<String> = (1..=texts.len()).map(|i| format!("r{i}")).collect();
     let replies: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(texts.iter().copied()).collect();

@@ -24,8 +24,9 @@ use crate::visible::visible;
 
 use super::ledger::{Ending, Ledger};
 use super::process::{EXIT_GRACE, Output, Process, Shared, exit_status, spawn};
-use super::protocol::{Handshake, Line};
-use super::{Launch, Spec, stderr};
+use super::stderr;
+use crate::readers::protocol::{Handshake, Line};
+use crate::readers::spec::{Launch, Spec};
 
 /// How many of the last lines of a reader's stderr are read for the likely fix.
 pub const TAIL: usize = 40;

@@ -15,8 +15,8 @@ use crate::readers::id::ReaderId;
 use crate::readers::problem::{Fault, ReaderProblem};
 use crate::visible::visible;
 
-use super::caller::Caller;
-use super::protocol::Answer;
+use crate::readers::protocol::Answer;
+use crate::readers::spec::caller::Caller;
 
 /// One reader's account of replies asked about and answers given.
 pub(super) struct Ledger {

@@ -1,32 +1,9 @@
-//! Readers that run outside bracewalk: the user's own extractor, or another library's, put
-//! beside the seed's over the same replies. Either a command the user gives
-//! (`--reader NAME=COMMAND`), or an extractor function bracewalk runs through its own
-//! [adapter](super::adapter) (`--reader NAME=js:FILE`, `NAME=py:TARGET`).
-//!
-//! A reader runs once, as a long-lived child that speaks the [`protocol`]: a JSON line per
-//! reply in, a JSON line per reply out, in the same order; an adapter first says it has
-//! loaded the function, so a bad spec is an error before any reply is read ([`start_ahead`]).
-//! [`Commands`] runs every reader a comparison needs: replies go to each in batches as they
-//! are loaded and the answers are read as they come, so a reader that answers line by line is
-//! read line by line and one that answers only once its input has ended is read then; the
-//! caller takes each reply's answers, in order, once every reader has answered it, and gives
-//! them to [`Answers`](super::Answers). Each answer is read as the extractor's caller reads it
-//! ([`caller`]): a value, nothing, a throw, text that is not JSON. A reader's stderr goes to a
-//! log file of its own ([`log_path`]).
-//!
-//! A reader that exits, hangs past its timeout (no input taken and no answer given for that
-//! long while it owes answers), answers out of order or about a reply it was not asked about,
-//! or prints what is not an answer, fails: one diagnostic names the reader and the reply (with
-//! the likely fix where its stderr says what went wrong, [`stderr`]), its answers so far
-//! stand, and every later reply of it is [`Given::Failed`] ("reader failed", never "nothing
-//! read"). Other readers never wait on a failed one.
+//! A reader of one's own, as the user gives it: a command (`--reader NAME=COMMAND`), or an
+//! extractor function bracewalk runs through its own [adapter](super::adapter)
+//! (`--reader NAME=js:FILE`, `NAME=py:TARGET`), with the options of its
+//! [caller](caller); its name, and where its stderr goes ([`log_path`]).
 
 pub mod caller;
-mod ledger;
-mod process;
-pub mod protocol;
-mod session;
-pub mod stderr;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -34,14 +11,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::adapter::Adapter;
-use super::catalogue::Catalogue;
 use super::error::ReaderError;
-use super::given::Given;
 use super::id::ReaderId;
-use super::problem::ReaderProblem;
+use super::supervisor::Session;
 
 use caller::Caller;
-pub use session::Session;
 
 /// How long a reader that owes answers may go without taking input or giving an answer.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -64,7 +38,7 @@ pub struct Spec {
     pub timeout: Duration,
     /// Where its stderr goes (`None`: nowhere).
     pub log: Option<PathBuf>,
-    started: Started,
+    pub(crate) started: Started,
 }
 
 impl Spec {
@@ -123,15 +97,15 @@ impl Spec {
 /// A reader started ahead of its run, to tell a bad spec before any reply is read, for the
 /// run to take. Which process serves a spec is no part of what it is: every two are equal.
 #[derive(Clone, Default)]
-struct Started(Arc<Mutex<Option<Session>>>);
+pub(crate) struct Started(Arc<Mutex<Option<Session>>>);
 
 impl Started {
-    fn put(&self, session: Session) {
+    pub(crate) fn put(&self, session: Session) {
         *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(session);
     }
 
     /// The session started ahead for `reader`, once.
-    fn take(&self, reader: ReaderId) -> Option<Session> {
+    pub(crate) fn take(&self, reader: ReaderId) -> Option<Session> {
         let mut slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         slot.take_if(|s| s.reader == reader)
     }
@@ -149,18 +123,6 @@ impl fmt::Debug for Started {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Started")
     }
-}
-
-/// Starts reader `id` of `catalogue` now if it is an adapter, and waits until it says it has
-/// loaded its function: the error says why it cannot run (the module does not load, has no
-/// such function, …). The session is kept for the first run of the reader to take.
-/// A command speaks no greeting, so it is not started ahead.
-pub fn start_ahead(catalogue: &Catalogue, id: ReaderId) -> Result<(), ReaderError> {
-    let Some((_, spec)) = catalogue.commands().find(|(r, _)| *r == id) else { return Ok(()) };
-    if let Launch::Adapter(_) = spec.launch {
-        spec.started.put(Session::ready(id, catalogue.name(id), spec)?);
-    }
-    Ok(())
 }
 
 /// `NAME=DEFINITION`, as `--reader` takes it.
@@ -228,93 +190,10 @@ fn resolved(path: &Path) -> PathBuf {
     }
 }
 
-/// Every command reader a run needs, fed the same replies in the same order.
-pub struct Commands {
-    sessions: Vec<Session>,
-}
-
-impl Commands {
-    /// Starts the command readers `readers` of `catalogue` (the others are passed over).
-    pub fn start(catalogue: &Catalogue, readers: &[ReaderId]) -> Commands {
-        let sessions = catalogue
-            .commands()
-            .filter(|(id, _)| readers.contains(id))
-            .map(|(id, spec)| Session::start(id, catalogue.name(id), spec))
-            .collect();
-        Commands { sessions }
-    }
-
-    /// No command reader runs: every reply's answers are in at once (there are none).
-    pub fn is_empty(&self) -> bool {
-        self.sessions.is_empty()
-    }
-
-    /// Asks every reader about these replies (`(id, text)`, in order); never waits.
-    pub fn send(&mut self, replies: &[(&str, &str)]) {
-        if self.sessions.is_empty() || replies.is_empty() {
-            return;
-        }
-        // The requests' size, short of escapes: the chunk is not copied as it grows.
-        let size = replies.iter().map(|(id, text)| id.len() + text.len() + 32).sum();
-        let mut chunk = String::with_capacity(size);
-        let mut ids = Vec::with_capacity(replies.len());
-        for &(id, text) in replies {
-            protocol::request(&mut chunk, id, text);
-            ids.push(id);
-        }
-        let chunk = Arc::new(chunk.into_bytes());
-        for s in &mut self.sessions {
-            s.send(&ids, &chunk);
-        }
-    }
-
-    /// The most input bytes any reader has not yet taken.
-    pub fn backlog(&self) -> usize {
-        self.sessions.iter().map(Session::backlog).max().unwrap_or(0)
-    }
-
-    /// No more replies.
-    pub fn close(&mut self) {
-        for s in &mut self.sessions {
-            s.close();
-        }
-    }
-
-    /// How many of the replies asked about and not yet taken every reader has answered (or
-    /// failed on), reading what has arrived; with `want`, waits until that many (or all that
-    /// are owed).
-    pub fn ready(&mut self, want: usize) -> usize {
-        self.sessions.iter_mut().map(|s| s.poll(want)).min().unwrap_or(usize::MAX)
-    }
-
-    /// The oldest reply's answers, one per reader; call only when [`Commands::ready`] says
-    /// it is in (a reader that has not answered it yet is left out, which counts as failed).
-    pub fn take(&mut self) -> Vec<(ReaderId, Given)> {
-        self.sessions.iter_mut().filter_map(|s| s.take().map(|g| (s.reader, g))).collect()
-    }
-
-    /// The problems since the last call, each naming its reader.
-    pub fn problems(&mut self) -> Vec<ReaderProblem> {
-        self.sessions.iter_mut().flat_map(Session::problems).collect()
-    }
-
-    /// Ends every reader (its input closed, a moment to exit); the problems that leaves.
-    pub fn finish(&mut self) -> Vec<ReaderProblem> {
-        for s in &mut self.sessions {
-            s.finish();
-        }
-        self.problems()
-    }
-
-    /// Each reader's name and where its stderr goes.
-    pub fn logs(&self) -> impl Iterator<Item = (&str, &Path)> {
-        self.sessions.iter().filter_map(|s| s.log().map(|l| (s.name(), l.as_path())))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::readers::catalogue::Catalogue;
 
     #[test]
     fn names_and_definitions() {

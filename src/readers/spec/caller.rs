@@ -22,8 +22,8 @@ use crate::read::js;
 use crate::read::value::{JsString, Value};
 use crate::readers::given::{Given, changes_in_json, json_view};
 
-use super::protocol::Answer;
 use crate::readers::error::OptionError;
+use crate::readers::protocol::Answer;
 
 /// What a returned string is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
