@@ -386,11 +386,11 @@ mod given_tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::readers::spec::Spec;
+    use crate::readers::spec::Outside;
 
     fn catalogue() -> (Catalogue, ReaderId) {
         let mut c = Catalogue::builtin();
-        let id = c.add_command("mine", Spec::new("true")).unwrap();
+        let id = c.add_command("mine", Outside::command("true")).unwrap();
         (c, id)
     }
 

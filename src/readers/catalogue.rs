@@ -12,7 +12,7 @@ use crate::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReply
 use super::error::{ReaderError, UnknownReader};
 use super::given::held;
 use super::id::ReaderId;
-use super::spec;
+use super::spec::{self, Outside};
 
 /// How a reader runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,9 +31,9 @@ pub enum Run {
     Cut,
     /// Seed 000 `readArrayPrefix(text, field)`: `{entries, closed}`.
     ArrayPrefix(String),
-    /// A command run once for the whole corpus, answering replies by id
-    /// ([`command`]).
-    Command(Box<spec::Spec>),
+    /// A reader of one's own, run once for the whole corpus, answering replies by id
+    /// ([`spec`], [supervisor](super::supervisor)).
+    Command(Box<Outside>),
 }
 
 /// One reader.
@@ -186,20 +186,26 @@ impl Catalogue {
         })
     }
 
-    /// Adds a reader that runs outside (`--reader NAME=COMMAND`, `NAME=js:FILE`, …), compared
-    /// with the seed by default. The name must be new and fit where names go: a `--compare
-    /// A,B` pair, a file name (its stderr log).
-    pub fn add_command(&mut self, name: &str, spec: spec::Spec) -> Result<ReaderId, ReaderError> {
+    /// Whether a reader of one's own may be added as `name`: a name that is new and fits
+    /// where names go (a `--compare A,B` pair, a file name, its stderr log's).
+    pub fn check_free(&self, name: &str) -> Result<(), ReaderError> {
         spec::check_name(name)?;
         if self.readers.iter().any(|d| d.name == name) {
             return Err(ReaderError::Taken { name: name.to_owned() });
         }
+        Ok(())
+    }
+
+    /// Adds a reader that runs outside (`--reader NAME=COMMAND`, `NAME=js:FILE`, …), compared
+    /// with the seed by default, under a name [free](Catalogue::check_free) for it.
+    pub fn add_command(&mut self, name: &str, outside: Outside) -> Result<ReaderId, ReaderError> {
+        self.check_free(name)?;
         let id = ReaderId(u16::try_from(self.readers.len()).map_err(|_| ReaderError::TooMany)?);
-        let description = spec.description();
+        let description = outside.description();
         self.readers.push(ReaderDef {
             name: name.to_owned(),
             description,
-            run: Run::Command(Box::new(spec)),
+            run: Run::Command(Box::new(outside)),
             what_if: true,
         });
         Ok(id)
@@ -210,21 +216,26 @@ impl Catalogue {
         self.get(id).is_some_and(|d| matches!(d.run, Run::Command(_)))
     }
 
-    /// The command readers, in catalogue order.
-    pub fn commands(&self) -> impl Iterator<Item = (ReaderId, &spec::Spec)> {
+    /// The readers of one's own, in catalogue order.
+    pub fn commands(&self) -> impl Iterator<Item = (ReaderId, &Outside)> {
         self.iter().filter_map(|(id, d)| match &d.run {
-            Run::Command(spec) => Some((id, &**spec)),
+            Run::Command(outside) => Some((id, &**outside)),
             _ => None,
         })
     }
 
-    /// This catalogue with each command reader's spec made anew by `make` from its own (a
+    /// The readers of one's own among `readers`, each with its name, as a run starts them.
+    pub fn outside<'c>(&'c self, readers: &[ReaderId]) -> Vec<(ReaderId, &'c str, &'c Outside)> {
+        self.commands().filter(|(id, _)| readers.contains(id)).map(|(id, o)| (id, self.name(id), o)).collect()
+    }
+
+    /// This catalogue with each reader of one's own made anew by `make` from its own (a
     /// second run of the same readers).
-    pub fn with_commands(&self, make: impl Fn(&spec::Spec) -> spec::Spec) -> Catalogue {
+    pub fn with_commands(&self, make: impl Fn(&Outside) -> Outside) -> Catalogue {
         let mut out = self.clone();
         for d in &mut out.readers {
-            if let Run::Command(spec) = &mut d.run {
-                **spec = make(spec);
+            if let Run::Command(outside) = &mut d.run {
+                **outside = make(outside);
             }
         }
         out

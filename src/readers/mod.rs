@@ -30,6 +30,7 @@ mod id;
 pub mod pending;
 mod problem;
 pub mod protocol;
+mod resolve;
 pub mod spec;
 pub mod supervisor;
 
@@ -39,3 +40,4 @@ pub use error::{OptionError, ReaderError, UnknownReader};
 pub use given::{Given, Outcome, changes_in_json, held, json_view};
 pub use id::ReaderId;
 pub use problem::{Fault, ReaderProblem};
+pub use resolve::resolve;

@@ -37,7 +37,7 @@ pub struct Pending<T> {
 impl<T: Asked> Pending<T> {
     /// Starts the command readers `readers` of `catalogue` (the others are passed over).
     pub fn start(catalogue: &Catalogue, readers: &[ReaderId]) -> Pending<T> {
-        Pending { commands: Commands::start(catalogue, readers), waiting: VecDeque::new() }
+        Pending { commands: Commands::start(&catalogue.outside(readers)), waiting: VecDeque::new() }
     }
 
     /// No command reader runs: an entry's answers are in as soon as it is asked (there are
@@ -114,7 +114,7 @@ impl<T: Asked> Pending<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::readers::spec::Spec;
+    use crate::readers::spec::Outside;
 
     struct Replies(Vec<(String, String)>);
 
@@ -151,7 +151,7 @@ mod tests {
         let mut catalogue = Catalogue::builtin();
         // Every request answered with its id, once the input has ended.
         let script = r#"sed 's/^{"id":\("[^"]*"\),.*/{"id":\1,"value":[\1]}/' | awk '{ a[NR] = $0 } END { for (i = 1; i <= NR; i++) print a[i] }'"#;
-        let mine = catalogue.add_command("mine", Spec::new(script)).unwrap();
+        let mine = catalogue.add_command("mine", Outside::command(script)).unwrap();
         let mut p = Pending::start(&catalogue, &[mine]);
         assert!(!p.no_commands());
         p.ask(vec![replies(&["a", "b"]), replies(&[]), replies(&["c"])]);

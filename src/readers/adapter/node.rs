@@ -75,10 +75,13 @@ pub(super) fn adapter(name: &str, body: &str) -> Result<Adapter, ReaderError> {
     Ok(Adapter {
         language: Language::JavaScript,
         target: file.to_owned(),
+        file: Some(path),
+        asked: (!export.is_empty()).then(|| export.to_owned()),
         spec_prefix: format!("js:{file}#"),
         via,
         program: node,
         args,
+        called: None,
     })
 }
 

@@ -1,62 +1,58 @@
-//! A reader of one's own, as the user gives it: a command (`--reader NAME=COMMAND`), or an
-//! extractor function bracewalk runs through its own [adapter](super::adapter)
-//! (`--reader NAME=js:FILE`, `NAME=py:TARGET`), with the options of its
-//! [caller](caller); its name, and where its stderr goes ([`log_path`]).
+//! A reader of one's own, as data: the [`Spec`] the user gives (a command, `--reader
+//! NAME=COMMAND`, or an extractor function bracewalk runs through its own
+//! [adapter](super::adapter), `--reader NAME=js:FILE`, `NAME=py:TARGET`, with the options of
+//! its [caller](caller)), parsed without looking at anything; what resolving it found
+//! ([`Resolved`]); and how a run runs it ([`RunOptions`]: its timeout, where its stderr goes,
+//! [`log_path`]). An [`Outside`] is the three together, as the catalogue holds the reader.
+//! Nothing here is a process: those are the [supervisor](super::supervisor)'s.
 
 pub mod caller;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::adapter::Adapter;
+use super::adapter::{Adapter, Language};
 use super::error::ReaderError;
-use super::id::ReaderId;
-use super::supervisor::Session;
 
 use caller::Caller;
 
 /// How long a reader that owes answers may go without taking input or giving an answer.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// What runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a reader of one's own runs, as given.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Launch {
     /// `sh -c COMMAND`.
     Shell(String),
-    /// An extractor function, through bracewalk's runner for its language.
-    Adapter(Adapter),
+    /// An extractor function, through bracewalk's runner for its language: the spec's body,
+    /// its options taken off (`x.mjs#extract`, `pkg.mod:Class.method`). Which file, export
+    /// or attribute that is, resolving it finds.
+    Function { language: Language, target: String },
 }
 
-/// How a reader that runs outside runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A reader of one's own as the user gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Spec {
     pub launch: Launch,
     /// How its answers are read.
     pub caller: Caller,
-    pub timeout: Duration,
-    /// Where its stderr goes (`None`: nowhere).
-    pub log: Option<PathBuf>,
-    pub(crate) started: Started,
 }
 
 impl Spec {
-    /// `command` under `sh -c`, with the default timeout and no log.
+    /// `command` under `sh -c`.
     pub fn new(command: &str) -> Spec {
-        Spec::of(Launch::Shell(command.to_owned()), Caller::default())
+        Spec { launch: Launch::Shell(command.to_owned()), caller: Caller::default() }
     }
 
-    fn of(launch: Launch, caller: Caller) -> Spec {
-        Spec { launch, caller, timeout: DEFAULT_TIMEOUT, log: None, started: Started::default() }
-    }
-
-    /// What follows `NAME=` in `--reader`: `js:…` or `py:…` for an extractor function (its
-    /// file and the program that runs it found now), anything else a command.
+    /// What follows `NAME=` in `--reader`: `js:…` or `py:…` for an extractor function, with
+    /// its caller's options after `?`; anything else a command. Looks at nothing but the
+    /// text: what the function's target is, [resolving](super::resolve) it finds.
     pub fn parse(name: &str, definition: &str) -> Result<Spec, ReaderError> {
-        if !Adapter::names_one(definition) {
-            return Ok(Spec::new(definition));
-        }
+        let language = match definition.get(..3) {
+            Some("js:") => Language::JavaScript,
+            Some("py:") => Language::Python,
+            _ => return Ok(Spec::new(definition)),
+        };
         // Options after the first `?`: file names with a `?` are not taken.
         let (spec, options) = definition.split_once('?').unwrap_or((definition, ""));
         let caller = Caller::parse(options).map_err(|problem| ReaderError::BadOption {
@@ -64,64 +60,103 @@ impl Spec {
             spec: definition.to_owned(),
             problem,
         })?;
-        match Adapter::parse(name, spec)? {
-            Some(adapter) => Ok(Spec::of(Launch::Adapter(adapter), caller)),
-            None => Ok(Spec::new(definition)),
+        let target = &spec[3..];
+        if target.is_empty() {
+            return Err(ReaderError::BadSpec {
+                name: name.to_owned(),
+                spec: spec.to_owned(),
+                problem: "names no file".to_owned(),
+            });
+        }
+        Ok(Spec { launch: Launch::Function { language, target: target.to_owned() }, caller })
+    }
+}
+
+/// How a run of bracewalk runs a reader of one's own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RunOptions {
+    /// How long it may owe answers without taking input or giving one.
+    pub timeout: Duration,
+    /// Where its stderr goes (`None`: nowhere).
+    pub log: Option<PathBuf>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions { timeout: DEFAULT_TIMEOUT, log: None }
+    }
+}
+
+/// What resolving a spec found.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Resolved {
+    /// A command: `sh -c` finds what it runs.
+    Shell,
+    /// An extractor function: its file, the export or attribute, the program that runs it.
+    Function(Adapter),
+}
+
+/// A reader of one's own as a run holds it: what the user gave, what resolving it found, and
+/// how this run runs it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Outside {
+    pub spec: Spec,
+    pub resolved: Resolved,
+    pub run: RunOptions,
+}
+
+/// What starts a reader's process.
+#[derive(Debug, Clone, Copy)]
+pub enum Runs<'a> {
+    /// `sh -c COMMAND`.
+    Shell(&'a str),
+    /// An extractor function's runner.
+    Adapter(&'a Adapter),
+}
+
+impl Outside {
+    /// `command` under `sh -c`, run with the default options (a command needs no resolving).
+    pub fn command(command: &str) -> Outside {
+        Outside { spec: Spec::new(command), resolved: Resolved::Shell, run: RunOptions::default() }
+    }
+
+    /// The same reader, run otherwise (another log, another timeout).
+    pub fn with_run(&self, run: RunOptions) -> Outside {
+        Outside { run, ..self.clone() }
+    }
+
+    /// What starts its process. A function that was not resolved runs as what it was
+    /// given, a command (what [`Spec::parse`] makes of anything else).
+    pub fn runs(&self) -> Runs<'_> {
+        match (&self.spec.launch, &self.resolved) {
+            (_, Resolved::Function(a)) => Runs::Adapter(a),
+            (Launch::Shell(command), Resolved::Shell) => Runs::Shell(command),
+            (Launch::Function { target, .. }, Resolved::Shell) => Runs::Shell(target),
         }
     }
 
-    /// The same reader, to run a second time beside the first (the inspector asks one about
-    /// the reply looked at while the other reads the corpus): not the process started ahead
-    /// for the first, and its stderr in `log`.
-    pub fn another(&self, log: Option<PathBuf>) -> Spec {
-        Spec { log, started: Started::default(), ..self.clone() }
+    /// The extractor function, where it is one.
+    pub fn adapter(&self) -> Option<&Adapter> {
+        match &self.resolved {
+            Resolved::Function(a) => Some(a),
+            Resolved::Shell => None,
+        }
     }
 
     /// What it runs, as a message names it: the command, or the adapter's target.
     pub fn shown(&self) -> String {
-        match &self.launch {
-            Launch::Shell(command) => crate::visible::visible(&crate::visible::clip(command, 120), false),
-            Launch::Adapter(a) => a.target.clone(),
+        match self.runs() {
+            Runs::Shell(command) => crate::visible::visible(&crate::visible::clip(command, 120), false),
+            Runs::Adapter(a) => a.target.clone(),
         }
     }
 
     /// What the catalogue says it is.
     pub fn description(&self) -> String {
-        match &self.launch {
-            Launch::Shell(command) => format!("the command `{}`", crate::visible::clip(command, 60)),
-            Launch::Adapter(a) => a.description(),
+        match self.runs() {
+            Runs::Shell(command) => format!("the command `{}`", crate::visible::clip(command, 60)),
+            Runs::Adapter(a) => a.description(),
         }
-    }
-}
-
-/// A reader started ahead of its run, to tell a bad spec before any reply is read, for the
-/// run to take. Which process serves a spec is no part of what it is: every two are equal.
-#[derive(Clone, Default)]
-pub(crate) struct Started(Arc<Mutex<Option<Session>>>);
-
-impl Started {
-    pub(crate) fn put(&self, session: Session) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(session);
-    }
-
-    /// The session started ahead for `reader`, once.
-    pub(crate) fn take(&self, reader: ReaderId) -> Option<Session> {
-        let mut slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        slot.take_if(|s| s.reader == reader)
-    }
-}
-
-impl PartialEq for Started {
-    fn eq(&self, _: &Started) -> bool {
-        true
-    }
-}
-
-impl Eq for Started {}
-
-impl fmt::Debug for Started {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Started")
     }
 }
 
@@ -194,6 +229,7 @@ fn resolved(path: &Path) -> PathBuf {
 mod tests {
     use super::*;
     use crate::readers::catalogue::Catalogue;
+    use crate::readers::id::ReaderId;
 
     #[test]
     fn names_and_definitions() {
@@ -205,15 +241,31 @@ mod tests {
         assert!(check_name("json_repair-0.3").is_ok());
         assert!(check_name("").is_err());
         let mut c = Catalogue::builtin();
-        assert!(c.add_command("last-wins", Spec::new("cat")).is_err(), "a built-in name");
-        let id = c.add_command("mine", Spec::new("cat")).unwrap();
+        assert!(c.add_command("last-wins", Outside::command("cat")).is_err(), "a built-in name");
+        let id = c.add_command("mine", Outside::command("cat")).unwrap();
         assert!(c.is_command(id) && !c.is_command(ReaderId::LAST_WINS));
         assert_eq!(c.find("mine"), Ok(id));
         assert!(c.what_ifs().any(|r| r == id), "compared by default");
-        assert!(c.add_command("mine", Spec::new("cat")).is_err(), "twice");
+        assert!(c.add_command("mine", Outside::command("cat")).is_err(), "twice");
         let e = Spec::parse("mine", "js:x.mjs?unwrap=data").unwrap_err();
         assert!(e.to_string().starts_with("reader mine: js:x.mjs?unwrap=data: unwrap=data: not a JSON pointer"), "{e}");
         assert_eq!(Spec::parse("mine", "node x.mjs?a=1").map(|s| s.launch), Ok(Launch::Shell("node x.mjs?a=1".into())));
+    }
+
+    #[test]
+    fn a_spec_is_read_from_its_text_alone() {
+        // No file is looked for: one that is not there is resolving's error.
+        let s = Spec::parse("mine", "js:no/such/file.mjs#extract?throws=fail").unwrap();
+        let target = "no/such/file.mjs#extract".to_owned();
+        assert_eq!(s.launch, Launch::Function { language: Language::JavaScript, target });
+        assert_eq!(s.caller.throws, caller::Throws::Fail);
+        assert_eq!(Spec::parse("mine", "js:").unwrap_err().to_string(), "reader mine: js:: names no file");
+        assert_eq!(Spec::parse("mine", "py:?strings=value").unwrap_err().to_string(), "reader mine: py:: names no file");
+        assert_eq!(Spec::parse("mine", "rb:x.rb").map(|s| s.launch), Ok(Launch::Shell("rb:x.rb".into())));
+        // Plain data: equal specs are one key.
+        let specs: std::collections::HashSet<Spec> =
+            ["js:a.mjs", "js:a.mjs", "py:m:f?nothing={}"].iter().map(|d| Spec::parse("m", d).unwrap()).collect();
+        assert_eq!(specs.len(), 2);
     }
 
     #[test]

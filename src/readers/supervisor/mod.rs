@@ -27,28 +27,43 @@ mod session;
 pub mod stderr;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
-use super::catalogue::Catalogue;
 use super::error::ReaderError;
 use super::given::Given;
 use super::id::ReaderId;
 use super::problem::ReaderProblem;
 use super::protocol;
-use super::spec::Launch;
+use super::spec::{Outside, Resolved};
 
 pub use session::Session;
+use session::Started;
 
-/// Starts reader `id` of `catalogue` now if it is an adapter, and waits until it says it has
-/// loaded its function: the error says why it cannot run (the module does not load, has no
-/// such function, …). The session is kept for the first run of the reader to take.
-/// A command speaks no greeting, so it is not started ahead.
-pub fn start_ahead(catalogue: &Catalogue, id: ReaderId) -> Result<(), ReaderError> {
-    let Some((_, spec)) = catalogue.commands().find(|(r, _)| *r == id) else { return Ok(()) };
-    if let Launch::Adapter(_) = spec.launch {
-        spec.started.put(Session::ready(id, catalogue.name(id), spec)?);
+/// Processes started ahead, each waiting for the first run of its reader to take it: by the
+/// reader's name and what it is.
+static PARKED: Mutex<Vec<(String, Outside, Started)>> = Mutex::new(Vec::new());
+
+/// Starts reader `name`'s function now, and waits until its runner says it has loaded it:
+/// the error says why it cannot run (the module does not load, has no such function, …).
+/// What it called goes into what was found; the process is kept for the first run of the
+/// reader to take. A command speaks no greeting, so it is not started ahead.
+pub fn start_ahead(name: &str, mut outside: Outside) -> Result<Outside, ReaderError> {
+    if outside.adapter().is_none() {
+        return Ok(outside);
     }
-    Ok(())
+    let started = session::ready(name, &outside)?;
+    if let Resolved::Function(adapter) = &mut outside.resolved {
+        adapter.called = started.called.clone();
+    }
+    PARKED.lock().unwrap_or_else(PoisonError::into_inner).push((name.to_owned(), outside.clone(), started));
+    Ok(outside)
+}
+
+/// The process started ahead for reader `name`, `outside`, once.
+fn parked(name: &str, outside: &Outside) -> Option<Started> {
+    let mut parked = PARKED.lock().unwrap_or_else(PoisonError::into_inner);
+    let at = parked.iter().position(|(n, o, _)| n == name && o == outside)?;
+    Some(parked.swap_remove(at).2)
 }
 
 /// Every command reader a run needs, fed the same replies in the same order.
@@ -57,14 +72,9 @@ pub struct Commands {
 }
 
 impl Commands {
-    /// Starts the command readers `readers` of `catalogue` (the others are passed over).
-    pub fn start(catalogue: &Catalogue, readers: &[ReaderId]) -> Commands {
-        let sessions = catalogue
-            .commands()
-            .filter(|(id, _)| readers.contains(id))
-            .map(|(id, spec)| Session::start(id, catalogue.name(id), spec))
-            .collect();
-        Commands { sessions }
+    /// Starts `readers`, each its id, its name and what it is.
+    pub fn start(readers: &[(ReaderId, &str, &Outside)]) -> Commands {
+        Commands { sessions: readers.iter().map(|&(id, name, outside)| Session::start(id, name, outside)).collect() }
     }
 
     /// No command reader runs: every reply's answers are in at once (there are none).
@@ -131,6 +141,6 @@ impl Commands {
 
     /// Each reader's name and where its stderr goes.
     pub fn logs(&self) -> impl Iterator<Item = (&str, &Path)> {
-        self.sessions.iter().filter_map(|s| s.log().map(|l| (s.name(), l.as_path())))
+        self.sessions.iter().filter_map(|s| s.log().map(|l| (s.name(), l)))
     }
 }

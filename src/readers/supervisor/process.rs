@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::readers::adapter::Adapter;
 
 use crate::readers::protocol::{self, Handshake, Line};
-use crate::readers::spec::{Launch, Spec};
+use crate::readers::spec::{Outside, Runs};
 
 /// The input is written in pieces this large, so the watchdog sees a reader that reads.
 const PIECE: usize = 64 << 10;
@@ -151,17 +151,17 @@ fn kill_group(child: &mut Child) {
     let _ = child.kill();
 }
 
-pub(super) fn spawn(spec: &Spec, shared: &Arc<Shared>) -> io::Result<Process> {
+pub(super) fn spawn(outside: &Outside, shared: &Arc<Shared>) -> io::Result<Process> {
     let mut command = std::process::Command::new("sh");
-    match &spec.launch {
-        Launch::Shell(line) => command.arg("-c").arg(line),
+    match outside.runs() {
+        Runs::Shell(line) => command.arg("-c").arg(line),
         // The program and its arguments as the script's parameters: nothing to quote.
-        Launch::Adapter(a) => {
+        Runs::Adapter(a) => {
             command.arg("-c").arg(Adapter::shell_script()).arg("bracewalk-reader").arg(&a.program).args(&a.args)
         }
     };
     command.stdin(Stdio::piped()).stdout(Stdio::piped());
-    command.stderr(match &spec.log {
+    command.stderr(match &outside.run.log {
         Some(path) => Stdio::from(open_log(path)?),
         None => Stdio::null(),
     });
@@ -182,7 +182,7 @@ pub(super) fn spawn(spec: &Spec, shared: &Arc<Shared>) -> io::Result<Process> {
     let (input, chunks) = mpsc::channel();
     let (lines, output) = mpsc::channel();
     let (stop, stopped) = mpsc::channel();
-    let handshake = matches!(spec.launch, Launch::Adapter(_));
+    let handshake = matches!(outside.runs(), Runs::Adapter(_));
     let spawned = (|| -> io::Result<JoinHandle<()>> {
         let s = shared.clone();
         std::thread::Builder::new()
@@ -193,7 +193,7 @@ pub(super) fn spawn(spec: &Spec, shared: &Arc<Shared>) -> io::Result<Process> {
             .name("bracewalk-reader-out".into())
             .spawn(move || read_output(stdout, &lines, &s, handshake))?;
         let s = shared.clone();
-        let timeout = spec.timeout;
+        let timeout = outside.run.timeout;
         let pid = child.id();
         std::thread::Builder::new()
             .name("bracewalk-reader-watch".into())

@@ -9,7 +9,7 @@
 //! child is stopped, the replies it owed and every later one get [`Given::Failed`] with the
 //! reason, and one problem names the reader and the reply; its earlier answers stand.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -25,8 +25,9 @@ use crate::visible::visible;
 use super::ledger::{Ending, Ledger};
 use super::process::{EXIT_GRACE, Output, Process, Shared, exit_status, spawn};
 use super::stderr;
+use crate::readers::adapter::Called;
 use crate::readers::protocol::{Handshake, Line};
-use crate::readers::spec::{Launch, Spec};
+use crate::readers::spec::{Outside, Runs};
 
 /// How many of the last lines of a reader's stderr are read for the likely fix.
 pub const TAIL: usize = 40;
@@ -34,88 +35,95 @@ pub const TAIL: usize = 40;
 /// One reader command and the answers it owes.
 pub struct Session {
     pub reader: ReaderId,
-    spec: Spec,
+    outside: Outside,
     process: Option<Process>,
     shared: Arc<Shared>,
     ledger: Ledger,
 }
 
+/// A reader's process, started and, for an adapter, ready: it has loaded its function.
+pub(super) struct Started {
+    process: Process,
+    shared: Arc<Shared>,
+    /// What an adapter's runner called.
+    pub(super) called: Option<Called>,
+}
+
+/// Starts `outside` as reader `name` and, for an adapter, waits until it says it has loaded
+/// its function (for as long as the reader's timeout): the error says why it cannot run.
+pub(super) fn ready(name: &str, outside: &Outside) -> Result<Started, ReaderError> {
+    let shared = Shared::new();
+    let process = spawn(outside, &shared).map_err(|e| ReaderError::Start {
+        name: name.to_owned(),
+        program: match outside.runs() {
+            Runs::Shell(command) => format!("`sh -c {}`", clipped(command)),
+            Runs::Adapter(a) => a.program.display().to_string(),
+        },
+        cause: e.to_string(),
+    })?;
+    let mut process = process;
+    let called = match outside.runs() {
+        Runs::Adapter(adapter) => Some(handshake(name, outside, adapter, &mut process)?),
+        Runs::Shell(_) => None,
+    };
+    Ok(Started { process, shared, called })
+}
+
+/// Waits for the adapter's first line; stops it where that is not "ready".
+fn handshake(name: &str, outside: &Outside, adapter: &Adapter, p: &mut Process) -> Result<Called, ReaderError> {
+    let (name, target) = (name.to_owned(), adapter.target.clone());
+    let said = p.output.recv_timeout(outside.run.timeout);
+    let error = match said {
+        Ok(Output::Handshake(Handshake::Ready { function })) => return Ok(Called { function }),
+        Ok(Output::Handshake(Handshake::NotLoaded { error })) => {
+            let cause = one_line(&error);
+            ReaderError::Load { name, target, fix: stderr::likely_fix(&cause), cause }
+        }
+        Ok(Output::Handshake(Handshake::NoFunction { wanted, functions })) => {
+            ReaderError::NoFunction { name, target, wanted, functions, spec: adapter.spec_prefix.clone() }
+        }
+        Ok(Output::Handshake(Handshake::Bad(what))) => ReaderError::NotReady { name, target, how: what, fix: None },
+        // The reader thread sends a handshake first, or the end of the output.
+        Ok(Output::Line(_) | Output::End(_)) | Err(RecvTimeoutError::Disconnected) => {
+            let ended = exit_status(p, EXIT_GRACE / 4);
+            let tail = outside.run.log.as_deref().map(|l| stderr::tail(l, 3)).unwrap_or_default();
+            let mut how = ended.text;
+            if let Some(last) = tail.last() {
+                how = format!("{how}; its stderr ends: {last}");
+            }
+            return Err(ReaderError::NotReady { name, target, how, fix: stderr::likely_fix(&tail.join("\n")) });
+        }
+        Err(RecvTimeoutError::Timeout) => ReaderError::NotReady {
+            name,
+            target,
+            how: format!("said nothing for {} (--reader-timeout)", seconds(outside.run.timeout)),
+            fix: None,
+        },
+    };
+    exit_status(p, Duration::ZERO);
+    Err(error)
+}
+
 impl Session {
-    /// Starts `spec` as reader `reader`, or takes the session [started ahead](super::start_ahead)
-    /// for it; a reader that cannot start is a session failed from the first reply.
-    pub fn start(reader: ReaderId, name: &str, spec: &Spec) -> Session {
-        if let Some(session) = spec.started.take(reader) {
-            return session;
-        }
-        match Session::ready(reader, name, spec) {
-            Ok(session) => session,
-            Err(e) => {
-                let mut session = Session::new(reader, name, spec);
-                session.ledger.not_started(e);
-                session
-            }
-        }
-    }
-
-    /// Starts `spec` as reader `reader` and, for an adapter, waits until it says it has loaded
-    /// its function (for as long as the reader's timeout): the error says why it cannot run.
-    pub fn ready(reader: ReaderId, name: &str, spec: &Spec) -> Result<Session, ReaderError> {
-        let mut session = Session::new(reader, name, spec);
-        let process = spawn(spec, &session.shared).map_err(|e| ReaderError::Start {
-            name: name.to_owned(),
-            program: match &spec.launch {
-                Launch::Shell(command) => format!("`sh -c {}`", clipped(command)),
-                Launch::Adapter(a) => a.program.display().to_string(),
-            },
-            cause: e.to_string(),
-        })?;
-        session.process = Some(process);
-        if let Launch::Adapter(adapter) = &spec.launch {
-            session.handshake(adapter)?;
-        }
-        Ok(session)
-    }
-
-    fn new(reader: ReaderId, name: &str, spec: &Spec) -> Session {
-        Session { reader, spec: spec.clone(), process: None, shared: Shared::new(), ledger: Ledger::new(reader, name) }
-    }
-
-    /// Waits for the adapter's first line; stops it where that is not "ready".
-    fn handshake(&mut self, adapter: &Adapter) -> Result<(), ReaderError> {
-        let (name, target) = (self.ledger.name().to_owned(), adapter.target.clone());
-        let Some(p) = &self.process else { return Ok(()) };
-        let said = p.output.recv_timeout(self.spec.timeout);
-        let error = match said {
-            Ok(Output::Handshake(Handshake::Ready { .. })) => return Ok(()),
-            Ok(Output::Handshake(Handshake::NotLoaded { error })) => {
-                let cause = one_line(&error);
-                ReaderError::Load { name, target, fix: stderr::likely_fix(&cause), cause }
-            }
-            Ok(Output::Handshake(Handshake::NoFunction { wanted, functions })) => {
-                ReaderError::NoFunction { name, target, wanted, functions, spec: adapter.spec_prefix.clone() }
-            }
-            Ok(Output::Handshake(Handshake::Bad(what))) => ReaderError::NotReady { name, target, how: what, fix: None },
-            // The reader thread sends a handshake first, or the end of the output.
-            Ok(Output::Line(_) | Output::End(_)) | Err(RecvTimeoutError::Disconnected) => {
-                let ended = self.process.as_mut().map(|p| exit_status(p, EXIT_GRACE / 4));
-                let tail = self.spec.log.as_deref().map(|l| stderr::tail(l, 3)).unwrap_or_default();
-                let mut how = ended.map_or_else(|| "ended".to_owned(), |e| e.text);
-                if let Some(last) = tail.last() {
-                    how = format!("{how}; its stderr ends: {last}");
-                }
-                ReaderError::NotReady { name, target, how, fix: stderr::likely_fix(&tail.join("\n")) }
-            }
-            Err(RecvTimeoutError::Timeout) => ReaderError::NotReady {
-                name,
-                target,
-                how: format!("said nothing for {} (--reader-timeout)", seconds(self.spec.timeout)),
-                fix: None,
-            },
+    /// Starts `outside` as reader `reader`, or takes the process [started
+    /// ahead](super::start_ahead) for it; a reader that cannot start is a session failed
+    /// from the first reply.
+    pub fn start(reader: ReaderId, name: &str, outside: &Outside) -> Session {
+        let mut session = Session {
+            reader,
+            outside: outside.clone(),
+            process: None,
+            shared: Shared::new(),
+            ledger: Ledger::new(reader, name),
         };
-        if let Some(mut p) = self.process.take() {
-            exit_status(&mut p, Duration::ZERO);
+        match super::parked(name, outside).map_or_else(|| ready(name, outside), Ok) {
+            Ok(started) => {
+                session.process = Some(started.process);
+                session.shared = started.shared;
+            }
+            Err(e) => session.ledger.not_started(e),
         }
-        Err(error)
+        session
     }
 
     /// Asks about these replies (their ids, in the order of the requests in `chunk`).
@@ -183,8 +191,8 @@ impl Session {
     }
 
     /// Where its stderr goes.
-    pub fn log(&self) -> Option<&PathBuf> {
-        self.spec.log.as_ref()
+    pub fn log(&self) -> Option<&Path> {
+        self.outside.run.log.as_deref()
     }
 
     pub fn name(&self) -> &str {
@@ -207,7 +215,7 @@ impl Session {
     fn handle(&mut self, out: Output) {
         match out {
             Output::Line(Line::Answer { id, answer }) => {
-                if let Some(why) = self.ledger.answer(&id, answer, &self.spec.caller) {
+                if let Some(why) = self.ledger.answer(&id, answer, &self.outside.spec.caller) {
                     self.fail(why);
                 }
             }
@@ -227,7 +235,7 @@ impl Session {
                 let how = if hung {
                     format!(
                         "stopped after {} without taking input or answering (--reader-timeout)",
-                        seconds(self.spec.timeout)
+                        seconds(self.outside.run.timeout)
                     )
                 } else if let Some(e) = error {
                     format!("its output could not be read ({e}); stopped")
@@ -245,14 +253,14 @@ impl Session {
 
     /// The likely fix where its stderr tells (the child has ended, so its log is whole).
     fn fix(&self) -> Option<String> {
-        let log = self.spec.log.as_deref()?;
+        let log = self.outside.run.log.as_deref()?;
         stderr::likely_fix(&stderr::tail(log, TAIL).join("\n"))
     }
 
     /// A problem of a reader that ended badly: why, the likely fix, where its stderr is.
     fn stopped(&mut self, why: &str) {
         let fix = self.fix();
-        self.ledger.stopped(why, fix, self.spec.log.clone());
+        self.ledger.stopped(why, fix, self.outside.run.log.clone());
     }
 
     /// Fails the session for good: the child is stopped; one problem; what it owed and
@@ -265,7 +273,7 @@ impl Session {
             exit_status(&mut p, Duration::ZERO);
         }
         let fix = self.fix();
-        self.ledger.fail(&why, fix, self.spec.log.clone());
+        self.ledger.fail(&why, fix, self.outside.run.log.clone());
     }
 }
 
