@@ -12,7 +12,7 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::read::trace::Trace;
 use crate::read::value::Value;
-use crate::readers::spec::{self, RunOptions, Spec};
+use crate::readers::own::{self, RunOptions, Spec};
 use crate::readers::supervisor::{self, Commands};
 use crate::readers::{Answers, Catalogue, Given, Outcome, ReaderError, ReaderId, resolve};
 use crate::reading::{Class, Pair, Raised, difference};
@@ -50,7 +50,7 @@ impl ReaderArgs {
                 }
                 continue;
             }
-            let (name, definition) = spec::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
+            let (name, definition) = own::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
             let spec = Spec::parse(&name, &definition)?;
             let taken = defined.iter().any(|(n, _)| *n == name);
             let free = if taken { Err(ReaderError::Taken { name: name.clone() }) } else { catalogue.check_free(&name) };
@@ -58,7 +58,7 @@ impl ReaderArgs {
             defined.push((name, spec));
         }
         for (name, spec) in defined {
-            let run = RunOptions { timeout: self.timeout, log: spec::log_path(state.as_deref(), &name, inspected) };
+            let run = RunOptions { timeout: self.timeout, log: own::log_path(state.as_deref(), &name, inspected) };
             let outside = resolve(&name, spec, run)?;
             catalogue.add_command(&name, outside).map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?;
         }

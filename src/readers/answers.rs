@@ -386,7 +386,7 @@ mod given_tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::readers::spec::Outside;
+    use crate::readers::own::Outside;
 
     fn catalogue() -> (Catalogue, ReaderId) {
         let mut c = Catalogue::builtin();

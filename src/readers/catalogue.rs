@@ -12,7 +12,7 @@ use crate::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReply
 use super::error::{ReaderError, UnknownReader};
 use super::given::held;
 use super::id::ReaderId;
-use super::spec::{self, Outside};
+use super::own::{self, Outside};
 
 /// How a reader runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,7 +189,7 @@ impl Catalogue {
     /// Whether a reader of one's own may be added as `name`: a name that is new and fits
     /// where names go (a `--compare A,B` pair, a file name, its stderr log's).
     pub fn check_free(&self, name: &str) -> Result<(), ReaderError> {
-        spec::check_name(name)?;
+        own::check_name(name)?;
         if self.readers.iter().any(|d| d.name == name) {
             return Err(ReaderError::Taken { name: name.to_owned() });
         }

@@ -14,7 +14,7 @@
 //! built-in readers come first, in a fixed order, so the few every front end names
 //! ([`ReaderId::LAST_WINS`], [`ReaderId::FIRST_WINS`], [`ReaderId::STRICT_ONLY`]) are
 //! constants; readers that are not compiled in are entries appended after them. Those run
-//! outside: [commands](spec) the user gives (`--reader NAME=COMMAND`), or the user's own
+//! outside: [commands](own) the user gives (`--reader NAME=COMMAND`), or the user's own
 //! extractor function run through bracewalk's [adapter] (`--reader NAME=js:FILE`,
 //! `NAME=py:TARGET`): a long-lived child that answers replies by id, so its answers are not
 //! read from a text here but arrive from its [`supervisor::Commands`], each a [`Given`] (a value,
@@ -27,11 +27,11 @@ mod catalogue;
 pub(crate) mod error;
 mod given;
 mod id;
+pub mod own;
 pub mod pending;
 mod problem;
 pub mod protocol;
 mod resolve;
-pub mod spec;
 pub mod supervisor;
 
 pub use answers::Answers;

@@ -114,7 +114,7 @@ impl<T: Asked> Pending<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::readers::spec::Outside;
+    use crate::readers::own::Outside;
 
     struct Replies(Vec<(String, String)>);
 

@@ -7,7 +7,7 @@
 
 use super::adapter;
 use super::error::ReaderError;
-use super::spec::{Launch, Outside, Resolved, RunOptions, Spec};
+use super::own::{Launch, Outside, Resolved, RunOptions, Spec};
 use super::supervisor;
 
 /// Resolves reader `name`'s `spec`, to be run as `run` says.

@@ -458,7 +458,7 @@ mod command_tests {
 
     use super::*;
     use crate::read::js;
-    use crate::readers::spec::Outside;
+    use crate::readers::own::Outside;
     use crate::readers::{Catalogue, Given};
     use crate::scan::Scanner;
 

@@ -30,8 +30,8 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use crate::query::TextHit;
+use crate::readers::own::RunOptions;
 use crate::readers::pending::{Asked, Pending};
-use crate::readers::spec::RunOptions;
 use crate::reading::Config;
 use crate::runlog::{LoadOptions, Loader, Locator};
 

@@ -307,7 +307,7 @@ fn the_inspector_stays_responsive_while_a_reader_hangs() {
 fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     use std::sync::Arc;
 
-    use bracewalk::readers::spec::Outside;
+    use bracewalk::readers::own::Outside;
     use bracewalk::readers::{Catalogue, Fault, Given, ReaderProblem};
     use bracewalk::reading::Config;
     use bracewalk::tui::entry::Entry;

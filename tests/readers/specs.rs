@@ -21,7 +21,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use bracewalk::read::js;
-use bracewalk::readers::spec::{RunOptions, Spec};
+use bracewalk::readers::own::{RunOptions, Spec};
 use bracewalk::readers::supervisor::Commands;
 use bracewalk::readers::{Catalogue, Given, Outcome, ReaderId, json_view, resolve};
 use serde_json::Value as Json;

@@ -159,7 +159,7 @@ fn the_readers_pane_with_a_reader_of_ones_own() {
     use std::sync::Arc;
 
     use bracewalk::read::js;
-    use bracewalk::readers::spec::Outside;
+    use bracewalk::readers::own::Outside;
     use bracewalk::readers::{Catalogue, Given};
     use bracewalk::reading::Config;
     use bracewalk::tui::Msg;

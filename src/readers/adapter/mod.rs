@@ -1,6 +1,6 @@
 //! Extractor functions run as they are: `--reader NAME=js:FILE[#EXPORT]` and `--reader
 //! NAME=py:TARGET[:ATTR]` (each with options after `?`, which are the
-//! [caller](super::spec::caller)'s). [`locate`] finds what a spec names (the file, the export
+//! [caller](super::own::caller)'s). [`locate`] finds what a spec names (the file, the export
 //! or attribute asked for, the program that runs it) and how to start its runner.
 //!
 //! bracewalk carries a small runner for each language ([`JS_RUNNER`], [`PY_RUNNER`]) and runs it

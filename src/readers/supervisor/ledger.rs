@@ -15,8 +15,8 @@ use crate::readers::id::ReaderId;
 use crate::readers::problem::{Fault, ReaderProblem};
 use crate::visible::visible;
 
+use crate::readers::own::caller::Caller;
 use crate::readers::protocol::Answer;
-use crate::readers::spec::caller::Caller;
 
 /// One reader's account of replies asked about and answers given.
 pub(super) struct Ledger {

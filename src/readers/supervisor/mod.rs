@@ -11,8 +11,8 @@
 //! read line by line and one that answers only once its input has ended is read then; the
 //! caller takes each reply's answers, in order, once every reader has answered it, and gives
 //! them to [`Answers`](super::Answers). Each answer is read as the extractor's caller reads it
-//! ([caller](super::spec::caller)): a value, nothing, a throw, text that is not JSON. A reader's stderr goes to a
-//! log file of its own ([`log_path`](super::spec::log_path)).
+//! ([caller](super::own::caller)): a value, nothing, a throw, text that is not JSON. A reader's stderr goes to a
+//! log file of its own ([`log_path`](super::own::log_path)).
 //!
 //! A reader that exits, hangs past its timeout (no input taken and no answer given for that
 //! long while it owes answers), answers out of order or about a reply it was not asked about,
@@ -32,9 +32,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::error::ReaderError;
 use super::given::Given;
 use super::id::ReaderId;
+use super::own::{Outside, Resolved};
 use super::problem::ReaderProblem;
 use super::protocol;
-use super::spec::{Outside, Resolved};
 
 pub use session::Session;
 use session::Started;

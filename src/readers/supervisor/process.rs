@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use crate::readers::adapter::Adapter;
 
+use crate::readers::own::{Outside, Runs};
 use crate::readers::protocol::{self, Handshake, Line};
-use crate::readers::spec::{Outside, Runs};
 
 /// The input is written in pieces this large, so the watchdog sees a reader that reads.
 const PIECE: usize = 64 << 10;

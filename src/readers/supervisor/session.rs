@@ -26,8 +26,8 @@ use super::ledger::{Ending, Ledger};
 use super::process::{EXIT_GRACE, Output, Process, Shared, exit_status, spawn};
 use super::stderr;
 use crate::readers::adapter::Called;
+use crate::readers::own::{Outside, Runs};
 use crate::readers::protocol::{Handshake, Line};
-use crate::readers::spec::{Outside, Runs};
 
 /// How many of the last lines of a reader's stderr are read for the likely fix.
 pub const TAIL: usize = 40;

@@ -260,7 +260,10 @@ mod tests {
         assert_eq!(s.launch, Launch::Function { language: Language::JavaScript, target });
         assert_eq!(s.caller.throws, caller::Throws::Fail);
         assert_eq!(Spec::parse("mine", "js:").unwrap_err().to_string(), "reader mine: js:: names no file");
-        assert_eq!(Spec::parse("mine", "py:?strings=value").unwrap_err().to_string(), "reader mine: py:: names no file");
+        assert_eq!(
+            Spec::parse("mine", "py:?strings=value").unwrap_err().to_string(),
+            "reader mine: py:: names no file"
+        );
         assert_eq!(Spec::parse("mine", "rb:x.rb").map(|s| s.launch), Ok(Launch::Shell("rb:x.rb".into())));
         // Plain data: equal specs are one key.
         let specs: std::collections::HashSet<Spec> =
