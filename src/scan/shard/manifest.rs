@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::readers::adapter::{JS_RUNNER, PY_RUNNER};
-use crate::readers::command::Launch;
+use crate::readers::own::Runs;
 use crate::reading::Config;
 use crate::runlog::LoadOptions;
 
@@ -102,9 +102,9 @@ impl Options {
                     .find(|(n, _)| *n == name)
                     .map(|(_, d)| (*d).to_owned())
                     .unwrap_or_default();
-                let resolved = match &spec.launch {
-                    Launch::Shell(command) => command.clone(),
-                    Launch::Adapter(a) => a
+                let resolved = match spec.runs() {
+                    Runs::Shell(command) => command.to_owned(),
+                    Runs::Adapter(a) => a
                         .args
                         .iter()
                         .filter(|a| *a != JS_RUNNER && *a != PY_RUNNER)
