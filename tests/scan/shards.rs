@@ -508,3 +508,27 @@ fn a_broken_ledger_read_by_several_parts_is_said_once() {
     }
     assert_eq!(untimed(&whole)["ids"]["diagnostics"].to_string().matches("ledger.jsonl:4").count(), 1);
 }
+
+#[test]
+fn a_shard_whose_differences_do_not_add_up_is_refused_by_every_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    corpus(dir.path());
+    let shards = cut(dir.path(), 2, &["corpus"], &[], &dir.path().join("two"));
+    let json: Json = serde_json::from_slice(&std::fs::read(&shards[0]).unwrap()).unwrap();
+    let key = json["comparisons"].as_object().unwrap().iter().find(|(_, c)| c["differ"].as_u64() > Some(1)).unwrap().0;
+    let key = key.clone();
+    // One difference left out of its comparison's list, and one of another class than any.
+    let mut short = json.clone();
+    short["comparisons"][&key]["replies"].as_array_mut().unwrap().pop();
+    let mut classless = json.clone();
+    classless["comparisons"][&key]["replies"][0]["class"] = Json::from("sideways");
+    for (tampered, said) in [(short, format!("{key} differs: ")), (classless, "with no class".to_owned())] {
+        std::fs::write(&shards[0], serde_json::to_vec(&tampered).unwrap()).unwrap();
+        for list in [&[][..], &["--list"], &["--json"]] {
+            let o = run(dir.path(), &[&["scan", "--merge"], &strs(&shards)[..], list].concat());
+            assert_eq!(o.status.code(), Some(2), "{list:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains(&said) && stderr(&o).contains("shard-1-of-2.json"), "{said}: {}", stderr(&o));
+            assert!(o.stdout.is_empty());
+        }
+    }
+}

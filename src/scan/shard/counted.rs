@@ -20,13 +20,73 @@ use super::super::report::{self, Kind, Row};
 use super::super::scanner::{Difference, Group, NOTED, ReplyName, Scan};
 
 /// A shard as a counted merge reads it: its diagnostics out of its ids (and, for `KEEP`, which
-/// replies it read and which a reader failed on), the rest of its ids passed over, everything
-/// else as JSON (counts and differences: small).
-#[derive(Deserialize)]
+/// replies it read and which a reader failed on), the rest of its ids passed over, each
+/// comparison's differences as they are listed, everything else as JSON (counts: small). It
+/// is read key by key, so nothing of it is held twice (serde's `flatten` would hold all the
+/// rest as it was read, and again as JSON).
 struct Counted<I> {
     ids: Option<I>,
-    #[serde(flatten)]
+    /// Each comparison's differences, by its key.
+    differences: HashMap<String, Vec<Listed>>,
     rest: Map<String, Json>,
+}
+
+/// A comparison as a shard prints it: its differences, and its counts.
+#[derive(Deserialize)]
+struct Compared {
+    replies: Option<Vec<Listed>>,
+    #[serde(flatten)]
+    counts: Map<String, Json>,
+}
+
+/// A difference as a shard lists it.
+#[derive(Deserialize)]
+struct Listed {
+    #[serde(default)]
+    id: String,
+    reference: Option<String>,
+    class: Option<String>,
+    #[serde(default)]
+    account: String,
+}
+
+impl<'de, I: Deserialize<'de>> Deserialize<'de> for Counted<I> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit<I>(std::marker::PhantomData<I>);
+        impl<'de, I: Deserialize<'de>> serde::de::Visitor<'de> for Visit<I> {
+            type Value = Counted<I>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("the object `scan --json --list` prints")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Counted<I>, A::Error> {
+                let mut read = Counted { ids: None, differences: HashMap::new(), rest: Map::new() };
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "ids" => read.ids = Some(map.next_value()?),
+                        "comparisons" => {
+                            let compared: BTreeMap<String, Compared> = map.next_value()?;
+                            let mut counts = Map::new();
+                            for (pair, c) in compared {
+                                if let Some(listed) = c.replies {
+                                    read.differences.insert(pair.clone(), listed);
+                                }
+                                counts.insert(pair, Json::Object(c.counts));
+                            }
+                            read.rest.insert(key, Json::Object(counts));
+                        }
+                        _ => {
+                            let value = map.next_value()?;
+                            read.rest.insert(key, value);
+                        }
+                    }
+                }
+                Ok(read)
+            }
+        }
+        deserializer.deserialize_map(Visit(std::marker::PhantomData))
+    }
 }
 
 #[derive(Deserialize)]
@@ -53,7 +113,7 @@ impl Scan {
         let read: Counted<Ids> = serde_json::from_reader(std::io::BufReader::new(reader))
             .map_err(|e| ShardError::NotAScan(format!("not JSON: {e}")))?;
         let ids = read.ids.ok_or(ShardError::NoIds)?;
-        Scan::counted(Json::Object(read.rest), ids.unread, config, |_| Ok(()))
+        Scan::counted(Json::Object(read.rest), read.differences, ids.unread, config, |_| Ok(()))
     }
 
     /// [`Scan::from_counts`], naming besides the replies of `keep` that the shard read, with
@@ -67,7 +127,7 @@ impl Scan {
         if references.len() != replies.len() {
             return Err(ShardError::NotAScan("ids.references is not one per reply".to_owned()));
         }
-        Scan::counted(Json::Object(read.rest), unread, config, |scan| {
+        Scan::counted(Json::Object(read.rest), read.differences, unread, config, |scan| {
             let mut named: HashMap<usize, usize> = HashMap::new();
             for (i, key) in replies.iter().cloned().zip(references.iter().cloned()).enumerate() {
                 if keep.contains(&key) {
@@ -106,10 +166,11 @@ impl Scan {
         })
     }
 
-    /// A scan of the counts in `json`, with the inputs' diagnostics `unread`, and what `name`
-    /// names of it first.
+    /// A scan of the counts in `json` and the comparisons' `differences`, with the inputs'
+    /// diagnostics `unread`, and what `name` names of it first.
     fn counted(
         json: Json,
+        mut differences: HashMap<String, Vec<Listed>>,
         unread: Vec<Unread>,
         config: Config,
         name: impl FnOnce(&mut Scan) -> Result<(), ShardError>,
@@ -152,22 +213,25 @@ impl Scan {
                 let n = value.as_u64().or_else(|| value.get("replies").and_then(Json::as_u64));
                 match (section.kind, row) {
                     (Kind::Comparisons, Row::Differs(p)) => {
-                        let listed = value
-                            .get("replies")
-                            .and_then(Json::as_array)
+                        let key = row.json_key(&scan.config).1.unwrap_or_default();
+                        let listed = differences
+                            .remove(&key)
                             .ok_or_else(|| ShardError::NotAScan(format!("no differences for {name}")))?;
                         let mut differ = Vec::with_capacity(listed.len());
-                        for d in listed {
-                            let text = |k: &str| d.get(k).and_then(Json::as_str).map(str::to_owned);
-                            let class = text("class").as_deref().and_then(Class::named).ok_or_else(|| {
-                                ShardError::NotAScan(format!("{name}: a difference with no class: {d}"))
+                        for Listed { id, reference, class, account } in listed {
+                            let class = class.as_deref().and_then(Class::named).ok_or_else(|| {
+                                ShardError::NotAScan(format!("{name}: a difference of {id:?} with no class"))
                             })?;
-                            let key = (text("id").unwrap_or_default(), text("reference"));
-                            let reply = *named.entry(key.clone()).or_insert_with(|| {
-                                scan.replies.push(ReplyName { id: key.0, reference: key.1 });
-                                scan.replies.len() - 1
-                            });
-                            differ.push(Difference { reply, class, account: text("account").unwrap_or_default() });
+                            let key = (id, reference);
+                            let reply = match named.get(&key) {
+                                Some(&reply) => reply,
+                                None => {
+                                    named.insert(key.clone(), scan.replies.len());
+                                    scan.replies.push(ReplyName { id: key.0, reference: key.1 });
+                                    scan.replies.len() - 1
+                                }
+                            };
+                            differ.push(Difference { reply, class, account });
                         }
                         let want = value.get("differ").and_then(Json::as_u64);
                         if want != Some(differ.len() as u64) {
