@@ -121,6 +121,15 @@ enum Command {
     /// or on an error, 3 with --accepted when a difference is not accepted (new, or with
     /// another account), whatever the diagnostics.
     Scan(ScanArgs),
+    /// Put a bench campaign's rounds side by side: every count of `scan`, one column per
+    /// round in natural order, each with its change from the round before; then the pages
+    /// whose final answer shrank under a fraction of its size (a half), or vanished, since
+    /// the round before, each with both replies.
+    ///
+    /// Exit status: 0 when everything loaded, 1 when some inputs had diagnostics, 2 when
+    /// nothing could be read or on an error; 4 with --fail-on-shrink when a page shrank or
+    /// vanished in the latest round, whatever the diagnostics.
+    Rounds(RoundsArgs),
     /// Print the replies marked for triage in the inspector (`m`), as a Markdown
     /// checklist for a bug report, or as JSONL.
     Marks(MarksArgs),
@@ -178,6 +187,30 @@ struct ScanArgs {
     /// decided=none`, a /regex/ over the text; see docs/GUIDE.md).
     #[arg(long, value_name = "QUERY", conflicts_with_all = ["merge", "accept", "accepted"])]
     filter: Option<String>,
+}
+
+#[derive(clap::Args)]
+struct RoundsArgs {
+    /// Bench campaigns, rounds and run logs (directories read recursively).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Print JSON (keys documented in docs/GUIDE.md).
+    #[arg(long, conflicts_with = "markdown")]
+    json: bool,
+    /// Print Markdown, for a CI job's summary.
+    #[arg(long)]
+    markdown: bool,
+    /// A page whose final answer is under this part of its size in the round before is
+    /// flagged `page-shrank`: a fraction (0.5) or a percentage (50%).
+    #[arg(long, value_name = "FRACTION", default_value = "0.5")]
+    shrink_below: bracewalk::scan::rounds::Fraction,
+    /// Exit with status 4 when a page's final answer shrank or vanished in the latest round.
+    #[arg(long)]
+    fail_on_shrink: bool,
+    #[command(flatten)]
+    load: LoadArgs,
+    #[command(flatten)]
+    readers: ReaderFlags,
 }
 
 /// Readers of one's own: shared by the inspector, `scan`, `extract` and `explain`.
@@ -322,6 +355,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::List(args)) => list(&args),
         Some(Command::Scan(args)) => scan(&args),
         Some(Command::Marks(args)) => marks(&args),
+        Some(Command::Rounds(args)) => rounds(&args),
         Some(Command::Completions { shell }) => cli::to_stdout(|out| {
             cli::shell::completions(shell, Cli::command(), out).context("writing the completions")?;
             Ok(0)
@@ -394,6 +428,24 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
         (None, None) => {
             cli_scan::run(paths, &load, config, output, args.list, only.clone(), out).context("writing the scan")
         }
+    });
+    readers::tell_logs(&catalogue);
+    done
+}
+
+fn rounds(args: &RoundsArgs) -> Result<ExitCode> {
+    let load = args.load.options()?;
+    let readers = args.readers.args()?;
+    let config = bracewalk::reading::Config::new(readers.catalogue(&args.paths, false)?);
+    let output = match (args.json, args.markdown) {
+        (true, _) => cli_scan::Output::Json,
+        (_, true) => cli_scan::Output::Markdown,
+        _ => cli_scan::Output::Table,
+    };
+    let catalogue = config.catalogue.clone();
+    let done = cli::to_stdout(|out| {
+        cli::rounds::run(&args.paths, &load, config, args.shrink_below, output, args.fail_on_shrink, out)
+            .context("writing the rounds")
     });
     readers::tell_logs(&catalogue);
     done

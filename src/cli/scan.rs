@@ -56,7 +56,8 @@ pub fn print(scan: &Scan, output: Output, list: bool, out: &mut dyn Write) -> io
     let printed = match output {
         Output::Table => render_text(scan, list, &Style::for_stdout()),
         Output::Markdown => render_markdown(scan, list),
-        Output::Json => format!("{}\n", render_json(scan, list)),
+        // Rounds (and any name with a number) in natural order.
+        Output::Json => format!("{}\n", crate::natural::Json(&render_json(scan, list))),
     };
     out.write_all(printed.as_bytes())?;
     Ok(exit_code(scan))
@@ -609,6 +610,30 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
             json!(scan.replies.iter().map(|r| r.reference.as_deref()).collect::<Vec<_>>()),
         );
         ids.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply));
+        // What `page-shrank` is raised from, so that a merge of rounds scanned apart finds
+        // what one scan finds.
+        let pages: Vec<Json> = scan
+            .pages
+            .calls
+            .iter()
+            .filter_map(|c| {
+                let i = c.reply?;
+                let mut o = Map::new();
+                o.insert("id".to_owned(), json!(scan.id(i)));
+                if let Some(r) = scan.replies.get(i).and_then(|r| r.reference.as_ref()) {
+                    o.insert("reference".to_owned(), json!(r));
+                }
+                o.insert("round".to_owned(), json!(c.round));
+                o.insert("document".to_owned(), json!(c.document));
+                o.insert("page".to_owned(), json!(c.page));
+                o.insert("agent".to_owned(), json!(c.agent));
+                o.insert("ts".to_owned(), json!(c.ts));
+                o.insert("html".to_owned(), json!(c.html));
+                o.insert("ended".to_owned(), json!(c.ended));
+                Some(Json::Object(o))
+            })
+            .collect();
+        ids.insert("pages".to_owned(), Json::from(pages));
         ids.insert("diagnostics".to_owned(), json!(scan.diagnostics));
         for top in
             ["by_agent", "by_round", "by_format", "truncation", "reader_threw", "reader_not_json", "reader_failed"]

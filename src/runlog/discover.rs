@@ -65,7 +65,7 @@ pub fn is_passed_over(name: &std::ffi::OsStr) -> bool {
 }
 
 /// Pushes every file `paths` mean, in order: the paths as given, each directory's files
-/// sorted by name, depth first.
+/// sorted by name in natural order (`round-2` before `round-10`), depth first.
 pub fn discover(paths: &[PathBuf], found: &mut dyn FnMut(Found)) {
     for path in paths {
         match fs::metadata(path) {
@@ -113,7 +113,7 @@ fn open(dir: &Path, found: &mut dyn FnMut(Found)) -> Option<Frame> {
             Err(e) => found(Found::Problem(io_diagnostic(&entry.path(), &e, true))),
         }
     }
-    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    entries.sort_unstable_by(|a, b| crate::natural::cmp_os(&a.0, &b.0));
     Some(Frame { dir: dir.to_path_buf(), id: dir_id(dir), entries: entries.into_iter() })
 }
 

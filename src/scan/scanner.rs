@@ -15,6 +15,8 @@ use crate::readers::{Outcome, ReaderId};
 use crate::reading::{Class, Config, Facts, Flag, Pair, flags};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
 
+use super::rounds::{Call, Fraction, Pages, page_size};
+
 /// The group key of a reply whose record does not say (no agent, no round).
 pub const NONE_KEY: &str = "(none)";
 
@@ -137,7 +139,12 @@ pub struct Scan {
     pub noted: Vec<ReaderNotes>,
     /// The replies each risk flag is raised on, in [`Flag::ALL`] order, each with what
     /// raised it, in words.
-    pub flags: [Vec<(usize, String)>; 5],
+    pub flags: [Vec<(usize, String)>; Flag::ALL.len()],
+    /// The calls of bench documents' pages, each counted reply named by its number: what the
+    /// `page-shrank` flag is raised from once every round is in ([`Scan::settle_pages`]).
+    pub pages: Pages<usize>,
+    /// The least part of its size in the round before a page's final answer may deliver.
+    pub fraction: Fraction,
     /// How long the scan took, where its driver timed it.
     pub elapsed: Option<Duration>,
 }
@@ -169,8 +176,24 @@ impl Scan {
             repair: Repair::default(),
             cut_off: Vec::new(),
             flags: Default::default(),
+            pages: Pages::default(),
+            fraction: Fraction::HALF,
             elapsed: None,
         }
+    }
+
+    /// Raises `page-shrank` on the final answers of pages lost since an earlier round, from
+    /// every page call gathered: once the scan has every round (the flag's list is made anew).
+    pub fn settle_pages(&mut self) {
+        let history = self.pages.history(self.fraction);
+        let mut raised: Vec<(usize, String)> = history
+            .losses
+            .iter()
+            .filter_map(|l| Some((l.reply?, flags::explain(&l.raised()))))
+            .filter(|(i, _)| *i < self.replies.len())
+            .collect();
+        raised.sort_by_key(|(i, _)| *i);
+        self.flags[Flag::PageShrank.index()] = raised;
     }
 
     /// The id of reply `index`.
@@ -294,21 +317,29 @@ impl Scanner {
     }
 
     pub fn add_reply(&mut self, reply: &Reply) {
-        let facts = Facts::of(reply, &self.scan.config, &[]);
-        self.scan.add(facts);
+        let read = read(reply, &self.scan.config, &[]);
+        self.add_read(reply, read);
     }
 
     /// Reads the replies in parallel, and folds them in in the order given.
     pub fn add_replies(&mut self, replies: &[Reply]) {
         let config = &self.scan.config;
-        let facts: Vec<Facts> = replies.par_iter().map(|r| Facts::of(r, config, &[])).collect();
-        for f in facts {
-            self.scan.add(f);
+        let read: Vec<(Facts, Option<usize>)> = replies.par_iter().map(|r| read(r, config, &[])).collect();
+        for (r, read) in replies.iter().zip(read) {
+            self.add_read(r, read);
         }
+    }
+
+    /// One reply read, counted, and its page call noted.
+    fn add_read(&mut self, reply: &Reply, (facts, html): (Facts, Option<usize>)) {
+        let index = self.scan.replies.len();
+        self.scan.add(facts);
+        self.scan.pages.calls.extend(Call::of(&reply.meta, Some(index), true, html));
     }
 
     pub fn add_call_without_reply(&mut self, event: &Event) {
         self.scan.calls_without_reply.push(event.id.clone());
+        self.scan.pages.calls.extend(Call::of(&event.meta, None, false, None));
     }
 
     pub fn add_diagnostic(&mut self, d: &Diagnostic) {
@@ -333,10 +364,10 @@ impl Scanner {
                 _ => (item, Vec::new()),
             })
             .collect();
-        let mut facts: Vec<Option<Facts>> = replies
+        let mut facts: Vec<Option<(Facts, Option<usize>)>> = replies
             .par_iter()
             .map(|(item, given)| match item {
-                Item::Reply(r) => Some(Facts::of(r, config, given)),
+                Item::Reply(r) => Some(read(r, config, given)),
                 _ => None,
             })
             .collect();
@@ -344,12 +375,18 @@ impl Scanner {
         let only = self.only.take();
         for (item, f) in items.iter().zip(facts.iter_mut()) {
             match (item, f.take()) {
-                (Item::Reply(r), Some(f)) if only.as_ref().is_some_and(|q| !q.matches_reply(r, Some(&f))) => {}
-                (Item::Event(e), None) if only.as_ref().is_some_and(|q| !q.matches_event(e)) => {}
-                (_, Some(f)) => self.scan.add(f),
+                // Passed over, its page's call is still one of the page's: it may be the
+                // final answer another round's is compared with.
+                (Item::Reply(r), Some((f, html))) if only.as_ref().is_some_and(|q| !q.matches_reply(r, Some(&f))) => {
+                    self.scan.pages.calls.extend(Call::of(&r.meta, None, true, html));
+                }
+                (Item::Event(e), None) if only.as_ref().is_some_and(|q| !q.matches_event(e)) => {
+                    self.scan.pages.calls.extend(Call::of(&e.meta, None, false, None));
+                }
+                (Item::Reply(r), Some(read)) => self.add_read(r, read),
                 (Item::Event(e), None) => self.add_call_without_reply(e),
                 (Item::Diagnostic(d), None) => self.add_diagnostic(d),
-                (Item::Reply(_), None) => {}
+                (_, _) => {}
             }
         }
         self.only = only;
@@ -359,7 +396,20 @@ impl Scanner {
         &self.scan
     }
 
-    pub fn finish(self) -> Scan {
+    /// The scan of everything given: the flags raised over the rounds are raised now.
+    pub fn finish(mut self) -> Scan {
+        self.scan.settle_pages();
         self.scan
     }
+}
+
+/// A reply's facts, and for a call of a bench document's page the characters of page its
+/// answer delivers ([`page_size`]): the seed's answer read once for both.
+fn read(reply: &Reply, config: &Config, given: &[(ReaderId, crate::readers::Given)]) -> (Facts, Option<usize>) {
+    let mut partial = Facts::start(&reply.text, reply.meta.stop == crate::runlog::StopReason::Truncated, config);
+    let html = match (&reply.meta.document, reply.meta.page) {
+        (Some(_), Some(_)) => page_size(partial.seed()),
+        _ => None,
+    };
+    (partial.finish(given).named(reply), html)
 }

@@ -107,6 +107,11 @@ pub enum Action {
     Summary,
     Query,
     Documents,
+    Rounds,
+    /// The documents screen: the selected document's pages across the rounds.
+    History,
+    PrevColumn,
+    NextColumn,
     Wrap,
     WhatIf,
     WhatIfBack,
@@ -192,6 +197,11 @@ pub const NORMAL: &[Binding] = &[
         Action::Documents,
         "documents: each document's pages, final answers, verdicts; Enter lists a page",
     ),
+    b(
+        &[Key::Char('R')],
+        Action::Rounds,
+        "rounds side by side: every count of the summary per round, its change, its trend; Enter lists a cell",
+    ),
     b(&[Key::Char('s')], Action::Sort, "sort by source → size → outcome → time → document"),
     b(&[Key::Char('m')], Action::Mark, "mark the reply for triage, with a note"),
     b(&[Key::Char('M')], Action::Unmark, "remove the reply's mark"),
@@ -268,7 +278,46 @@ pub const DOCUMENTS: &[Binding] = &[
         Action::Choose,
         "list the page's replies (every agent and iteration, in time order), or the document's",
     ),
+    b(
+        &[Key::Char('a')],
+        Action::History,
+        "the document's pages across the rounds: each page's final answer in each round, a lost page painted",
+    ),
     b(&[Key::Esc, Key::Char('d'), Key::Char('q')], Action::Close, "back to the list"),
+];
+
+/// The keys of the rounds screen.
+pub const ROUNDS: &[Binding] = &[
+    b(&[Key::Char('j'), Key::Down], Action::Down, "next count"),
+    b(&[Key::Char('k'), Key::Up], Action::Up, "previous count"),
+    b(&[Key::Char('l'), Key::Right], Action::NextColumn, "next cell: a round's count, then its change"),
+    b(&[Key::Char('h'), Key::Left], Action::PrevColumn, "previous cell"),
+    b(&[Key::Char('g'), Key::Home], Action::Top, "first count"),
+    b(&[Key::Char('G'), Key::End], Action::Bottom, "last count"),
+    b(&[Key::PageDown, Key::Ctrl('d')], Action::PageDown, "a page down"),
+    b(&[Key::PageUp, Key::Ctrl('u')], Action::PageUp, "a page up"),
+    b(
+        &[Key::Enter],
+        Action::Choose,
+        "list the replies behind the cell; on a change, the replies that make it (both rounds')",
+    ),
+    b(&[Key::Esc, Key::Char('R'), Key::Char('q')], Action::Close, "back to the list"),
+];
+
+/// The keys of a document's pages across the rounds.
+pub const HISTORY: &[Binding] = &[
+    b(&[Key::Char('j'), Key::Down], Action::Down, "next page"),
+    b(&[Key::Char('k'), Key::Up], Action::Up, "previous page"),
+    b(&[Key::Char('l'), Key::Right], Action::NextColumn, "next round"),
+    b(&[Key::Char('h'), Key::Left], Action::PrevColumn, "previous round"),
+    b(&[Key::Char('g'), Key::Home], Action::Top, "first page"),
+    b(&[Key::Char('G'), Key::End], Action::Bottom, "last page"),
+    b(
+        &[Key::Enter],
+        Action::Choose,
+        "this round's final answer and the earlier round's side by side, with their decisions (again: back)",
+    ),
+    b(&[Key::Esc, Key::Char('a'), Key::Char('q')], Action::Close, "back to the documents"),
 ];
 
 /// The keys of a line being typed (the query line, a search, a mark's note); any other
@@ -321,7 +370,7 @@ mod tests {
 
     #[test]
     fn no_key_is_bound_twice_in_one_table() {
-        for table in [NORMAL, FILTER, SUMMARY, DOCUMENTS, HELP, LINE, READERS] {
+        for table in [NORMAL, FILTER, SUMMARY, DOCUMENTS, ROUNDS, HISTORY, HELP, LINE, READERS] {
             let mut seen = std::collections::HashSet::new();
             for binding in table {
                 for k in binding.keys {

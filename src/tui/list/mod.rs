@@ -12,10 +12,11 @@ mod filter;
 mod index;
 mod order;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::natural::Natural;
 use crate::query::TextHit;
 use crate::readers::ReaderId;
 use crate::reading::Config;
@@ -25,7 +26,7 @@ use super::badges::Badge;
 use super::entry::{Body, Entry, EntryKey};
 use super::marks::Mark;
 
-pub use filter::{Applied, Filter, subject};
+pub use filter::{Applied, Filter, Picked, subject};
 pub use order::{SortKey, outcome_rank};
 
 use index::FileIndex;
@@ -89,6 +90,9 @@ pub struct List {
     /// Entries looked at to keep the view and the indexes (compared, filtered, passed
     /// over), for tests that hold the cost of a batch to its size.
     work: u64,
+    /// Every round an entry has named, in natural order (a round whose entries all left is
+    /// kept: it only shortens the round column's names by less).
+    rounds: BTreeSet<Natural>,
 }
 
 impl List {
@@ -108,6 +112,7 @@ impl List {
             select: None,
             landing: true,
             work: 0,
+            rounds: BTreeSet::new(),
         }
     }
 
@@ -143,6 +148,11 @@ impl List {
     /// The selected entry.
     pub fn selected(&self) -> Option<&Entry> {
         self.view.get(self.cursor).and_then(|&i| self.entries.get(i))
+    }
+
+    /// The rounds the entries have named, in natural order.
+    pub fn rounds(&self) -> impl Iterator<Item = &str> {
+        self.rounds.iter().map(|r| r.0.as_str())
     }
 
     /// How many replies (not events or diagnostics) are listed.
@@ -291,14 +301,23 @@ impl Change<'_> {
     pub fn arrive(&mut self, mut e: Entry, initial: bool) {
         let list = &mut *self.list;
         e.new = !initial && !list.restarted.remove(&e.id);
+        if let Some(r) = e.meta().and_then(|m| m.round.as_ref())
+            && !list.rounds.contains(&Natural(r.clone()))
+        {
+            list.rounds.insert(Natural(r.clone()));
+        }
         list.files.add(&e);
         list.by_key.insert(e.key, list.entries.len());
         list.entries.push(e);
     }
 
-    /// Amends the metadata of the first entry at `source:line`, and names its facts after it.
-    pub fn amend(&mut self, source: &Path, line: usize, meta: Box<Meta>) {
-        let Some(i) = self.list.files.at_line(source, line).and_then(|k| self.index(k)) else { return };
+    /// Amends the metadata of the first entry at `source:line`, and names its facts after it;
+    /// the entry's key.
+    pub fn amend(&mut self, source: &Path, line: usize, meta: Box<Meta>) -> Option<EntryKey> {
+        let Some(i) = self.list.files.at_line(source, line).and_then(|k| self.index(k)) else { return None };
+        if let Some(r) = meta.round.as_ref().filter(|r| !self.list.rounds.contains(&Natural(r.to_string()))) {
+            self.list.rounds.insert(Natural(r.clone()));
+        }
         let e = self.entry_mut(i);
         match &mut e.body {
             Body::Reply { meta: m, .. } | Body::Event { meta: m, .. } => *m = meta,
@@ -308,6 +327,7 @@ impl Change<'_> {
         if let Some(f) = e.facts.take() {
             e.set_facts(*f);
         }
+        Some(e.key)
     }
 
     /// Drops every entry of `source`, whose file shrank or was replaced: it is read again.

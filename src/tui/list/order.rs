@@ -15,6 +15,7 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::natural;
 use crate::read::trace::DecidedBy;
 use crate::readers::ReaderId;
 use crate::reading::Config;
@@ -66,7 +67,7 @@ impl SortKey {
 pub fn compare(entries: &[Entry], sort: &Sort, a: usize, b: usize) -> Ordering {
     let (x, y) = (&entries[a], &entries[b]);
     match sort.key {
-        SortKey::Source => x.source.cmp(&y.source).then(x.line.cmp(&y.line)).then(first(x, y)),
+        SortKey::Source => natural::cmp_paths(&x.source, &y.source).then(x.line.cmp(&y.line)).then(first(x, y)),
         SortKey::Size => y.size().cmp(&x.size()).then(a.cmp(&b)),
         SortKey::Outcome => (sort.rank(x), a).cmp(&(sort.rank(y), b)),
         SortKey::Time => ts(x).cmp(&ts(y)).then(first(x, y)),
@@ -79,13 +80,29 @@ fn first(x: &Entry, y: &Entry) -> Ordering {
     arrival(x.key).cmp(&arrival(y.key))
 }
 
-/// Where an entry stands among documents: those of a document first, by round, document and
-/// page (a document's calls with no page after its pages).
-fn place(e: &Entry) -> (bool, Option<&str>, Option<&str>, bool, Option<u32>) {
+/// Where an entry stands among documents: those of a document first, by round (in natural
+/// order), document and page (a document's calls with no page after its pages).
+fn place(e: &Entry) -> (bool, Option<NaturalStr<'_>>, Option<&str>, bool, Option<u32>) {
     let m = e.meta();
     let doc = m.and_then(|m| m.document.as_deref());
     let page = m.and_then(|m| m.page);
-    (doc.is_none(), m.and_then(|m| m.round.as_deref()), doc, page.is_none(), page)
+    (doc.is_none(), m.and_then(|m| m.round.as_deref()).map(NaturalStr), doc, page.is_none(), page)
+}
+
+/// A round's name, ordered naturally.
+#[derive(PartialEq, Eq)]
+struct NaturalStr<'a>(&'a str);
+
+impl Ord for NaturalStr<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        natural::cmp(self.0, other.0)
+    }
+}
+
+impl PartialOrd for NaturalStr<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// A sort, with what the outcome sort reads an entry's badges by.

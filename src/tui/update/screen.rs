@@ -76,7 +76,8 @@ const FOLD_EVERY_CHANGE: usize = 4096;
 
 /// Folds the corpus again if it is shown and stale, and keeps the selected row on screen.
 pub(super) fn settle_summary(state: &mut State) {
-    if state.mode != Mode::Summary {
+    // The rounds screen lays the summary's scan out by round.
+    if !matches!(state.mode, Mode::Summary | Mode::Rounds) {
         return;
     }
     // A fold reads every entry: on a large campaign, folding on every batch of facts would

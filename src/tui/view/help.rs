@@ -43,6 +43,10 @@ pub fn lines(config: &Config, compared: ReaderId) -> Vec<Line<'static>> {
     table(&mut out, keymap::SUMMARY);
     section(&mut out, "On the documents screen (d)");
     table(&mut out, keymap::DOCUMENTS);
+    section(&mut out, "On the rounds screen (R)");
+    table(&mut out, keymap::ROUNDS);
+    section(&mut out, "A document's pages across the rounds (a on the documents screen)");
+    table(&mut out, keymap::HISTORY);
     section(&mut out, "Typing a line: the query (:), a search (/), a note (m)");
     table(&mut out, keymap::LINE);
     section(&mut out, "Queries (:), also `--filter QUERY` on the command line");
@@ -60,6 +64,11 @@ pub fn lines(config: &Config, compared: ReaderId) -> Vec<Line<'static>> {
     for look in badges::table(config, compared) {
         out.push(Line::from(vec![Span::styled(format!("  {:<20}", look.glyph), look.style), Span::raw(look.legend)]));
     }
+    section(&mut out, "Risk flags (⚑; readers-disagree is the ≠): the filter (f) and flag= take each");
+    for f in crate::reading::Flag::ALL {
+        out.push(Line::from(vec![Span::styled(format!("  {:<24}", f.name()), bold()), Span::raw(f.meaning())]));
+    }
+    section(&mut out, "The what-if column");
     out.push(Line::from(vec![
         Span::styled(format!("  {:<20}", "same / ≠ …"), bad()),
         Span::raw("what-if column (w): the what-if's answer against last-wins, and how they differ"),

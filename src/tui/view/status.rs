@@ -30,7 +30,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         format!("{}/{}", thousands(state.list.cursor() + 1), thousands(state.list.view().len()))
     };
     left.push(Span::styled(pos, bold()));
-    if !state.list.filter().on.is_empty() {
+    if !state.list.filter().on.is_empty() || state.list.filter().picked.is_some() {
         left.push(sep());
         left.push(Span::styled(
             format!("filter: {}", visible(&state.list.filter().describe(&state.config), false)),
