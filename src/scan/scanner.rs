@@ -293,17 +293,27 @@ pub struct Scanner {
     scan: Scan,
     /// Only the replies (and calls without a reply) this query selects are counted.
     only: Option<Query>,
+    /// What a query on the risk flags decides once every round is in (`page-shrank` is
+    /// raised over them), in load order.
+    held: Vec<Held>,
+}
+
+/// A reply or a call kept for a query that reads the risk flags.
+#[derive(Debug, Clone)]
+enum Held {
+    Reply { reply: Box<Reply>, facts: Box<Facts>, html: Option<usize>, text: bool },
+    Event(Box<Event>),
 }
 
 impl Scanner {
     pub fn new(config: Config) -> Scanner {
-        Scanner { scan: Scan::new(config), only: None }
+        Scanner { scan: Scan::new(config), only: None, held: Vec::new() }
     }
 
     /// A scanner that counts only what `query` selects (`--filter`): each reply is read,
     /// for the facts the query may need, and then counted or passed over.
     pub fn only(config: Config, query: Option<Query>) -> Scanner {
-        Scanner { scan: Scan::new(config), only: query.filter(|q| !q.is_empty()) }
+        Scanner { scan: Scan::new(config), only: query.filter(|q| !q.is_empty()), held: Vec::new() }
     }
 
     pub fn config(&self) -> &Config {
@@ -373,6 +383,24 @@ impl Scanner {
             .collect();
         // Taken while the scan is added to, and put back.
         let only = self.only.take();
+        if let Some(q) = only.as_ref().filter(|q| q.reads_flags()) {
+            for (item, f) in items.iter().zip(facts.iter_mut()) {
+                match (item, f.take()) {
+                    (Item::Reply(r), Some((facts, html))) => {
+                        // The text is not kept: what its terms make of it is.
+                        let text = q.text(Some(&r.text)).holds;
+                        let reply = Box::new(Reply { text: String::new(), ..r.clone() });
+                        let size = r.text.len();
+                        self.held.push(Held::Reply { reply, facts: Box::new(Facts { bytes: size, ..facts }), html, text });
+                    }
+                    (Item::Event(e), _) => self.held.push(Held::Event(Box::new(e.clone()))),
+                    (Item::Diagnostic(d), _) => self.add_diagnostic(d),
+                    _ => {}
+                }
+            }
+            self.only = only;
+            return;
+        }
         for (item, f) in items.iter().zip(facts.iter_mut()) {
             match (item, f.take()) {
                 // Passed over, its page's call is still one of the page's: it may be the
@@ -398,14 +426,61 @@ impl Scanner {
 
     /// The scan of everything given: the flags raised over the rounds are raised now.
     pub fn finish(mut self) -> Scan {
+        self.select_held();
         self.scan.settle_pages();
         self.scan
+    }
+
+    /// Raises `page-shrank` over everything held, then counts what the query selects.
+    fn select_held(&mut self) {
+        let (Some(q), false) = (self.only.take(), self.held.is_empty()) else { return };
+        let held = std::mem::take(&mut self.held);
+        let mut pages = Pages::default();
+        for (i, h) in held.iter().enumerate() {
+            match h {
+                Held::Reply { reply, html, .. } => pages.calls.extend(Call::of(&reply.meta, Some(i), true, *html)),
+                Held::Event(e) => pages.calls.extend(Call::of(&e.meta, None, false, None)),
+            }
+        }
+        let mut raised: Vec<Vec<crate::reading::Raised>> = vec![Vec::new(); held.len()];
+        for l in pages.history(self.scan.fraction).losses {
+            if let Some(i) = l.reply {
+                raised[i].push(l.raised());
+            }
+        }
+        for (h, raised) in held.into_iter().zip(raised) {
+            match h {
+                Held::Reply { reply, mut facts, html, text } => {
+                    facts.flags.extend(raised);
+                    let reference = reply.reference();
+                    let s = crate::query::Subject {
+                        id: &reply.id,
+                        reference: &reference,
+                        meta: Some(&reply.meta),
+                        size: Some(facts.bytes),
+                        facts: crate::query::Known::Yes(&facts),
+                    };
+                    let selected = q.fields(&s) == Some(true) && text;
+                    facts.flags.retain(|r| r.flag() != Flag::PageShrank);
+                    if selected {
+                        let index = self.scan.replies.len();
+                        self.scan.add(*facts);
+                        self.scan.pages.calls.extend(Call::of(&reply.meta, Some(index), true, html));
+                    } else {
+                        self.scan.pages.calls.extend(Call::of(&reply.meta, None, true, html));
+                    }
+                }
+                Held::Event(e) if q.matches_event(&e) => self.add_call_without_reply(&e),
+                Held::Event(e) => self.scan.pages.calls.extend(Call::of(&e.meta, None, false, None)),
+            }
+        }
+        self.only = Some(q);
     }
 }
 
 /// A reply's facts, and for a call of a bench document's page the characters of page its
 /// answer delivers ([`page_size`]): the seed's answer read once for both.
-fn read(reply: &Reply, config: &Config, given: &[(ReaderId, crate::readers::Given)]) -> (Facts, Option<usize>) {
+pub fn read(reply: &Reply, config: &Config, given: &[(ReaderId, crate::readers::Given)]) -> (Facts, Option<usize>) {
     let mut partial = Facts::start(&reply.text, reply.meta.stop == crate::runlog::StopReason::Truncated, config);
     let html = match (&reply.meta.document, reply.meta.page) {
         (Some(_), Some(_)) => page_size(partial.seed()),
