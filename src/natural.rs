@@ -218,6 +218,8 @@ mod tests {
             }
         }
         let mut sorted = names.clone();
+        sorted.sort();
+        sorted.dedup();
         sorted.sort_by(|a, b| cmp(a, b));
         for w in sorted.windows(2) {
             assert_eq!(cmp(&w[0], &w[1]), Ordering::Less);

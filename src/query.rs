@@ -786,7 +786,7 @@ mod tests {
         assert_eq!(e("page="), "column 6: `page=` needs a value");
         assert_eq!(
             e("flag=placeholders"),
-            "column 6: no such value `placeholders`: it is one of inside-unreadable, smaller-than-superseded, placeholder, read-from-truncated, readers-disagree"
+            "column 6: no such value `placeholders`: it is one of inside-unreadable, smaller-than-superseded, placeholder, read-from-truncated, readers-disagree, page-shrank"
         );
     }
 
