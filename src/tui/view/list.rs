@@ -81,16 +81,15 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
 pub(super) struct Rounds {
     /// Characters every round's name starts with, left out where the column is short.
     prefix: usize,
-    /// The widest name as the short column shows it.
-    short: usize,
     any: bool,
 }
 
 impl Rounds {
     pub(super) fn of<'a>(names: impl Iterator<Item = &'a str>) -> Rounds {
         let names: Vec<&str> = names.collect();
+        // With one round, its name up to the number in it: `round-4` is `4`.
         let prefix = match names.as_slice() {
-            [] | [_] => 0,
+            [] => 0,
             [first, rest @ ..] => {
                 let mut n = first.len();
                 for r in rest {
@@ -107,8 +106,7 @@ impl Rounds {
                 n
             }
         };
-        let short = names.iter().map(|r| visible(r.get(prefix..).unwrap_or(r), false).width()).max().unwrap_or(0);
-        Rounds { prefix, short, any: !names.is_empty() }
+        Rounds { prefix, any: !names.is_empty() }
     }
 
     /// `name` as the short column shows it.
@@ -131,6 +129,10 @@ struct Columns {
     what_if: Option<(ReaderId, usize)>,
 }
 
+/// The round column's width where the list is not wide: `round` over names told apart by
+/// what follows the prefix they share (`4`, `10`).
+const ROUND_SHORT: usize = 5;
+
 /// The decided-by word's width, when a what-if column follows it.
 const DECIDED: usize = 11;
 
@@ -138,7 +140,7 @@ impl Columns {
     fn for_width(width: usize, what_if: Option<ReaderId>, rounds: &Rounds) -> Columns {
         let wide = width >= 66;
         // Where rounds are named, the round shows at every width: short where the list is.
-        let short = if rounds.any { rounds.short.clamp(5, 8) } else { 0 };
+        let short = if rounds.any { ROUND_SHORT } else { 0 };
         let (agent, page, round, size) = if width >= 110 {
             (10, 5, 10, 7)
         } else if width >= 56 && what_if.is_some() {
@@ -158,7 +160,7 @@ impl Columns {
             (false, false) => 20,
             (false, true) => 16,
         };
-        let label = label.min(width.saturating_sub(fixed + 12)).max(8);
+        let label = label.min(width.saturating_sub(fixed + if round > 0 && width < 110 { 10 } else { 12 })).max(8);
         // The what-if's verdict takes what the decided-by word and a few flags leave: the
         // row is the mark, the label, each column after a space, two spaces after the size.
         let used = 2 + label + [agent, page, round].iter().map(|&w| if w > 0 { w + 1 } else { 0 }).sum::<usize>();
@@ -241,7 +243,8 @@ fn row(state: &State, e: &Entry, cols: &Columns, table: &[Look], rounds: &Rounds
     }
     if cols.round > 0 {
         let name = meta.and_then(|m| m.round.as_deref()).unwrap_or_default();
-        let mut round = if cols.round_whole { name.to_owned() } else { rounds.short(name).to_owned() };
+        // Where rounds differ is at their ends: a name cut short keeps its end.
+        let mut round = if cols.round_whole { name.to_owned() } else { fit_end(rounds.short(name), cols.round) };
         if let Some(it) = meta.and_then(|m| m.iteration).filter(|_| cols.round_whole) {
             round = if round.is_empty() { format!("it{it}") } else { format!("{round} it{it}") };
         }
