@@ -9,7 +9,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Sparkline};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Sparkline, Wrap};
 use unicode_width::UnicodeWidthStr;
 
 use crate::describe::{chars, plural, thousands};
@@ -271,7 +271,8 @@ pub fn render_history(state: &State, frame: &mut Frame, area: Rect, document: &s
         side_by_side(state, frame, body, &h, document, page, round);
         return;
     }
-    let cell_w = 22usize;
+    // As wide as the rounds leave room for, within bounds.
+    let cell_w = ((body.width as usize).saturating_sub(8) / h.rounds.len().max(1)).saturating_sub(1).clamp(22, 36);
     let fit_rounds = ((body.width as usize).saturating_sub(8) / (cell_w + 1)).max(1);
     let first = round.saturating_sub(fit_rounds.saturating_sub(1));
     let shown: Vec<usize> = (first..h.rounds.len()).take(fit_rounds).collect();
@@ -330,14 +331,15 @@ fn side_by_side(
     let left = Rect::new(area.x, area.y, half, area.height);
     let right = Rect::new(area.x + half, area.y, area.width - half, area.height);
     let name = |r: usize| h.rounds.get(r).map_or_else(String::new, |n| visible(n, false));
-    let describe = |title: String, key: Option<EntryKey>, width: usize| -> Vec<Line<'static>> {
+    let describe = |title: String, key: Option<EntryKey>| -> Vec<Line<'static>> {
         let mut out = vec![Line::styled(title, bold().patch(accent()))];
         let Some(e) = key.and_then(|k| state.list.entry(k)) else {
             out.push(Line::styled("no final answer", dim()));
             return out;
         };
+        // A long value (a flag's sentence) wraps within its half.
         let row = |k: &str, v: String, style: Style| {
-            Line::from(vec![Span::styled(format!("{k:<10}"), dim()), Span::styled(fit(&v, width.saturating_sub(11)), style)])
+            Line::from(vec![Span::styled(format!("{k:<10}"), dim()), Span::styled(v, style)])
         };
         out.push(row("reply", visible(&e.label(), false), Style::new()));
         out.push(row(
@@ -360,11 +362,12 @@ fn side_by_side(
         out.push(row("answer", visible(e.sketch.as_deref().unwrap_or("reading…"), false), dim()));
         out
     };
-    let now_lines = describe(format!("{} · page {page} · {}", name(round), visible(document, false)), now, left.width as usize);
+    let now_lines = describe(format!("{} · page {page} · {}", name(round), visible(document, false)), now);
     let before_lines = match before {
-        Some((r, k)) => describe(format!("{} · the earlier round", name(r)), Some(k), right.width as usize),
+        Some((r, k)) => describe(format!("{} · the earlier round", name(r)), Some(k)),
         None => vec![Line::styled("no earlier round delivered this page", dim())],
     };
-    frame.render_widget(Paragraph::new(now_lines), left);
-    frame.render_widget(Paragraph::new(before_lines), right);
+    let wrap = Wrap { trim: false };
+    frame.render_widget(Paragraph::new(now_lines).wrap(wrap), Rect { width: left.width.saturating_sub(2), ..left });
+    frame.render_widget(Paragraph::new(before_lines).wrap(wrap), right);
 }
