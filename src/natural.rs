@@ -154,10 +154,7 @@ mod tests {
         assert_eq!(sorted(&["b", "a-", "a1", "a_", "A", "(none)"]), ["(none)", "A", "a-", "a1", "a_", "b"]);
         assert_eq!(sorted(&["v1.10.2", "v1.9.12", "v1.10"]), ["v1.9.12", "v1.10", "v1.10.2"]);
         // Numbers longer than any integer.
-        assert_eq!(
-            cmp("n123456789012345678901234567890", "n99999999999999999999999999999"),
-            Ordering::Greater
-        );
+        assert_eq!(cmp("n123456789012345678901234567890", "n99999999999999999999999999999"), Ordering::Greater);
     }
 
     #[test]

@@ -220,9 +220,9 @@ impl Query {
     /// Whether a term reads the risk flags: `page-shrank` among them is raised over every
     /// round, so a reply is selected once every round is read.
     pub fn reads_flags(&self) -> bool {
-        self.terms
-            .iter()
-            .any(|t| matches!(t.test, Test::Str { field: StrField::Flag, .. } | Test::Regex { field: StrField::Flag, .. }))
+        self.terms.iter().any(|t| {
+            matches!(t.test, Test::Str { field: StrField::Flag, .. } | Test::Regex { field: StrField::Flag, .. })
+        })
     }
 
     /// Whether every term but the text's holds: `None` while one depends on facts not read

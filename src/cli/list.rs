@@ -173,7 +173,13 @@ fn flagged(paths: &[PathBuf], opts: &LoadOptions, q: &Query, p: &mut Printer) {
                     Some(n) => format!("{}:{n}", l.source.display()),
                     None => l.source.display().to_string(),
                 };
-                let s = Subject { id: &l.id, reference: &reference, meta: Some(&l.meta), size: Some(l.len), facts: Known::Yes(&facts) };
+                let s = Subject {
+                    id: &l.id,
+                    reference: &reference,
+                    meta: Some(&l.meta),
+                    size: Some(l.len),
+                    facts: Known::Yes(&facts),
+                };
                 if text && q.fields(&s) == Some(true) {
                     p.listed(&l);
                 }

@@ -482,10 +482,7 @@ impl Rounds {
         }
         lines.push(Line { count: Count::CallsWithoutReply, label: String::new(), values: without });
         let by_history = |v: &[usize]| -> Vec<u64> {
-            names
-                .iter()
-                .map(|n| history.rounds.iter().position(|h| h == n).map_or(0, |h| v[h] as u64))
-                .collect()
+            names.iter().map(|n| history.rounds.iter().position(|h| h == n).map_or(0, |h| v[h] as u64)).collect()
         };
         lines.push(Line { count: Count::Documents, label: String::new(), values: by_history(&history.documents) });
         lines.push(Line {
@@ -599,7 +596,15 @@ impl CallKeys {
 mod tests {
     use super::*;
 
-    fn call(round: &str, doc: &str, page: u32, agent: &str, ts: &str, reply: usize, html: Option<usize>) -> Call<usize> {
+    fn call(
+        round: &str,
+        doc: &str,
+        page: u32,
+        agent: &str,
+        ts: &str,
+        reply: usize,
+        html: Option<usize>,
+    ) -> Call<usize> {
         Call {
             reply: Some(reply),
             answered: true,
@@ -627,11 +632,18 @@ mod tests {
         pages.push(call("round-3", "d", 18, "page", "1", 5, None));
         let h = pages.history(Fraction::HALF);
         assert_eq!(h.rounds, ["round-2", "round-3", "round-10"]);
-        let lost: Vec<(u32, &str, &str, usize, Option<usize>, Option<usize>, Option<usize>)> =
-            h.losses.iter().map(|l| (l.page, l.round.as_str(), l.since.as_str(), l.before, l.after, l.reply, l.earlier)).collect();
+        type Lost<'a> = (u32, &'a str, &'a str, usize, Option<usize>, Option<usize>, Option<usize>);
+        let lost: Vec<Lost> = h
+            .losses
+            .iter()
+            .map(|l| (l.page, l.round.as_str(), l.since.as_str(), l.before, l.after, l.reply, l.earlier))
+            .collect();
         assert_eq!(
             lost,
-            [(18, "round-3", "round-2", 1_000, None, Some(5), Some(3)), (17, "round-10", "round-3", 8_000, Some(3), Some(9), Some(4))]
+            [
+                (18, "round-3", "round-2", 1_000, None, Some(5), Some(3)),
+                (17, "round-10", "round-3", 8_000, Some(3), Some(9), Some(4))
+            ]
         );
         // Page 18 in round 10 is compared with round 2, the last that delivered it: 900 is
         // not under half of 1,000.
@@ -641,7 +653,10 @@ mod tests {
             crate::reading::flags::explain(&h.losses[1].raised()),
             "page 17 of d: 8,000 chars in round-3, 3 chars now"
         );
-        assert_eq!(crate::reading::flags::explain(&h.losses[0].raised()), "page 18 of d: 1,000 chars in round-2, no page now: it vanished");
+        assert_eq!(
+            crate::reading::flags::explain(&h.losses[0].raised()),
+            "page 18 of d: 1,000 chars in round-2, no page now: it vanished"
+        );
     }
 
     #[test]

@@ -391,7 +391,12 @@ impl Scanner {
                         let text = q.text(Some(&r.text)).holds;
                         let reply = Box::new(Reply { text: String::new(), ..r.clone() });
                         let size = r.text.len();
-                        self.held.push(Held::Reply { reply, facts: Box::new(Facts { bytes: size, ..facts }), html, text });
+                        self.held.push(Held::Reply {
+                            reply,
+                            facts: Box::new(Facts { bytes: size, ..facts }),
+                            html,
+                            text,
+                        });
                     }
                     (Item::Event(e), _) => self.held.push(Held::Event(Box::new(e.clone()))),
                     (Item::Diagnostic(d), _) => self.add_diagnostic(d),

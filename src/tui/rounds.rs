@@ -81,7 +81,12 @@ pub fn lost_at(h: &History<EntryKey>, page: u32, r: usize) -> Option<&Loss<Entry
 
 /// The final answer a history names for `page` in round `r`, and the one it is compared
 /// with: the loss's earlier round, else the latest earlier round with an answer.
-pub fn compared(h: &History<EntryKey>, document: &str, page: u32, r: usize) -> (Option<EntryKey>, Option<(usize, EntryKey)>) {
+pub fn compared(
+    h: &History<EntryKey>,
+    document: &str,
+    page: u32,
+    r: usize,
+) -> (Option<EntryKey>, Option<(usize, EntryKey)>) {
     let Some(by_round) = h.pages.get(&(document.to_owned(), page)) else { return (None, None) };
     let now = match by_round.get(r) {
         Some(Some(Delivered::Answer { reply, .. })) => *reply,

@@ -16,8 +16,8 @@ use crate::reading::{Flag, Raised};
 use crate::scan::rounds::{Call, Fraction, Pages};
 
 use super::entry::{Entry, EntryKey};
-use super::list::List;
 use super::list::Lens;
+use super::list::List;
 
 /// A page of a document: what the flag is judged by.
 type Page = (String, u32);
@@ -105,12 +105,8 @@ impl PageFlags {
                     pages.calls.extend(Call::of(m, Some(e.key), e.is_reply(), e.html));
                 }
             }
-            let lost: HashMap<EntryKey, Raised> = pages
-                .history(fraction)
-                .losses
-                .iter()
-                .filter_map(|l| Some((l.reply?, l.raised())))
-                .collect();
+            let lost: HashMap<EntryKey, Raised> =
+                pages.history(fraction).losses.iter().filter_map(|l| Some((l.reply?, l.raised()))).collect();
             for e in entries.iter().filter(|e| e.is_reply()) {
                 let now = lost.get(&e.key).cloned();
                 let was = e.facts.as_deref().and_then(|f| f.flags.iter().find(|r| r.flag() == Flag::PageShrank));

@@ -302,7 +302,11 @@ pub fn write_shrinking(dir: &Path) -> io::Result<()> {
                     call(&mut log, "page", "I could not read this page: the scan is blank.".to_owned());
                 } else if doc == first && page == 17 {
                     call(&mut log, "page", page_reply(page, 4_000));
-                    call(&mut log, "feedback", "{\"faithful\": false, \"problems\": [], \"notes\": \"Rows missing.\"}".to_owned());
+                    call(
+                        &mut log,
+                        "feedback",
+                        "{\"faithful\": false, \"problems\": [], \"notes\": \"Rows missing.\"}".to_owned(),
+                    );
                     let correction = if last {
                         "{\"html\": \"...\", \"log\": \"...\", \"suggested_agent\": null}".to_owned()
                     } else {
@@ -313,7 +317,11 @@ pub fn write_shrinking(dir: &Path) -> io::Result<()> {
                 } else {
                     call(&mut log, "page", page_reply(page, size));
                 }
-                call(&mut log, "feedback", "{\"faithful\": true, \"problems\": [], \"notes\": \"Matches.\"}".to_owned());
+                call(
+                    &mut log,
+                    "feedback",
+                    "{\"faithful\": true, \"problems\": [], \"notes\": \"Matches.\"}".to_owned(),
+                );
             }
             line(&mut log, format!("\"type\":\"run_complete\",\"pages\":{pages}"));
             let run = out.join(doc);

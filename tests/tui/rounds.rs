@@ -147,7 +147,14 @@ fn the_flag_follows_replies_as_they_come_and_go() {
     meta.agent = Some("page".to_owned());
     meta.ts = Some("2025-05-03T23:59:59.000Z".to_owned());
     let text = format!("{{\"html\": \"{}\", \"log\": \"Page 17.\"}}", "x".repeat(8_000));
-    let reply = bracewalk::runlog::Reply { id: format!("{}:99", log.display()), source: log.clone(), line: Some(99), offset: 0, text: text.clone(), meta };
+    let reply = bracewalk::runlog::Reply {
+        id: format!("{}:99", log.display()),
+        source: log.clone(),
+        line: Some(99),
+        offset: 0,
+        text: text.clone(),
+        meta,
+    };
     let e = Entry::from_item(10_000, Item::Reply(reply));
     fixture::drive(&mut s, Msg::Incoming { batch: vec![Incoming::Entry(e)], initial: false });
     // Not judged again until the new reply is read.

@@ -314,7 +314,7 @@ impl Change<'_> {
     /// Amends the metadata of the first entry at `source:line`, and names its facts after it;
     /// the entry's key.
     pub fn amend(&mut self, source: &Path, line: usize, meta: Box<Meta>) -> Option<EntryKey> {
-        let Some(i) = self.list.files.at_line(source, line).and_then(|k| self.index(k)) else { return None };
+        let i = self.list.files.at_line(source, line).and_then(|k| self.index(k))?;
         if let Some(r) = meta.round.as_ref().filter(|r| !self.list.rounds.contains(&Natural(r.to_string()))) {
             self.list.rounds.insert(Natural(r.clone()));
         }

@@ -80,7 +80,9 @@ fn choose(state: &mut State, s: &screen::Screen, fx: &mut Vec<Effect>) {
             state.mode = Mode::Documents;
             let docs = documents::documents(state);
             let rows = documents::rows(&docs);
-            let at = rows.iter().position(|r| matches!(r, DocRow::Document(d) if docs[*d].round.as_deref() == Some(name.as_str())));
+            let at = rows
+                .iter()
+                .position(|r| matches!(r, DocRow::Document(d) if docs[*d].round.as_deref() == Some(name.as_str())));
             state.documents.cursor = at.unwrap_or(0);
             return;
         }

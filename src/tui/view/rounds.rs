@@ -55,15 +55,15 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         .border_type(BorderType::Thick)
         .border_style(accent())
         .title(Span::styled(title, bold()))
-        .title_bottom(Span::styled(
-            " j/k count · h/l round, then its change · Enter list them · Esc back ",
-            dim(),
-        ));
+        .title_bottom(Span::styled(" j/k count · h/l round, then its change · Enter list them · Esc back ", dim()));
     frame.render_widget(block, areas.frame);
     let (Some(s), Some(corpus)) = (s, &state.corpus) else { return };
     let mut head = vec![Span::styled(corpus.headline(), bold())];
     if corpus.pending > 0 {
-        head.push(Span::styled(format!(" · reading {} for the scan…", plural(corpus.pending, "reply", "replies")), accent()));
+        head.push(Span::styled(
+            format!(" · reading {} for the scan…", plural(corpus.pending, "reply", "replies")),
+            accent(),
+        ));
     }
     let open: Vec<&str> =
         s.rounds.names.iter().zip(&s.rounds.open).filter(|(_, o)| **o).map(|(n, _)| n.as_str()).collect();
@@ -235,7 +235,15 @@ fn answer_cell(e: Option<&Entry>, d: &Delivered<EntryKey>) -> String {
 }
 
 /// One document's pages across the rounds.
-pub fn render_history(state: &State, frame: &mut Frame, area: Rect, document: &str, page: u32, round: usize, opened: bool) {
+pub fn render_history(
+    state: &State,
+    frame: &mut Frame,
+    area: Rect,
+    document: &str,
+    page: u32,
+    round: usize,
+    opened: bool,
+) {
     let areas = layout::summary(area.width, area.height);
     let h = screen::page_history(state, document);
     let pages: Vec<u32> = h.pages.keys().map(|(_, p)| *p).collect();
@@ -298,7 +306,9 @@ pub fn render_history(state: &State, frame: &mut Frame, area: Rect, document: &s
                     let e = key.and_then(|k| state.list.entry(k));
                     let text = answer_cell(e, d);
                     match screen::lost_at(&h, *p, r) {
-                        Some(l) => (format!("⚑ {text} (was {})", thousands(l.before)), bad().add_modifier(Modifier::BOLD)),
+                        Some(l) => {
+                            (format!("⚑ {text} (was {})", thousands(l.before)), bad().add_modifier(Modifier::BOLD))
+                        }
                         None if matches!(d, Delivered::Answer { .. }) => (text, Style::new()),
                         None => (text, warn()),
                     }
@@ -348,7 +358,11 @@ fn side_by_side(
             if e.html.unwrap_or(0) == 0 { bad() } else { good() },
         ));
         if let Some(f) = e.facts.as_deref() {
-            out.push(row("decided", format!("{} · whole reply {}", f.decided_by.name(), f.verdict.name()), Style::new()));
+            out.push(row(
+                "decided",
+                format!("{} · whole reply {}", f.decided_by.name(), f.verdict.name()),
+                Style::new(),
+            ));
             for r in &f.flags {
                 out.push(row("⚑", format!("{}: {}", r.flag().name(), crate::reading::flags::explain(r)), warn()));
             }
