@@ -17,7 +17,7 @@ use crate::describe::{self, plural};
 use crate::reading::{Class, Config};
 use crate::scan::report::{self, Kind, Row, Section};
 use crate::scan::rounds::Call;
-use crate::scan::{Scan, Scanner};
+use crate::scan::{InputDiagnostic, Scan, Scanner};
 
 use super::entry::{Body, Entry, EntryKey};
 use super::list::List;
@@ -138,7 +138,7 @@ impl Corpus {
                 self.scan.calls_without_reply.push(e.id.clone());
                 self.scan.pages.calls.extend(Call::of(meta, None, false, None));
             }
-            Body::Diagnostic(d) => self.scan.diagnostics.push(d.to_string()),
+            Body::Diagnostic(d) => self.scan.unread.push(InputDiagnostic::Loaded(d.clone())),
         }
     }
 
