@@ -21,6 +21,7 @@ use super::list::{Lens, List};
 use super::loading::Loading;
 use super::marks::Mark;
 use super::reply::{ReplyPanes, ValueSource};
+use super::rounds::Screen;
 use super::shrank::PageFlags;
 use super::summary::Corpus;
 
@@ -170,6 +171,11 @@ pub struct State {
     pub documents: DocumentsView,
     /// The rounds screen: the selected count and round, and the first line shown.
     pub rounds: RoundsView,
+    /// What the rounds screen shows, laid out from the corpus of that version: made once a
+    /// fold, not on every frame.
+    pub rounds_screen: Option<(u64, Arc<Screen>)>,
+    /// Folds of the corpus so far.
+    pub(crate) corpus_version: u64,
     /// The `page-shrank` flags, kept on the pages' final answers as replies come and change.
     pub(crate) page_flags: PageFlags,
     /// Queries applied, oldest first, each once.
@@ -205,6 +211,8 @@ impl State {
             summary: SummaryView::default(),
             documents: DocumentsView::default(),
             rounds: RoundsView::default(),
+            rounds_screen: None,
+            corpus_version: 0,
             page_flags: PageFlags::default(),
             history: Vec::new(),
             generation: 0,

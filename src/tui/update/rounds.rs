@@ -31,7 +31,7 @@ pub(super) fn open_rounds(state: &mut State) {
 
 pub(super) fn rounds_key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
     let Some(action) = Key::of(ev).and_then(|k| keymap::lookup(keymap::ROUNDS, k)) else { return };
-    let Some(s) = screen::screen(state) else { return };
+    let Some((_, s)) = state.rounds_screen.clone() else { return };
     let lines = s.rounds.lines.len();
     // Columns: each round's value, then (from the second round on) its change.
     let columns = (s.rounds.names.len() * 2).saturating_sub(1);
@@ -117,7 +117,11 @@ pub(super) fn settle_rounds(state: &mut State) {
     if state.mode != Mode::Rounds {
         return;
     }
-    let Some(s) = screen::screen(state) else { return };
+    // Laid out again only when the corpus was folded since.
+    if state.rounds_screen.as_ref().is_none_or(|(v, _)| *v != state.corpus_version) {
+        state.rounds_screen = screen::screen(state).map(|s| (state.corpus_version, Arc::new(s)));
+    }
+    let Some((_, s)) = state.rounds_screen.clone() else { return };
     let columns = (s.rounds.names.len() * 2).saturating_sub(1).max(1);
     let RoundsView { line, round, top } = &mut state.rounds;
     *line = (*line).min(s.rounds.lines.len().saturating_sub(1));

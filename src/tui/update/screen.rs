@@ -102,11 +102,13 @@ pub(super) fn settle_summary(state: &mut State) {
         });
         state.corpus_stale = 0;
         state.corpus_facts = 0;
+        state.corpus_version += 1;
     } else if folds_on
         && state.corpus_facts > 0
         && let Some(corpus) = &mut state.corpus
     {
         corpus.fold_on(list);
+        state.corpus_version += 1;
         state.corpus_stale -= state.corpus_facts;
         state.corpus_facts = 0;
     }

@@ -38,7 +38,7 @@ fn value(v: u64) -> String {
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let areas = layout::summary(area.width, area.height);
-    let s = screen::screen(state);
+    let s = state.rounds_screen.as_ref().map(|(_, s)| s.as_ref());
     let lines_n = s.as_ref().map_or(0, |s| s.rounds.lines.len());
     let at = screen::cell(&state.rounds);
     let title = match &s {
@@ -158,7 +158,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         }
     }
     if let Some(panel) = areas.panel {
-        frame.render_widget(Paragraph::new(behind(state, &s, panel)), panel);
+        frame.render_widget(Paragraph::new(behind(state, s, panel)), panel);
     }
 }
 
