@@ -108,23 +108,29 @@ pub fn render_text(scan: &Scan, rounds: &Rounds, style: &Style) -> String {
         return o;
     }
     let label_w = rounds.lines.iter().map(|l| l.label.chars().count()).max().unwrap_or(0).clamp(12, 44);
-    let widths: Vec<usize> = (0..rounds.names.len())
+    // Each round: its values right-aligned, then their changes, under the round's name.
+    let widths: Vec<(usize, usize)> = (0..rounds.names.len())
         .map(|r| {
-            let cells = rounds.lines.iter().map(|l| cell(l, r).chars().count());
-            cells.chain([round_name(rounds, r).chars().count()]).max().unwrap_or(0)
+            let v = rounds.lines.iter().map(|l| value(l, r).chars().count()).max().unwrap_or(0);
+            let c = rounds.lines.iter().filter_map(|l| l.change(r)).map(|c| signed(c).chars().count()).max();
+            let c = c.map_or(0, |c| c + 1);
+            let name = round_name(rounds, r).chars().count();
+            (v.max(name.saturating_sub(c)), c)
         })
         .collect();
     let _ = writeln!(o);
     let mut head = format!("{:<label_w$}", "");
-    for (r, w) in widths.iter().enumerate() {
+    for (r, (v, c)) in widths.iter().enumerate() {
+        let w = v + c;
         let _ = write!(head, "  {:>w$}", round_name(rounds, r));
     }
     let _ = writeln!(o, "{}", style.dim(&format!("{head}  trend")));
     for line in &rounds.lines {
         let label: String = line.label.chars().take(label_w).collect();
         let mut s = format!("{label:<label_w$}");
-        for (r, w) in widths.iter().enumerate() {
-            let c = format!("{:>w$}", cell(line, r));
+        for (r, (vw, cw)) in widths.iter().enumerate() {
+            let change = line.change(r).map(|c| format!(" {}", signed(c))).unwrap_or_default();
+            let c = format!("{:>vw$}{change:<cw$}", value(line, r));
             let c = if line.values.get(r) == Some(&0) { style.dim(&c) } else { c };
             let _ = write!(s, "  {c}");
         }

@@ -250,6 +250,7 @@ pub const SUMMARY: &[Binding] = &[
     b(&[Key::Enter], Action::Choose, "list the replies behind the row (filter; f then c clears), select the first"),
     b(&[Key::Char('w')], Action::WhatIf, "what-if column: the next reader shown beside the seed"),
     b(&[Key::Char('W')], Action::WhatIfBack, "what-if column: the reader before"),
+    b(&[Key::Char('R')], Action::Rounds, "the same counts, round by round"),
     b(&[Key::Esc, Key::Char('S'), Key::Char('q')], Action::Close, "back to the list"),
 ];
 
@@ -301,6 +302,7 @@ pub const ROUNDS: &[Binding] = &[
         Action::Choose,
         "list the replies behind the cell; on a change, the replies that make it (both rounds')",
     ),
+    b(&[Key::Char('S')], Action::Summary, "the summary: the same counts over every round"),
     b(&[Key::Esc, Key::Char('R'), Key::Char('q')], Action::Close, "back to the list"),
 ];
 

@@ -255,3 +255,18 @@ fn a_merge_of_rounds_scanned_apart_finds_the_pages_one_scan_finds() {
     assert_eq!(merged["flags"], whole["flags"]);
     assert_eq!(merged["flags"]["page-shrank"], 2);
 }
+
+#[test]
+fn explain_says_a_final_answer_lost_its_page_since_an_earlier_round() {
+    let dir = shrinking();
+    let (first, _) = SHRINKING;
+    let now = lost_ids(dir.path())[0].clone();
+    let text = stdout(&bracewalk(&["explain", &now]));
+    assert!(text.contains("page-shrank  page 17 of 3f1c9a0e7b2d4c58: 8,334 chars in round-2, 3 chars now"), "{text}");
+    let v = json(&["explain", &now, "--json"]);
+    let flags: Vec<&str> = v["flags"].as_array().unwrap().iter().map(|f| f["flag"].as_str().unwrap()).collect();
+    assert_eq!(flags, ["placeholder", "page-shrank"]);
+    // The same page a round before lost nothing.
+    let before = format!("{}36", at(dir.path(), "round-2", first));
+    assert!(!stdout(&bracewalk(&["explain", &before])).contains("page-shrank"));
+}

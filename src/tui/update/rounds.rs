@@ -47,6 +47,7 @@ pub(super) fn rounds_key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>)
         Action::NextColumn => v.round = (v.round + if v.round == 0 { 2 } else { 1 }).min(columns.max(1) - 1),
         Action::PrevColumn => v.round = v.round.saturating_sub(if v.round == 2 { 2 } else { 1 }),
         Action::Choose => choose(state, &s, fx),
+        Action::Summary => state.mode = Mode::Summary,
         Action::Close => state.mode = Mode::Normal,
         _ => {}
     }

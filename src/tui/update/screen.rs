@@ -36,6 +36,10 @@ pub(super) fn summary_key(state: &mut State, ev: &KeyEvent) {
                 step_what_if(state, action == Action::WhatIf);
                 return;
             }
+            Action::Rounds => {
+                super::rounds::open_rounds(state);
+                return;
+            }
             Action::Close => {
                 state.mode = Mode::Normal;
                 return;

@@ -80,11 +80,12 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
             let v = s.rounds.lines.iter().map(|l| value(l.values[r]).len()).max().unwrap_or(1);
             let c = s.rounds.lines.iter().filter_map(|l| l.change(r)).map(|c| signed(c).width()).max().unwrap_or(0);
             let name = visible(&names[r], false).width() + if s.rounds.open[r] { 2 } else { 0 };
-            let v = v.max(name.saturating_sub(c + 1));
+            // The name over the value and its change.
+            let v = v.max(if c > 0 { name.saturating_sub(c + 1) } else { name });
             (v, c)
         })
         .collect();
-    let spark_w = names.len().clamp(4, 24);
+    let spark_w = names.len().clamp(5, 24);
     let room = (body.width as usize).saturating_sub(2 + label_w + spark_w + 2);
     // The rounds shown: as many as fit, from one that keeps the selected one on screen.
     let width_of = |r: usize| 2 + widths[r].0 + if widths[r].1 > 0 { 1 + widths[r].1 } else { 0 };
@@ -264,7 +265,7 @@ pub fn render_history(
     frame.render_widget(block, areas.frame);
     frame.render_widget(
         Paragraph::new(Line::styled(
-            "each page's final answer: characters of page, how the seed decided, the verification (✓ ✗); a page lost since an earlier round in red, ⚑",
+            "each page's final answer: its characters of page, how the seed decided, its verification (✓ ✗); ⚑ lost since an earlier round",
             dim(),
         )),
         areas.head,
