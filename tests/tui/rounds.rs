@@ -128,7 +128,8 @@ fn the_flag_the_screen_and_the_page_history_name_the_pages_lost() {
 }
 
 /// The flag follows the replies: a later correction of the page in the last round takes it
-/// off, and a file that goes takes its flags with it.
+/// off, a round still being written shows as such (and its pages are judged as they come), and
+/// a file that goes takes its flags with it.
 #[test]
 fn the_flag_follows_replies_as_they_come_and_go() {
     use bracewalk::tui::Msg;
@@ -162,8 +163,38 @@ fn the_flag_follows_replies_as_they_come_and_go() {
     let read = Read::whole(10_000, &text, false, &s.config);
     fixture::drive(&mut s, Msg::Facts(vec![read]));
     assert_eq!(flagged(&s), [("round-10".to_owned(), SHRINKING.1.to_owned(), 5)]);
+    // A round still being written: a reply of round-11 whose run has no outcome yet.
+    let mut meta = s.list.entries().iter().find(|e| e.source == log).unwrap().meta().unwrap().clone();
+    meta.round = Some("round-11".to_owned());
+    (meta.document_outcome, meta.run_outcome, meta.page) = (None, None, Some(1));
+    let source = dir.path().join("round-11").join(first).join("log.jsonl");
+    let text = format!("{{\"html\": \"{}\"}}", "y".repeat(40));
+    let reply = bracewalk::runlog::Reply {
+        id: format!("{}:2", source.display()),
+        source,
+        line: Some(2),
+        offset: 0,
+        text: text.clone(),
+        meta,
+    };
+    fixture::drive(
+        &mut s,
+        Msg::Incoming { batch: vec![Incoming::Entry(Entry::from_item(10_001, Item::Reply(reply)))], initial: false },
+    );
+    let read = Read::whole(10_001, &text, false, &s.config);
+    fixture::drive(&mut s, Msg::Facts(vec![read]));
+    fixture::complete(&mut s);
+    typed(&mut s, "R");
+    let on_screen = s.rounds_screen.clone().unwrap().1;
+    assert_eq!(on_screen.rounds.names.last().map(String::as_str), Some("round-11"));
+    assert_eq!(on_screen.rounds.open, [false, false, false, true]);
+    let drawn = screen(&s);
+    assert!(drawn.contains("still being written: round-11"), "{drawn}");
+    // Page 1 went from 937 characters to 40 in it, and is flagged while the round is written.
+    assert!(flagged(&s).contains(&("round-11".to_owned(), first.to_owned(), 1)));
+    typed(&mut s, "\x1b");
     // The second document's round-10 log goes: nothing is lost any more.
     let gone = dir.path().join("round-10").join(SHRINKING.1).join("log.jsonl");
     fixture::drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source: gone }], initial: false });
-    assert_eq!(flagged(&s), []);
+    assert_eq!(flagged(&s), [("round-11".to_owned(), first.to_owned(), 1)]);
 }
