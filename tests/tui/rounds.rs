@@ -198,3 +198,35 @@ fn the_flag_follows_replies_as_they_come_and_go() {
     fixture::drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source: gone }], initial: false });
     assert_eq!(flagged(&s), [("round-11".to_owned(), first.to_owned(), 1)]);
 }
+
+/// The rounds screen lays out what a scan of the same replies counts, round by round, on the
+/// sample campaign and on a generated one.
+#[test]
+fn the_rounds_screen_agrees_with_the_scan_on_the_samples_and_a_generated_campaign() {
+    use crate::support::campaign::{Shape, write_campaign};
+    let generated = tempfile::tempdir().unwrap();
+    let shape = Shape { rounds: 11, documents: 2, replies: 10, sizes: (400, 2_000), ..Shape::default() };
+    write_campaign(generated.path(), &shape).unwrap();
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-logs");
+    for dir in [samples.as_path(), generated.path()] {
+        let mut s = opened(dir, 160, 50);
+        typed(&mut s, "R");
+        let on_screen = s.rounds_screen.clone().unwrap().1;
+        let mut scanner = Scanner::new(Config::default());
+        scanner.add_items(&loaded(dir), Vec::new());
+        let scan = scanner.finish();
+        let from_scan = Rounds::of(&scan, Fraction::HALF);
+        assert_eq!(on_screen.rounds.names, from_scan.names, "{}", dir.display());
+        for (a, b) in on_screen.rounds.lines.iter().zip(&from_scan.lines) {
+            assert_eq!((&a.label, &a.values), (&b.label, &b.values), "{}", dir.display());
+        }
+        assert_eq!(on_screen.rounds.lines.len(), from_scan.lines.len());
+        // `by_round`'s counts, for every round.
+        for (r, name) in from_scan.names.iter().enumerate() {
+            let g = &scan.by_round[name];
+            assert_eq!(on_screen.rounds.lines[0].values[r], g.replies.len() as u64, "{name}");
+            assert_eq!(on_screen.rounds.lines[1].values[r], g.bytes, "{name}");
+        }
+        assert_eq!(on_screen.rounds.history.losses.len(), from_scan.history.losses.len());
+    }
+}
