@@ -59,11 +59,14 @@ pub fn leaf(value: &Value) -> String {
             let n = s.char_len();
             if n <= 24 { visible(&value.to_json(), false) } else { chars(n) }
         }
+        // An empty one is what it is, not a count of nothing.
         Value::Array(a) => match a.len() {
+            0 => "[]".to_owned(),
             1 => "[1 item]".to_owned(),
             n => format!("[{} items]", thousands(n)),
         },
         Value::Object(o) => match o.len() {
+            0 => "{}".to_owned(),
             1 => "{1 field}".to_owned(),
             n => format!("{{{} fields}}", thousands(n)),
         },
