@@ -336,6 +336,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
 fn inspect(args: InspectArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
     let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths };
+    if let Some(code) = unreadable(&paths) {
+        return Ok(code);
+    }
     let config = bracewalk::reading::Config::new(args.readers.args()?.catalogue(&paths, false)?);
     let watch = match (args.no_watch, args.poll) {
         (true, _) => tui::WatchMode::Off,
@@ -345,6 +348,16 @@ fn inspect(args: InspectArgs) -> Result<ExitCode> {
     let query = args.filter.query()?.map(|q| q.source().to_owned());
     let ended = tui::run(paths, tui::Options { load, watch, marks: None, config, query }).context("the inspector")?;
     Ok(ExitCode::from(ended.status()))
+}
+
+/// A path given that cannot be read stops the command before it reads anything (a typo is
+/// not an empty corpus): each one is named on stderr with why, and the exit status is 2.
+fn unreadable(paths: &[PathBuf]) -> Option<ExitCode> {
+    let bad = bracewalk::runlog::unreadable(paths);
+    for d in &bad {
+        eprintln!("bracewalk: {}", bracewalk::visible::visible(&d.to_string(), false));
+    }
+    (!bad.is_empty()).then(|| ExitCode::from(2))
 }
 
 fn marks(args: &MarksArgs) -> Result<ExitCode> {
@@ -365,6 +378,9 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
+    if let Some(code) = unreadable(&args.paths) {
+        return Ok(code);
+    }
     let readers = args.readers.args()?;
     let mut config = bracewalk::reading::Config::new(readers.catalogue(&args.paths, false)?);
     config.fields.clone_from(&args.fields);
@@ -401,6 +417,9 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
 
 fn list(args: &ListArgs) -> Result<ExitCode> {
     let opts = args.load.options()?;
+    if let Some(code) = unreadable(&args.paths) {
+        return Ok(code);
+    }
     let only = args.filter.query()?;
     let style = if args.json { Style::plain() } else { Style::for_stdout() };
     cli::to_stdout(|out| {

@@ -537,11 +537,12 @@ fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_ev
         } else {
             Command::new(bin)
         };
-        let out = cmd.args(args).args(&paths).output().unwrap();
+        // A path given that does not exist stops a command (below): the binary reads the tree.
+        let out = cmd.args(args).arg(root).output().unwrap();
         assert!(!String::from_utf8_lossy(&out.stderr).contains("setpriv"), "{}", String::from_utf8_lossy(&out.stderr));
         out
     };
-    let skip_in_binary = |f: &str| f.starts_with("vanish/") || f == "secret.txt";
+    let skip_in_binary = |f: &str| f.starts_with("vanish/") || f == "secret.txt" || f == "nope";
     let mut from_library: Vec<_> =
         seen.short.iter().filter(|(f, _, _)| !skip_in_binary(f)).map(|(f, l, w)| (f.clone(), *l, w.clone())).collect();
     from_library.sort();
@@ -583,10 +584,11 @@ fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_ev
     assert_eq!(scan_ids, list_ids, "scan reads the replies list does");
     let mut scan_diags: Vec<String> =
         scan["ids"]["diagnostics"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+    let in_binary = |d: &&String| !d.contains("/vanish/b.txt") && !d.contains("/nope:");
     let mut printed: Vec<String> = seen
         .printed
         .iter()
-        .filter(|d| !d.contains("/vanish/b.txt"))
+        .filter(in_binary)
         .cloned()
         .chain([format!("{}: permission denied", root.join("secret.txt").display())])
         .collect();
@@ -594,6 +596,14 @@ fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_ev
     printed.sort();
     assert_eq!(scan_diags, printed, "scan names the same diagnostics");
     assert_eq!(scan["diagnostics"].as_u64(), Some(printed.len() as u64));
+
+    // A path given that does not exist is an error: nothing is read, and stderr says why.
+    for command in ["list", "scan"] {
+        let out = Command::new(bin).args([command, root.to_str().unwrap(), "nope"]).current_dir(root).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(out.stdout.is_empty(), "{command} reads nothing: {}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "bracewalk: nope: no such file or directory\n", "{command}");
+    }
 }
 
 fn fixtures(name: &str) -> std::path::PathBuf {
