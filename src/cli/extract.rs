@@ -3,7 +3,6 @@
 //! for every line of a corpus.
 
 use std::io::{Read, Write};
-use std::path::Path;
 
 use anyhow::{Context, Result};
 
@@ -16,8 +15,9 @@ use super::explain;
 use super::record::Offsets;
 use super::style::Style;
 
-/// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. Invalid UTF-8 is
-/// decoded lossily, and said so.
+/// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. A file is read as
+/// `list` reads it (one it would skip, binary or empty, is an error); invalid UTF-8 is decoded
+/// lossily, and said so.
 pub fn read_reply(input: &str) -> Result<String> {
     read_reply_stopped(input).map(|(text, _)| text)
 }
@@ -25,21 +25,16 @@ pub fn read_reply(input: &str) -> Result<String> {
 /// [`read_reply`], and whether the reply's record says the output ceiling stopped it (a
 /// file or standard input says nothing, so no).
 pub fn read_reply_stopped(input: &str) -> Result<(String, bool)> {
-    let bytes = if input == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading standard input")?;
-        buf
-    } else if !Path::new(input).is_file() || !is_plain_text(Path::new(input)) {
+    if input != "-" {
         let found = runlog::resolve(input, &LoadOptions::default())?;
         for d in &found.diagnostics {
             eprintln!("bracewalk: {d}");
         }
         let stopped = found.reply.meta.stop == StopReason::Truncated;
         return Ok((found.reply.text, stopped));
-    } else {
-        let path = Path::new(input);
-        std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
-    };
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes).context("reading standard input")?;
     match String::from_utf8(bytes) {
         Ok(s) => Ok((s, false)),
         Err(e) => {
@@ -48,13 +43,6 @@ pub fn read_reply_stopped(input: &str) -> Result<(String, bool)> {
             Ok((String::from_utf8_lossy(e.as_bytes()).into_owned(), false))
         }
     }
-}
-
-/// A file that is surely one reply as it stands: nothing in it could be a record format.
-fn is_plain_text(path: &Path) -> bool {
-    let mut head = [0u8; 512];
-    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
-    !head[..n].iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b == b'{' || b == b'[')
 }
 
 /// What `extract` prints for one reply.

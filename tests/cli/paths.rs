@@ -1,8 +1,10 @@
 //! A path that cannot be read is an error, never an empty corpus: every command names it and
-//! why on stderr and exits 2, reading nothing.
+//! why on stderr and exits 2, reading nothing. `explain` and `extract` read a file as `list`
+//! does, so one it skips (binary, empty, out of reach) is an error there too, in its words.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -30,6 +32,9 @@ fn a_path_that_does_not_exist_is_an_error_for_every_command() {
         vec!["scan", "--json", m],
         vec!["list", m],
         vec!["list", "--json", m],
+        vec!["explain", m],
+        vec!["extract", m],
+        vec!["extract", &format!("{m}:3")],
         // The inspector says so before it takes the terminal, and does not open on nothing.
         vec![m],
         vec!["--no-watch", m],
@@ -39,4 +44,53 @@ fn a_path_that_does_not_exist_is_an_error_for_every_command() {
     // With a good path beside it, it is still an error: a typo is not a smaller corpus.
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-logs/formats/replies");
     refused("scan GOOD BAD", &bracewalk(&["scan", samples.to_str().unwrap(), m]), &said);
+}
+
+#[test]
+fn a_path_out_of_reach_is_permission_denied_not_missing() {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let locked = dir.path().join("locked");
+        fs::create_dir(&locked).unwrap();
+        fs::write(locked.join("reply.txt"), "{\"a\": 1}").unwrap();
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        // Root reads everything: as root, the commands run as `nobody`.
+        let is_root = fs::read("/proc/self/status").is_ok_and(|s| s.windows(7).any(|w| w == b"Uid:\t0\t"));
+        let run = |args: &[&str]| -> Output {
+            let mut cmd = if is_root {
+                let mut c = Command::new("setpriv");
+                c.args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN]);
+                c
+            } else {
+                Command::new(BIN)
+            };
+            cmd.args(args).env("NO_COLOR", "1").env("BRACEWALK_STATE_DIR", state_dir()).output().unwrap()
+        };
+        let (d, f) = (locked.to_str().unwrap().to_owned(), locked.join("reply.txt").to_str().unwrap().to_owned());
+        refused("scan DIR", &run(&["scan", &d]), &format!("{d}: permission denied"));
+        refused("list DIR", &run(&["list", &d]), &format!("{d}: permission denied"));
+        refused("the inspector", &run(&[&d]), &format!("{d}: permission denied"));
+        refused("explain FILE", &run(&["explain", &f]), &format!("{f}: permission denied"));
+        refused("extract FILE", &run(&["extract", &f]), &format!("{f}: permission denied"));
+    }
+}
+
+#[test]
+fn explain_and_extract_read_a_file_as_list_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("reply.txt");
+    fs::write(&binary, b"Final: {\"a\": 1}\0\0\0").unwrap();
+    let empty = dir.path().join("empty.txt");
+    fs::write(&empty, b"").unwrap();
+    for (file, problem) in [(&binary, "binary file (it contains NUL bytes); skipped"), (&empty, "empty file")] {
+        let f = file.to_str().unwrap();
+        let listed = bracewalk(&["list", f]);
+        assert!(stdout(&listed).contains(&format!("{f}: {problem}")), "list: {}", stdout(&listed));
+        for command in ["explain", "extract"] {
+            refused(command, &bracewalk(&[command, f]), &format!("{f}: {problem}"));
+        }
+    }
 }
