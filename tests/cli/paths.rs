@@ -1,6 +1,7 @@
 //! A path that cannot be read is an error, never an empty corpus: every command names it and
 //! why on stderr and exits 2, reading nothing. `explain` and `extract` read a file as `list`
 //! does, so one it skips (binary, empty, out of reach) is an error there too, in its words.
+//! `scan` says what it could not read on stderr, as the report counts it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -93,4 +94,51 @@ fn explain_and_extract_read_a_file_as_list_does() {
             refused(command, &bracewalk(&[command, f]), &format!("{f}: {problem}"));
         }
     }
+}
+
+#[test]
+fn scan_says_on_stderr_what_it_could_not_read_and_keeps_its_report() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-logs");
+    let s = samples.to_str().unwrap();
+    let listed = bracewalk(&["list", "--json", s]);
+    let diagnostics: Vec<String> = stdout(&listed)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["kind"].is_string())
+        .map(|v| v["diagnostic"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(diagnostics.len() > 10, "sample-logs/bad/ gives diagnostics");
+
+    let json = bracewalk(&["scan", "--json", s]);
+    assert_eq!(json.status.code(), Some(1), "some inputs had diagnostics");
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["diagnostics"].as_u64(), Some(diagnostics.len() as u64));
+    let err = stderr(&json);
+    let told: Vec<&str> = err.lines().map(|l| l.strip_prefix("bracewalk: ").unwrap()).collect();
+    assert_eq!(told.len(), diagnostics.len(), "one line each:\n{}", stderr(&json));
+    for (line, message) in told.iter().zip(&diagnostics) {
+        assert!(line.starts_with(s) && line.ends_with(message.as_str()), "{line} says {message}");
+    }
+    // The table says the same on stderr; its report on stdout is the one it always printed.
+    let table = bracewalk(&["scan", s]);
+    assert_eq!(stderr(&table), stderr(&json));
+    assert!(stdout(&table).starts_with("186 replies, "), "{}", stdout(&table));
+}
+
+#[test]
+fn scan_tells_the_first_twenty_diagnostics_and_counts_the_rest_unless_listing() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("good.txt"), "{\"a\": 1}").unwrap();
+    for i in 0..25 {
+        fs::write(dir.path().join(format!("empty-{i:02}.txt")), "").unwrap();
+    }
+    let d = dir.path().to_str().unwrap();
+    let short = bracewalk(&["scan", d]);
+    let lines: Vec<String> = stderr(&short).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 21, "{lines:#?}");
+    assert_eq!(lines[0], format!("bracewalk: {}: empty file", dir.path().join("empty-00.txt").display()));
+    assert_eq!(lines[20], "bracewalk: … and 5 more diagnostics (--list prints every one)");
+    let all = bracewalk(&["scan", "--list", d]);
+    assert_eq!(stderr(&all).lines().count(), 25);
+    assert!(stderr(&all).lines().all(|l| l.ends_with(": empty file")));
 }
