@@ -48,7 +48,7 @@ pub(crate) enum Start {
     Whole,
     /// Not read (a diagnostic was pushed, or it is a run's context file).
     Skipped,
-    /// A tail's file is empty or its first line is not complete yet.
+    /// A tail's file's first line is not complete yet.
     NotYet,
 }
 
@@ -204,7 +204,8 @@ impl Loader {
         Ok(Look::Text { file, len, head })
     }
 
-    /// Opens `path`, decides what it is, and reads it if it is read whole.
+    /// Opens `path`, decides what it is, and reads it if it is read whole. An empty file is
+    /// a problem for a tail too, as `list` says of it; the tail reads it again once written.
     pub(crate) fn start(&self, path: &Path, tail: bool, emit: &mut dyn FnMut(FileOut)) -> Start {
         let mut problem = |p: Problem| emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(path, p))));
         let (mut file, len, head) = match self.look(path, true) {
@@ -218,7 +219,6 @@ impl Loader {
                 self.read_stream(path, &file, Format::BedrockStream, emit);
                 return Start::Whole;
             }
-            Err(Problem::Empty) if tail => return Start::NotYet,
             Err(p) => {
                 problem(p);
                 return Start::Skipped;

@@ -597,6 +597,11 @@ fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_ev
     assert_eq!(scan_diags, printed, "scan names the same diagnostics");
     assert_eq!(scan["diagnostics"].as_u64(), Some(printed.len() as u64));
 
+    // The inspector, as this user (who may read secret.txt), on the tree: its status line
+    // and its summary count what the library found there.
+    let found_here = seen.printed.iter().filter(in_binary).count();
+    inspector_counts(root, found_here);
+
     // A path given that does not exist is an error: nothing is read, and stderr says why.
     for command in ["list", "scan"] {
         let out = Command::new(bin).args([command, root.to_str().unwrap(), "nope"]).current_dir(root).output().unwrap();
@@ -604,6 +609,24 @@ fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_ev
         assert!(out.stdout.is_empty(), "{command} reads nothing: {}", String::from_utf8_lossy(&out.stdout));
         assert_eq!(String::from_utf8_lossy(&out.stderr), "bracewalk: nope: no such file or directory\n", "{command}");
     }
+}
+
+/// The inspector's follower and state on `root`, every reply read: the status line and the
+/// summary screen's headline give `expected` diagnostics, as `scan` counts them.
+fn inspector_counts(root: &Path, expected: usize) {
+    use crate::support::follower::Follower;
+    use crate::support::tui_fixture::{screen, typed};
+    use bracewalk::tui::watch::WatchMode;
+
+    let mut f = Follower::with_readings(root, WatchMode::Native);
+    f.until("every reply read", |s| s.list.entries().iter().all(|e| !e.is_reply() || e.complete()));
+    assert_eq!(f.state.list.problems(), expected, "the problems listed");
+    let status = screen(&f.state);
+    let said = format!("⚠ {expected} problems, last: ");
+    assert!(status.lines().any(|l| l.contains(&said)), "the status line says {said:?}:\n{status}");
+    typed(&mut f.state, "S");
+    let summary = screen(&f.state);
+    assert!(summary.contains(&format!(", {expected} diagnostics")), "the summary's headline:\n{summary}");
 }
 
 fn fixtures(name: &str) -> std::path::PathBuf {

@@ -37,6 +37,12 @@ fn the_inspector_in_a_real_terminal() {
     println!("first replies on screen after {shown:?}");
     session
         .wait_for("loading to finish", Duration::from_secs(30), |s| !s.contains("loading") && !s.contains("reading "));
+    // The problems it counts are the diagnostics `scan` counts (an empty file among them).
+    let scanned = Command::new(bin).args(["scan", "--json"]).arg(&logs).output().unwrap();
+    let scanned: serde_json::Value = serde_json::from_slice(&scanned.stdout).unwrap();
+    let diagnostics = scanned["diagnostics"].as_u64().unwrap();
+    assert!(diagnostics > 10, "sample-logs/bad/ has its diagnostics: {scanned}");
+    session.wait_text(&format!("⚠ {diagnostics} problems, last: "), Duration::from_secs(5));
 
     // Move: sort by size, go to the top: the 62 kB correction, its seventh candidate kept.
     session.keys(&["s"]);
@@ -79,6 +85,7 @@ fn the_inspector_in_a_real_terminal() {
     session.wait_for("every reply read for the scan", Duration::from_secs(30), |s| {
         s.contains("187 replies, ") && !s.contains("for the scan…")
     });
+    session.wait_text(&format!(", {diagnostics} diagnostics"), Duration::from_secs(5));
     session.wait_text("by agent", Duration::from_secs(5));
     // Past the groups, the repair, the truncation and the risk flags.
     for _ in 0..8 {

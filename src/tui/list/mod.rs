@@ -89,6 +89,8 @@ pub struct List {
     /// Entries looked at to keep the view and the indexes (compared, filtered, passed
     /// over), for tests that hold the cost of a batch to its size.
     work: u64,
+    /// How many entries are load problems.
+    problems: usize,
 }
 
 impl List {
@@ -108,6 +110,7 @@ impl List {
             select: None,
             landing: true,
             work: 0,
+            problems: 0,
         }
     }
 
@@ -143,6 +146,12 @@ impl List {
     /// The selected entry.
     pub fn selected(&self) -> Option<&Entry> {
         self.view.get(self.cursor).and_then(|&i| self.entries.get(i))
+    }
+
+    /// How many load problems are listed (filtered out or not): what `bracewalk scan` counts
+    /// as diagnostics of the same files.
+    pub fn problems(&self) -> usize {
+        self.problems
     }
 
     /// How many replies (not events or diagnostics) are listed.
@@ -291,6 +300,7 @@ impl Change<'_> {
     pub fn arrive(&mut self, mut e: Entry, initial: bool) {
         let list = &mut *self.list;
         e.new = !initial && !list.restarted.remove(&e.id);
+        list.problems += usize::from(matches!(e.body, Body::Diagnostic(_)));
         list.files.add(&e);
         list.by_key.insert(e.key, list.entries.len());
         list.entries.push(e);

@@ -361,9 +361,11 @@ impl Kept {
             }
         }
         let mut i = 0;
-        list.entries.retain(|_| {
+        list.entries.retain(|e| {
             i += 1;
-            remap[i - 1].is_some()
+            let kept = remap[i - 1].is_some();
+            list.problems -= usize::from(!kept && matches!(e.body, Body::Diagnostic(_)));
+            kept
         });
         let first = self.dropped[0];
         for (i, e) in list.entries.iter().enumerate().skip(first) {

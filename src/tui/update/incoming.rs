@@ -24,7 +24,7 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool, fx: 
             match change {
                 Incoming::Entry(e) => {
                     if let Body::Diagnostic(d) = &e.body {
-                        state.loading.problem(d.to_string());
+                        state.loading.heard(d.to_string());
                     }
                     if state.loading.follow && !initial && e.is_reply() {
                         c.select(e.key);
