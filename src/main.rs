@@ -89,7 +89,7 @@ struct MarksArgs {
 enum Command {
     /// Read one reply and print what a reader extracts from it, as JSON.
     ///
-    /// The reader is the last `--reader` given: any name `scan --compare` takes (last-wins,
+    /// The reader is the last `--reader` given: any reader `scan` compares (last-wins,
     /// first-wins, fence-first, strict-only, the other what-ifs), leading (seed 002's leading
     /// JSON values), cut (the leaves of JSON cut short), array-prefix (the complete entries of
     /// a cut-off array field), or a reader command (NAME=COMMAND); last-wins by default.
@@ -155,7 +155,7 @@ struct ScanArgs {
     #[arg(long)]
     list: bool,
     /// Only this comparison: `A,B`, or one reader's name for `NAME,last-wins`. Repeat for
-    /// several.
+    /// several. A reader given with --reader is compared with last-wins unless one names it.
     #[arg(long, value_name = "A,B")]
     compare: Vec<String>,
     /// An array field to look for cut-off entries in (`readArrayPrefix`). Repeat for
@@ -187,10 +187,9 @@ struct ReaderFlags {
     /// NAME=py:TARGET[:ATTR] (a Python function or Class.method in a .py file or module), or
     /// NAME=COMMAND (runs once under `sh -c`, reads a JSON line {"id", "text"} per reply and
     /// answers each with a line {"id", "value"}, in order). Options after `?`: unwrap=/POINTER,
-    /// nothing=JSON, strings=value, throws=fail (joined by &). NAME is then a reader like any
-    /// other, compared with last-wins unless --compare names it. Its stderr goes to a log in
-    /// the state directory. `extract` and `explain` also take a built-in reader's name. Repeat
-    /// for several.
+    /// nothing=JSON, strings=value, throws=fail (joined by &). NAME is then a reader like the
+    /// built-in ones. Its stderr goes to a log in the state directory. `extract` and `explain`
+    /// also take a built-in reader's name. Repeat for several.
     #[arg(long = "reader", value_name = "NAME=SPEC")]
     reader: Vec<String>,
     /// Seconds a reader command that owes answers may go without taking input or giving an
