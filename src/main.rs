@@ -266,9 +266,9 @@ fn name_pointer(s: &str) -> Result<(String, String), String> {
 
 #[derive(clap::Args)]
 struct ExtractArgs {
-    /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input.
-    #[arg(default_value = "-")]
-    input: String,
+    /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input (the
+    /// default when it is not a terminal).
+    input: Option<String>,
     #[command(flatten)]
     readers: ReaderFlags,
     /// The array field for `--reader array-prefix`.
@@ -291,9 +291,9 @@ struct ExtractArgs {
 
 #[derive(clap::Args)]
 struct ExplainArgs {
-    /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input.
-    #[arg(default_value = "-")]
-    input: String,
+    /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input (the
+    /// default when it is not a terminal).
+    input: Option<String>,
     /// Print the whole trace as JSON.
     #[arg(long)]
     json: bool,
@@ -428,22 +428,40 @@ fn list(args: &ListArgs) -> Result<ExitCode> {
     })
 }
 
+/// The reply named, or `-`, standard input, when none is and it is not a terminal. On a
+/// terminal a reply is not waited for unasked: with none named it is an error that says what
+/// to give, and `-` says how to end what is typed.
+fn reply_input(input: Option<&str>) -> Result<String> {
+    use std::io::IsTerminal;
+    let on_terminal = std::io::stdin().is_terminal();
+    match input {
+        None if on_terminal => anyhow::bail!(
+            "no reply given: name a file or PATH:LINE, or pipe the reply in (`-` reads it from the terminal)"
+        ),
+        Some("-") if on_terminal => eprintln!("bracewalk: reading the reply from the terminal; end it with Ctrl-D"),
+        _ => {}
+    }
+    Ok(input.unwrap_or("-").to_owned())
+}
+
 fn extract(args: &ExtractArgs) -> Result<ExitCode> {
+    let input = reply_input(args.input.as_deref())?;
     if args.jsonl {
         cli::jsonl::widen_stdout_pipe();
-        return cli::to_stdout(|out| extract::extract_jsonl(&args.input, args.offsets, args.keys.as_deref(), out));
+        return cli::to_stdout(|out| extract::extract_jsonl(&input, args.offsets, args.keys.as_deref(), out));
     }
     let flags = args.readers.args()?;
-    let mut catalogue = flags.catalogue(&readers::inspected(&args.input), true)?;
+    let mut catalogue = flags.catalogue(&readers::inspected(&input), true)?;
     catalogue.set_array_field(&args.field);
     let reader = flags.named(&catalogue).last().copied().unwrap_or(ReaderId::LAST_WINS);
     let how = extract::Extract { catalogue: &catalogue, reader: catalogue.name(reader), pretty: args.pretty };
-    cli::to_stdout(|out| extract::extract(&args.input, &how, out))
+    cli::to_stdout(|out| extract::extract(&input, &how, out))
 }
 
 fn explain(args: &ExplainArgs) -> Result<ExitCode> {
+    let input = reply_input(args.input.as_deref())?;
     let flags = args.readers.args()?;
-    let catalogue = flags.catalogue(&readers::inspected(&args.input), true)?;
+    let catalogue = flags.catalogue(&readers::inspected(&input), true)?;
     let named = flags.named(&catalogue);
-    cli::to_stdout(|out| extract::explain(&args.input, args.json, (&catalogue, &named), out))
+    cli::to_stdout(|out| extract::explain(&input, args.json, (&catalogue, &named), out))
 }

@@ -142,3 +142,51 @@ fn scan_tells_the_first_twenty_diagnostics_and_counts_the_rest_unless_listing() 
     assert_eq!(stderr(&all).lines().count(), 25);
     assert!(stderr(&all).lines().all(|l| l.ends_with(": empty file")));
 }
+
+/// On a terminal, `extract` and `explain` given no reply do not wait for one unasked: they
+/// say what to give and exit 2. `-` reads the terminal, and says how to end it.
+#[test]
+fn no_reply_named_on_a_terminal_is_an_error_that_says_what_to_give() {
+    use crate::support::tmux::Tmux;
+    use crate::support::tools::TMUX;
+    use std::time::Duration;
+    if !TMUX.needed_by("extract on a terminal") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let session = Tmux::start(dir.path(), 120, 20, dir.path(), "env PS1='t$ ' sh");
+    session.wait_text("t$", Duration::from_secs(5));
+    for command in ["extract", "explain"] {
+        session.text(&format!("clear; {BIN} {command}; echo \"status $?\""));
+        session.keys(&["Enter"]);
+        session.wait_text("status 2", Duration::from_secs(10));
+        let screen = session.screen();
+        assert!(
+            screen.contains(
+                "bracewalk: no reply given: name a file or PATH:LINE, or pipe the reply in (`-` reads it from the terminal)"
+            ),
+            "{command}:\n{screen}"
+        );
+    }
+    session.text(&format!("clear; {BIN} extract -; echo \"status $?\""));
+    session.keys(&["Enter"]);
+    session.wait_text("bracewalk: reading the reply from the terminal; end it with Ctrl-D", Duration::from_secs(10));
+    session.text("Draft: {\"a\":1}  Final: {\"a\":2}");
+    session.keys(&["Enter", "C-d"]);
+    session.wait_text("status 0", Duration::from_secs(10));
+    assert!(session.screen().lines().any(|l| l == "{\"a\":2}"), "{}", session.screen());
+    // Piped in, as ever, it reads standard input without a word.
+    let piped = Command::new(BIN)
+        .arg("extract")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"Final: {\"b\": 2}")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!((stdout(&piped), stderr(&piped)), ("{\"b\":2}\n".to_owned(), String::new()));
+}
