@@ -181,6 +181,26 @@ fn a_vercel_ai_sdk_trace_gives_the_model_calls_reply_once() {
     assert_eq!(ids, ["4f1e2d3c4b5a6978", "8a9b0c1d2e3f4a5b"]);
 }
 
+/// HELM's Anthropic client passes on no finish reason of the API's (`""`), so a completion
+/// the API cut at `max_tokens` says nothing; its tokens, as many as the request allowed, say
+/// it was cut at the limit. One short of the limit stays unknown, and a reason given stands.
+#[test]
+fn a_helm_completion_whose_tokens_reached_max_tokens_was_cut_at_the_limit() {
+    let got = load(&[&fixtures("helm-anthropic")]).clean();
+    let cut = Some("cut off at the limit: 8 tokens of max_tokens 8");
+    assert_eq!(
+        got.texts(),
+        [
+            ("{\"name\": \"Ada\", \"born\": 18", StopReason::Truncated, cut),
+            ("{\"name\": \"Grace\", \"born\":", StopReason::Truncated, cut),
+            ("{\"name\": \"Alan\"}", StopReason::Unknown, Some("")),
+            ("{\"name\": \"Edsger\", \"x\":1}", StopReason::Finished, Some("stop")),
+        ]
+    );
+    let inferred: Vec<bool> = got.replies.iter().map(|r| r.meta.is_inferred("stop")).collect();
+    assert_eq!(inferred, [true, true, false, false], "a stop told by the token count is inferred, and says so");
+}
+
 #[test]
 fn langsmith_runs_give_each_llm_run_and_pass_over_the_rest() {
     let got = load(&[&fixtures("langsmith")]).clean();
