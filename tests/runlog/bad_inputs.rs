@@ -657,3 +657,28 @@ fn a_record_of_no_known_shape_offers_the_path_of_its_likeliest_text_once_a_file(
     assert!(diags.is_empty(), "{diags:?}");
     assert_eq!(read.iter().map(|r| r.text.chars().count()).collect::<Vec<_>>(), [6640, 34]);
 }
+
+/// A file of no known shape that holds no reply (OpenAI's count of a request's input tokens,
+/// an eval's configuration saved without its results) says so, rather than offer a pointer to
+/// a type name or a prompt.
+#[test]
+fn a_record_with_no_reply_in_it_says_so() {
+    for (name, keys) in [
+        ("unknown/openai-input-tokens.json", "keys input_tokens, object"),
+        ("unknown/promptfoo-without-results.json", "keys config, evalId, metadata, shareableUrl"),
+    ] {
+        let (replies, diags) = load(&[&fixtures(name)], &LoadOptions::default());
+        assert!(replies.is_empty());
+        let messages: Vec<_> = diags.iter().map(|d| (d.problem.kind(), d.message())).collect();
+        assert_eq!(
+            messages,
+            [(
+                "unknown-shape",
+                format!(
+                    "a JSON record of an unknown shape ({keys}); no reply in it, only ids, type names, settings or the prompt"
+                )
+            )],
+            "{name}"
+        );
+    }
+}
