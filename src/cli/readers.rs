@@ -15,6 +15,7 @@ use crate::read::value::Value;
 use crate::readers::command::{self, Commands, Spec};
 use crate::readers::{Answers, Catalogue, Given, Outcome, ReaderId};
 use crate::reading::{Class, Pair, Raised, difference};
+use crate::scan::Scan;
 
 use super::explain;
 use super::style::Style;
@@ -111,7 +112,8 @@ pub fn answers(catalogue: &Catalogue, readers: &[ReaderId], id: &str, text: &str
             if problems.is_empty() {
                 bail!("reader {}: {why}", catalogue.name(*r));
             }
-            bail!("{}", problems.join("; "));
+            let mut said = problems.iter().map(ToString::to_string);
+            bail!("{}", said.by_ref().reduce(|all, p| format!("{all}; {p}")).unwrap_or_default());
         }
         for p in problems {
             eprintln!("bracewalk: {p}");
@@ -257,12 +259,6 @@ pub fn command_value(catalogue: &Catalogue, reader: ReaderId, id: &str, text: &s
     }))
 }
 
-/// The reader a diagnostic is about (`reader NAME: …`), among those that run outside.
-pub fn reader_of(catalogue: &Catalogue, diagnostic: &str) -> Option<ReaderId> {
-    let name = diagnostic.strip_prefix("reader ")?.split_once(": ")?.0;
-    catalogue.find(name).ok().filter(|&id| catalogue.is_command(id))
-}
-
 /// Diagnostics of one reader shown without `--list`, the rest counted.
 const SHOWN_PROBLEMS: usize = 5;
 /// Lines of a reader's stderr shown under its diagnostics.
@@ -270,10 +266,11 @@ const SHOWN_TAIL: usize = 5;
 
 /// What a scan's table says of the readers that had problems: each one's diagnostics (the
 /// first few, or all with `all`), then the last lines of its stderr, where its log has any.
-pub fn problems_text(catalogue: &Catalogue, diagnostics: &[String], all: bool, style: &Style) -> String {
+pub fn problems_text(scan: &Scan, all: bool, style: &Style) -> String {
+    let catalogue = &scan.config.catalogue;
     let mut out = String::new();
     for (id, spec) in catalogue.commands() {
-        let mine: Vec<&String> = diagnostics.iter().filter(|d| reader_of(catalogue, d) == Some(id)).collect();
+        let mine = scan.notes(id).map_or(&[][..], |n| n.problems.as_slice());
         if mine.is_empty() {
             continue;
         }
@@ -281,7 +278,7 @@ pub fn problems_text(catalogue: &Catalogue, diagnostics: &[String], all: bool, s
         let _ = writeln!(out, "{}", style.bold(&format!("reader {}", catalogue.name(id))));
         let shown = if all { mine.len() } else { mine.len().min(SHOWN_PROBLEMS) };
         for d in &mine[..shown] {
-            let _ = writeln!(out, "  {}", style.warn(&crate::visible::visible(d, false)));
+            let _ = writeln!(out, "  {}", style.warn(&crate::visible::visible(&d.to_string(), false)));
         }
         if shown < mine.len() {
             let more = format!("… and {} more (--list shows all)", mine.len() - shown);

@@ -24,9 +24,10 @@
 pub mod adapter;
 mod answers;
 pub mod command;
-mod error;
+pub(crate) mod error;
 mod given;
 pub mod pending;
+mod problem;
 
 use crate::read::fence::fence_first;
 use crate::read::first::{FirstOutcome, first_wins};
@@ -36,8 +37,9 @@ use crate::read::value::{JsString, Value};
 use crate::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 
 pub use answers::{Answers, changes_in_json, json_view};
-pub use error::{ReaderError, UnknownReader};
+pub use error::{OptionError, ReaderError, UnknownReader};
 pub use given::{Given, Outcome};
+pub use problem::{Fault, ReaderProblem};
 
 /// A reader of a [`Catalogue`], by its place in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

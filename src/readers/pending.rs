@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 
 use super::command::Commands;
-use super::{Catalogue, Given, ReaderId};
+use super::{Catalogue, Given, ReaderId, ReaderProblem};
 
 /// One reply's answers, one per command reader that answered it (one that did not counts as
 /// failed).
@@ -97,13 +97,13 @@ impl<T: Asked> Pending<T> {
         self.commands.close();
     }
 
-    /// The commands' diagnostics since the last call, each naming its reader.
-    pub fn problems(&mut self) -> Vec<String> {
+    /// The commands' problems since the last call, each naming its reader.
+    pub fn problems(&mut self) -> Vec<ReaderProblem> {
         self.commands.problems()
     }
 
-    /// Ends every command (its input closed, a moment to exit); the diagnostics that leaves.
-    pub fn finish(&mut self) -> Vec<String> {
+    /// Ends every command (its input closed, a moment to exit); the problems that leaves.
+    pub fn finish(&mut self) -> Vec<ReaderProblem> {
         self.commands.finish()
     }
 }

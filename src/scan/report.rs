@@ -406,7 +406,7 @@ pub fn headline(scan: &Scan) -> String {
     if !scan.calls_without_reply.is_empty() {
         s.push_str(&format!(", {} with no reply", plural(scan.calls_without_reply.len(), "call", "calls")));
     }
-    s.push_str(&format!(", {}", plural(scan.diagnostics.len(), "diagnostic", "diagnostics")));
+    s.push_str(&format!(", {}", plural(scan.diagnostic_count(), "diagnostic", "diagnostics")));
     s
 }
 

@@ -308,7 +308,7 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     use std::sync::Arc;
 
     use bracewalk::readers::command::Spec;
-    use bracewalk::readers::{Catalogue, Given};
+    use bracewalk::readers::{Catalogue, Fault, Given, ReaderProblem};
     use bracewalk::reading::Config;
     use bracewalk::tui::entry::Entry;
     use bracewalk::tui::message::Incoming;
@@ -351,7 +351,9 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
         .map(|((r, (key, text)), g)| Read::complete(*key, text, r.facts, &config, &[(mine, g)]))
         .collect();
     fixture::drive(&mut s, Msg::Facts(done));
-    fixture::drive(&mut s, Msg::Problem("reader mine: exited with status 1 before it answered reply r3".to_owned()));
+    let why = "exited with status 1 before it answered reply r3".to_owned();
+    let problem = ReaderProblem::new(mine, "mine", Fault::Stopped { why, fix: None, log: None });
+    fixture::drive(&mut s, Msg::Problem(problem));
     let drawn = fixture::screen(&s);
     let line = |n: &str| drawn.lines().find(|l| l.contains(&format!("run-1:{n} "))).unwrap_or_default().to_owned();
     assert!(line("10").contains("same"), "{drawn}");

@@ -104,7 +104,7 @@ fn given(definition: &str, texts: &[&str]) -> (Vec<Given>, Vec<String>) {
     commands.close();
     assert_eq!(commands.ready(texts.len()), texts.len(), "{definition}");
     let given = (0..texts.len()).map(|_| commands.take().pop().unwrap().1).collect();
-    (given, commands.finish())
+    (given, commands.finish().iter().map(ToString::to_string).collect())
 }
 
 /// Asserts that `definition` holds `expected` of `texts`, reply by reply, and that it read,

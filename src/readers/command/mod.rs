@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::adapter::Adapter;
-use super::{Catalogue, Given, ReaderError, ReaderId};
+use super::{Catalogue, Given, ReaderError, ReaderId, ReaderProblem};
 
 use caller::Caller;
 pub use session::Session;
@@ -287,13 +287,13 @@ impl Commands {
         self.sessions.iter_mut().filter_map(|s| s.take().map(|g| (s.reader, g))).collect()
     }
 
-    /// The diagnostics since the last call, each naming its reader.
-    pub fn problems(&mut self) -> Vec<String> {
+    /// The problems since the last call, each naming its reader.
+    pub fn problems(&mut self) -> Vec<ReaderProblem> {
         self.sessions.iter_mut().flat_map(Session::problems).collect()
     }
 
-    /// Ends every reader (its input closed, a moment to exit); the diagnostics that leaves.
-    pub fn finish(&mut self) -> Vec<String> {
+    /// Ends every reader (its input closed, a moment to exit); the problems that leaves.
+    pub fn finish(&mut self) -> Vec<ReaderProblem> {
         for s in &mut self.sessions {
             s.finish();
         }

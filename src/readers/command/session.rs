@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use crate::read::value::JsString;
 use crate::readers::adapter::Adapter;
-use crate::readers::{Given, ReaderError, ReaderId};
+use crate::readers::{Fault, Given, ReaderError, ReaderId, ReaderProblem};
 use crate::visible::visible;
 
 use super::protocol::{self, Handshake, Line};
@@ -101,7 +101,7 @@ pub struct Session {
     /// Its output ended while nothing was owed: why, for the next reply asked about.
     ended: Option<String>,
     closed: bool,
-    problems: Vec<String>,
+    problems: Vec<ReaderProblem>,
 }
 
 impl Session {
@@ -116,7 +116,7 @@ impl Session {
             Err(e) => {
                 let mut session = Session::new(reader, name, spec);
                 session.failed = Some(Arc::from(format!("reader failed: {e}")));
-                session.problems.push(e.to_string());
+                session.problems.push(ReaderProblem::new(reader, name, Fault::Start { error: e }));
                 session
             }
         }
@@ -265,8 +265,8 @@ impl Session {
         self.answers.pop_front()
     }
 
-    /// The diagnostics since the last call.
-    pub fn problems(&mut self) -> Vec<String> {
+    /// The problems since the last call.
+    pub fn problems(&mut self) -> Vec<ReaderProblem> {
         std::mem::take(&mut self.problems)
     }
 
@@ -318,8 +318,8 @@ impl Session {
                 let id = self.owed.pop_front().unwrap_or_default();
                 let given = self.spec.caller.read(answer);
                 if let Given::Failed(why) = &given {
-                    let why = visible(why, false);
-                    self.problems.push(format!("reader {}: reply {}: {why}", self.name, shown(&id)));
+                    let fault = Fault::Reply { reply: id, why: why.to_string() };
+                    self.problems.push(ReaderProblem::new(self.reader, &self.name, fault));
                 }
                 self.answers.push_back(given);
             }
@@ -366,12 +366,12 @@ impl Session {
         }
     }
 
-    /// The diagnostic of a reader that ended or failed: why, the likely fix where its stderr
+    /// The problem of a reader that ended or failed: why, the likely fix where its stderr
     /// tells (the child has ended, so its log is whole), and where its stderr is.
-    fn diagnostic(&self, why: &str) -> String {
-        let Some(log) = &self.spec.log else { return format!("reader {}: {why}", self.name) };
-        let fix = stderr::likely_fix(&stderr::tail(log, TAIL).join("\n")).map(|f| format!(": {f}")).unwrap_or_default();
-        format!("reader {}: {why}{fix} (its stderr: {})", self.name, log.display())
+    fn diagnostic(&self, why: &str) -> ReaderProblem {
+        let log = self.spec.log.clone();
+        let fix = log.as_deref().and_then(|l| stderr::likely_fix(&stderr::tail(l, TAIL).join("\n")));
+        ReaderProblem::new(self.reader, &self.name, Fault::Stopped { why: why.to_owned(), fix, log })
     }
 
     /// Fails the session for good: one diagnostic; what it owed and every later reply get
