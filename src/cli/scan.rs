@@ -62,12 +62,10 @@ pub fn run(
 /// else the first [`TOLD`] and how many more. What went wrong with a reader of one's own is
 /// the report's to say, in its readers' section.
 pub fn tell_diagnostics(scan: &Scan, list: bool, err: &mut dyn Write) -> io::Result<()> {
-    let catalogue = &scan.config.catalogue;
-    let inputs: Vec<&String> =
-        scan.diagnostics.iter().filter(|d| super::readers::reader_of(catalogue, d).is_none()).collect();
+    let inputs = &scan.unread;
     let told = if list { inputs.len() } else { inputs.len().min(TOLD) };
     for d in &inputs[..told] {
-        writeln!(err, "bracewalk: {}", visible(d, false))?;
+        writeln!(err, "bracewalk: {}", visible(&d.to_string(), false))?;
     }
     if told < inputs.len() {
         let more = inputs.len() - told;
