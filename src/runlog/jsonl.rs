@@ -666,7 +666,7 @@ impl JsonlReader {
                 continue;
             }
             let base = name(path, line, index);
-            let offer = (shape == Shape::Unknown && !self.offered).then(|| unknown::offer(&value));
+            let offer = (shape == Shape::Unknown && !self.offered).then(|| unknown::offer(&value)).flatten();
             let record = match host.convert(path, value, shape, &base) {
                 Record::Problem(Problem::UnknownShape { what, offer: None }) if offer.is_some() => {
                     self.offered = matches!(offer, Some(Offer::Text { .. }));
