@@ -30,8 +30,9 @@ use bracewalk::tui;
     about = "See how a lenient JSON extractor read an LLM reply",
     long_about = "See how a lenient JSON extractor read an LLM reply.\n\nWith no command, opens the inspector \
                   (a terminal UI) on the paths given, `.` by default, and watches them for new replies. Exit \
-                  status: 0 when quit; 128 + the signal's number when a signal stops it (130 for SIGINT, 143 for \
-                  SIGTERM, 129 for SIGHUP); a second SIGINT or SIGTERM ends it at once.",
+                  status: 0 when quit; 2 when a path given does not exist or cannot be read (it says which, and \
+                  why, and does not open); 128 + the signal's number when a signal stops it (130 for SIGINT, 143 \
+                  for SIGTERM, 129 for SIGHUP); a second SIGINT or SIGTERM ends it at once.",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -124,12 +125,15 @@ enum Command {
     /// Print the replies marked for triage in the inspector (`m`), as a Markdown
     /// checklist for a bug report, or as JSONL.
     Marks(MarksArgs),
-    /// Print a shell completion script (`bracewalk completions bash > ~/.local/share/bash-completion/completions/bracewalk`).
+    /// Print a shell completion script for bash, zsh, fish, elvish or PowerShell (where each
+    /// goes: the README's Install).
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page, in roff (`bracewalk man > ~/.local/share/man/man1/bracewalk.1`).
+    /// Print the man page, in roff: every command, the inspector's keys, the environment, the
+    /// files and the exit status (`mkdir -p ~/.local/share/man/man1 && bracewalk man >
+    /// ~/.local/share/man/man1/bracewalk.1`).
     Man,
 }
 

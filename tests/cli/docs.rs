@@ -189,3 +189,52 @@ fn anchors_are_made_as_github_makes_them() {
     let want = ["a-b", "a-b-1", "scan---json", "the-readers-it-compares---compare-keys"];
     assert_eq!(made, want.iter().map(|s| (*s).to_owned()).collect());
 }
+
+/// The man page writes every page it names (it is one page, and names no other), and its
+/// ENVIRONMENT gives every variable the code reads.
+#[test]
+fn the_man_page_names_no_page_it_does_not_write_and_every_variable_read() {
+    let man = stdout(&bracewalk(&["man"]));
+    for section in [".SH COMMANDS", ".SH KEYS", ".SH ENVIRONMENT", ".SH FILES", ".SH \"EXIT STATUS\"", ".SH EXAMPLES"] {
+        assert!(man.contains(section), "the man page has {section}");
+    }
+    let pointer = regex::Regex::new(r"[a-z]\\-[a-z]+\(\d\)").unwrap();
+    assert!(!pointer.is_match(&man), "no page is pointed at: {:?}", pointer.find(&man));
+    for sub in ["extract", "explain", "list", "scan", "marks", "completions", "man"] {
+        assert!(man.contains(&format!(".SS \"bracewalk {sub}\"")), "the man page gives `bracewalk {sub}`");
+    }
+    // Every key of the key table, as the help screen gives it.
+    for (_, rows) in bracewalk::tui::keymap::TABLES {
+        for binding in rows {
+            let roff = binding.what.replace('\\', "\\\\").replace('-', "\\-").replace('\'', "\\*(Aq");
+            assert!(man.contains(&roff), "the man page's keys give {:?}", binding.what);
+        }
+    }
+    let environment = man.split(".SH ENVIRONMENT").nth(1).unwrap().split(".SH FILES").next().unwrap();
+    let mut variables = std::collections::BTreeSet::new();
+    let names = regex::Regex::new(r#"(?:var|var_os)\("([A-Z][A-Z0-9_]+)"\)|_VAR: &str = "([A-Z][A-Z0-9_]+)""#).unwrap();
+    let mut sources = vec![root().join("src")];
+    while let Some(dir) = sources.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                sources.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = read(&path);
+                for c in names.captures_iter(&text) {
+                    variables.insert(c.get(1).or(c.get(2)).unwrap().as_str().to_owned());
+                }
+                if text.contains("temp_dir()") {
+                    variables.insert("TMPDIR".to_owned());
+                }
+            }
+        }
+    }
+    assert!(variables.len() >= 10, "the variables read: {variables:?}");
+    for name in &variables {
+        assert!(
+            environment.contains(&format!("\\fB{name}")) || environment.contains(&format!(", {name}")),
+            "ENVIRONMENT gives {name}"
+        );
+    }
+}
