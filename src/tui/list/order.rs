@@ -419,7 +419,7 @@ mod tests {
 
     fn reply(key: EntryKey, source: &str, line: usize, id: Option<&str>, text: &str, ts: Option<&str>) -> Entry {
         let mut meta = Meta::new(Format::RunLog);
-        meta.agent = Some(if key % 3 == 0 { "page" } else { "feedback" }.to_owned());
+        meta.agent = Some(if key.is_multiple_of(3) { "page" } else { "feedback" }.to_owned());
         meta.ts = ts.map(str::to_owned);
         let id = id.map_or_else(|| format!("{source}:{line}"), str::to_owned);
         let item =

@@ -69,10 +69,11 @@ fn after_moves(state: &mut State, moved: &Moved, fx: &mut Vec<Effect>) {
     for &(from, to) in &moved.keys {
         state.reply.rekey(from, to);
         let Some(e) = state.list.entry(to) else { continue };
-        if e.is_reply() && !e.complete() {
-            if let Some(locator) = e.locator() {
-                fx.push(Effect::Reread { key: to, locator, stopped: e.cut() });
-            }
+        if e.is_reply()
+            && !e.complete()
+            && let Some(locator) = e.locator()
+        {
+            fx.push(Effect::Reread { key: to, locator, stopped: e.cut() });
         }
         if e.is_reply() && state.list.filter().query.as_ref().is_some_and(|q| !q.hits.contains_key(&to)) {
             search.push(to);
