@@ -12,8 +12,9 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::read::trace::Trace;
 use crate::read::value::Value;
-use crate::readers::command::{self, Commands, Spec};
-use crate::readers::{Answers, Catalogue, Given, Outcome, ReaderId};
+use crate::readers::own::{self, RunOptions, Spec};
+use crate::readers::supervisor::{self, Commands};
+use crate::readers::{Answers, Catalogue, Given, Outcome, ReaderError, ReaderId, resolve};
 use crate::reading::{Class, Pair, Raised, difference};
 use crate::scan::Scan;
 
@@ -36,7 +37,7 @@ impl ReaderArgs {
     pub fn catalogue(&self, inspected: &[PathBuf], names: bool) -> Result<Catalogue> {
         let mut catalogue = Catalogue::builtin();
         let state = crate::state_dir::path();
-        let mut added = Vec::new();
+        let mut defined: Vec<(String, Spec)> = Vec::new();
         for r in &self.readers {
             if !r.contains('=') {
                 if !names {
@@ -44,17 +45,22 @@ impl ReaderArgs {
                         "--reader {r:?}: give NAME=COMMAND, NAME=js:FILE or NAME=py:TARGET (a reader of the catalogue is named by --compare)"
                     );
                 }
-                catalogue.find(r).map_err(|e| anyhow::anyhow!("--reader {r:?}: {e}"))?;
+                if !defined.iter().any(|(n, _)| n == r.trim()) {
+                    catalogue.find(r).map_err(|e| anyhow::anyhow!("--reader {r:?}: {e}"))?;
+                }
                 continue;
             }
-            let (name, definition) = command::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
-            let mut spec = Spec::parse(&name, &definition)?;
-            spec.timeout = self.timeout;
-            spec.log = command::log_path(state.as_deref(), &name, inspected);
-            added.push(catalogue.add_command(&name, spec).map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?);
+            let (name, definition) = own::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
+            let spec = Spec::parse(&name, &definition)?;
+            let taken = defined.iter().any(|(n, _)| *n == name);
+            let free = if taken { Err(ReaderError::Taken { name: name.clone() }) } else { catalogue.check_free(&name) };
+            free.map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?;
+            defined.push((name, spec));
         }
-        for id in added {
-            command::start_ahead(&catalogue, id)?;
+        for (name, spec) in defined {
+            let run = RunOptions { timeout: self.timeout, log: own::log_path(state.as_deref(), &name, inspected) };
+            let outside = resolve(&name, spec, run)?;
+            catalogue.add_command(&name, outside).map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?;
         }
         Ok(catalogue)
     }
@@ -88,7 +94,7 @@ impl ReaderArgs {
 /// Says on stderr where each reader command's stderr went, if it wrote any.
 pub fn tell_logs(catalogue: &Catalogue) {
     for (id, spec) in catalogue.commands() {
-        if let Some(log) = &spec.log
+        if let Some(log) = &spec.run.log
             && std::fs::metadata(log).is_ok_and(|m| m.len() > 0)
         {
             eprintln!("bracewalk: reader {}'s stderr is in {}", catalogue.name(id), log.display());
@@ -102,7 +108,7 @@ pub fn answers(catalogue: &Catalogue, readers: &[ReaderId], id: &str, text: &str
     let commands: Vec<ReaderId> = readers.iter().copied().filter(|&r| catalogue.is_command(r)).collect();
     let mut out: Vec<(ReaderId, Given)> = Vec::new();
     if !commands.is_empty() {
-        let mut running = Commands::start(catalogue, &commands);
+        let mut running = Commands::start(&catalogue.outside(&commands));
         running.send(&[(id, text)]);
         running.close();
         running.ready(1);
@@ -284,7 +290,7 @@ pub fn problems_text(scan: &Scan, all: bool, style: &Style) -> String {
             let more = format!("… and {} more (--list shows all)", mine.len() - shown);
             let _ = writeln!(out, "  {}", style.dim(&more));
         }
-        let tail = spec.log.as_deref().map(|l| command::stderr::tail(l, SHOWN_TAIL)).unwrap_or_default();
+        let tail = spec.run.log.as_deref().map(|l| supervisor::stderr::tail(l, SHOWN_TAIL)).unwrap_or_default();
         if !tail.is_empty() {
             let _ = writeln!(out, "  {}", style.dim("its stderr ends:"));
             for line in tail {

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::ReaderId;
 use super::error::ReaderError;
+use super::id::ReaderId;
 use crate::visible::{clip, visible};
 
 /// One problem of one reader.

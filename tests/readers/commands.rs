@@ -307,7 +307,7 @@ fn the_inspector_stays_responsive_while_a_reader_hangs() {
 fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     use std::sync::Arc;
 
-    use bracewalk::readers::command::Spec;
+    use bracewalk::readers::own::Outside;
     use bracewalk::readers::{Catalogue, Fault, Given, ReaderProblem};
     use bracewalk::reading::Config;
     use bracewalk::tui::entry::Entry;
@@ -316,7 +316,7 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     use bracewalk::tui::{Msg, State};
 
     let mut catalogue = Catalogue::builtin();
-    let mine = catalogue.add_command("mine", Spec::new("true")).unwrap();
+    let mine = catalogue.add_command("mine", Outside::command("true")).unwrap();
     let mut s = State::new(vec![PathBuf::from("logs")], Default::default(), (140, 30));
     s.set_config(Config::new(catalogue));
     assert_eq!((s.compared, s.what_if), (mine, Some(mine)));

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::{Adapter, JS_RUNNER, Language, existing_file, on_path};
-use crate::readers::ReaderError;
+use crate::readers::error::ReaderError;
 
 /// The first node that strips types, and the first that does so unasked.
 const STRIPS: (u32, u32) = (22, 6);
@@ -75,10 +75,13 @@ pub(super) fn adapter(name: &str, body: &str) -> Result<Adapter, ReaderError> {
     Ok(Adapter {
         language: Language::JavaScript,
         target: file.to_owned(),
+        file: Some(path),
+        asked: (!export.is_empty()).then(|| export.to_owned()),
         spec_prefix: format!("js:{file}#"),
         via,
         program: node,
         args,
+        called: None,
     })
 }
 

@@ -20,13 +20,13 @@ use std::sync::Arc;
 
 use crate::read::js;
 use crate::read::value::{JsString, Value};
-use crate::readers::{Given, changes_in_json, json_view};
+use crate::readers::given::{Given, changes_in_json, json_view};
 
-use super::protocol::Answer;
 use crate::readers::error::OptionError;
+use crate::readers::protocol::Answer;
 
 /// What a returned string is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Strings {
     /// JSON text the caller parses.
     #[default]
@@ -36,7 +36,7 @@ pub enum Strings {
 }
 
 /// What a throw is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Throws {
     /// Nothing read, counted as a throw.
     #[default]
@@ -58,6 +58,17 @@ pub struct Caller {
 
 // A `nothing` value comes from JSON text, which holds no NaN: equality is total.
 impl Eq for Caller {}
+
+// Equal callers hash alike: every part but the `nothing` value's contents (a value is not
+// hashed; that it is there is).
+impl std::hash::Hash for Caller {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.unwrap.hash(state);
+        self.nothing.is_some().hash(state);
+        self.strings.hash(state);
+        self.throws.hash(state);
+    }
+}
 
 impl Caller {
     /// The options after `?`: `key=value` joined by `&`. A `&` that does not start a
