@@ -17,8 +17,9 @@ use super::explain;
 use super::record::Offsets;
 use super::style::Style;
 
-/// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. Invalid UTF-8 is
-/// decoded lossily, and said so.
+/// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. A file is read as
+/// `list` reads it (one it would skip, binary or empty, is an error); invalid UTF-8 is decoded
+/// lossily, and said so.
 pub fn read_reply(input: &str) -> Result<String> {
     read_reply_stopped(input).map(|(text, _)| text)
 }
@@ -31,11 +32,7 @@ pub fn read_reply_stopped(input: &str) -> Result<(String, bool)> {
 
 /// [`read_reply_stopped`], and the reply as its log has it where it was read from one.
 fn read_reply_found(input: &str) -> Result<(String, bool, Option<runlog::Reply>)> {
-    let bytes = if input == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading standard input")?;
-        buf
-    } else if !Path::new(input).is_file() || !is_plain_text(Path::new(input)) {
+    if input != "-" {
         let found = runlog::resolve(input, &LoadOptions::default())?;
         for d in &found.diagnostics {
             eprintln!("bracewalk: {d}");
@@ -43,10 +40,9 @@ fn read_reply_found(input: &str) -> Result<(String, bool, Option<runlog::Reply>)
         let stopped = found.reply.meta.stop == StopReason::Truncated;
         let text = found.reply.text.clone();
         return Ok((text, stopped, Some(found.reply)));
-    } else {
-        let path = Path::new(input);
-        std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
-    };
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes).context("reading standard input")?;
     match String::from_utf8(bytes) {
         Ok(s) => Ok((s, false, None)),
         Err(e) => {
@@ -94,13 +90,6 @@ fn page_shrank(reply: &runlog::Reply, catalogue: &Catalogue) -> Option<flags::Ra
 
 fn same_file(a: &Path, b: &Path) -> bool {
     a == b || std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(a, b)| a == b)
-}
-
-/// A file that is surely one reply as it stands: nothing in it could be a record format.
-fn is_plain_text(path: &Path) -> bool {
-    let mut head = [0u8; 512];
-    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
-    !head[..n].iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b == b'{' || b == b'[')
 }
 
 /// What `extract` prints for one reply.

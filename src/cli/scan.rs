@@ -26,6 +26,9 @@ use super::style::Style;
 /// Lines of differing replies shown per comparison without `--list`.
 const SHOWN: usize = 10;
 
+/// Diagnostics told on stderr without `--list`; the rest are counted.
+const TOLD: usize = 20;
+
 /// How the result is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Output {
@@ -47,7 +50,29 @@ pub fn run(
     out: &mut dyn Write,
 ) -> io::Result<u8> {
     let scan = scan_only_with_progress(paths, load, config, only);
-    print(&scan, output, list, out)
+    let code = print(&scan, output, list, out)?;
+    // After the report, so that on a terminal they are the last thing said.
+    out.flush()?;
+    let _ = tell_diagnostics(&scan, list, &mut io::stderr().lock());
+    Ok(code)
+}
+
+/// What could not be read of the inputs, on `err` as a command-line tool says its errors: a
+/// line each, after the program's name, whatever the output format; every one with `list`,
+/// else the first [`TOLD`] and how many more. What went wrong with a reader of one's own is
+/// the report's to say, in its readers' section.
+pub fn tell_diagnostics(scan: &Scan, list: bool, err: &mut dyn Write) -> io::Result<()> {
+    let inputs = &scan.unread;
+    let told = if list { inputs.len() } else { inputs.len().min(TOLD) };
+    for d in &inputs[..told] {
+        writeln!(err, "bracewalk: {}", visible(&d.to_string(), false))?;
+    }
+    if told < inputs.len() {
+        let more = inputs.len() - told;
+        let more = format!("{} more {}", thousands(more), if more == 1 { "diagnostic" } else { "diagnostics" });
+        writeln!(err, "bracewalk: … and {more} (--list prints every one)")?;
+    }
+    Ok(())
 }
 
 /// Prints a scan made by any means (read, or merged from shards) as `output`; the exit

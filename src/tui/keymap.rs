@@ -356,6 +356,19 @@ pub const MOUSE: &[(&str, &str)] = &[
     ("wheel", "scroll the pane under the pointer"),
 ];
 
+/// The key tables as the help screen and the man page give them: each titled by where it
+/// applies, the main screen's first.
+pub const TABLES: [(&str, &[Binding]); 8] = [
+    ("Keys", NORMAL),
+    ("In the filter menu (f)", FILTER),
+    ("In the readers menu (r)", READERS),
+    ("On the summary screen (S)", SUMMARY),
+    ("On the documents screen (d)", DOCUMENTS),
+    ("On the rounds screen (R)", ROUNDS),
+    ("A document's pages across the rounds (a on the documents screen)", HISTORY),
+    ("Typing a line: the query (:), a search (/), a note (m)", LINE),
+];
+
 /// The action `key` has in `table`.
 pub fn lookup(table: &[Binding], key: Key) -> Option<Action> {
     table.iter().find(|b| b.keys.contains(&key)).map(|b| b.action)

@@ -85,6 +85,39 @@ fn the_whole_screen_at_80x24_and_160x50() {
     insta::assert_snapshot!("screen_80x24_help", screen(&s));
 }
 
+/// The help cuts no line at the popup's edge: at 80×24 and larger, scrolled from top to end,
+/// every key's description is there whole, an entry too long for the popup going on under its
+/// description.
+#[test]
+fn the_help_cuts_no_line_at_80x24_and_larger() {
+    let items = || shapes().into_iter().map(|(_, i)| i).collect::<Vec<_>>();
+    for (w, h) in [(80, 24), (100, 30), (160, 50)] {
+        let mut s = state(items(), w, h);
+        typed(&mut s, "?");
+        let mut text = Vec::new();
+        let mut last = String::new();
+        loop {
+            let now = screen(&s);
+            if now == last {
+                break;
+            }
+            for line in now.lines().filter(|l| l.contains('║')) {
+                text.push(line.split('║').nth(1).unwrap_or("").trim().to_owned());
+            }
+            last = now;
+            typed(&mut s, "j");
+        }
+        let all = text.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+        for (_, rows) in bracewalk::tui::keymap::TABLES {
+            for binding in rows {
+                let what = binding.what.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert!(all.contains(&what), "{w}×{h}: the help gives {what:?} whole");
+            }
+        }
+        assert!(all.contains("w what-if: the next reader beside the seed"), "{w}×{h}");
+    }
+}
+
 #[test]
 fn the_filter_menu_and_the_prompt() {
     let items = shapes().into_iter().map(|(_, i)| i).collect::<Vec<_>>();

@@ -85,14 +85,19 @@ pub struct List {
     dirty: bool,
     /// An entry to select once the view is next placed (following new replies).
     select: Option<EntryKey>,
-    /// Nothing has been chosen yet: the first reply of a campaign is selected as it arrives.
+    /// Nothing has been chosen yet: the list stays at its top, on its first reply, as it
+    /// fills.
     landing: bool,
+    /// The sort changed while the list was at its top: it opens the new order at its top.
+    home: bool,
     /// Entries looked at to keep the view and the indexes (compared, filtered, passed
     /// over), for tests that hold the cost of a batch to its size.
     work: u64,
     /// Every round an entry has named, in natural order (a round whose entries all left is
     /// kept: it only shortens the round column's names by less).
     rounds: BTreeSet<Natural>,
+    /// How many entries are load problems.
+    problems: usize,
 }
 
 impl List {
@@ -111,8 +116,10 @@ impl List {
             dirty: false,
             select: None,
             landing: true,
+            home: false,
             work: 0,
             rounds: BTreeSet::new(),
+            problems: 0,
         }
     }
 
@@ -153,6 +160,12 @@ impl List {
     /// The rounds the entries have named, in natural order.
     pub fn rounds(&self) -> impl Iterator<Item = &str> {
         self.rounds.iter().map(|r| r.0.as_str())
+    }
+
+    /// How many load problems are listed (filtered out or not): what `bracewalk scan` counts
+    /// as diagnostics of the same files.
+    pub fn problems(&self) -> usize {
+        self.problems
     }
 
     /// How many replies (not events or diagnostics) are listed.
@@ -196,8 +209,12 @@ impl List {
         self.top = self.top.min(self.view.len().saturating_sub(height));
     }
 
-    /// Sorts by `key` from the next time the view is placed.
+    /// Sorts by `key` from the next time the view is placed. The selected reply stays
+    /// selected; but a list at its top (no reply above the selection) stays at its top, on
+    /// the new order's first reply, as one sorted by size shows the largest.
     pub fn set_sort(&mut self, key: SortKey) {
+        let above = &self.view[..self.cursor.min(self.view.len())];
+        self.home = !above.iter().any(|&i| self.entries[i].is_reply());
         self.sort = key;
         self.dirty = true;
     }
@@ -229,8 +246,7 @@ impl List {
         self.marks.remove(id)
     }
 
-    /// A key or a click has chosen: the first reply of a campaign is no longer selected for
-    /// the user as it arrives.
+    /// A key or a click has chosen: the list no longer keeps to its top as it fills.
     pub fn chosen(&mut self) {
         self.landing = false;
     }
@@ -306,6 +322,7 @@ impl Change<'_> {
         {
             list.rounds.insert(Natural(r.clone()));
         }
+        list.problems += usize::from(matches!(e.body, Body::Diagnostic(_)));
         list.files.add(&e);
         list.by_key.insert(e.key, list.entries.len());
         list.entries.push(e);

@@ -25,7 +25,7 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool, fx: 
             match change {
                 Incoming::Entry(e) => {
                     if let Body::Diagnostic(d) = &e.body {
-                        state.loading.problem(d.to_string());
+                        state.loading.heard(d.to_string());
                     }
                     if state.loading.follow && !initial && e.is_reply() {
                         c.select(e.key);
@@ -81,10 +81,11 @@ fn after_moves(state: &mut State, moved: &Moved, fx: &mut Vec<Effect>) {
     for &(from, to) in &moved.keys {
         state.reply.rekey(from, to);
         let Some(e) = state.list.entry(to) else { continue };
-        if e.is_reply() && !e.complete() {
-            if let Some(locator) = e.locator() {
-                fx.push(Effect::Reread { key: to, locator, stopped: e.cut() });
-            }
+        if e.is_reply()
+            && !e.complete()
+            && let Some(locator) = e.locator()
+        {
+            fx.push(Effect::Reread { key: to, locator, stopped: e.cut() });
         }
         if e.is_reply() && state.list.filter().query.as_ref().is_some_and(|q| !q.hits.contains_key(&to)) {
             search.push(to);

@@ -93,7 +93,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                     if let Some(i) = c.index(k) {
                         let e = c.entry_mut(i);
                         e.gone = true;
-                        state.loading.last_diagnostic = Some(format!("{}: could not be read again: {why}", e.id));
+                        state.loading.problem(format!("{}: could not be read again: {why}", e.id));
                     }
                     if state.reply.wanted == Some(k) {
                         state.reply.wanted = None;
