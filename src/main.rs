@@ -459,6 +459,9 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
 
 fn rounds(args: &RoundsArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
+    if let Some(code) = unreadable(&args.paths) {
+        return Ok(code);
+    }
     let readers = args.readers.args()?;
     let config = bracewalk::reading::Config::new(readers.catalogue(&args.paths, false)?);
     let output = match (args.json, args.markdown) {

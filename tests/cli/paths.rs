@@ -33,6 +33,8 @@ fn a_path_that_does_not_exist_is_an_error_for_every_command() {
         vec!["scan", "--json", m],
         vec!["list", m],
         vec!["list", "--json", m],
+        vec!["rounds", m],
+        vec!["rounds", "--json", m],
         vec!["explain", m],
         vec!["extract", m],
         vec!["extract", &format!("{m}:3")],
