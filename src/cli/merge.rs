@@ -113,7 +113,11 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
     let manifest = shard::merged(&given, &order, status);
     match merge.then {
         Then::Print { output, list } => {
-            print(&merged, output, list, manifest.as_ref(), out).context("writing the scan")?;
+            print(&merged, output, list, manifest.as_ref(), out)
+                .and_then(|_| out.flush())
+                .context("writing the scan")?;
+            // After the report, so that on a terminal they are the last thing said.
+            let _ = super::scan::tell_diagnostics(&merged, list, &mut std::io::stderr().lock());
             Ok(status)
         }
         Then::Accept(file) => {

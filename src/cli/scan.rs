@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -12,19 +13,23 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::describe::plural;
 use crate::describe::thousands;
+use crate::natural::Json as Natural;
 use crate::query::Query;
 use crate::read::trace::DecidedBy;
 use crate::reading::{Class, Config};
 use crate::runlog::LoadOptions;
 use crate::scan::report::{self, Kind, Row, headline};
 use crate::scan::shard::{Manifest, Options, Plan};
-use crate::scan::{Comparison, Difference, Group, InputDiagnostic, Progress, Scan, scan_found};
+use crate::scan::{Comparison, Difference, Group, InputDiagnostic, Progress, Scan, scan_found, scan_paths_only};
 use crate::visible::visible;
 
 use super::style::Style;
 
 /// Lines of differing replies shown per comparison without `--list`.
 const SHOWN: usize = 10;
+
+/// Diagnostics told on stderr without `--list`; the rest are counted.
+const TOLD: usize = 20;
 
 /// How the result is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,12 +59,33 @@ pub fn run(
     let status = plan_exit_code(&scan, plan);
     let manifest = Manifest::of(plan, options, status, started);
     print(&scan, output, list, Some(&manifest), out)?;
+    // After the report, so that on a terminal they are the last thing said.
+    out.flush()?;
+    let _ = tell_diagnostics(&scan, list, &mut io::stderr().lock());
     Ok(status)
 }
 
 /// Seconds since the Unix epoch, now.
 pub fn now() -> f64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// What could not be read of the inputs, on `err` as a command-line tool says its errors: a
+/// line each, after the program's name, whatever the output format; every one with `list`,
+/// else the first [`TOLD`] and how many more. What went wrong with a reader of one's own is
+/// the report's to say, in its readers' section.
+pub fn tell_diagnostics(scan: &Scan, list: bool, err: &mut dyn Write) -> io::Result<()> {
+    let inputs = &scan.unread;
+    let told = if list { inputs.len() } else { inputs.len().min(TOLD) };
+    for d in &inputs[..told] {
+        writeln!(err, "bracewalk: {}", visible(&d.to_string(), false))?;
+    }
+    if told < inputs.len() {
+        let more = inputs.len() - told;
+        let more = format!("{} more {}", thousands(more), if more == 1 { "diagnostic" } else { "diagnostics" });
+        writeln!(err, "bracewalk: … and {more} (--list prints every one)")?;
+    }
+    Ok(())
 }
 
 /// Prints a scan made by any means (read, or merged from shards) as `output`, with its
@@ -86,12 +112,20 @@ pub fn with_manifest(json: &mut Json, manifest: Option<&Manifest>) {
     }
 }
 
-/// Scans what `plan` reads, with a progress bar on a terminal.
-pub fn scan_with_progress(plan: &Plan, load: &LoadOptions, config: Config) -> Scan {
-    scan_only_with_progress(plan, load, config, None)
+/// Scans `paths`, with a progress bar on a terminal.
+pub fn scan_with_progress(paths: &[PathBuf], load: &LoadOptions, config: Config) -> Scan {
+    let bar = progress_bar();
+    let scan = scan_paths_only(paths, load, config, None, &mut |p: &Progress| {
+        bar.set_length(p.bytes_total);
+        bar.set_position(p.bytes_done);
+        bar.set_message(format!("{} replies", thousands(p.replies)));
+    });
+    bar.finish_and_clear();
+    scan
 }
 
-/// [`scan_with_progress`], counting only what `only` selects (`--filter`).
+/// Scans what `plan` reads, with a progress bar on a terminal, counting only what `only`
+/// selects (`--filter`).
 pub fn scan_only_with_progress(plan: &Plan, load: &LoadOptions, config: Config, only: Option<Query>) -> Scan {
     let bar = progress_bar();
     let scan =
@@ -581,38 +615,39 @@ fn write_json(scan: &Scan, list: bool, manifest: Option<&Manifest>, out: &mut dy
     if list {
         with_manifest(&mut json, manifest);
     }
-    let Json::Object(top) = &json else { return put(out, &json) };
+    // Every object's keys in natural order (rounds, and any name with a number).
+    let Json::Object(top) = &json else { return put(out, &Natural(&json)) };
     out.write_all(b"{")?;
-    for (n, (key, value)) in top.iter().enumerate() {
+    for (n, (key, value)) in naturally(top).into_iter().enumerate() {
         out.write_all(if n > 0 { b"," } else { b"" })?;
         put(out, key)?;
         out.write_all(b":")?;
         let (true, Json::Object(comparisons)) = (key == "comparisons", value) else {
-            put(out, value)?;
+            put(out, &Natural(value))?;
             continue;
         };
         out.write_all(b"{")?;
-        for (i, (name, fields)) in comparisons.iter().enumerate() {
+        for (i, (name, fields)) in naturally(comparisons).into_iter().enumerate() {
             out.write_all(if i > 0 { b"," } else { b"" })?;
             put(out, name)?;
             out.write_all(b":")?;
             let (Json::Object(fields), Some(comparison)) = (fields, scan.comparison(name)) else {
-                put(out, fields)?;
+                put(out, &Natural(fields))?;
                 continue;
             };
             out.write_all(b"{")?;
-            for (j, (field, v)) in fields.iter().enumerate() {
+            for (j, (field, v)) in naturally(fields).into_iter().enumerate() {
                 out.write_all(if j > 0 { b"," } else { b"" })?;
                 put(out, field)?;
                 out.write_all(b":")?;
                 if field != "replies" {
-                    put(out, v)?;
+                    put(out, &Natural(v))?;
                     continue;
                 }
                 out.write_all(b"[")?;
                 for (k, d) in comparison.differ.iter().enumerate() {
                     out.write_all(if k > 0 { b"," } else { b"" })?;
-                    put(out, &difference_json(scan, d))?;
+                    put(out, &Natural(&difference_json(scan, d)))?;
                 }
                 out.write_all(b"]")?;
             }
@@ -621,6 +656,13 @@ fn write_json(scan: &Scan, list: bool, manifest: Option<&Manifest>, out: &mut dy
         out.write_all(b"}")?;
     }
     out.write_all(b"}\n")
+}
+
+/// The entries of `map` with their keys in natural order.
+fn naturally(map: &Map<String, Json>) -> Vec<(&String, &Json)> {
+    let mut entries: Vec<(&String, &Json)> = map.iter().collect();
+    entries.sort_by(|a, b| crate::natural::cmp(a.0, b.0));
+    entries
 }
 
 /// [`render_json`], each comparison's `replies` left empty unless `differences`.
@@ -711,6 +753,30 @@ fn render_json_of(scan: &Scan, list: bool, differences: bool) -> Json {
             json!(scan.replies.iter().map(|r| r.reference.as_deref()).collect::<Vec<_>>()),
         );
         ids.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply));
+        // What `page-shrank` is raised from, so that a merge of rounds scanned apart finds
+        // what one scan finds.
+        let pages: Vec<Json> = scan
+            .pages
+            .calls
+            .iter()
+            .filter_map(|c| {
+                let i = c.reply?;
+                let mut o = Map::new();
+                o.insert("id".to_owned(), json!(scan.id(i)));
+                if let Some(r) = scan.replies.get(i).and_then(|r| r.reference.as_ref()) {
+                    o.insert("reference".to_owned(), json!(r));
+                }
+                o.insert("round".to_owned(), json!(c.round));
+                o.insert("document".to_owned(), json!(c.document));
+                o.insert("page".to_owned(), json!(c.page));
+                o.insert("agent".to_owned(), json!(c.agent));
+                o.insert("ts".to_owned(), json!(c.ts));
+                o.insert("html".to_owned(), json!(c.html));
+                o.insert("ended".to_owned(), json!(c.ended));
+                Some(Json::Object(o))
+            })
+            .collect();
+        ids.insert("pages".to_owned(), Json::from(pages));
         ids.insert("diagnostics".to_owned(), json!(scan.diagnostics().map(|d| d.to_string()).collect::<Vec<_>>()));
         ids.insert("unread".to_owned(), scan.unread.iter().map(unread_json).collect());
         for top in

@@ -9,4 +9,5 @@ mod cli;
 mod cluster;
 mod counts;
 mod merge;
+mod rounds;
 mod shards;

@@ -11,6 +11,7 @@ mod latency;
 mod query;
 mod real_terminal;
 mod reread;
+mod rounds;
 mod soak;
 mod terminal_restore;
 mod update;

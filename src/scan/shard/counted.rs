@@ -13,10 +13,11 @@ use serde_json::{Map, Value as Json};
 
 use crate::read::trace::DecidedBy;
 use crate::readers::Outcome;
-use crate::reading::{Class, Config};
+use crate::reading::{Class, Config, Flag};
 
 use super::super::merge::{ShardError, Unread, at, check_config, number, read_problems};
 use super::super::report::{self, Kind, Row};
+use super::super::rounds::{Call, PAGE_AGENT};
 use super::super::scanner::{Difference, Group, NOTED, ReplyName, Scan};
 
 /// A shard as a counted merge reads it: its diagnostics out of its ids (and, for `KEEP`, which
@@ -92,15 +93,79 @@ impl<'de, I: Deserialize<'de>> Deserialize<'de> for Counted<I> {
 #[derive(Deserialize)]
 struct Ids {
     unread: Vec<Unread>,
+    #[serde(default)]
+    pages: Vec<PageCall>,
 }
 
 #[derive(Deserialize)]
 struct Keep {
     unread: Vec<Unread>,
+    #[serde(default)]
+    pages: Vec<PageCall>,
     replies: Vec<String>,
     references: Vec<Option<String>>,
     #[serde(default)]
     reader_failed: BTreeMap<String, Vec<Json>>,
+}
+
+/// A call of a bench document's page as a shard lists it (`ids.pages`): what `page-shrank` is
+/// raised from once every round is in.
+#[derive(Deserialize)]
+struct PageCall {
+    id: String,
+    reference: Option<String>,
+    round: String,
+    document: String,
+    page: Option<u32>,
+    agent: Option<String>,
+    ts: Option<String>,
+    html: Option<usize>,
+    #[serde(default = "yes")]
+    ended: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Of a shard's page calls, the ones a page's history can take as its final answer in a
+/// round, whichever shard holds the rest of the run: for each page of each document's run,
+/// the page agent's last call (by time, then order), or where it has none the last call; and
+/// for each run one call that says whether it ended. A merge that lists nothing holds these,
+/// not every call.
+fn finals(calls: Vec<PageCall>) -> Vec<PageCall> {
+    type Run = (String, String);
+    let mut ended: HashMap<Run, bool> = HashMap::new();
+    let mut by_page: HashMap<(Run, u32), Vec<usize>> = HashMap::new();
+    let mut first_of_run: HashMap<Run, usize> = HashMap::new();
+    for (n, c) in calls.iter().enumerate() {
+        let run = (c.round.clone(), c.document.clone());
+        *ended.entry(run.clone()).or_default() |= c.ended;
+        first_of_run.entry(run.clone()).or_insert(n);
+        if let Some(p) = c.page {
+            by_page.entry((run, p)).or_default().push(n);
+        }
+    }
+    let mut kept = vec![false; calls.len()];
+    for mut at in by_page.into_values() {
+        at.sort_by(|&a, &b| calls[a].ts.cmp(&calls[b].ts).then(a.cmp(&b)));
+        let page_agent = at.iter().rev().find(|&&n| calls[n].agent.as_deref() == Some(PAGE_AGENT));
+        if let Some(&n) = page_agent.or(at.last()) {
+            kept[n] = true;
+        }
+    }
+    for &n in first_of_run.values() {
+        kept[n] = true;
+    }
+    calls
+        .into_iter()
+        .zip(kept)
+        .filter(|(_, k)| *k)
+        .map(|(mut c, _)| {
+            c.ended = ended.get(&(c.round.clone(), c.document.clone())).copied().unwrap_or(c.ended);
+            c
+        })
+        .collect()
 }
 
 /// A reply by its id and where it was read (where that is not its id).
@@ -113,7 +178,7 @@ impl Scan {
         let read: Counted<Ids> = serde_json::from_reader(std::io::BufReader::new(reader))
             .map_err(|e| ShardError::NotAScan(format!("not JSON: {e}")))?;
         let ids = read.ids.ok_or(ShardError::NoIds)?;
-        Scan::counted(Json::Object(read.rest), read.differences, ids.unread, config, |_| Ok(()))
+        Scan::counted(Json::Object(read.rest), read.differences, (ids.unread, ids.pages), config, |_| Ok(()))
     }
 
     /// [`Scan::from_counts`], naming besides the replies of `keep` that the shard read, with
@@ -123,11 +188,11 @@ impl Scan {
         let read: Counted<Keep> = serde_json::from_reader(std::io::BufReader::new(reader))
             .map_err(|e| ShardError::NotAScan(format!("not JSON: {e}")))?;
         let ids = read.ids.ok_or(ShardError::NoIds)?;
-        let Keep { unread, replies, references, reader_failed } = ids;
+        let Keep { unread, pages, replies, references, reader_failed } = ids;
         if references.len() != replies.len() {
             return Err(ShardError::NotAScan("ids.references is not one per reply".to_owned()));
         }
-        Scan::counted(Json::Object(read.rest), read.differences, unread, config, |scan| {
+        Scan::counted(Json::Object(read.rest), read.differences, (unread, pages), config, |scan| {
             let mut named: HashMap<usize, usize> = HashMap::new();
             for (i, key) in replies.iter().cloned().zip(references.iter().cloned()).enumerate() {
                 if keep.contains(&key) {
@@ -167,11 +232,11 @@ impl Scan {
     }
 
     /// A scan of the counts in `json` and the comparisons' `differences`, with the inputs'
-    /// diagnostics `unread`, and what `name` names of it first.
+    /// diagnostics and the page calls of `listed`, and what `name` names of it first.
     fn counted(
         json: Json,
         mut differences: HashMap<String, Vec<Listed>>,
-        unread: Vec<Unread>,
+        (unread, pages): (Vec<Unread>, Vec<PageCall>),
         config: Config,
         name: impl FnOnce(&mut Scan) -> Result<(), ShardError>,
     ) -> Result<Scan, ShardError> {
@@ -205,6 +270,28 @@ impl Scan {
         // Each reply a difference names, once: where it was read, when its id repeats.
         let mut named: HashMap<Named, usize> =
             scan.replies.iter().enumerate().map(|(i, r)| ((r.id.clone(), r.reference.clone()), i)).collect();
+        let mut name_of = |scan: &mut Scan, key: Named| match named.get(&key) {
+            Some(&reply) => reply,
+            None => {
+                named.insert(key.clone(), scan.replies.len());
+                scan.replies.push(ReplyName { id: key.0, reference: key.1 });
+                scan.replies.len() - 1
+            }
+        };
+        for c in finals(pages) {
+            let reply = name_of(&mut scan, (c.id, c.reference));
+            scan.pages.push(Call {
+                reply: Some(reply),
+                answered: true,
+                round: c.round,
+                document: c.document,
+                page: c.page,
+                agent: c.agent,
+                ts: c.ts,
+                html: c.html,
+                ended: c.ended,
+            });
+        }
         for section in report::sections(&scan) {
             for row in &section.rows {
                 let name = row.name(&scan.config);
@@ -222,15 +309,7 @@ impl Scan {
                             let class = class.as_deref().and_then(Class::named).ok_or_else(|| {
                                 ShardError::NotAScan(format!("{name}: a difference of {id:?} with no class"))
                             })?;
-                            let key = (id, reference);
-                            let reply = match named.get(&key) {
-                                Some(&reply) => reply,
-                                None => {
-                                    named.insert(key.clone(), scan.replies.len());
-                                    scan.replies.push(ReplyName { id: key.0, reference: key.1 });
-                                    scan.replies.len() - 1
-                                }
-                            };
+                            let reply = name_of(&mut scan, (id, reference));
                             differ.push(Difference { reply, class, account });
                         }
                         let want = value.get("differ").and_then(Json::as_u64);
@@ -261,7 +340,12 @@ impl Scan {
                             t.entries = count(value.get("entries").and_then(Json::as_u64).unwrap_or(0));
                         }
                         // Beyond what the row lists (a reader's failures on replies named).
-                        let n = count(n).saturating_sub(row.count(&scan));
+                        // `page-shrank` is raised anew from the page calls once every round is in.
+                        let n = if *row == Row::Flag(Flag::PageShrank) {
+                            0
+                        } else {
+                            count(n).saturating_sub(row.count(&scan))
+                        };
                         if n > 0 {
                             scan.unlisted.rows.insert(row.clone(), n);
                         }
