@@ -12,10 +12,10 @@ const EVERY: Duration = Duration::from_millis(100);
 /// The exit status when the parent went: the task it ran for is gone.
 pub const PARENT_GONE: i32 = 129;
 
-/// Ends this process as soon as the process that started it is gone: a task runner that kills
-/// a worker (Dask's nanny, Ray, Spark's executors) kills the worker, not the programs the
-/// worker started, and retries the task elsewhere; a scan left running would still write its
-/// shard, late. A thread looks every tenth of a second whether this process has another parent
+/// Ends this process, and the readers it runs, as soon as the process that started it is
+/// gone: a task runner that kills a worker (Dask's nanny, Ray, Spark's executors) kills the
+/// worker, not the programs the worker started, and retries the task elsewhere; a scan left
+/// running would still write its shard, late. A thread looks every tenth of a second whether this process has another parent
 /// now (the one it had ended, and it was given to init or a subreaper). Where no parent is
 /// known, nothing is watched.
 pub fn die_with_parent() {
@@ -30,6 +30,8 @@ pub fn die_with_parent() {
                 std::thread::sleep(EVERY);
                 if std::os::unix::process::parent_id() != parent {
                     eprintln!("bracewalk: the process that started this scan ({parent}) has ended; ending too");
+                    // Its readers' process groups first: each would outlive the scan.
+                    crate::readers::supervisor::stop_every_group();
                     std::process::exit(PARENT_GONE);
                 }
             }

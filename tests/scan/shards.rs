@@ -476,11 +476,18 @@ fn a_scan_that_dies_with_its_parent_ends_when_a_worker_is_killed() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("replies.jsonl");
     std::fs::write(&file, "{\"id\": \"a\", \"text\": \"{}\"}\n").unwrap();
-    // A worker that started a scan held up by a reader that answers nothing for 5 s.
+    let aside = tempfile::tempdir().unwrap();
+    let (reader_pid, shard) = (aside.path().join("reader.pid"), aside.path().join("shard.json"));
+    // A worker that started a scan, its shard written aside, held up by a reader that says
+    // who it is and answers nothing for 4 s: without its parent the scan would write its
+    // shard then.
     let script = format!(
-        "\"{BIN}\" scan --die-with-parent --reader 'slow=sleep 5' --text-path /text {} >/dev/null 2>&1 & echo $!; wait",
-        file.display()
+        "\"{BIN}\" scan --die-with-parent --reader 'slow=echo $$ > {}; exec sleep 4' --text-path /text {} --json --list >{} 2>/dev/null & echo $!; wait",
+        reader_pid.display(),
+        file.display(),
+        shard.display()
     );
+    let started = Instant::now();
     let mut worker = Command::new("sh")
         .args(["-c", &script])
         .stdout(std::process::Stdio::piped())
@@ -490,15 +497,23 @@ fn a_scan_that_dies_with_its_parent_ends_when_a_worker_is_killed() {
     let mut line = String::new();
     BufReader::new(worker.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let pid = line.trim().to_owned();
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(!ended(&pid), "the scan is running");
+    while !reader_pid.exists() && started.elapsed() < Duration::from_secs(2) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let reader = std::fs::read_to_string(&reader_pid).unwrap().trim().to_owned();
+    assert!(!ended(&pid) && !ended(&reader), "the scan and its reader are running");
     worker.kill().unwrap();
     worker.wait().unwrap();
     let killed = Instant::now();
-    while !ended(&pid) && killed.elapsed() < Duration::from_secs(3) {
+    while !(ended(&pid) && ended(&reader)) && killed.elapsed() < Duration::from_secs(2) {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(ended(&pid), "the scan still runs {:?} after its worker was killed", killed.elapsed());
+    assert!(ended(&reader), "its reader still runs {:?} after its worker was killed", killed.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(4), "all ended before the reader would have answered");
+    // Past the time the reader would have answered, no late shard.
+    std::thread::sleep(Duration::from_secs(5).saturating_sub(started.elapsed()));
+    assert_eq!(std::fs::read(&shard).unwrap(), b"", "a shard written late");
 }
 
 #[test]

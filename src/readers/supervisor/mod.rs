@@ -36,6 +36,7 @@ use super::own::{Outside, Resolved};
 use super::problem::ReaderProblem;
 use super::protocol;
 
+pub use process::stop_every_group;
 pub use session::Session;
 use session::Started;
 

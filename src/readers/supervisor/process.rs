@@ -7,9 +7,9 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read as _, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -24,6 +24,26 @@ const PIECE: usize = 64 << 10;
 const MAX_LINE: u64 = 512 << 20;
 /// How long a child that has answered everything is given to exit once its input ends.
 pub(super) const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+/// The process groups of the readers running now (each its leader's id), so that a run that
+/// must end at once takes them with it ([`stop_every_group`]). A group leaves it before its
+/// leader is reaped, so no id here is one the system may have given again.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Stops the process group of every reader running now, for a run that ends at once (its
+/// parent gone, `--die-with-parent`) without stopping each reader in turn: a reader left
+/// running would outlive bracewalk.
+pub fn stop_every_group() {
+    let running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+    for &pid in running.iter() {
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(pid) {
+            let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+        }
+        #[cfg(not(unix))]
+        let _ = pid;
+    }
+}
 
 /// What the reader thread hands over.
 pub(super) enum Output {
@@ -107,6 +127,8 @@ pub(super) fn exit_status(p: &mut Process, grace: Duration) -> Ended {
         let _ = handle.join();
     }
     let stopped = status.is_none();
+    let id = p.child.id();
+    RUNNING.lock().unwrap_or_else(PoisonError::into_inner).retain(|&pid| pid != id);
     // The whole group: `sh -c` may have started the reader as a child of its own.
     kill_group(&mut p.child);
     let status = match status {
@@ -200,7 +222,10 @@ pub(super) fn spawn(outside: &Outside, shared: &Arc<Shared>) -> io::Result<Proce
             .spawn(move || watch(&stopped, &s, timeout, pid))
     })();
     match spawned {
-        Ok(handle) => Ok(Process { child, input: Some(input), output, watchdog: Some((stop, handle)) }),
+        Ok(handle) => {
+            RUNNING.lock().unwrap_or_else(PoisonError::into_inner).push(child.id());
+            Ok(Process { child, input: Some(input), output, watchdog: Some((stop, handle)) })
+        }
         Err(e) => {
             kill_group(&mut child);
             let _ = child.wait();
