@@ -6,12 +6,14 @@ map, one process per task, and `bracewalk scan --merge` the reduce.
 
 Every executor needs the bracewalk binary (`--bracewalk PATH`, or on PATH) and the corpus at the
 path given (or anywhere, with `--root`: ids are named from the root). Shards are written to
-`--out`, which the machine that merges must see. A task that fails is run again up to
-`spark.task.maxFailures` times (4 on a cluster; `local[N,4]` for a local master).
+`--out`, which the machine that merges must see. A task that fails is run again `--retries`
+times (3): the recipe sets `spark.task.maxFailures`, and a local master's tries, which it takes
+in its name (`local[2]` runs as `local[2,4]`; Spark's local default is one try).
 """
 
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -45,16 +47,20 @@ def main():
     p.add_argument("--options", default="", help="options for the scan and the merge (--compare, --field, --reader, …)")
     p.add_argument("--merge-options", default="", help="how the merge prints (--json, --markdown, --list)")
     p.add_argument("--bracewalk", default="bracewalk", help="the binary, as every executor finds it")
-    p.add_argument("--master", help="`local[2,4]`: 2 cores, 4 tries a task; default: spark-submit's")
+    p.add_argument("--master", help="`local[2]`: 2 cores on this machine; default: spark-submit's")
+    p.add_argument("--retries", type=int, default=3, help="how often a failed task is run again")
     a = p.parse_args()
 
     from pyspark.sql import SparkSession
 
+    tries = str(a.retries + 1)
     builder = SparkSession.builder.appName("bracewalk scan")
     if a.master:
-        builder = builder.master(a.master)
+        # A local master takes its tries in its name, `local[CORES,TRIES]`, not from the config.
+        local = re.fullmatch(r"local(?:\[([^,\]]+)(?:,\d+)?\])?", a.master)
+        builder = builder.master(f"local[{local.group(1) or 1},{tries}]" if local else a.master)
     # One core a task: a scan uses the cores it is given.
-    spark = builder.config("spark.task.cpus", "1").getOrCreate()
+    spark = builder.config("spark.task.cpus", "1").config("spark.task.maxFailures", tries).getOrCreate()
     os.makedirs(a.out, exist_ok=True)
     options = shlex.split(a.options)
     scan_args = [*options, *(["--root", a.root] if a.root else []), *a.paths]
