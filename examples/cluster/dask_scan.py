@@ -16,6 +16,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 import uuid
 
 
@@ -37,6 +38,11 @@ def scan_part(bracewalk, part, scan_args, out_dir):
     return final
 
 
+def said(what, since):
+    """How long a step took, on the standard error (the merge prints to the standard output)."""
+    print(f"{what} in {time.monotonic() - since:.1f} s", file=sys.stderr, flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("paths", nargs="+", help="what to scan, as every worker sees it")
@@ -51,6 +57,7 @@ def main():
     p.add_argument("--retries", type=int, default=3, help="how often a failed task is run again")
     a = p.parse_args()
 
+    began = time.monotonic()
     from dask.distributed import Client, LocalCluster
 
     os.makedirs(a.out, exist_ok=True)
@@ -61,12 +68,18 @@ def main():
         client = Client(a.scheduler)
     else:
         client = Client(LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True))
+    said("started the cluster", began)
     with client:
+        mapped = time.monotonic()
         futures = client.map(scan_part, [a.bracewalk] * len(parts), parts, [scan_args] * len(parts),
                              [a.out] * len(parts), retries=a.retries, pure=False)
         shards = client.gather(futures)
+        said(f"scanned {len(parts)} shards", mapped)
+    merged = time.monotonic()
     merge = [a.bracewalk, "scan", "--merge", *shards, *options, *shlex.split(a.merge_options)]
-    return subprocess.run(merge).returncode
+    status = subprocess.run(merge).returncode
+    said("merged them", merged)
+    return status
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 import uuid
 
 
@@ -35,6 +36,11 @@ def scan_part(bracewalk, part, scan_args, out_dir):
     return final
 
 
+def said(what, since):
+    """How long a step took, on the standard error (the merge prints to the standard output)."""
+    print(f"{what} in {time.monotonic() - since:.1f} s", file=sys.stderr, flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("paths", nargs="+", help="what to scan, as every node sees it")
@@ -48,19 +54,26 @@ def main():
     p.add_argument("--retries", type=int, default=3, help="how often a failed task is run again")
     a = p.parse_args()
 
+    began = time.monotonic()
     import ray
 
     # The workers' output kept off the standard output, which the merge prints to.
     ray.init(address=a.address, log_to_driver=False)
+    said("started the cluster", began)
     os.makedirs(a.out, exist_ok=True)
     options = shlex.split(a.options)
     scan_args = [*options, *(["--root", a.root] if a.root else []), *a.paths]
     # One CPU a task: a scan uses the cores it is given, and the cluster's slots are the cores.
     task = ray.remote(num_cpus=1, max_retries=a.retries, retry_exceptions=True)(scan_part)
     parts = [f"{i}/{a.shards}" for i in range(1, a.shards + 1)]
+    mapped = time.monotonic()
     shards = ray.get([task.remote(a.bracewalk, part, scan_args, a.out) for part in parts])
+    said(f"scanned {len(parts)} shards", mapped)
+    merged = time.monotonic()
     merge = [a.bracewalk, "scan", "--merge", *shards, *options, *shlex.split(a.merge_options)]
-    return subprocess.run(merge).returncode
+    status = subprocess.run(merge).returncode
+    said("merged them", merged)
+    return status
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 import uuid
 
 
@@ -38,6 +39,11 @@ def scan_part(bracewalk, part, scan_args, out_dir):
     return final
 
 
+def said(what, since):
+    """How long a step took, on the standard error (the merge prints to the standard output)."""
+    print(f"{what} in {time.monotonic() - since:.1f} s", file=sys.stderr, flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("paths", nargs="+", help="what to scan, as every executor sees it")
@@ -51,6 +57,7 @@ def main():
     p.add_argument("--retries", type=int, default=3, help="how often a failed task is run again")
     a = p.parse_args()
 
+    began = time.monotonic()
     from pyspark.sql import SparkSession
 
     tries = str(a.retries + 1)
@@ -61,16 +68,22 @@ def main():
         builder = builder.master(f"local[{local.group(1) or 1},{tries}]" if local else a.master)
     # One core a task: a scan uses the cores it is given.
     spark = builder.config("spark.task.cpus", "1").config("spark.task.maxFailures", tries).getOrCreate()
+    said("started the cluster", began)
     os.makedirs(a.out, exist_ok=True)
     options = shlex.split(a.options)
     scan_args = [*options, *(["--root", a.root] if a.root else []), *a.paths]
     parts = [f"{i}/{a.shards}" for i in range(1, a.shards + 1)]
     bracewalk, out = a.bracewalk, a.out
+    mapped = time.monotonic()
     rdd = spark.sparkContext.parallelize(parts, len(parts))
     shards = rdd.map(lambda part: scan_part(bracewalk, part, scan_args, out)).collect()
+    said(f"scanned {len(parts)} shards", mapped)
     spark.stop()
+    merged = time.monotonic()
     merge = [a.bracewalk, "scan", "--merge", *shards, *options, *shlex.split(a.merge_options)]
-    return subprocess.run(merge).returncode
+    status = subprocess.run(merge).returncode
+    said("merged them", merged)
+    return status
 
 
 if __name__ == "__main__":
