@@ -58,6 +58,11 @@ def main():
     import ray
 
     # The workers' output kept off the standard output, which the merge prints to.
+    # Ray says what befell a task (a retry) on the standard output, which the merge prints to:
+    # while Ray runs, the standard output goes to the standard error.
+    sys.stdout.flush()
+    stdout = os.dup(1)
+    os.dup2(2, 1)
     ray.init(address=a.address, log_to_driver=False)
     said("started the cluster", began)
     os.makedirs(a.out, exist_ok=True)
@@ -69,6 +74,10 @@ def main():
     mapped = time.monotonic()
     shards = ray.get([task.remote(a.bracewalk, part, scan_args, a.out) for part in parts])
     said(f"scanned {len(parts)} shards", mapped)
+    ray.shutdown()
+    sys.stdout.flush()
+    os.dup2(stdout, 1)
+    os.close(stdout)
     merged = time.monotonic()
     merge = [a.bracewalk, "scan", "--merge", *shards, *options, *shlex.split(a.merge_options)]
     status = subprocess.run(merge).returncode
