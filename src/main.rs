@@ -19,6 +19,7 @@ use bracewalk::cli::style::Style;
 use bracewalk::cli::{self, accepted, extract, list};
 use bracewalk::query::Query;
 use bracewalk::readers::ReaderId;
+use bracewalk::readers::supervisor;
 use bracewalk::reading::Pair;
 use bracewalk::runlog::{Format, LoadOptions};
 use bracewalk::tui;
@@ -310,13 +311,22 @@ struct ExplainArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    // A reader of one's own ends with bracewalk however it ends. The inspector stops on its
+    // own signals, and returns here; every other command ends on them, its readers first.
+    if cli.command.is_some()
+        && let Err(e) = supervisor::end_on_signals()
+    {
+        eprintln!("bracewalk: readers of your own may outlive a signal: {e}");
+    }
+    let code = match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("bracewalk: {e:#}");
             ExitCode::from(2)
         }
-    }
+    };
+    supervisor::stop_all();
+    code
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {

@@ -11,7 +11,7 @@
 //! is one error before anything is read), then speaks the reader [protocol]. The extractor's
 //! standard output goes to the reader's log: the runner is started with its standard output
 //! moved to descriptor 3 and descriptor 1 pointed at its standard error, so no `print` or
-//! `console.log` can reach the protocol ([`Adapter::shell_script`]).
+//! `console.log` can reach the protocol (the supervisor starts it so).
 //!
 //! [protocol]: super::protocol
 
@@ -82,13 +82,6 @@ impl Adapter {
         };
         let via = self.via.as_ref().map(|v| format!(" (through {v})")).unwrap_or_default();
         format!("{language} of {}{via}", self.target)
-    }
-
-    /// The `sh -c` script that starts the program with its standard output moved to
-    /// descriptor 3 and descriptor 1 on its standard error; the program and its arguments
-    /// follow the script as its positional parameters, unquoted by anyone.
-    pub fn shell_script() -> &'static str {
-        "exec 3>&1 1>&2; exec \"$@\""
     }
 }
 

@@ -21,6 +21,7 @@
 //! stand, and every later reply of it is [`Given::Failed`] ("reader failed", never "nothing
 //! read"). Other readers never wait on a failed one.
 
+mod groups;
 mod ledger;
 mod process;
 mod session;
@@ -36,6 +37,7 @@ use super::own::{Outside, Resolved};
 use super::problem::ReaderProblem;
 use super::protocol;
 
+pub use groups::{end_on_signals, stop_all};
 pub use session::Session;
 use session::Started;
 

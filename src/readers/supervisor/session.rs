@@ -277,15 +277,6 @@ impl Session {
     }
 }
 
-impl Drop for Session {
-    fn drop(&mut self) {
-        if let Some(mut p) = self.process.take() {
-            p.input = None;
-            exit_status(&mut p, Duration::ZERO);
-        }
-    }
-}
-
 fn seconds(d: Duration) -> String {
     if d < Duration::from_secs(10) { format!("{:.1} s", d.as_secs_f64()) } else { format!("{} s", d.as_secs()) }
 }
