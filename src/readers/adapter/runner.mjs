@@ -15,6 +15,10 @@ const PROTOCOL = 3;
 // Answers are sent a chunk of requests at a time, or sooner when an extractor is slow.
 const FLUSH_MS = 50;
 const [file, wanted] = process.argv.slice(1);
+// The extractor's module is imported, not run: nothing in process.argv names it as the
+// program, so a main guard (`import.meta.url === pathToFileURL(process.argv[1]).href`,
+// `process.argv[1] === __filename`) is false, as it is for any module a program imports.
+process.argv.splice(1, Infinity, "bracewalk-runner");
 
 function send(text) {
   const bytes = Buffer.from(text, "utf8");

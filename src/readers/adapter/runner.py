@@ -155,6 +155,9 @@ def answer(request_id, v):
 
 def main():
     kind, target, attr = sys.argv[1:4]
+    # The extractor's module is imported, not run: its __name__ is its own, and sys.argv
+    # names no program of its, as for any module a program imports.
+    sys.argv[:] = ["bracewalk-runner"]
     os.set_inheritable(PROTOCOL, False)
     # Its standard output is the reader's log: a line there is seen as it is printed.
     sys.stdout.reconfigure(line_buffering=True)
