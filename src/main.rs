@@ -311,6 +311,7 @@ struct ExplainArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    supervisor::stop_on_panic();
     // A reader of one's own ends with bracewalk however it ends. The inspector stops on its
     // own signals, and returns here; every other command ends on them, its readers first.
     if cli.command.is_some()

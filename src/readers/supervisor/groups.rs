@@ -1,7 +1,7 @@
 //! Every reader's process group, from its start until its leader is reaped, in one place, so
 //! that every way bracewalk ends ends them too ([`stop_all`]): a command's end and an error
-//! it returns (`main` stops them last), a panic on any thread (a hook, installed with the
-//! first group), a signal ([`end_on_signals`] for the commands; the inspector stops them on
+//! it returns (`main` stops them last), a panic on any thread (a hook `main` installs,
+//! [`stop_on_panic`]), a signal ([`end_on_signals`] for the commands; the inspector stops them on
 //! the signal that ends it at once), and its terminal going away.
 //!
 //! Each reader's owner ends its group as well, when the reader is done, fails or is dropped;
@@ -33,7 +33,6 @@ fn live() -> MutexGuard<'static, Vec<u32>> {
 /// Runs `spawn`, which starts a process group and gives its id, with the groups held: no
 /// [`stop_all`] can come between a group's start and its being known.
 pub(super) fn started<T>(spawn: impl FnOnce() -> io::Result<(T, u32)>) -> io::Result<T> {
-    HOOK.call_once(chain_panic_hook);
     let mut live = live();
     let (started, group) = spawn()?;
     live.push(group);
@@ -70,8 +69,14 @@ pub(super) fn kill_group(group: u32) {
 #[cfg(not(unix))]
 pub(super) fn kill_group(_: u32) {}
 
-/// A panic on any thread stops every reader before whatever the hook before did (the
-/// inspector's gives the terminal back and exits).
+/// From now on a panic on any thread stops every reader, then does what the hook before did.
+/// For the program, not the library: in a program that embeds the library (a test harness
+/// among them), a panic elsewhere must not end readers it still uses. Installed before the
+/// inspector's hook, which gives the terminal back, calls this one and exits.
+pub fn stop_on_panic() {
+    HOOK.call_once(chain_panic_hook);
+}
+
 fn chain_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {

@@ -37,7 +37,7 @@ use super::own::{Outside, Resolved};
 use super::problem::ReaderProblem;
 use super::protocol;
 
-pub use groups::{end_on_signals, stop_all};
+pub use groups::{end_on_signals, stop_all, stop_on_panic};
 pub use session::Session;
 use session::Started;
 
