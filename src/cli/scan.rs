@@ -208,6 +208,12 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
     for section in sections.iter().filter(|s| s.kind == Kind::Counts) {
         let _ = writeln!(o);
         let _ = writeln!(o, "{}", style.bold(section.title));
+        if section.title == report::READERS {
+            for r in report::own_readers(scan) {
+                let calls = report::calls(scan, r).unwrap_or_default();
+                let _ = writeln!(o, "  {} calls {}", config.catalogue.name(r), visible(&calls, false));
+            }
+        }
         for row in &section.rows {
             let n = row.count(scan);
             let count = count_style(n, &format!("{:>8}", thousands(n)));
@@ -411,7 +417,15 @@ pub fn render_markdown(scan: &Scan, list: bool) -> String {
         }
     }
     for section in sections.iter().filter(|s| s.kind == Kind::Counts) {
-        let _ = writeln!(o, "\n## {}\n\n| | replies | |\n| --- | ---: | --- |", upper_first(section.title));
+        let _ = writeln!(o, "\n## {}\n", upper_first(section.title));
+        if section.title == report::READERS {
+            for r in report::own_readers(scan) {
+                let calls = report::calls(scan, r).unwrap_or_default();
+                let _ = writeln!(o, "- {} calls {}", code(config.catalogue.name(r)), cell(&calls));
+            }
+            let _ = writeln!(o);
+        }
+        let _ = writeln!(o, "| | replies | |\n| --- | ---: | --- |");
         for row in &section.rows {
             let label = row.label(config);
             let _ =
@@ -619,9 +633,10 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
     Json::Object(out)
 }
 
-/// The readers of one's own the scan ran, by name: `{problems}`, each problem what it prints
-/// (`message`) and what went wrong, by its kind (`fault`: `start`, `reply`, `stopped`) and
-/// its parts, as `scan --merge` reads it back.
+/// The readers of one's own the scan ran, by name: `{calls, problems}`, what it called
+/// ([`report::calls_json`]), and each problem what it prints (`message`) and what went wrong,
+/// by its kind (`fault`: `start`, `reply`, `stopped`) and its parts, as `scan --merge` reads
+/// it back.
 fn readers_json(scan: &Scan) -> Json {
     let catalogue = &scan.config.catalogue;
     let readers = scan.noted.iter().map(|n| {
@@ -637,7 +652,10 @@ fn readers_json(scan: &Scan) -> Json {
                 Json::Object(written)
             })
             .collect();
-        (catalogue.name(n.reader).to_owned(), json!({"problems": problems}))
+        (
+            catalogue.name(n.reader).to_owned(),
+            json!({"calls": report::calls_json(scan, n.reader), "problems": problems}),
+        )
     });
     Json::Object(readers.collect())
 }

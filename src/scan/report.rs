@@ -109,10 +109,14 @@ pub fn sections(scan: &Scan) -> Vec<Section> {
     if !scan.noted.is_empty() {
         // Only where readers of one's own run: no built-in reader throws or fails.
         let rows = scan.noted.iter().flat_map(|n| NOTED.into_iter().map(move |o| Row::Reader(n.reader, o))).collect();
-        sections.push(Section { title: "readers of your own", kind: Kind::Counts, rows });
+        sections.push(Section { title: READERS, kind: Kind::Counts, rows });
     }
     sections
 }
+
+/// The title of the readers of one's own: what each called, then what each threw, returned
+/// and failed on.
+pub const READERS: &str = "readers of your own";
 
 /// The comparisons' title: what the classes mean.
 pub const COMPARISONS: &str = "reader comparisons (A → B: gained, B reads what A does not; lost, A reads what B does not; changed, both read, otherwise)";
@@ -151,6 +155,31 @@ pub fn readers_said(scan: &Scan, pair: Pair) -> Vec<String> {
         out.push(s);
     }
     out
+}
+
+/// The readers of one's own the scan ran, in order, each once.
+pub fn own_readers(scan: &Scan) -> impl Iterator<Item = ReaderId> + '_ {
+    scan.noted.iter().map(|n| n.reader)
+}
+
+/// What reader of one's own `reader` calls, in words: `the JavaScript function extractJson of
+/// x.mjs, the only function it offers`, or `the command `…``.
+pub fn calls(scan: &Scan, reader: ReaderId) -> Option<String> {
+    let outside = scan.config.catalogue.commands().find(|(id, _)| *id == reader)?.1;
+    Some(outside.description())
+}
+
+/// What reader of one's own `reader` calls, as `--json` gives it: `{language, file (or
+/// module), function, found (named, default, only), via}` for a function, `{command}` for a
+/// command; `null` for a reader that is not one's own.
+pub fn calls_json(scan: &Scan, reader: ReaderId) -> serde_json::Value {
+    let Some((_, outside)) = scan.config.catalogue.commands().find(|(id, _)| *id == reader) else {
+        return serde_json::Value::Null;
+    };
+    match outside.adapter() {
+        Some(a) => a.target_json(),
+        None => serde_json::json!({ "command": outside.shown() }),
+    }
 }
 
 /// How the filters of a front end group rows: rows of one kind are alternatives (decided by

@@ -698,3 +698,46 @@ fn every_answer_is_carried_or_said_to_be_none() {
         carried_or_said(&py_spec("uncarried.py", ""), &texts, &expected);
     }
 }
+
+/// Which function of which file each reader calls, and how it was found, is in the scan's
+/// `--json` (`readers.NAME.calls`) and its table: a CommonJS module that exports a function
+/// that is not the extractor is called, and named.
+#[test]
+fn the_function_a_reader_calls_is_named() {
+    let mut cases = Vec::new();
+    if node() {
+        cases.extend([
+            (js_spec("cjs_other_function.cjs", ""), "cjs_other_function.cjs", "js", "verifyReport", "default"),
+            (js_spec("esm_default.mjs", ""), "esm_default.mjs", "js", "parseReply", "default"),
+            (js_spec("esm_named.mjs", ""), "esm_named.mjs", "js", "extractJson", "only"),
+            (js_spec("esm_named.mjs", "#extractJson"), "esm_named.mjs", "js", "extractJson", "named"),
+        ]);
+    }
+    if python() {
+        cases.extend([
+            (py_spec("py_function.py", ""), "py_function.py", "py", "extract_json", "only"),
+            (py_spec("py_method.py", ":Extractor.parse"), "py_method.py", "py", "Extractor.parse", "named"),
+        ]);
+    }
+    let found = |how: &str| match how {
+        "default" => "the default export (module.exports in CommonJS)",
+        "only" => "the only function it offers",
+        _ => "named in the spec",
+    };
+    for (definition, file, language, function, how) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let out = scan(dir.path(), &REPLIES[..1], &["--json", "--reader", &format!("mine={definition}")]);
+        let v: Json = serde_json::from_slice(&out.stdout).unwrap();
+        let file = fixture(file).canonicalize().unwrap().display().to_string();
+        let calls = serde_json::json!({"language": language, "file": file, "function": function, "found": how});
+        assert_eq!(v["readers"]["mine"]["calls"], calls, "{definition}");
+        let out = scan(dir.path(), &REPLIES[..1], &["--reader", &format!("mine={definition}")]);
+        let table = String::from_utf8_lossy(&out.stdout);
+        let language = if language == "js" { "JavaScript" } else { "Python" };
+        let target = definition.split_once(':').unwrap().1;
+        let target = target.split(['#']).next().unwrap();
+        let target = if language == "Python" { target.rsplit_once(':').map_or(target, |(t, _)| t) } else { target };
+        let said = format!("mine calls the {language} function {function} of {target}, {}", found(how));
+        assert!(table.contains(&said), "{definition}: no {said:?} in\n{table}");
+    }
+}

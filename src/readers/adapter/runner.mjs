@@ -96,7 +96,7 @@ function functions() {
 }
 
 // The function named (`a` or `a.b`: a member of an export, called on it), else the default
-// export if it is a function, else the only function.
+// export if it is a function, else the only function; with how it was found.
 function pick() {
   if (wanted) {
     const [first, ...rest] = wanted.split(".");
@@ -111,16 +111,16 @@ function pick() {
       f = f == null ? undefined : f[key];
     }
     if (typeof f !== "function") unready({ stage: "function", wanted, functions: [...functions().keys()] });
-    return [wanted, f.bind(holder)];
+    return [wanted, f.bind(holder), "named"];
   }
-  if (callable(module.default)) return [module.default.name || "default", module.default];
+  if (callable(module.default)) return [module.default.name || "default", module.default, "default"];
   const found = functions();
   if (found.size !== 1) unready({ stage: "function", wanted: null, functions: [...found.keys()] });
-  return [...found][0];
+  return [...[...found][0], "only"];
 }
 
-const [name, extract] = pick();
-send(JSON.stringify({ ready: { function: name } }) + "\n");
+const [name, extract, how] = pick();
+send(JSON.stringify({ ready: { function: name, how } }) + "\n");
 
 // A rejection no one awaits is the extractor's business: said in its log, never fatal.
 process.on("unhandledRejection", (e) => console.error("bracewalk: a rejection no one handled:", e));

@@ -93,12 +93,12 @@ def methods(cls):
 
 def pick(module, attr):
     """The function `attr` names (`f` or `Class.method`; an instance method is called on
-    `Class()`), else the module's only public function."""
+    `Class()`), else the module's only public function; with how it was found."""
     if not attr:
         found = public_functions(module)
         if len(found) != 1:
             unready({"stage": "function", "wanted": None, "functions": found})
-        return found[0], getattr(module, found[0])
+        return found[0], getattr(module, found[0]), "only"
     holder, value = None, module
     for part in attr.split("."):
         holder, value = value, getattr(value, part, None)
@@ -112,7 +112,7 @@ def pick(module, attr):
             unready({"stage": "load", "error": f"{attr} is an instance method, and {holder.__name__}() raised {describe(e)}"})
     if not callable(value):
         unready({"stage": "function", "wanted": attr, "functions": public_functions(module)})
-    return attr, value
+    return attr, value, "named"
 
 
 class Uncarried(Exception):
@@ -269,8 +269,8 @@ def main():
     except BaseException as e:  # an import that exits is a load that failed too
         at = where(e)
         unready({"stage": "load", "error": describe(e) + (f" (at {at})" if at else "")})
-    name, extract = pick(module, attr)
-    send(line({"ready": {"function": name}}))
+    name, extract, how = pick(module, attr)
+    send(line({"ready": {"function": name, "how": how}}))
 
     loop = None
     out = []

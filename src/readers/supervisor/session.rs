@@ -74,7 +74,7 @@ fn handshake(name: &str, outside: &Outside, adapter: &Adapter, p: &mut Process) 
     let (name, target) = (name.to_owned(), adapter.target.clone());
     let said = p.output.recv_timeout(outside.run.timeout);
     let error = match said {
-        Ok(Output::Handshake(Handshake::Ready { function })) => return Ok(Called { function }),
+        Ok(Output::Handshake(Handshake::Ready { function, found })) => return Ok(Called { function, found }),
         Ok(Output::Handshake(Handshake::NotLoaded { error })) => {
             let cause = one_line(&error);
             ReaderError::Load { name, target, fix: stderr::likely_fix(&cause), cause }
