@@ -380,9 +380,13 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
 }
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
+    let started = std::time::Instant::now();
     let load = args.load.options()?;
     let readers = args.readers.args()?;
+    // Readers of one's own are started (their runners load the extractor) in the catalogue.
+    let starting = std::time::Instant::now();
     let mut config = bracewalk::reading::Config::new(readers.catalogue(&args.paths, false)?);
+    let readers_starting = starting.elapsed();
     config.fields.clone_from(&args.fields);
     if !args.compare.is_empty() {
         let pairs = args
@@ -408,7 +412,8 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
         (Some(file), _) => accepted::accept(paths, &load, config, file, out),
         (None, Some(file)) => accepted::check(paths, &load, config, file, args.json, out),
         (None, None) => {
-            cli_scan::run(paths, &load, config, output, args.list, only.clone(), out).context("writing the scan")
+            cli_scan::run(paths, &load, config, output, args.list, only.clone(), (started, readers_starting), out)
+                .context("writing the scan")
         }
     });
     readers::tell_logs(&catalogue);

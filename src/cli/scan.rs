@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Map, Value as Json, json};
@@ -18,7 +18,7 @@ use crate::read::trace::DecidedBy;
 use crate::reading::{Class, Config};
 use crate::runlog::LoadOptions;
 use crate::scan::report::{self, Kind, Row, headline};
-use crate::scan::{Comparison, Difference, Group, Progress, Scan, scan_paths_only};
+use crate::scan::{Comparison, Difference, Group, Progress, Scan, Whole, scan_paths_only};
 use crate::visible::visible;
 
 use super::style::Style;
@@ -37,6 +37,10 @@ pub enum Output {
 /// Scans `paths` and prints the result to `out`; the exit status is `list`'s: 0 when
 /// everything loaded, 1 when some inputs had diagnostics, 2 when nothing could be read. An
 /// error is a failed write.
+///
+/// `started` is when the command started and `readers_starting` how long starting its readers
+/// of one's own took before the scan: the report gives the whole time, and their share.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     paths: &[PathBuf],
     load: &LoadOptions,
@@ -44,9 +48,11 @@ pub fn run(
     output: Output,
     list: bool,
     only: Option<Query>,
+    (started, readers_starting): (Instant, Duration),
     out: &mut dyn Write,
 ) -> io::Result<u8> {
-    let scan = scan_only_with_progress(paths, load, config, only);
+    let mut scan = scan_only_with_progress(paths, load, config, only);
+    scan.whole = Some(Whole { wall: started.elapsed(), readers_starting });
     print(&scan, output, list, out)
 }
 
@@ -122,14 +128,27 @@ fn per_second(n: f64, elapsed: Duration) -> f64 {
     if s > 0.0 { n / s } else { 0.0 }
 }
 
-/// The closing line: how long it took.
+/// The closing line: how long it took, the whole command where it was timed (the readers of
+/// one's own's share apart: starting them, and waiting on their answers).
 fn timing(scan: &Scan) -> Option<String> {
     let e = scan.elapsed?;
+    let wall = scan.whole.map_or(e, |w| w.wall.max(e));
+    let readers = scan.whole.map_or(Duration::ZERO, |w| w.readers_starting) + scan.readers_answering;
+    let share = if scan.noted.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", {:.2} s of it readers of your own ({:.2} s starting, {:.2} s answering)",
+            readers.as_secs_f64(),
+            scan.whole.map_or(Duration::ZERO, |w| w.readers_starting).as_secs_f64(),
+            scan.readers_answering.as_secs_f64()
+        )
+    };
     Some(format!(
-        "scanned in {:.2} s: {} replies/s, {}/s",
-        e.as_secs_f64(),
-        thousands(per_second(scan.replies.len() as f64, e).round() as usize),
-        size(per_second(scan.bytes as f64, e))
+        "scanned in {:.2} s{share}: {} replies/s, {}/s",
+        wall.as_secs_f64(),
+        thousands(per_second(scan.replies.len() as f64, wall).round() as usize),
+        size(per_second(scan.bytes as f64, wall))
     ))
 }
 
@@ -248,7 +267,10 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
             let classes: Vec<String> = Class::ALL
                 .iter()
                 .zip(class_w)
-                .map(|(&k, w)| count_style(c.count(k), &format!("{:>w$} {}", thousands(c.count(k)), k.name())))
+                .map(|(&k, w)| {
+                    let said = format!("{:>w$} {}{}", thousands(c.count(k)), k.name(), report::sides(scan, c, k));
+                    count_style(c.count(k), &said)
+                })
                 .collect();
             let mut line = format!(
                 "  {:<label_w$} {count} read differently: {}",
@@ -613,6 +635,14 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
         }
     }
     out.insert("elapsed_seconds".to_owned(), json!(elapsed.as_secs_f64()));
+    if let Some(w) = scan.whole {
+        out.insert("wall_seconds".to_owned(), json!(w.wall.max(elapsed).as_secs_f64()));
+        let readers = json!({
+            "starting": w.readers_starting.as_secs_f64(),
+            "answering": scan.readers_answering.as_secs_f64(),
+        });
+        out.insert("readers_seconds".to_owned(), readers);
+    }
     out.insert("replies_per_second".to_owned(), json!(per_second(scan.replies.len() as f64, elapsed)));
     out.insert("bytes_per_second".to_owned(), json!(per_second(scan.bytes as f64, elapsed)));
     if list {
@@ -708,7 +738,10 @@ mod tests {
         let documented: BTreeSet<String> = rows.iter().flat_map(|r| names(&r[0])).collect();
         let mut scanner = Scanner::new(Config::default());
         scanner.add_facts(Facts::of_text("{\"edits\": [{\"a\": 1}, {", true, scanner.config(), &[]));
-        let json = render_json(scanner.scan(), true);
+        let mut scan = scanner.finish();
+        // As a command times it.
+        scan.whole = Some(Whole { wall: Duration::from_millis(20), readers_starting: Duration::ZERO });
+        let json = render_json(&scan, true);
         let Json::Object(top) = &json else { panic!("{json}") };
         let mut keys = BTreeSet::new();
         for (key, value) in top {

@@ -158,6 +158,8 @@ impl Scan {
             noted,
             flags,
             elapsed,
+            readers_answering,
+            whole: _,
         } = other;
         let base = self.replies.len();
         let shifted = |v: Vec<usize>| v.into_iter().map(move |i| i + base);
@@ -208,6 +210,9 @@ impl Scan {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),
         };
+        self.readers_answering += readers_answering;
+        // Scans of several commands have no one command's whole time.
+        self.whole = None;
     }
 }
 

@@ -31,5 +31,5 @@ pub use merge::ShardError;
 pub use paths::{Batch, Progress, in_batches, scan_paths, scan_paths_only, sizes};
 pub use scanner::{
     Comparison, Difference, Group, InputDiagnostic, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan,
-    ScanDiagnostic, Scanner, Truncation,
+    ScanDiagnostic, Scanner, Truncation, Whole,
 };

@@ -180,6 +180,21 @@ pub struct Scan {
     pub flags: [Vec<(usize, String)>; 5],
     /// How long the scan took, where its driver timed it.
     pub elapsed: Option<Duration>,
+    /// How long the scan waited on readers of one's own for answers it had no other work
+    /// beside (part of `elapsed`).
+    pub readers_answering: Duration,
+    /// The whole command's time, readers of one's own started before the scan among it, and
+    /// how long starting them took, where the command timed them.
+    pub whole: Option<Whole>,
+}
+
+/// A command's whole wall time, beside the scan's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Whole {
+    /// From the command's start to its report.
+    pub wall: Duration,
+    /// Starting readers of one's own, before the scan (their runners loading the extractor).
+    pub readers_starting: Duration,
 }
 
 impl Scan {
@@ -210,6 +225,8 @@ impl Scan {
             cut_off: Vec::new(),
             flags: Default::default(),
             elapsed: None,
+            readers_answering: Duration::ZERO,
+            whole: None,
         }
     }
 
