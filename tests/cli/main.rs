@@ -11,4 +11,5 @@ mod docs;
 mod formats;
 mod list;
 mod nothing_written;
+mod paths;
 mod readers_end;

@@ -8,3 +8,4 @@ mod accepted;
 mod cli;
 mod counts;
 mod merge;
+mod rounds;

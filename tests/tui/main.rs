@@ -12,6 +12,7 @@ mod query;
 mod readers_end;
 mod real_terminal;
 mod reread;
+mod rounds;
 mod soak;
 mod terminal_restore;
 mod update;
