@@ -19,6 +19,7 @@ use bracewalk::cli::style::Style;
 use bracewalk::cli::{self, accepted, extract, list};
 use bracewalk::query::Query;
 use bracewalk::readers::ReaderId;
+use bracewalk::readers::supervisor;
 use bracewalk::reading::Pair;
 use bracewalk::runlog::{Format, LoadOptions};
 use bracewalk::scan::shard::{Options, Part, Plan};
@@ -375,13 +376,23 @@ struct ExplainArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    supervisor::stop_on_panic();
+    // A reader of one's own ends with bracewalk however it ends. The inspector stops on its
+    // own signals, and returns here; every other command ends on them, its readers first.
+    if cli.command.is_some()
+        && let Err(e) = supervisor::end_on_signals()
+    {
+        eprintln!("bracewalk: readers of your own may outlive a signal: {e}");
+    }
+    let code = match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("bracewalk: {e:#}");
             ExitCode::from(2)
         }
-    }
+    };
+    supervisor::stop_all();
+    code
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -448,6 +459,7 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
 }
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
+    let started = std::time::Instant::now();
     if args.die_with_parent {
         cli::task::die_with_parent();
     }
@@ -461,7 +473,10 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
         return Ok(code);
     }
     let readers = args.readers.args()?;
+    // Readers of one's own are started (their runners load the extractor) in the catalogue.
+    let starting = std::time::Instant::now();
     let mut config = bracewalk::reading::Config::new(readers.catalogue(&inputs, false)?);
+    let readers_starting = starting.elapsed();
     config.fields.clone_from(&args.fields);
     if !args.compare.is_empty() {
         let pairs = args
@@ -503,8 +518,11 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
     let done = cli::to_stdout(|out| match (&args.accept, &args.accepted) {
         (Some(file), _) => accepted::accept(&plan, &load, config, only.clone(), file, out),
         (None, Some(file)) => accepted::check(&plan, &load, (config, only.clone()), file, args.json, out),
-        (None, None) => cli_scan::run(&plan, &load, config, output, args.list, only.clone(), options, out)
-            .context("writing the scan"),
+        (None, None) => {
+            let timed = (started, readers_starting);
+            cli_scan::run(&plan, &load, config, output, args.list, only.clone(), options, timed, out)
+                .context("writing the scan")
+        }
     });
     readers::tell_logs(&catalogue);
     done

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Map, Value as Json, json};
@@ -20,7 +20,7 @@ use crate::reading::{Class, Config};
 use crate::runlog::LoadOptions;
 use crate::scan::report::{self, Kind, Row, headline};
 use crate::scan::shard::{Manifest, Options, Plan};
-use crate::scan::{Comparison, Difference, Group, InputDiagnostic, Progress, Scan, scan_found, scan_paths_only};
+use crate::scan::{Comparison, Difference, Group, InputDiagnostic, Progress, Scan, Whole, scan_found, scan_paths_only};
 use crate::visible::visible;
 
 use super::style::Style;
@@ -43,6 +43,9 @@ pub enum Output {
 /// when everything loaded, 1 when some inputs had diagnostics, 2 when nothing could be read.
 /// `--json --list` carries the manifest of what was read, made with `options`. An error is a
 /// failed write.
+///
+/// `began` is when the command started and `readers_starting` how long starting its readers
+/// of one's own took before the scan: the report gives the whole time, and their share.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     plan: &Plan,
@@ -52,10 +55,12 @@ pub fn run(
     list: bool,
     only: Option<Query>,
     options: Options,
+    (began, readers_starting): (Instant, Duration),
     out: &mut dyn Write,
 ) -> io::Result<u8> {
     let started = now();
-    let scan = scan_only_with_progress(plan, load, config, only);
+    let mut scan = scan_only_with_progress(plan, load, config, only);
+    scan.whole = Some(Whole { wall: began.elapsed(), readers_starting });
     let status = plan_exit_code(&scan, plan);
     let manifest = Manifest::of(plan, options, status, started);
     print(&scan, output, list, Some(&manifest), out)?;
@@ -196,14 +201,27 @@ fn per_second(n: f64, elapsed: Duration) -> f64 {
     if s > 0.0 { n / s } else { 0.0 }
 }
 
-/// The closing line: how long it took.
+/// The closing line: how long it took, the whole command where it was timed (the readers of
+/// one's own's share apart: starting them, and waiting on their answers).
 fn timing(scan: &Scan) -> Option<String> {
     let e = scan.elapsed?;
+    let wall = scan.whole.map_or(e, |w| w.wall.max(e));
+    let readers = scan.whole.map_or(Duration::ZERO, |w| w.readers_starting) + scan.readers_answering;
+    let share = if scan.noted.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", {:.2} s of it readers of your own ({:.2} s starting, {:.2} s answering)",
+            readers.as_secs_f64(),
+            scan.whole.map_or(Duration::ZERO, |w| w.readers_starting).as_secs_f64(),
+            scan.readers_answering.as_secs_f64()
+        )
+    };
     Some(format!(
-        "scanned in {:.2} s: {} replies/s, {}/s",
-        e.as_secs_f64(),
-        thousands(per_second(scan.reply_count() as f64, e).round() as usize),
-        size(per_second(scan.bytes as f64, e))
+        "scanned in {:.2} s{share}: {} replies/s, {}/s",
+        wall.as_secs_f64(),
+        thousands(per_second(scan.reply_count() as f64, wall).round() as usize),
+        size(per_second(scan.bytes as f64, wall))
     ))
 }
 
@@ -282,6 +300,12 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
     for section in sections.iter().filter(|s| s.kind == Kind::Counts) {
         let _ = writeln!(o);
         let _ = writeln!(o, "{}", style.bold(section.title));
+        if section.title == report::READERS {
+            for r in report::own_readers(scan) {
+                let calls = report::calls(scan, r).unwrap_or_default();
+                let _ = writeln!(o, "  {} calls {}", config.catalogue.name(r), visible(&calls, false));
+            }
+        }
         for row in &section.rows {
             let n = row.count(scan);
             let count = count_style(n, &format!("{:>8}", thousands(n)));
@@ -316,7 +340,10 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
             let classes: Vec<String> = Class::ALL
                 .iter()
                 .zip(class_w)
-                .map(|(&k, w)| count_style(c.count(k), &format!("{:>w$} {}", thousands(c.count(k)), k.name())))
+                .map(|(&k, w)| {
+                    let said = format!("{:>w$} {}{}", thousands(c.count(k)), k.name(), report::sides(scan, c, k));
+                    count_style(c.count(k), &said)
+                })
                 .collect();
             let mut line = format!(
                 "  {:<label_w$} {count} read differently: {}",
@@ -485,7 +512,15 @@ pub fn render_markdown(scan: &Scan, list: bool) -> String {
         }
     }
     for section in sections.iter().filter(|s| s.kind == Kind::Counts) {
-        let _ = writeln!(o, "\n## {}\n\n| | replies | |\n| --- | ---: | --- |", upper_first(section.title));
+        let _ = writeln!(o, "\n## {}\n", upper_first(section.title));
+        if section.title == report::READERS {
+            for r in report::own_readers(scan) {
+                let calls = report::calls(scan, r).unwrap_or_default();
+                let _ = writeln!(o, "- {} calls {}", code(config.catalogue.name(r)), cell(&calls));
+            }
+            let _ = writeln!(o);
+        }
+        let _ = writeln!(o, "| | replies | |\n| --- | ---: | --- |");
         for row in &section.rows {
             let label = row.label(config);
             let _ =
@@ -744,6 +779,14 @@ fn render_json_of(scan: &Scan, list: bool, differences: bool) -> Json {
         }
     }
     out.insert("elapsed_seconds".to_owned(), json!(elapsed.as_secs_f64()));
+    if let Some(w) = scan.whole {
+        out.insert("wall_seconds".to_owned(), json!(w.wall.max(elapsed).as_secs_f64()));
+        let readers = json!({
+            "starting": w.readers_starting.as_secs_f64(),
+            "answering": scan.readers_answering.as_secs_f64(),
+        });
+        out.insert("readers_seconds".to_owned(), readers);
+    }
     out.insert("replies_per_second".to_owned(), json!(per_second(scan.reply_count() as f64, elapsed)));
     out.insert("bytes_per_second".to_owned(), json!(per_second(scan.bytes as f64, elapsed)));
     if list {
@@ -789,9 +832,10 @@ fn render_json_of(scan: &Scan, list: bool, differences: bool) -> Json {
     Json::Object(out)
 }
 
-/// The readers of one's own the scan ran, by name: `{problems}`, each problem what it prints
-/// (`message`) and what went wrong, by its kind (`fault`: `start`, `reply`, `stopped`) and
-/// its parts, as `scan --merge` reads it back.
+/// The readers of one's own the scan ran, by name: `{calls, problems}`, what it called
+/// ([`report::calls_json`]), and each problem what it prints (`message`) and what went wrong,
+/// by its kind (`fault`: `start`, `reply`, `stopped`) and its parts, as `scan --merge` reads
+/// it back.
 fn readers_json(scan: &Scan) -> Json {
     let catalogue = &scan.config.catalogue;
     let readers = scan.noted.iter().map(|n| {
@@ -807,7 +851,10 @@ fn readers_json(scan: &Scan) -> Json {
                 Json::Object(written)
             })
             .collect();
-        (catalogue.name(n.reader).to_owned(), json!({"problems": problems}))
+        (
+            catalogue.name(n.reader).to_owned(),
+            json!({"calls": report::calls_json(scan, n.reader), "problems": problems}),
+        )
     });
     Json::Object(readers.collect())
 }
@@ -874,7 +921,10 @@ mod tests {
         let documented: BTreeSet<String> = rows.iter().flat_map(|r| names(&r[0])).collect();
         let mut scanner = Scanner::new(Config::default());
         scanner.add_facts(Facts::of_text("{\"edits\": [{\"a\": 1}, {", true, scanner.config(), &[]));
-        let mut json = render_json(scanner.scan(), true);
+        let mut scan = scanner.finish();
+        // As a command times it.
+        scan.whole = Some(Whole { wall: Duration::from_millis(20), readers_starting: Duration::ZERO });
+        let mut json = render_json(&scan, true);
         // With its manifest, as `scan --json --list` prints it.
         let samples = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs/round-4"));
         let plan = Plan::new(vec![samples], None, crate::scan::shard::Part::WHOLE).unwrap();

@@ -31,7 +31,7 @@ pub fn die_with_parent() {
                 if std::os::unix::process::parent_id() != parent {
                     eprintln!("bracewalk: the process that started this scan ({parent}) has ended; ending too");
                     // Its readers' process groups first: each would outlive the scan.
-                    crate::readers::supervisor::stop_every_group();
+                    crate::readers::supervisor::stop_all();
                     std::process::exit(PARENT_GONE);
                 }
             }

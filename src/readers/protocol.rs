@@ -16,10 +16,11 @@
 //! answer as the spec's options say.
 //!
 //! An adapter (`js:`, `py:`) first says whether it loaded the extractor, before any reply is
-//! sent: `{"ready": {"function": "<its name>"}}`, or `{"unready": {"stage": "load", "error":
+//! sent: `{"ready": {"function": "<its name>", "how": "named" | "default" | "only"}}`, or `{"unready": {"stage": "load", "error":
 //! "<message>"}}`, or `{"unready": {"stage": "function", "wanted": "<name>" | null,
 //! "functions": ["<name>", …]}}` ([`parse_handshake`]).
 
+use super::adapter::Found;
 use crate::read::js;
 use crate::read::lex;
 use crate::read::value::{JsString, Value, write_json_str};
@@ -101,8 +102,8 @@ pub fn parse_line(bytes: &[u8]) -> Option<Line> {
 /// What an adapter says once it has loaded the extractor, before any reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Handshake {
-    /// It calls the function of this name.
-    Ready { function: String },
+    /// It calls the function of this name, found so.
+    Ready { function: String, found: Option<Found> },
     /// The module could not be loaded: what it threw.
     NotLoaded { error: String },
     /// The module holds no function of the name asked for (`wanted`) or, with none asked
@@ -121,7 +122,8 @@ pub fn parse_handshake(bytes: &[u8]) -> Handshake {
         return Handshake::Bad(format!("printed {} where it was to say it was ready", quote(&line)));
     };
     if let Some(ready) = o.get("ready").and_then(Value::as_object) {
-        return Handshake::Ready { function: text(ready.get("function")).unwrap_or_default() };
+        let found = text(ready.get("how")).as_deref().and_then(Found::parse);
+        return Handshake::Ready { function: text(ready.get("function")).unwrap_or_default(), found };
     }
     let Some(unready) = o.get("unready").and_then(Value::as_object) else {
         return Handshake::Bad(format!("printed {} where it was to say it was ready", quote(&line)));
@@ -215,8 +217,12 @@ mod tests {
     fn handshakes() {
         let h = |l: &str| parse_handshake(l.as_bytes());
         assert_eq!(
+            h(r#"{"ready":{"function":"extractJson","how":"only"}}"#),
+            Handshake::Ready { function: "extractJson".to_owned(), found: Some(Found::Only) }
+        );
+        assert_eq!(
             h(r#"{"ready":{"function":"extractJson"}}"#),
-            Handshake::Ready { function: "extractJson".to_owned() }
+            Handshake::Ready { function: "extractJson".to_owned(), found: None }
         );
         assert_eq!(
             h(r#"{"unready":{"stage":"load","error":"SyntaxError: x"}}"#),

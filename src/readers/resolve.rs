@@ -14,7 +14,9 @@ use super::supervisor;
 pub fn resolve(name: &str, spec: Spec, run: RunOptions) -> Result<Outside, ReaderError> {
     let resolved = match &spec.launch {
         Launch::Shell(_) => Resolved::Shell,
-        Launch::Function { language, target } => Resolved::Function(adapter::locate(name, *language, target)?),
+        Launch::Function { language, target } => {
+            Resolved::Function(Box::new(adapter::locate(name, *language, target)?))
+        }
     };
     supervisor::start_ahead(name, Outside { spec, resolved, run })
 }

@@ -169,6 +169,8 @@ impl Scan {
             fraction: _,
             elapsed,
             unlisted,
+            readers_answering,
+            whole: _,
         } = other;
         let base = self.replies.len();
         let shifted = |v: Vec<usize>| v.into_iter().map(move |i| i + base);
@@ -222,6 +224,9 @@ impl Scan {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         };
+        self.readers_answering += readers_answering;
+        // Scans of several commands have no one command's whole time.
+        self.whole = None;
         let Unlisted { replies, calls_without_reply, rows } = unlisted;
         self.unlisted.replies += replies;
         self.unlisted.calls_without_reply += calls_without_reply;

@@ -11,7 +11,7 @@
 
 use std::path::PathBuf;
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::query::Query;
 use crate::readers::pending::{Asked, Pending};
@@ -122,21 +122,36 @@ pub fn scan_found(
     // The scan counts nothing a run log says of a reply after it; a filter may ask for it.
     let load = &LoadOptions { forward_context: load.forward_context && only.is_some(), ..load.clone() };
     let mut pending = Pending::start(&config.catalogue, &config.commands());
+    let config_commands = !pending.no_commands();
     let mut folding = Folding { scanner: Scanner::only(config, only), state, progress };
+    // The time spent waiting on readers of one's own with nothing else to do.
+    let mut answering = Duration::ZERO;
+    let mut waiting = |f: &mut dyn FnMut() -> bool| {
+        let at = Instant::now();
+        let more = f();
+        answering += at.elapsed();
+        more
+    };
     in_batches(found, sizes, load, &mut |mut batch| {
         batch.items.iter_mut().for_each(rename);
         pending.ask(vec![batch]);
         folding.fold(&mut pending, false);
-        while pending.backlog() > MAX_BACKLOG && folding.fold(&mut pending, true) {}
+        while pending.backlog() > MAX_BACKLOG && waiting(&mut || folding.fold(&mut pending, true)) {}
         true
     });
     pending.close();
-    while folding.fold(&mut pending, true) {}
-    for p in pending.finish() {
+    while waiting(&mut || folding.fold(&mut pending, true)) {}
+    let mut problems = Vec::new();
+    waiting(&mut || {
+        problems = pending.finish();
+        false
+    });
+    for p in problems {
         folding.scanner.add_problem(p);
     }
     let mut scan = folding.scanner.finish();
     scan.elapsed = Some(started.elapsed());
+    scan.readers_answering = if config_commands { answering } else { Duration::ZERO };
     scan
 }
 

@@ -12,7 +12,7 @@ use crate::readers::{Outcome, ReaderId};
 use crate::reading::{Class, Config, Facts, Flag, Pair};
 use crate::visible::visible;
 
-use super::scanner::{Group, NONE_KEY, NOTED, Scan};
+use super::scanner::{Comparison, Group, NONE_KEY, NOTED, Scan};
 
 /// A number the report shows, as the replies behind it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -109,10 +109,14 @@ pub fn sections(scan: &Scan) -> Vec<Section> {
     if !scan.noted.is_empty() {
         // Only where readers of one's own run: no built-in reader throws or fails.
         let rows = scan.noted.iter().flat_map(|n| NOTED.into_iter().map(move |o| Row::Reader(n.reader, o))).collect();
-        sections.push(Section { title: "readers of your own", kind: Kind::Counts, rows });
+        sections.push(Section { title: READERS, kind: Kind::Counts, rows });
     }
     sections
 }
+
+/// The title of the readers of one's own: what each called, then what each threw, returned
+/// and failed on.
+pub const READERS: &str = "readers of your own";
 
 /// The scan's rounds, in natural order (`round-2` before `round-10`): the order every view of
 /// rounds shows them in.
@@ -126,10 +130,12 @@ pub fn rounds(scan: &Scan) -> Vec<String> {
 pub const COMPARISONS: &str = "reader comparisons (A → B: gained, B reads what A does not; lost, A reads what B does not; changed, both read, otherwise)";
 
 /// What the comparison of pair `p` comes to, in the seed's words: `mine → last-wins: 188 read
-/// differently: 150 gained, 30 lost, 8 changed; mine threw on 12, failed on 0`.
+/// differently: 150 gained (last-wins reads, mine does not), 30 lost (mine reads, last-wins
+/// does not), 8 changed; mine threw on 12, failed on 0`.
 pub fn sentence(scan: &Scan, p: usize) -> String {
     let Some(c) = scan.comparisons.get(p) else { return String::new() };
-    let classes: Vec<String> = Class::ALL.iter().map(|&k| format!("{} {}", thousands(c.count(k)), k.name())).collect();
+    let classes: Vec<String> =
+        Class::ALL.iter().map(|&k| format!("{} {}{}", thousands(c.count(k)), k.name(), sides(scan, c, k))).collect();
     let mut s = format!(
         "{}: {} read differently: {}",
         Row::Differs(p).label(&scan.config),
@@ -142,6 +148,19 @@ pub fn sentence(scan: &Scan, p: usize) -> String {
         s.push_str(&said.join("; "));
     }
     s
+}
+
+/// Which side reads where a comparison's replies of class `k` are, after its count where it
+/// has any: ` (last-wins reads, mine does not)` for gained and lost, so that the sentence
+/// never has to be read backwards; nothing for changed, or for a class with no reply.
+pub fn sides(scan: &Scan, c: &Comparison, k: Class) -> String {
+    let (from, to) = (scan.config.catalogue.name(c.pair.from), scan.config.catalogue.name(c.pair.to));
+    match k {
+        _ if c.count(k) == 0 => String::new(),
+        Class::Gained => format!(" ({to} reads, {from} does not)"),
+        Class::Lost => format!(" ({from} reads, {to} does not)"),
+        Class::Changed => String::new(),
+    }
 }
 
 /// What each command reader of `pair` gave that is not a value: `mine threw on 12, failed on
@@ -161,6 +180,31 @@ pub fn readers_said(scan: &Scan, pair: Pair) -> Vec<String> {
         out.push(s);
     }
     out
+}
+
+/// The readers of one's own the scan ran, in order, each once.
+pub fn own_readers(scan: &Scan) -> impl Iterator<Item = ReaderId> + '_ {
+    scan.noted.iter().map(|n| n.reader)
+}
+
+/// What reader of one's own `reader` calls, in words: `the JavaScript function extractJson of
+/// x.mjs, the only function it offers`, or `the command `…``.
+pub fn calls(scan: &Scan, reader: ReaderId) -> Option<String> {
+    let outside = scan.config.catalogue.commands().find(|(id, _)| *id == reader)?.1;
+    Some(outside.description())
+}
+
+/// What reader of one's own `reader` calls, as `--json` gives it: `{language, file (or
+/// module), function, found (named, default, only), via}` for a function, `{command}` for a
+/// command; `null` for a reader that is not one's own.
+pub fn calls_json(scan: &Scan, reader: ReaderId) -> serde_json::Value {
+    let Some((_, outside)) = scan.config.catalogue.commands().find(|(id, _)| *id == reader) else {
+        return serde_json::Value::Null;
+    };
+    match outside.adapter() {
+        Some(a) => a.target_json(),
+        None => serde_json::json!({ "command": outside.shown() }),
+    }
 }
 
 /// How the filters of a front end group rows: rows of one kind are alternatives (decided by
@@ -526,8 +570,8 @@ mod command_tests {
         assert_eq!(Row::Differs(0).replies(&scan)[0], (1, "null → value {a}".to_owned()));
         assert_eq!(
             sentence(&scan, 0),
-            "mine → last-wins: 5 read differently: 3 gained, 1 lost, 1 changed; mine threw on 2, \
-             returned text that is not JSON on 1, failed on 2"
+            "mine → last-wins: 5 read differently: 3 gained (last-wins reads, mine does not), 1 lost (mine \
+             reads, last-wins does not), 1 changed; mine threw on 2, returned text that is not JSON on 1, failed on 2"
         );
         assert_eq!(failed.json_key(&config), ("reader_failed", Some("mine".to_owned())));
         assert_eq!(Row::Reader(mine, Outcome::Threw).json_key(&config), ("reader_threw", Some("mine".to_owned())));

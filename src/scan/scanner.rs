@@ -186,9 +186,24 @@ pub struct Scan {
     pub fraction: Fraction,
     /// How long the scan took, where its driver timed it.
     pub elapsed: Option<Duration>,
+    /// How long the scan waited on readers of one's own for answers it had no other work
+    /// beside (part of `elapsed`).
+    pub readers_answering: Duration,
+    /// The whole command's time, readers of one's own started before the scan among it, and
+    /// how long starting them took, where the command timed them.
+    pub whole: Option<Whole>,
     /// What a scan put together from counts holds beyond its lists (a merge of shards that
     /// lists nothing): empty for a scan that read its replies.
     pub unlisted: Unlisted,
+}
+
+/// A command's whole wall time, beside the scan's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Whole {
+    /// From the command's start to its report.
+    pub wall: Duration,
+    /// Starting readers of one's own, before the scan (their runners loading the extractor).
+    pub readers_starting: Duration,
 }
 
 /// The replies a scan counts but does not list: a merge that prints no listing keeps the
@@ -234,6 +249,8 @@ impl Scan {
             fraction: Fraction::HALF,
             elapsed: None,
             unlisted: Unlisted::default(),
+            readers_answering: Duration::ZERO,
+            whole: None,
         }
     }
 

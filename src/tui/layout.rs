@@ -2,7 +2,8 @@
 //! `update` (to scroll by a page, to hit-test a click) ask here, so they agree.
 //!
 //! Wide terminals (140×34 and up) show every pane at once: the list and the decision on
-//! the left, the reply text, the readings and the value beside them. Smaller ones (down to
+//! the left, the reply text, the readings and the value beside them (the readers pane, when
+//! it has focus, in the value's place as well). Smaller ones (down to
 //! 80×24) show a tab bar, the list, and the focused pane under it (the text while the list
 //! has focus).
 
@@ -58,13 +59,15 @@ pub fn panes(width: u16, height: u16, state: &State) -> Panes {
         let readings_h = right.height / 4;
         let bottom_y = text_h + readings_h;
         let bottom = Rect::new(right.x, bottom_y, right.width, right.height.saturating_sub(bottom_y));
-        let value_w = bottom.width * 3 / 5;
+        // The readers pane, focused, takes the value pane's place as well: its two trees side
+        // by side need the width, and the seed's value is one of them.
+        let value_w = if state.focus == Pane::Compare { 0 } else { bottom.width * 3 / 5 };
         return Panes {
             list: Some(Rect::new(0, 0, left_w, list_h)),
             decision: Some(Rect::new(0, list_h, left_w, left.height - list_h)),
             text: Some(Rect::new(right.x, 0, right.width, text_h)),
             readings: Some(Rect::new(right.x, text_h, right.width, readings_h)),
-            value: Some(Rect::new(bottom.x, bottom.y, value_w, bottom.height)),
+            value: (value_w > 0).then(|| Rect::new(bottom.x, bottom.y, value_w, bottom.height)),
             compare: Some(Rect::new(bottom.x + value_w, bottom.y, bottom.width - value_w, bottom.height)),
             tabs: None,
             status,

@@ -22,43 +22,52 @@ use super::message::Msg;
 
 /// The signals that stop the inspector, and what they have done.
 ///
-/// Each notes its number for the loop to end on, and the first arms a second SIGINT or
-/// SIGTERM to end the process at once, with 128 + its number, from the handler: a loop stuck
-/// in work (or a bug) never looks at the note, and the user's second Ctrl-C, or a
-/// supervisor's second TERM, must not be ignored as the first was. That exit runs no
-/// destructor, so the terminal may be left raw (`reset` mends it): the accepted meaning of a
-/// second signal.
+/// Each notes its number for the loop to end on, and the first makes a second SIGINT or
+/// SIGTERM end the process at once, with 128 + its number, from a thread of its own that
+/// stops the readers of one's own first: a loop stuck in work (or a bug) never looks at the
+/// note, and the user's second Ctrl-C, or a supervisor's second TERM, must not be ignored as
+/// the first was. That exit gives back no terminal, which may be left raw (`reset` mends
+/// it): the accepted meaning of a second signal. (After SIGHUP there is no terminal, and the
+/// hang-up watchdog ends the process; a signal after it ends it at once.)
 pub(super) struct StopSignals {
     /// The number of the last signal that asked the inspector to stop; 0 for none.
     stop: Arc<AtomicUsize>,
-    armed: Arc<AtomicBool>,
-    /// SIGINT's handlers, taken down while another program has the terminal.
+    /// SIGINT's handler, taken down while another program has the terminal.
     interrupt: Vec<SigId>,
+    /// Another program has the terminal: SIGINT is its.
+    lent: Arc<AtomicBool>,
 }
 
 impl StopSignals {
     pub(super) fn register() -> io::Result<StopSignals> {
         let mut this = StopSignals {
             stop: Arc::new(AtomicUsize::new(0)),
-            armed: Arc::new(AtomicBool::new(false)),
             interrupt: Vec::new(),
+            lent: Arc::new(AtomicBool::new(false)),
         };
         this.register_one(SIGTERM)?;
         this.register_one(SIGHUP)?;
         this.interrupt = this.register_one(SIGINT)?;
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+        let lent = this.lent.clone();
+        std::thread::Builder::new().name("bracewalk-stop".into()).spawn(move || {
+            let mut asked = false;
+            for signal in signals.forever() {
+                if signal == SIGINT && lent.load(Ordering::Relaxed) {
+                    continue;
+                }
+                if asked && signal != SIGHUP {
+                    crate::readers::supervisor::stop_all();
+                    std::process::exit(128 + signal);
+                }
+                asked = true;
+            }
+        })?;
         Ok(this)
     }
 
     fn register_one(&self, signal: i32) -> io::Result<Vec<SigId>> {
-        let mut ids = Vec::new();
-        if signal != SIGHUP {
-            // First, so that the first signal finds it not yet armed. (After SIGHUP there is
-            // no terminal, and the hang-up watchdog ends the process.)
-            ids.push(signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, self.armed.clone())?);
-        }
-        ids.push(signal_hook::flag::register(signal, self.armed.clone())?);
-        ids.push(signal_hook::flag::register_usize(signal, self.stop.clone(), signal as usize)?);
-        Ok(ids)
+        Ok(vec![signal_hook::flag::register_usize(signal, self.stop.clone(), signal as usize)?])
     }
 
     /// The signal that asked the inspector to stop, if one has.
@@ -73,13 +82,15 @@ impl StopSignals {
     /// `system(3)` does: Ctrl-C in `less` cancels a search, and must neither stop the
     /// inspector afterwards nor, pressed twice, end it under the pager.
     pub(super) fn without_interrupt<T>(&mut self, f: impl FnOnce() -> T) -> io::Result<T> {
+        self.lent.store(true, Ordering::Relaxed);
         for id in self.interrupt.drain(..) {
-            // With no action left the handler stays and does nothing (signal-hook does not
-            // put the default back), so SIGINT is ignored meanwhile.
+            // The handler stays (the thread's) and does nothing with it, so SIGINT is
+            // ignored meanwhile.
             signal_hook::low_level::unregister(id);
         }
         let out = f();
         self.interrupt = self.register_one(SIGINT)?;
+        self.lent.store(false, Ordering::Relaxed);
         Ok(out)
     }
 }
@@ -98,6 +109,7 @@ pub(super) fn watch_for_hangup() -> io::Result<()> {
             if let Err(e) = std::fs::File::open("/dev/tty")
                 && (e.raw_os_error() == Some(6) || e.kind() == io::ErrorKind::NotFound)
             {
+                crate::readers::supervisor::stop_all();
                 std::process::exit(129);
             }
         }

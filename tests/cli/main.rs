@@ -1,6 +1,7 @@
 //! The command line end to end: `list`, `extract` and `explain` given a reply, the batch
 //! command into a pipe, the formats as the command line names them, no command writing into
-//! what it reads, and the docs' commands and links kept true.
+//! what it reads, no reader of one's own outliving a command, and the docs' commands and
+//! links kept true.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -11,3 +12,4 @@ mod formats;
 mod list;
 mod nothing_written;
 mod paths;
+mod readers_end;

@@ -11,6 +11,7 @@ mod commands;
 mod fence_first;
 mod fuzz;
 mod golden;
+mod imported;
 mod linear;
 mod one_definition;
 mod oracle_diff;

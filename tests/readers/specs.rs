@@ -52,9 +52,11 @@ enum Held {
     T(&'static str),
     /// This text, which is not JSON.
     X(&'static str),
+    /// No answer (what was returned cannot be carried), for a reason that starts so.
+    F(&'static str),
 }
 
-use Held::{N, T, V, X};
+use Held::{F, N, T, V, X};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/readers").join(name)
@@ -112,13 +114,25 @@ fn given(definition: &str, texts: &[&str]) -> (Vec<Given>, Vec<String>) {
 /// read nothing, threw, returned text that is not JSON and failed `counts` times.
 fn holds(definition: &str, texts: &[&str], expected: &[Held], counts: [usize; 5]) {
     let (given, diagnostics) = given(definition, texts);
-    assert_eq!(diagnostics, Vec::<String>::new(), "{definition}");
+    // A reply with no answer is said, each once; nothing else is.
+    let failed: Vec<String> = texts
+        .iter()
+        .zip(expected)
+        .enumerate()
+        .filter(|(_, (_, h))| matches!(h, F(_)))
+        .map(|(i, _)| format!("reply r{}", i + 1))
+        .collect();
+    assert_eq!(diagnostics.len(), failed.len(), "{definition}: {diagnostics:?}");
+    for (d, reply) in diagnostics.iter().zip(&failed) {
+        assert!(d.starts_with(&format!("reader mine: {reply}: ")), "{definition}: {d}");
+    }
     for ((g, want), text) in given.iter().zip(expected).zip(texts) {
         let ok = match (*want, g) {
             (V(json), Given::Read(v)) => *v == js::parse(json).unwrap(),
             (N, Given::Nothing) => true,
             (T(start), Given::Threw(message)) => message.starts_with(start),
             (X(kept), Given::NotJson(t)) => &**t == kept,
+            (F(start), Given::Failed(why)) => why.starts_with(start),
             _ => false,
         };
         assert!(ok, "{definition} on {text:?}: {g:?}, not {want:?}");
@@ -145,7 +159,7 @@ fn scanned_as_held(definition: &str, texts: &[&str], expected: &[Held]) {
     for (text, held) in texts.iter().zip(expected) {
         let mine = match held {
             V(json) => Some(serde_json::from_str::<Json>(json).unwrap()),
-            N | T(_) | X(_) => None,
+            N | T(_) | X(_) | F(_) => None,
         };
         match (mine, seed(text)) {
             (None, Some(_)) => classes[0] += 1,
@@ -156,9 +170,9 @@ fn scanned_as_held(definition: &str, texts: &[&str], expected: &[Held]) {
     }
     let threw = expected.iter().filter(|h| matches!(h, T(_))).count();
     let not_json = expected.iter().filter(|h| matches!(h, X(_))).count();
+    let failed = expected.iter().filter(|h| matches!(h, F(_))).count();
     let dir = tempfile::tempdir().unwrap();
     let out = scan(dir.path(), texts, &["--json", "--reader", &format!("mine={definition}")]);
-    assert_eq!(out.status.code(), Some(0), "{definition}: {}", String::from_utf8_lossy(&out.stderr));
     let v: Json = serde_json::from_slice(&out.stdout).unwrap();
     let c = &v["comparisons"]["mine"];
     let said = ["gained", "lost", "changed"].map(|k| c[k].as_u64().unwrap() as usize);
@@ -166,7 +180,10 @@ fn scanned_as_held(definition: &str, texts: &[&str], expected: &[Held]) {
     assert_eq!(c["differ"].as_u64().unwrap() as usize, classes.iter().sum::<usize>(), "{definition}");
     let noted = |key: &str| v[key]["mine"].as_u64().unwrap() as usize;
     let noted = [noted("reader_threw"), noted("reader_not_json"), noted("reader_failed")];
-    assert_eq!(noted, [threw, not_json, 0], "{definition}: threw, not JSON, failed");
+    assert_eq!(noted, [threw, not_json, failed], "{definition}: threw, not JSON, failed");
+    // A reply with no answer is a diagnostic, which the exit status says.
+    let code = if failed == 0 { 0 } else { 1 };
+    assert_eq!(out.status.code(), Some(code), "{definition}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 fn js_spec(file: &str, rest: &str) -> String {
@@ -189,12 +206,12 @@ fn es_modules_commonjs_and_async_functions() {
     holds(&js_spec("esm_named.mjs", ""), &REPLIES, &FIRST_TO_LAST, [3, 5, 0, 0, 0]);
     holds(&js_spec("esm_named.mjs", "#extractJson"), &REPLIES, &FIRST_TO_LAST, [3, 5, 0, 0, 0]);
     // The default export, beside another function; `undefined` is nothing, and Infinity
-    // (`1e400` parsed) is `null`, as JSON.stringify prints it.
-    let whole = [V(r#"{"a":1}"#), N, N, N, N, N, N, N];
-    holds(&js_spec("esm_default.mjs", ""), &REPLIES, &whole, [1, 7, 0, 0, 0]);
+    // (`1e400` parsed), which JSON cannot carry, no answer, said so.
+    let whole = [V(r#"{"a":1}"#), N, N, N, N, F("returned Infinity, which JSON cannot carry"), N, N];
+    holds(&js_spec("esm_default.mjs", ""), &REPLIES, &whole, [1, 6, 0, 0, 1]);
     // CommonJS, both ways.
-    let fenced = [V(r#"{"a":1}"#), N, N, V(r#"{"c":[1,2]}"#), N, N, N, N];
-    holds(&js_spec("cjs_module_exports.cjs", ""), &REPLIES, &fenced, [2, 6, 0, 0, 0]);
+    let fenced = [V(r#"{"a":1}"#), N, N, V(r#"{"c":[1,2]}"#), N, F("returned Infinity, "), N, N];
+    holds(&js_spec("cjs_module_exports.cjs", ""), &REPLIES, &fenced, [2, 5, 0, 0, 1]);
     holds(&js_spec("cjs_exports.cjs", ""), &REPLIES, &FIRST_TO_LAST, [3, 5, 0, 0, 0]);
     // An async function is awaited; a rejection is a throw, and the runner carries on.
     let awaited = [
@@ -238,18 +255,18 @@ fn what_a_caller_that_reads_otherwise_holds() {
     holds(&js_spec("string_returning.mjs", ""), &REPLIES, &text, [3, 0, 0, 5, 0]);
     holds(&js_spec("string_returning.mjs", "?strings=value"), &REPLIES[..1], &[V(r#""{\"a\": 1}""#)], [1, 0, 0, 0, 0]);
     // Seed 001's habit: the reply handed back unchanged, which the caller's JSON.parse
-    // reads only where it is JSON (`1e400`: Infinity, JSON text's `null`).
+    // reads only where it is JSON (`1e400`: Infinity, which JSON text cannot carry).
     let unchanged = [
         V(r#"{"a":1}"#),
         V(r#"{"b":2}"#),
         X("nothing here"),
         V(r#"{"c":[1,2]}"#),
         X(r#"{"d": NaN}"#),
-        N,
+        F("its answer is Infinity, which JSON cannot carry"),
         N,
         V(r#"{"e":"x"}"#),
     ];
-    holds(&js_spec("unchanged.mjs", ""), &REPLIES, &unchanged, [4, 2, 0, 2, 0]);
+    holds(&js_spec("unchanged.mjs", ""), &REPLIES, &unchanged, [4, 1, 0, 2, 1]);
     // A throw is what it threw, nothing read; `?throws=fail` makes it a failure.
     let throwing = [
         V(r#"{"a":1}"#),
@@ -292,8 +309,8 @@ fn python_functions_methods_and_what_they_print_raise_and_return() {
     holds(&py_spec("py_function.py", ":extract_json"), &REPLIES, &found, [4, 4, 0, 0, 0]);
     // A staticmethod, and an instance method of a class made with no arguments.
     holds(&py_spec("py_method.py", ":Extractor.parse"), &REPLIES, &found, [4, 4, 0, 0, 0]);
-    let whole = [V(r#"{"a":1}"#), N, N, N, V(r#"{"d":null}"#), N, N, N];
-    holds(&py_spec("py_method.py", ":Lenient.extract"), &REPLIES, &whole, [2, 6, 0, 0, 0]);
+    let whole = [V(r#"{"a":1}"#), N, N, N, V(r#"{"d":null}"#), F("returned Infinity, which JSON cannot carry"), N, N];
+    holds(&py_spec("py_method.py", ":Lenient.extract"), &REPLIES, &whole, [2, 5, 0, 0, 1]);
     // What it prints never reaches the protocol, not even a line that looks like an answer.
     let printed = [
         V(r#"{"a":1}"#),
@@ -329,10 +346,17 @@ fn python_functions_methods_and_what_they_print_raise_and_return() {
         X("{\"e\": \"x\"} and {\"f\": 1}"),
     ];
     holds(&py_spec("py_string_returning.py", ""), &REPLIES, &text, [3, 0, 0, 5, 0]);
-    // Numbers that are not finite are `null`, wherever they are.
+    // Numbers that are not finite are `null` inside a value, as JSON.stringify prints them;
+    // returned alone, JSON cannot carry them, and the reply says so.
     let texts = ["[NaN, 1]", "nan", "-Infinity", r#"{"x": [1e400, {"y": NaN}]}"#, "1.5"];
-    let held = [V("[null,1]"), N, N, V(r#"{"x":[null,{"y":null}]}"#), V("1.5")];
-    holds(&py_spec("py_nan.py", ""), &texts, &held, [3, 2, 0, 0, 0]);
+    let held = [
+        V("[null,1]"),
+        F("returned NaN, which JSON cannot carry"),
+        F("returned -Infinity, which JSON cannot carry"),
+        V(r#"{"x":[null,{"y":null}]}"#),
+        V("1.5"),
+    ];
+    holds(&py_spec("py_nan.py", ""), &texts, &held, [3, 0, 0, 0, 2]);
 }
 
 #[test]
@@ -593,5 +617,127 @@ fn check_all(dir: &Path, cases: &[Case]) {
             err.starts_with("bracewalk: reader mine: ") && err.contains(says.as_str()),
             "{spec}: {err}\nnot: {says}"
         );
+    }
+}
+
+/// What a reader of `uncarried.*` is to give of one reply.
+enum Carried {
+    /// This value, as `JSON.parse` reads this text.
+    Value(&'static str),
+    /// A value 1,500 arrays deep around `1`.
+    Deep,
+    /// No answer, for a reason that starts so.
+    None(&'static str),
+}
+
+fn deep(v: &bracewalk::read::value::Value, depth: usize) -> bool {
+    use bracewalk::read::value::Value;
+    let mut v = v;
+    for _ in 0..depth {
+        match v {
+            Value::Array(a) if a.len() == 1 => v = &a[0],
+            _ => return false,
+        }
+    }
+    *v == js::parse("1").unwrap()
+}
+
+/// What `definition` gives for each of `texts` is `expected`, and each reply with no answer
+/// is a diagnostic.
+fn carried_or_said(definition: &str, texts: &[&str], expected: &[Carried]) {
+    let (given, diagnostics) = given(definition, texts);
+    for ((g, want), text) in given.iter().zip(expected).zip(texts) {
+        let ok = match (want, g) {
+            (Carried::Value(json), Given::Read(v)) => *v == js::parse(json).unwrap(),
+            (Carried::Deep, Given::Read(v)) => deep(v, 1500),
+            (Carried::None(start), Given::Failed(why)) => why.starts_with(start),
+            _ => false,
+        };
+        let shown: String = format!("{g:?}").chars().take(200).collect();
+        assert!(ok, "{definition} on {text:?}: {shown}");
+    }
+    let failed = expected.iter().filter(|h| matches!(h, Carried::None(_))).count();
+    assert_eq!(diagnostics.len(), failed, "{definition}: {diagnostics:?}");
+}
+
+/// Answers that JSON cannot carry as they are: a value 1,500 deep (as a value, and as JSON
+/// text its caller parses) is carried whole; NaN and Infinity inside a
+/// value are `null`, as JSON.stringify prints them; alone, a BigInt, a Map, a symbol key, a
+/// key that is not a string, a cycle and an object that is not JSON are no answer, said so.
+#[test]
+fn every_answer_is_carried_or_said_to_be_none() {
+    use Carried::{Deep, None as Said, Value as Is};
+    if node() {
+        let texts = ["deep", "deep text", "nan", "infinity", "inner nan", "bigint", "map", "symbol key", "cycle"];
+        let expected = [
+            Deep,
+            Deep,
+            Said("returned NaN, which JSON cannot carry"),
+            Said("returned -Infinity, which JSON cannot carry"),
+            Is(r#"{"a":null,"b":[null]}"#),
+            Said("returned a value JSON cannot carry (TypeError: Do not know how to serialize a BigInt"),
+            Said("returned a Map, which JSON cannot carry"),
+            Said("returned an object with a key that is a symbol, which JSON cannot carry"),
+            Said("returned a value JSON cannot carry (TypeError: Converting circular structure to JSON"),
+        ];
+        carried_or_said(&js_spec("uncarried.mjs", ""), &texts, &expected);
+    }
+    if python() {
+        let texts = ["deep", "deep text", "nan", "infinity", "inner nan", "key", "big", "cycle", "object"];
+        let expected = [
+            Deep,
+            Deep,
+            Said("returned NaN, which JSON cannot carry"),
+            Said("returned -Infinity, which JSON cannot carry"),
+            Is(r#"{"a":null,"b":[null]}"#),
+            Said("returned a key that is not a string (int 1), which JSON cannot carry"),
+            Is(r#"{"n":1180591620717411303424}"#),
+            Said("returned a value that holds itself, which JSON cannot carry"),
+            Said("returned an object of type object, which is not JSON, which JSON cannot carry"),
+        ];
+        carried_or_said(&py_spec("uncarried.py", ""), &texts, &expected);
+    }
+}
+
+/// Which function of which file each reader calls, and how it was found, is in the scan's
+/// `--json` (`readers.NAME.calls`) and its table: a CommonJS module that exports a function
+/// that is not the extractor is called, and named.
+#[test]
+fn the_function_a_reader_calls_is_named() {
+    let mut cases = Vec::new();
+    if node() {
+        cases.extend([
+            (js_spec("cjs_other_function.cjs", ""), "cjs_other_function.cjs", "js", "verifyReport", "default"),
+            (js_spec("esm_default.mjs", ""), "esm_default.mjs", "js", "parseReply", "default"),
+            (js_spec("esm_named.mjs", ""), "esm_named.mjs", "js", "extractJson", "only"),
+            (js_spec("esm_named.mjs", "#extractJson"), "esm_named.mjs", "js", "extractJson", "named"),
+        ]);
+    }
+    if python() {
+        cases.extend([
+            (py_spec("py_function.py", ""), "py_function.py", "py", "extract_json", "only"),
+            (py_spec("py_method.py", ":Extractor.parse"), "py_method.py", "py", "Extractor.parse", "named"),
+        ]);
+    }
+    let found = |how: &str| match how {
+        "default" => "the default export (module.exports in CommonJS)",
+        "only" => "the only function it offers",
+        _ => "named in the spec",
+    };
+    for (definition, file, language, function, how) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let out = scan(dir.path(), &REPLIES[..1], &["--json", "--reader", &format!("mine={definition}")]);
+        let v: Json = serde_json::from_slice(&out.stdout).unwrap();
+        let file = fixture(file).canonicalize().unwrap().display().to_string();
+        let calls = serde_json::json!({"language": language, "file": file, "function": function, "found": how});
+        assert_eq!(v["readers"]["mine"]["calls"], calls, "{definition}");
+        let out = scan(dir.path(), &REPLIES[..1], &["--reader", &format!("mine={definition}")]);
+        let table = String::from_utf8_lossy(&out.stdout);
+        let language = if language == "js" { "JavaScript" } else { "Python" };
+        let target = definition.split_once(':').unwrap().1;
+        let target = target.split(['#']).next().unwrap();
+        let target = if language == "Python" { target.rsplit_once(':').map_or(target, |(t, _)| t) } else { target };
+        let said = format!("mine calls the {language} function {function} of {target}, {}", found(how));
+        assert!(table.contains(&said), "{definition}: no {said:?} in\n{table}");
     }
 }

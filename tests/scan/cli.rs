@@ -54,10 +54,12 @@ fn json_has_the_documented_keys_and_the_oracles_names() {
             "reader_not_json",
             "reader_threw",
             "readers",
+            "readers_seconds",
             "repair",
             "replies",
             "replies_per_second",
             "truncation",
+            "wall_seconds",
             "whole_reply"
         ]
     );

@@ -9,6 +9,7 @@ pub mod campaign;
 pub mod corpus;
 pub mod follower;
 pub mod fuzz_checks;
+pub mod groups;
 pub mod loaded;
 pub mod replies;
 pub mod tmux;

@@ -1,7 +1,7 @@
 //! The inspector: its update function by key sequences, its panes as snapshots, queries,
 //! replies read again, the follower under a watched directory's faults, and the real binary
-//! in tmux (moving and searching, restoring the terminal however it ends, escape sequences
-//! shown and never obeyed).
+//! in tmux (moving and searching, restoring the terminal however it ends, no reader of one's
+//! own outliving it, escape sequences shown and never obeyed).
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -9,6 +9,7 @@ mod support;
 mod escape_injection;
 mod latency;
 mod query;
+mod readers_end;
 mod real_terminal;
 mod reread;
 mod rounds;

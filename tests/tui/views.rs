@@ -224,8 +224,37 @@ fn the_readers_pane_with_a_reader_of_ones_own() {
                 assert!(drawn.contains("(threw: SyntaxError"), "beside its null: {drawn}");
             }
         }
+        // The comparison first: both answers before how each was run or decided.
+        let at = |what: &str| drawn.find(what).unwrap_or_else(|| panic!("no {what:?} in {drawn}"));
+        assert!(at("│last-wins ") < at("the command `true`"), "{drawn}");
+        assert!(at("They ") < at("last-wins decided by"), "{drawn}");
         insta::assert_snapshot!(format!("readers_pane_mine_{name}"), drawn);
     }
+}
+
+/// On a wide terminal the readers pane shares the bottom right with the value pane; focused,
+/// it takes the value pane's place too, so that its two trees have the width they need.
+#[test]
+fn the_readers_pane_focused_takes_the_value_panes_place() {
+    use bracewalk::readers::Catalogue;
+    use bracewalk::reading::Config;
+    use bracewalk::tui::layout;
+
+    let mut s = fixture::state_with(
+        Config::new(Catalogue::builtin()),
+        vec![reply(7, "page", 17, TEMPLATE_BEFORE_ANSWER)],
+        200,
+        50,
+    );
+    let shared = layout::panes(200, 50, &s);
+    let (value, compare) = (shared.value.unwrap(), shared.compare.unwrap());
+    assert!(compare.width < 50, "{compare:?}");
+    s.focus = Pane::Compare;
+    let focused = layout::panes(200, 50, &s);
+    assert_eq!(focused.value, None);
+    let wide = focused.compare.unwrap();
+    assert_eq!((wide.x, wide.width), (value.x, value.width + compare.width));
+    assert_eq!(focused.at(value.x + 1, value.y + 1), Some(Pane::Compare));
 }
 
 /// The same page of one document in rounds 2 and 10, and a reply of each round's review:

@@ -11,7 +11,7 @@
 //! is one error before anything is read), then speaks the reader [protocol]. The extractor's
 //! standard output goes to the reader's log: the runner is started with its standard output
 //! moved to descriptor 3 and descriptor 1 pointed at its standard error, so no `print` or
-//! `console.log` can reach the protocol ([`Adapter::shell_script`]).
+//! `console.log` can reach the protocol (the supervisor starts it so).
 //!
 //! [protocol]: super::protocol
 
@@ -60,7 +60,51 @@ pub struct Adapter {
 /// The function a runner called, as it said once it had loaded the module.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Called {
+    /// Its name as the spec would give it (`extract`, `Parser.parse`).
     pub function: String,
+    /// How it was found; `None` where the runner did not say.
+    pub found: Option<Found>,
+}
+
+/// How a runner found the function it calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Found {
+    /// The spec named it (`#EXPORT`, `:ATTR`).
+    Named,
+    /// The module's default export (`export default`, or a CommonJS `module.exports`).
+    Default,
+    /// The only function the module offers.
+    Only,
+}
+
+impl Found {
+    /// The word the runner says it with.
+    pub fn parse(word: &str) -> Option<Found> {
+        match word {
+            "named" => Some(Found::Named),
+            "default" => Some(Found::Default),
+            "only" => Some(Found::Only),
+            _ => None,
+        }
+    }
+
+    /// The word `--json` gives it as.
+    pub fn word(self) -> &'static str {
+        match self {
+            Found::Named => "named",
+            Found::Default => "default",
+            Found::Only => "only",
+        }
+    }
+
+    /// How it was found, in words.
+    pub fn said(self) -> &'static str {
+        match self {
+            Found::Named => "named in the spec",
+            Found::Default => "the default export (module.exports in CommonJS)",
+            Found::Only => "the only function it offers",
+        }
+    }
 }
 
 /// Finds what `target` (a `js:` or `py:` spec's body, its options taken off) names for
@@ -74,21 +118,46 @@ pub fn locate(name: &str, language: Language, target: &str) -> Result<Adapter, R
 }
 
 impl Adapter {
-    /// What the catalogue says it is.
+    /// What the catalogue says it is: the function it calls, once its runner has said
+    /// (`the JavaScript function extractJson of x.mjs, the only function it offers`), and
+    /// what runs it where that is not the language's own program alone.
     pub fn description(&self) -> String {
         let language = match self.language {
             Language::JavaScript => "the JavaScript function",
             Language::Python => "the Python function",
         };
         let via = self.via.as_ref().map(|v| format!(" (through {v})")).unwrap_or_default();
-        format!("{language} of {}{via}", self.target)
+        match &self.called {
+            Some(Called { function, found }) => {
+                let found = found.map(|f| format!(", {}", f.said())).unwrap_or_default();
+                format!("{language} {function} of {}{found}{via}", self.target)
+            }
+            None => format!("{language} of {}{via}", self.target),
+        }
     }
 
-    /// The `sh -c` script that starts the program with its standard output moved to
-    /// descriptor 3 and descriptor 1 on its standard error; the program and its arguments
-    /// follow the script as its positional parameters, unquoted by anyone.
-    pub fn shell_script() -> &'static str {
-        "exec 3>&1 1>&2; exec \"$@\""
+    /// The function it calls, as `--json` gives it: `{language, file, function, found}`
+    /// (`file` absolute; a Python module named by its name has `module` instead).
+    pub fn target_json(&self) -> serde_json::Value {
+        let mut o = serde_json::Map::new();
+        let language = match self.language {
+            Language::JavaScript => "js",
+            Language::Python => "py",
+        };
+        o.insert("language".into(), language.into());
+        match &self.file {
+            Some(f) => o.insert("file".into(), f.display().to_string().into()),
+            None => o.insert("module".into(), self.target.clone().into()),
+        };
+        let called = self.called.as_ref();
+        let function = called.map(|c| c.function.clone()).or_else(|| self.asked.clone());
+        o.insert("function".into(), function.map_or(serde_json::Value::Null, Into::into));
+        let found = called.and_then(|c| c.found).map(Found::word);
+        o.insert("found".into(), found.map_or(serde_json::Value::Null, Into::into));
+        if let Some(via) = &self.via {
+            o.insert("via".into(), via.clone().into());
+        }
+        serde_json::Value::Object(o)
     }
 }
 

@@ -7,6 +7,8 @@
 // the function, then calls it on each reply in order and says what it returned: a Promise is
 // awaited, a string is sent as the text it is (bracewalk parses it as the caller does), a
 // throw or a rejection is sent as what was thrown, and a value as JSON.stringify prints it.
+// What JSON cannot carry (a number that is not finite returned alone, a BigInt, a Map or a
+// Set, a symbol key, a cycle) is a failure of the reply, with the reason, never nothing.
 import { writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { spawnSync } from "node:child_process";
@@ -15,6 +17,10 @@ const PROTOCOL = 3;
 // Answers are sent a chunk of requests at a time, or sooner when an extractor is slow.
 const FLUSH_MS = 50;
 const [file, wanted] = process.argv.slice(1);
+// The extractor's module is imported, not run: nothing in process.argv names it as the
+// program, so a main guard (`import.meta.url === pathToFileURL(process.argv[1]).href`,
+// `process.argv[1] === __filename`) is false, as it is for any module a program imports.
+process.argv.splice(1, Infinity, "bracewalk-runner");
 
 function send(text) {
   const bytes = Buffer.from(text, "utf8");
@@ -90,7 +96,7 @@ function functions() {
 }
 
 // The function named (`a` or `a.b`: a member of an export, called on it), else the default
-// export if it is a function, else the only function.
+// export if it is a function, else the only function; with how it was found.
 function pick() {
   if (wanted) {
     const [first, ...rest] = wanted.split(".");
@@ -105,31 +111,114 @@ function pick() {
       f = f == null ? undefined : f[key];
     }
     if (typeof f !== "function") unready({ stage: "function", wanted, functions: [...functions().keys()] });
-    return [wanted, f.bind(holder)];
+    return [wanted, f.bind(holder), "named"];
   }
-  if (callable(module.default)) return [module.default.name || "default", module.default];
+  if (callable(module.default)) return [module.default.name || "default", module.default, "default"];
   const found = functions();
   if (found.size !== 1) unready({ stage: "function", wanted: null, functions: [...found.keys()] });
-  return [...found][0];
+  return [...[...found][0], "only"];
 }
 
-const [name, extract] = pick();
-send(JSON.stringify({ ready: { function: name } }) + "\n");
+const [name, extract, how] = pick();
+send(JSON.stringify({ ready: { function: name, how } }) + "\n");
 
 // A rejection no one awaits is the extractor's business: said in its log, never fatal.
 process.on("unhandledRejection", (e) => console.error("bracewalk: a rejection no one handled:", e));
 
+// What JSON.stringify would make `{}` of, or drop, without a word; refused instead, so that the
+// reply says why it has no answer.
+class Uncarried extends Error {}
+
+function carried(_, value) {
+  if (value instanceof Map || value instanceof Set) throw new Uncarried(`a ${value.constructor.name}`);
+  if (value !== null && typeof value === "object" && Object.getOwnPropertySymbols(value).length > 0) {
+    throw new Uncarried("an object with a key that is a symbol");
+  }
+  return value;
+}
+
+// JSON.stringify(v, carried), without recursion: for a value nested deeper than the stack
+// lets JSON.stringify go.
+function deepStringify(root) {
+  const parts = [];
+  const path = new Set();
+  const stack = [];
+  const prepare = (key, v) => {
+    if (v !== null && typeof v === "object" && typeof v.toJSON === "function") v = v.toJSON(key);
+    v = carried(key, v);
+    return v instanceof Number || v instanceof String || v instanceof Boolean ? v.valueOf() : v;
+  };
+  // Prints `v`, opening it where it is a container; false where JSON leaves it out.
+  const print = (v) => {
+    switch (typeof v) {
+      case "string":
+        parts.push(JSON.stringify(v));
+        return true;
+      case "number":
+        parts.push(Number.isFinite(v) ? JSON.stringify(v) : "null");
+        return true;
+      case "boolean":
+        parts.push(v ? "true" : "false");
+        return true;
+      case "bigint":
+        throw new TypeError("Do not know how to serialize a BigInt");
+      case "undefined":
+      case "function":
+      case "symbol":
+        return false;
+    }
+    if (v === null) {
+      parts.push("null");
+      return true;
+    }
+    if (path.has(v)) throw new TypeError("Converting circular structure to JSON");
+    path.add(v);
+    const keys = Array.isArray(v) ? null : Object.keys(v);
+    parts.push(keys ? "{" : "[");
+    stack.push({ v, keys, at: 0, end: keys ? keys.length : v.length, first: true });
+    return true;
+  };
+  print(prepare("", root));
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    if (f.at >= f.end) {
+      stack.pop();
+      path.delete(f.v);
+      parts.push(f.keys ? "}" : "]");
+      continue;
+    }
+    const at = f.at++;
+    const key = f.keys ? f.keys[at] : String(at);
+    const x = prepare(key, f.v[key]);
+    if (f.keys && (x === undefined || typeof x === "function" || typeof x === "symbol")) continue;
+    if (!f.first) parts.push(",");
+    f.first = false;
+    if (f.keys) parts.push(JSON.stringify(key), ":");
+    if (!print(x)) parts.push("null");
+  }
+  return parts.join("");
+}
+
 function answer(id, v) {
   const head = `{"id":${JSON.stringify(id)}`;
+  const fail = (why) => `${head},"fail":${JSON.stringify(why)}}\n`;
   if (v === undefined || v === null) return `${head}}\n`;
   if (typeof v === "string") return `${head},"json":${JSON.stringify(v)}}\n`;
+  // JSON would carry it as null, and the reply would read as nothing.
+  if (typeof v === "number" && !Number.isFinite(v)) return fail(`returned ${v}, which JSON cannot carry`);
   let json;
   try {
-    json = JSON.stringify(v);
+    try {
+      json = JSON.stringify(v, carried);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      json = deepStringify(v);
+    }
   } catch (e) {
-    return `${head},"fail":${JSON.stringify(`returned a value JSON cannot carry (${describe(e)})`)}}\n`;
+    if (e instanceof Uncarried) return fail(`returned ${e.message}, which JSON cannot carry`);
+    return fail(`returned a value JSON cannot carry (${describe(e)})`);
   }
-  if (json === undefined) return `${head},"fail":${JSON.stringify(`returned a ${typeof v}, which JSON cannot carry`)}}\n`;
+  if (json === undefined) return fail(`returned a ${typeof v}, which JSON cannot carry`);
   return `${head},"value":${json}}\n`;
 }
 

@@ -7,7 +7,10 @@
 # whether it found the function, then calls it on each reply in order and says what it
 # returned: an awaitable is awaited, a string is sent as the text it is (bracewalk parses it as
 # the caller does), an exception as what was raised, and a value as JSON with every number that
-# is not finite as null (JSON.stringify's view: Python's json would print `NaN`, not JSON).
+# is not finite inside it as null (JSON.stringify's view: Python's json would print `NaN`, not
+# JSON). What JSON cannot carry (a number that is not finite returned alone, a key that is not
+# a string, a cycle, an object of another type) is a failure of the reply, with the reason,
+# never nothing; a value nested deeper than Python's recursion limit is carried.
 import dataclasses
 import importlib
 import importlib.util
@@ -90,12 +93,12 @@ def methods(cls):
 
 def pick(module, attr):
     """The function `attr` names (`f` or `Class.method`; an instance method is called on
-    `Class()`), else the module's only public function."""
+    `Class()`), else the module's only public function; with how it was found."""
     if not attr:
         found = public_functions(module)
         if len(found) != 1:
             unready({"stage": "function", "wanted": None, "functions": found})
-        return found[0], getattr(module, found[0])
+        return found[0], getattr(module, found[0]), "only"
     holder, value = None, module
     for part in attr.split("."):
         holder, value = value, getattr(value, part, None)
@@ -109,34 +112,128 @@ def pick(module, attr):
             unready({"stage": "load", "error": f"{attr} is an instance method, and {holder.__name__}() raised {describe(e)}"})
     if not callable(value):
         unready({"stage": "function", "wanted": attr, "functions": public_functions(module)})
-    return attr, value
+    return attr, value, "named"
 
 
-def finite(v):
-    if isinstance(v, float):
-        return v if math.isfinite(v) else None
-    if isinstance(v, dict):
-        return {k: finite(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [finite(x) for x in v]
-    return v
+class Uncarried(Exception):
+    """What JSON cannot carry of a value an extractor returned."""
 
 
-def as_json(o):
+def as_fields(o):
+    """A dataclass or a model as its fields; None for any other object."""
     if dataclasses.is_dataclass(o) and not isinstance(o, type):
-        return dataclasses.asdict(o)
+        return {f.name: getattr(o, f.name) for f in dataclasses.fields(o)}
     dump = getattr(o, "model_dump", None)
     if callable(dump):
         return dump()
-    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+    return None
+
+
+def opened(x):
+    """`x` as JSON holds it, and the items still to walk where it is a container."""
+    if x is None or isinstance(x, (bool, int, str)):
+        return x, None
+    if isinstance(x, float):
+        # JSON.stringify's view, as the built-in readers' answers are taken: `null`.
+        return (x if math.isfinite(x) else None), None
+    if isinstance(x, (list, tuple)):
+        return [], iter(x)
+    if isinstance(x, dict):
+        return {}, iter(x.items())
+    fields = as_fields(x)
+    if isinstance(fields, dict):
+        return {}, iter(fields.items())
+    raise Uncarried(f"an object of type {type(x).__name__}, which is not JSON")
+
+
+def plain(v):
+    """`v` as JSON holds it, walked without recursion (a value may be nested deeper than
+    Python's recursion limit), and how deep it is. Raises Uncarried where JSON cannot hold
+    it: a key that is not a string (json.dumps would make one of it), a cycle, an object that
+    is neither a dataclass nor a model."""
+    root, items = opened(v)
+    if items is None:
+        return root, 0
+    stack = [(root, items, id(v))]
+    on_path = {id(v)}
+    depth = 1
+    while stack:
+        into, items, ident = stack[-1]
+        item = next(items, stack)
+        if item is stack:
+            stack.pop()
+            on_path.discard(ident)
+            continue
+        if isinstance(into, dict):
+            key, x = item
+            if not isinstance(key, str):
+                raise Uncarried(f"a key that is not a string ({type(key).__name__} {str(key)[:40]})")
+        else:
+            key, x = None, item
+        value, inner = opened(x)
+        if inner is not None:
+            if id(x) in on_path:
+                raise Uncarried("a value that holds itself")
+            on_path.add(id(x))
+            stack.append((value, inner, id(x)))
+            depth = max(depth, len(stack))
+        if key is None:
+            into.append(value)
+        else:
+            into[key] = value
+    return root, depth
+
+
+def deep_dumps(value):
+    """json.dumps of a plain value, without recursion."""
+    parts = []
+    stack = []
+
+    def begin(x):
+        if isinstance(x, dict):
+            parts.append("{")
+            stack.append([iter(x.items()), True, True])
+        elif isinstance(x, list):
+            parts.append("[")
+            stack.append([iter(x), False, True])
+        else:
+            parts.append(json.dumps(x, allow_nan=False))
+
+    begin(value)
+    while stack:
+        frame = stack[-1]
+        item = next(frame[0], stack)
+        if item is stack:
+            stack.pop()
+            parts.append("}" if frame[1] else "]")
+            continue
+        if not frame[2]:
+            parts.append(",")
+        frame[2] = False
+        if frame[1]:
+            parts.append(json.dumps(item[0]))
+            parts.append(":")
+            item = item[1]
+        begin(item)
+    return "".join(parts)
+
+
+# Deeper than this, a plain value is printed without json's recursion.
+DEEP = 400
 
 
 def dumps(v):
-    try:
-        return json.dumps(v, allow_nan=False, separators=(",", ":"), default=as_json)
-    except ValueError:
-        # A number that is not finite (or a cycle, which this does not mend either).
-        return json.dumps(finite(v), allow_nan=False, separators=(",", ":"), default=as_json)
+    value, depth = plain(v)
+    if depth < DEEP:
+        return json.dumps(value, allow_nan=False, separators=(",", ":"))
+    return deep_dumps(value)
+
+
+def not_finite(v):
+    """JavaScript's name of a number that is not finite, or None."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return "NaN" if v != v else ("Infinity" if v > 0 else "-Infinity")
+    return None
 
 
 def answer(request_id, v):
@@ -147,14 +244,23 @@ def answer(request_id, v):
         v = bytes(v).decode("utf-8", "replace")
     if isinstance(v, str):
         return (head + ',"json":' + json.dumps(v) + "}\n").encode()
+    number = not_finite(v)
+    if number:
+        # JSON would carry it as null, and the reply would read as nothing.
+        return (head + ',"fail":' + json.dumps(f"returned {number}, which JSON cannot carry") + "}\n").encode()
     try:
         return (head + ',"value":' + dumps(v) + "}\n").encode()
-    except (ValueError, TypeError, RecursionError) as e:
+    except Uncarried as e:
+        return (head + ',"fail":' + json.dumps(f"returned {e}, which JSON cannot carry") + "}\n").encode()
+    except (ValueError, TypeError, RecursionError, MemoryError) as e:
         return (head + ',"fail":' + json.dumps(f"returned a value JSON cannot carry ({describe(e)})") + "}\n").encode()
 
 
 def main():
     kind, target, attr = sys.argv[1:4]
+    # The extractor's module is imported, not run: its __name__ is its own, and sys.argv
+    # names no program of its, as for any module a program imports.
+    sys.argv[:] = ["bracewalk-runner"]
     os.set_inheritable(PROTOCOL, False)
     # Its standard output is the reader's log: a line there is seen as it is printed.
     sys.stdout.reconfigure(line_buffering=True)
@@ -163,8 +269,8 @@ def main():
     except BaseException as e:  # an import that exits is a load that failed too
         at = where(e)
         unready({"stage": "load", "error": describe(e) + (f" (at {at})" if at else "")})
-    name, extract = pick(module, attr)
-    send(line({"ready": {"function": name}}))
+    name, extract, how = pick(module, attr)
+    send(line({"ready": {"function": name, "how": how}}))
 
     loop = None
     out = []

@@ -5,8 +5,10 @@
 //! caller parses (with `JSON.parse`'s rules, [`js::parse`]): its parse is the reading, and
 //! text that does not parse is nothing read, kept for display; a throw is nothing read,
 //! counted as such. Every reading is taken as JSON text carries it (`JSON.stringify`'s view,
-//! [`json_view`]: a number that is not finite is `null`), as the built-in readers' answers
-//! are when they are compared with it. Callers that read otherwise say so after `?` in the spec:
+//! [`json_view`]: a number that is not finite inside a value is `null`), as the built-in
+//! readers' answers are when they are compared with it; a reading that is such a number
+//! alone, which JSON would make nothing of, fails the reply, with the reason. Callers that
+//! read otherwise say so after `?` in the spec:
 //!
 //! * `unwrap=/json/pointer`: the reading is what the pointer finds in the value (absent:
 //!   nothing read), for an extractor that wraps its answer (`{"ok": true, "data": …}`);
@@ -134,8 +136,22 @@ impl Caller {
             (Some(tokens), Some(v)) => at_pointer(v, tokens),
             (_, v) => v,
         };
+        // A number that is not finite, alone, is what JSON cannot carry: JSON.stringify would
+        // make `null`, nothing read, of it. Said, never nothing.
+        if let Some(Value::Number(n)) = &value
+            && !n.is_finite()
+        {
+            let name = if n.is_nan() {
+                "NaN"
+            } else if *n > 0.0 {
+                "Infinity"
+            } else {
+                "-Infinity"
+            };
+            return Given::Failed(Arc::from(format!("its answer is {name}, which JSON cannot carry")));
+        }
         // JSON.stringify's view, as every answer that arrives as JSON text is: a number that
-        // is not finite (`1e400` parsed) is `null`.
+        // is not finite inside a value (`[1e400]` parsed) is `null`.
         let value = match value {
             Some(v) if changes_in_json(&v) => json_view(&v),
             v => v,
@@ -216,8 +232,13 @@ mod tests {
     fn a_returned_string_is_json_text_the_caller_parses() {
         assert_eq!(read("", text(r#" {"a": [1, 2]} "#)), Given::Read(value(r#"{"a":[1,2]}"#)));
         assert_eq!(read("", text("null")), Given::Nothing);
-        // What JSON text carries: Infinity is `null`.
-        assert_eq!(read("", text("1e400")), Given::Nothing);
+        // What JSON text carries: Infinity is `null` inside a value; alone, it is said.
+        assert_eq!(
+            read("", text("1e400")),
+            Given::Failed(Arc::from("its answer is Infinity, which JSON cannot carry"))
+        );
+        assert_eq!(read("", text("-1e400")).failure(), Some("its answer is -Infinity, which JSON cannot carry"));
+        assert_eq!(read("unwrap=/x", text(r#"{"x": 1e400}"#)).outcome(), crate::readers::Outcome::Failed);
         assert_eq!(read("", text("[1e400, 1]")), Given::Read(value("[null,1]")));
         assert_eq!(read("", text("Sure! {\"a\": 1}")), Given::NotJson(Arc::from("Sure! {\"a\": 1}")));
         // JSON.parse's whitespace, not JavaScript's: U+FEFF is not JSON.

@@ -93,7 +93,7 @@ pub enum Resolved {
     /// A command: `sh -c` finds what it runs.
     Shell,
     /// An extractor function: its file, the export or attribute, the program that runs it.
-    Function(Adapter),
+    Function(Box<Adapter>),
 }
 
 /// A reader of one's own as a run holds it: what the user gave, what resolving it found, and

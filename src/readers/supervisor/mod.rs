@@ -21,6 +21,7 @@
 //! stand, and every later reply of it is [`Given::Failed`] ("reader failed", never "nothing
 //! read"). Other readers never wait on a failed one.
 
+mod groups;
 mod ledger;
 mod process;
 mod session;
@@ -36,7 +37,7 @@ use super::own::{Outside, Resolved};
 use super::problem::ReaderProblem;
 use super::protocol;
 
-pub use process::stop_every_group;
+pub use groups::{end_on_signals, stop_all, stop_on_panic};
 pub use session::Session;
 use session::Started;
 

@@ -7,14 +7,13 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read as _, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::readers::adapter::Adapter;
-
+use super::groups;
 use crate::readers::own::{Outside, Runs};
 use crate::readers::protocol::{self, Handshake, Line};
 
@@ -24,26 +23,6 @@ const PIECE: usize = 64 << 10;
 const MAX_LINE: u64 = 512 << 20;
 /// How long a child that has answered everything is given to exit once its input ends.
 pub(super) const EXIT_GRACE: Duration = Duration::from_secs(2);
-
-/// The process groups of the readers running now (each its leader's id), so that a run that
-/// must end at once takes them with it ([`stop_every_group`]). A group leaves it before its
-/// leader is reaped, so no id here is one the system may have given again.
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
-
-/// Stops the process group of every reader running now, for a run that ends at once (its
-/// parent gone, `--die-with-parent`) without stopping each reader in turn: a reader left
-/// running would outlive bracewalk.
-pub fn stop_every_group() {
-    let running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
-    for &pid in running.iter() {
-        #[cfg(unix)]
-        if let Ok(pid) = i32::try_from(pid) {
-            let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
-        }
-        #[cfg(not(unix))]
-        let _ = pid;
-    }
-}
 
 /// What the reader thread hands over.
 pub(super) enum Output {
@@ -94,7 +73,7 @@ impl Shared {
     }
 }
 
-/// The child, while it may run.
+/// The child, while it may run; stopped whole when dropped.
 pub(super) struct Process {
     child: Child,
     pub(super) input: Option<Sender<Arc<Vec<u8>>>>,
@@ -102,9 +81,18 @@ pub(super) struct Process {
     /// Dropped to stop the watchdog, which is joined before the child is reaped (so it never
     /// signals a process group whose leader is gone).
     watchdog: Option<(Sender<()>, JoinHandle<()>)>,
+    /// How it ended, once it has been stopped and reaped.
+    ended: Option<Ended>,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        exit_status(self, Duration::ZERO);
+    }
 }
 
 /// How a child ended, in words.
+#[derive(Debug, Clone)]
 pub(super) struct Ended {
     pub(super) success: bool,
     /// It had not exited in its time: it was stopped.
@@ -112,35 +100,55 @@ pub(super) struct Ended {
     pub(super) text: String,
 }
 
-/// Waits up to `grace` for the child to exit, then stops its process group; reaps it.
+/// Waits up to `grace` for the child to exit, then stops its process group and reaps it;
+/// how it ended (once stopped, the same every time it is asked).
 pub(super) fn exit_status(p: &mut Process, grace: Duration) -> Ended {
+    if let Some(ended) = &p.ended {
+        return ended.clone();
+    }
     p.input = None;
     let until = Instant::now() + grace;
-    let mut status = p.child.try_wait().ok().flatten();
-    while status.is_none() && Instant::now() < until {
+    // Its exit is looked at, not reaped: until it is, the group's id is no one else's.
+    let mut exited = has_exited(&p.child);
+    while !exited && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(5));
-        status = p.child.try_wait().ok().flatten();
+        exited = has_exited(&p.child);
     }
-    // The watchdog first, so nothing signals the group after its leader is reaped.
+    // The watchdog first, so nothing signals the group once its leader is reaped.
     if let Some((stop, handle)) = p.watchdog.take() {
         drop(stop);
         let _ = handle.join();
     }
-    let stopped = status.is_none();
-    let id = p.child.id();
-    RUNNING.lock().unwrap_or_else(PoisonError::into_inner).retain(|&pid| pid != id);
     // The whole group: `sh -c` may have started the reader as a child of its own.
-    kill_group(&mut p.child);
-    let status = match status {
-        Some(s) => Some(s),
-        None => p.child.wait().ok(),
-    };
-    match status {
+    groups::kill_group(p.child.id());
+    groups::reaped(p.child.id());
+    let status = p.child.wait().ok();
+    let stopped = !exited;
+    let ended = match status {
         _ if stopped => Ended { success: false, stopped, text: "did not exit; stopped".to_owned() },
         Some(s) if s.success() => Ended { success: true, stopped, text: "exited with status 0".to_owned() },
         Some(s) => Ended { success: false, stopped, text: describe_status(s) },
         None => Ended { success: false, stopped, text: "ended".to_owned() },
-    }
+    };
+    p.ended = Some(ended.clone());
+    ended
+}
+
+/// Whether the child has exited, leaving it to be reaped.
+#[cfg(target_os = "linux")]
+fn has_exited(child: &Child) -> bool {
+    use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
+    use nix::unistd::Pid;
+    let Ok(pid) = i32::try_from(child.id()) else { return false };
+    let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+    !matches!(waitid(Id::Pid(Pid::from_raw(pid)), flags), Ok(WaitStatus::StillAlive) | Err(_))
+}
+
+/// Whether the child has exited (where it cannot be looked at without reaping it, it is
+/// taken to run until its grace is over).
+#[cfg(not(target_os = "linux"))]
+fn has_exited(_: &Child) -> bool {
+    false
 }
 
 #[cfg(unix)]
@@ -158,29 +166,22 @@ fn describe_status(s: std::process::ExitStatus) -> String {
     s.code().map_or_else(|| "ended".to_owned(), |c| format!("exited with status {c}"))
 }
 
-#[cfg(unix)]
-fn kill_group(child: &mut Child) {
-    use nix::sys::signal::{Signal, killpg};
-    use nix::unistd::Pid;
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // The group may be gone already; then there is nothing to stop.
-        let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(child: &mut Child) {
-    let _ = child.kill();
-}
-
+/// Starts the reader in a process group of its own, the group's [watcher](groups::WATCH)
+/// first: a command as `sh -c COMMAND`; an adapter's runner with its standard output moved to
+/// descriptor 3 and descriptor 1 on its standard error (so no `print` or `console.log` can
+/// reach the protocol). What runs comes as the script's parameters: nothing to quote.
 pub(super) fn spawn(outside: &Outside, shared: &Arc<Shared>) -> io::Result<Process> {
     let mut command = std::process::Command::new("sh");
     match outside.runs() {
-        Runs::Shell(line) => command.arg("-c").arg(line),
-        // The program and its arguments as the script's parameters: nothing to quote.
-        Runs::Adapter(a) => {
-            command.arg("-c").arg(Adapter::shell_script()).arg("bracewalk-reader").arg(&a.program).args(&a.args)
+        Runs::Shell(line) => {
+            command.arg("-c").arg(format!("{} exec sh -c \"$1\"", groups::WATCH)).arg("bracewalk-reader").arg(line)
         }
+        Runs::Adapter(a) => command
+            .arg("-c")
+            .arg(format!("{} exec 3>&1 1>&2; exec \"$@\"", groups::WATCH))
+            .arg("bracewalk-reader")
+            .arg(&a.program)
+            .args(&a.args),
     };
     command.stdin(Stdio::piped()).stdout(Stdio::piped());
     command.stderr(match &outside.run.log {
@@ -194,9 +195,14 @@ pub(super) fn spawn(outside: &Outside, shared: &Arc<Shared>) -> io::Result<Proce
         // delivered to it.
         command.process_group(0);
     }
-    let mut child = command.spawn()?;
+    let mut child = groups::started(|| {
+        let child = command.spawn()?;
+        let group = child.id();
+        Ok((child, group))
+    })?;
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        let _ = child.kill();
+        groups::kill_group(child.id());
+        groups::reaped(child.id());
         let _ = child.wait();
         return Err(io::Error::other("its pipes could not be opened"));
     };
@@ -222,12 +228,10 @@ pub(super) fn spawn(outside: &Outside, shared: &Arc<Shared>) -> io::Result<Proce
             .spawn(move || watch(&stopped, &s, timeout, pid))
     })();
     match spawned {
-        Ok(handle) => {
-            RUNNING.lock().unwrap_or_else(PoisonError::into_inner).push(child.id());
-            Ok(Process { child, input: Some(input), output, watchdog: Some((stop, handle)) })
-        }
+        Ok(handle) => Ok(Process { child, input: Some(input), output, watchdog: Some((stop, handle)), ended: None }),
         Err(e) => {
-            kill_group(&mut child);
+            groups::kill_group(child.id());
+            groups::reaped(child.id());
             let _ = child.wait();
             Err(e)
         }
@@ -311,12 +315,7 @@ fn watch(stop: &Receiver<()>, shared: &Shared, timeout: Duration, pid: u32) {
         }
         if shared.owes() && shared.quiet_for() > timeout {
             shared.hung.store(true, Ordering::Relaxed);
-            #[cfg(unix)]
-            if let Ok(pid) = i32::try_from(pid) {
-                let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
-            }
-            #[cfg(not(unix))]
-            let _ = pid;
+            groups::kill_group(pid);
             return;
         }
     }

@@ -74,10 +74,10 @@ fn handshake(name: &str, outside: &Outside, adapter: &Adapter, p: &mut Process) 
     let (name, target) = (name.to_owned(), adapter.target.clone());
     let said = p.output.recv_timeout(outside.run.timeout);
     let error = match said {
-        Ok(Output::Handshake(Handshake::Ready { function })) => return Ok(Called { function }),
+        Ok(Output::Handshake(Handshake::Ready { function, found })) => return Ok(Called { function, found }),
         Ok(Output::Handshake(Handshake::NotLoaded { error })) => {
             let cause = one_line(&error);
-            ReaderError::Load { name, target, fix: stderr::likely_fix(&cause), cause }
+            ReaderError::Load { name, target, fix: stderr::likely_fix(&cause, adapter.file.as_deref()), cause }
         }
         Ok(Output::Handshake(Handshake::NoFunction { wanted, functions })) => {
             ReaderError::NoFunction { name, target, wanted, functions, spec: adapter.spec_prefix.clone() }
@@ -91,7 +91,8 @@ fn handshake(name: &str, outside: &Outside, adapter: &Adapter, p: &mut Process) 
             if let Some(last) = tail.last() {
                 how = format!("{how}; its stderr ends: {last}");
             }
-            return Err(ReaderError::NotReady { name, target, how, fix: stderr::likely_fix(&tail.join("\n")) });
+            let fix = stderr::likely_fix(&tail.join("\n"), adapter.file.as_deref());
+            return Err(ReaderError::NotReady { name, target, how, fix });
         }
         Err(RecvTimeoutError::Timeout) => ReaderError::NotReady {
             name,
@@ -254,7 +255,8 @@ impl Session {
     /// The likely fix where its stderr tells (the child has ended, so its log is whole).
     fn fix(&self) -> Option<String> {
         let log = self.outside.run.log.as_deref()?;
-        stderr::likely_fix(&stderr::tail(log, TAIL).join("\n"))
+        let file = self.outside.adapter().and_then(|a| a.file.as_deref());
+        stderr::likely_fix(&stderr::tail(log, TAIL).join("\n"), file)
     }
 
     /// A problem of a reader that ended badly: why, the likely fix, where its stderr is.
@@ -274,15 +276,6 @@ impl Session {
         }
         let fix = self.fix();
         self.ledger.fail(&why, fix, self.outside.run.log.clone());
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        if let Some(mut p) = self.process.take() {
-            p.input = None;
-            exit_status(&mut p, Duration::ZERO);
-        }
     }
 }
 

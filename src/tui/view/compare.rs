@@ -1,7 +1,9 @@
 //! The readers pane: the reader chosen with `w` (or picked from its menu; else the one the
 //! `≠` badge compares) beside the seed. First the scan's account of the reply (which way
-//! they differ, how, and what a reader of one's own threw, returned or failed on), then how
-//! each decided, every difference between the two answers, and both answers as trees.
+//! they differ, how, and what a reader of one's own threw, returned or failed on), then every
+//! difference between the two answers, both answers as trees, and last how each decided (for
+//! a reader of one's own, the function it calls and what runs it). Focused on a wide
+//! terminal, the pane takes the value pane's place too ([`layout`]).
 //!
 //! A built-in reader's answer is in the reply's record; a reader of one's own is asked about
 //! the reply once its record is made, and its answer shows when it comes.
@@ -109,16 +111,6 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     };
     let catalogue = &state.config.catalogue;
     let name = catalogue.name(reader).to_owned();
-    let indent = name.chars().count().max("last-wins".len()) + 1;
-    let label = |n: &str| format!("{n:<w$}", w = indent);
-    let how =
-        if reader == ReaderId::FIRST_WINS { first_wins(d) } else { visible(catalogue.description(reader), false) };
-    out.extend(flow(vec![(label(&name), bold()), (how, Style::new())], width, indent));
-    out.extend(flow(
-        vec![(label("last-wins"), bold()), (format!("decided by {}", d.trace.decided_by.name()), Style::new())],
-        width,
-        indent,
-    ));
     let shown = answer(state, d, reader);
     match &shown {
         Shown::Answer(value, _) => {
@@ -165,6 +157,19 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     };
     let seed = Shown::Answer(d.answer(ReaderId::LAST_WINS).flatten(), None);
     out.extend(columns(vec![side(&name, &shown), side("last-wins", &seed)], width));
+    // How each read it, after what they read: a reader of one's own's function and what runs
+    // it take lines the comparison needs first.
+    out.push(Line::raw(""));
+    let indent = name.chars().count().max("last-wins".len()) + 1;
+    let label = |n: &str| format!("{n:<w$}", w = indent);
+    let how =
+        if reader == ReaderId::FIRST_WINS { first_wins(d) } else { visible(catalogue.description(reader), false) };
+    out.extend(flow(vec![(label(&name), bold()), (how, dim())], width, indent));
+    out.extend(flow(
+        vec![(label("last-wins"), bold()), (format!("decided by {}", d.trace.decided_by.name()), dim())],
+        width,
+        indent,
+    ));
     out
 }
 
