@@ -2,6 +2,9 @@
 //! command into a pipe, the formats as the command line names them, no command writing into
 //! what it reads, and the docs' commands and links kept true.
 
+// A test fails by an unwrap, an expect or a panic, in its helpers as in its `#[test]` fns.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "../support/mod.rs"]
 mod support;
 

@@ -1,9 +1,6 @@
 //! Every kind of bad input: each gives a diagnostic that says where and what, and the good
 //! reply beside it still loads.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,7 +2,6 @@
 //! loader would send them, facts and records are made on the spot by the worker's own
 //! functions (as its threads would make them), and frames are drawn into ratatui's
 //! `TestBackend`.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
 use std::sync::Arc;

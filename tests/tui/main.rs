@@ -3,6 +3,9 @@
 //! in tmux (moving and searching, restoring the terminal however it ends, escape sequences
 //! shown and never obeyed).
 
+// A test fails by an unwrap, an expect or a panic, in its helpers as in its `#[test]` fns.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "../support/mod.rs"]
 mod support;
 
