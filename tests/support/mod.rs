@@ -11,6 +11,7 @@ pub mod follower;
 pub mod fuzz_checks;
 pub mod loaded;
 pub mod replies;
+pub mod soak;
 pub mod tmux;
 pub mod tools;
 pub mod tree;

@@ -10,7 +10,6 @@
 mod support;
 
 mod escape_injection;
-mod latency;
 mod query;
 mod real_terminal;
 mod reread;
