@@ -18,4 +18,5 @@ mod linear;
 mod one_definition;
 mod oracle_diff;
 mod specs;
+mod sweep;
 mod visits;
