@@ -256,12 +256,17 @@ impl LoadArgs {
     }
 }
 
-fn name_pointer(s: &str) -> Result<(String, String), String> {
+/// A `--meta` argument that is not `NAME=POINTER`.
+#[derive(Debug, thiserror::Error)]
+#[error("expected NAME=POINTER with a JSON pointer such as /meta/agent, got {0:?}")]
+struct NotNamePointer(String);
+
+fn name_pointer(s: &str) -> Result<(String, String), NotNamePointer> {
     match s.split_once('=') {
         Some((name, pointer)) if !name.is_empty() && (pointer.is_empty() || pointer.starts_with('/')) => {
             Ok((name.to_owned(), pointer.to_owned()))
         }
-        _ => Err(format!("expected NAME=POINTER with a JSON pointer such as /meta/agent, got {s:?}")),
+        _ => Err(NotNamePointer(s.to_owned())),
     }
 }
 

@@ -46,8 +46,8 @@ pub fn accept(paths: &[PathBuf], load: &LoadOptions, config: Config, file: &Path
         plural(comparisons, "comparison", "comparisons"),
         file.display()
     )?;
-    for d in &scan.diagnostics {
-        writeln!(out, "  {}", visible(d, false))?;
+    for d in scan.diagnostics() {
+        writeln!(out, "  {}", visible(&d.to_string(), false))?;
     }
     Ok(exit_code(&scan))
 }
@@ -127,8 +127,8 @@ pub fn render_text(scan: &Scan, check: &Check, file: &Path, style: &Style) -> St
         notes.push(format!("{} not checked (reply, comparison or reader's answer missing)", check.unchecked.len()));
     }
     let _ = writeln!(o, "\n{}", style.dim(&format!("accepted differences: {}", notes.join(", "))));
-    for d in &scan.diagnostics {
-        let _ = writeln!(o, "{}", style.warn(&format!("diagnostic: {}", visible(d, false))));
+    for d in scan.diagnostics() {
+        let _ = writeln!(o, "{}", style.warn(&format!("diagnostic: {}", visible(&d.to_string(), false))));
     }
     o
 }
@@ -168,6 +168,6 @@ pub fn render_json(scan: &Scan, check: &Check, file: &Path) -> Json {
         "unchecked": check.unchecked.iter().map(entry).collect::<Vec<_>>(),
         "still": check.still,
         "replies": scan.replies.len(),
-        "diagnostics": scan.diagnostics,
+        "diagnostics": scan.diagnostics().map(|d| d.to_string()).collect::<Vec<_>>(),
     })
 }

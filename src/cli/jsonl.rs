@@ -276,8 +276,8 @@ fn record_of(n: usize, line: &[u8], offsets: Offsets, keys: Option<&[String]>, o
             js::recycle(input.text);
             false
         }
-        Err(message) => {
-            out.push_str(&record::error_line(n, &message));
+        Err(e) => {
+            out.push_str(&record::error_line(n, &e.to_string()));
             true
         }
     };

@@ -12,9 +12,11 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::read::trace::Trace;
 use crate::read::value::Value;
-use crate::readers::command::{self, Commands, Spec};
-use crate::readers::{Answers, Catalogue, Given, Outcome, ReaderId};
+use crate::readers::own::{self, RunOptions, Spec};
+use crate::readers::supervisor::{self, Commands};
+use crate::readers::{Answers, Catalogue, Given, Outcome, ReaderError, ReaderId, resolve};
 use crate::reading::{Class, Pair, Raised, difference};
+use crate::scan::Scan;
 
 use super::explain;
 use super::style::Style;
@@ -35,7 +37,7 @@ impl ReaderArgs {
     pub fn catalogue(&self, inspected: &[PathBuf], names: bool) -> Result<Catalogue> {
         let mut catalogue = Catalogue::builtin();
         let state = crate::state_dir::path();
-        let mut added = Vec::new();
+        let mut defined: Vec<(String, Spec)> = Vec::new();
         for r in &self.readers {
             if !r.contains('=') {
                 if !names {
@@ -43,17 +45,22 @@ impl ReaderArgs {
                         "--reader {r:?}: give NAME=COMMAND, NAME=js:FILE or NAME=py:TARGET (a reader of the catalogue is named by --compare)"
                     );
                 }
-                catalogue.find(r).map_err(|e| anyhow::anyhow!("--reader {r:?}: {e}"))?;
+                if !defined.iter().any(|(n, _)| n == r.trim()) {
+                    catalogue.find(r).map_err(|e| anyhow::anyhow!("--reader {r:?}: {e}"))?;
+                }
                 continue;
             }
-            let (name, definition) = command::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
-            let mut spec = Spec::parse(&name, &definition)?;
-            spec.timeout = self.timeout;
-            spec.log = command::log_path(state.as_deref(), &name, inspected);
-            added.push(catalogue.add_command(&name, spec).map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?);
+            let (name, definition) = own::parse_definition(r).map_err(|e| anyhow::anyhow!("--reader: {e}"))?;
+            let spec = Spec::parse(&name, &definition)?;
+            let taken = defined.iter().any(|(n, _)| *n == name);
+            let free = if taken { Err(ReaderError::Taken { name: name.clone() }) } else { catalogue.check_free(&name) };
+            free.map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?;
+            defined.push((name, spec));
         }
-        for id in added {
-            command::start_ahead(&catalogue, id)?;
+        for (name, spec) in defined {
+            let run = RunOptions { timeout: self.timeout, log: own::log_path(state.as_deref(), &name, inspected) };
+            let outside = resolve(&name, spec, run)?;
+            catalogue.add_command(&name, outside).map_err(|e| anyhow::anyhow!("--reader {name}: {e}"))?;
         }
         Ok(catalogue)
     }
@@ -87,7 +94,7 @@ impl ReaderArgs {
 /// Says on stderr where each reader command's stderr went, if it wrote any.
 pub fn tell_logs(catalogue: &Catalogue) {
     for (id, spec) in catalogue.commands() {
-        if let Some(log) = &spec.log
+        if let Some(log) = &spec.run.log
             && std::fs::metadata(log).is_ok_and(|m| m.len() > 0)
         {
             eprintln!("bracewalk: reader {}'s stderr is in {}", catalogue.name(id), log.display());
@@ -101,7 +108,7 @@ pub fn answers(catalogue: &Catalogue, readers: &[ReaderId], id: &str, text: &str
     let commands: Vec<ReaderId> = readers.iter().copied().filter(|&r| catalogue.is_command(r)).collect();
     let mut out: Vec<(ReaderId, Given)> = Vec::new();
     if !commands.is_empty() {
-        let mut running = Commands::start(catalogue, &commands);
+        let mut running = Commands::start(&catalogue.outside(&commands));
         running.send(&[(id, text)]);
         running.close();
         running.ready(1);
@@ -111,7 +118,8 @@ pub fn answers(catalogue: &Catalogue, readers: &[ReaderId], id: &str, text: &str
             if problems.is_empty() {
                 bail!("reader {}: {why}", catalogue.name(*r));
             }
-            bail!("{}", problems.join("; "));
+            let mut said = problems.iter().map(ToString::to_string);
+            bail!("{}", said.by_ref().reduce(|all, p| format!("{all}; {p}")).unwrap_or_default());
         }
         for p in problems {
             eprintln!("bracewalk: {p}");
@@ -257,12 +265,6 @@ pub fn command_value(catalogue: &Catalogue, reader: ReaderId, id: &str, text: &s
     }))
 }
 
-/// The reader a diagnostic is about (`reader NAME: …`), among those that run outside.
-pub fn reader_of(catalogue: &Catalogue, diagnostic: &str) -> Option<ReaderId> {
-    let name = diagnostic.strip_prefix("reader ")?.split_once(": ")?.0;
-    catalogue.find(name).ok().filter(|&id| catalogue.is_command(id))
-}
-
 /// Diagnostics of one reader shown without `--list`, the rest counted.
 const SHOWN_PROBLEMS: usize = 5;
 /// Lines of a reader's stderr shown under its diagnostics.
@@ -270,10 +272,11 @@ const SHOWN_TAIL: usize = 5;
 
 /// What a scan's table says of the readers that had problems: each one's diagnostics (the
 /// first few, or all with `all`), then the last lines of its stderr, where its log has any.
-pub fn problems_text(catalogue: &Catalogue, diagnostics: &[String], all: bool, style: &Style) -> String {
+pub fn problems_text(scan: &Scan, all: bool, style: &Style) -> String {
+    let catalogue = &scan.config.catalogue;
     let mut out = String::new();
     for (id, spec) in catalogue.commands() {
-        let mine: Vec<&String> = diagnostics.iter().filter(|d| reader_of(catalogue, d) == Some(id)).collect();
+        let mine = scan.notes(id).map_or(&[][..], |n| n.problems.as_slice());
         if mine.is_empty() {
             continue;
         }
@@ -281,13 +284,13 @@ pub fn problems_text(catalogue: &Catalogue, diagnostics: &[String], all: bool, s
         let _ = writeln!(out, "{}", style.bold(&format!("reader {}", catalogue.name(id))));
         let shown = if all { mine.len() } else { mine.len().min(SHOWN_PROBLEMS) };
         for d in &mine[..shown] {
-            let _ = writeln!(out, "  {}", style.warn(&crate::visible::visible(d, false)));
+            let _ = writeln!(out, "  {}", style.warn(&crate::visible::visible(&d.to_string(), false)));
         }
         if shown < mine.len() {
             let more = format!("… and {} more (--list shows all)", mine.len() - shown);
             let _ = writeln!(out, "  {}", style.dim(&more));
         }
-        let tail = spec.log.as_deref().map(|l| command::stderr::tail(l, SHOWN_TAIL)).unwrap_or_default();
+        let tail = spec.run.log.as_deref().map(|l| supervisor::stderr::tail(l, SHOWN_TAIL)).unwrap_or_default();
         if !tail.is_empty() {
             let _ = writeln!(out, "  {}", style.dim("its stderr ends:"));
             for line in tail {

@@ -33,6 +33,23 @@ pub enum Offsets {
     Utf16,
 }
 
+/// Why an input line is not a record `{"id", "text", "fields"?}`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    #[error("not JSON: {0}")]
+    NotJson(js::ParseError),
+    #[error("expected an object with \"text\", found a {0}")]
+    NotAnObject(&'static str),
+    #[error("\"text\" is a {0}, not a string")]
+    TextNotAString(&'static str),
+    #[error("no \"text\" key")]
+    NoText,
+    #[error("\"fields\" holds a {0}, not a string")]
+    FieldNotAString(&'static str),
+    #[error("\"fields\" is a {0}, not an array")]
+    FieldsNotAnArray(&'static str),
+}
+
 /// One input record: `{"id", "text", "fields"?}`.
 pub struct Input<'a> {
     /// The id exactly as given (any JSON value).
@@ -51,10 +68,10 @@ impl<'a> Input<'a> {
 
     /// Reads one JSONL line. The error says what is wrong with it. Its text may hold the
     /// thread's decoding buffer: a caller done with it hands it back with [`js::recycle`].
-    pub fn parse(line: &'a str) -> Result<Input<'a>, String> {
-        let (mut value, escaped) = js::parse_recycled(line).map_err(|e| format!("not JSON: {e}"))?;
+    pub fn parse(line: &'a str) -> Result<Input<'a>, InputError> {
+        let (mut value, escaped) = js::parse_recycled(line).map_err(InputError::NotJson)?;
         let Value::Object(obj) = &mut value else {
-            return Err(format!("expected an object with \"text\", found a {}", value.kind()));
+            return Err(InputError::NotAnObject(value.kind()));
         };
         // Where the line wrote the text: the last string decoded where the text is (another
         // there before may have been dropped, a key given twice, its place taken by this one).
@@ -69,8 +86,8 @@ impl<'a> Input<'a> {
                 // Made anew here, not where the line wrote it.
                 units => (units.to_string_lossy().into_owned(), None),
             },
-            Some(other) => return Err(format!("\"text\" is a {}, not a string", other.kind())),
-            None => return Err("no \"text\" key".to_owned()),
+            Some(other) => return Err(InputError::TextNotAString(other.kind())),
+            None => return Err(InputError::NoText),
         };
         let fields = match obj.get("fields") {
             None | Some(Value::Null) => vec!["edits".to_owned()],
@@ -78,10 +95,10 @@ impl<'a> Input<'a> {
                 .iter()
                 .map(|f| match f {
                     Value::String(s) => Ok(s.to_string_lossy().into_owned()),
-                    other => Err(format!("\"fields\" holds a {}, not a string", other.kind())),
+                    other => Err(InputError::FieldNotAString(other.kind())),
                 })
                 .collect::<Result<_, _>>()?,
-            Some(other) => return Err(format!("\"fields\" is a {}, not an array", other.kind())),
+            Some(other) => return Err(InputError::FieldsNotAnArray(other.kind())),
         };
         let id = obj.get("id").cloned().unwrap_or(Value::Null);
         Ok(Input { id, text, fields, escaped })

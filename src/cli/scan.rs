@@ -97,7 +97,7 @@ fn progress_bar() -> ProgressBar {
 /// 0 when everything loaded, 1 when some inputs had diagnostics, 2 when nothing could be
 /// read (as `list`).
 pub fn exit_code(scan: &Scan) -> u8 {
-    match (scan.diagnostics.len(), scan.replies.len() + scan.calls_without_reply.len()) {
+    match (scan.diagnostic_count(), scan.replies.len() + scan.calls_without_reply.len()) {
         (0, _) => 0,
         (_, 0) => 2,
         _ => 1,
@@ -279,7 +279,7 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
     }
 
     // What went wrong with a reader of one's own is shown whatever the options.
-    o.push_str(&super::readers::problems_text(&config.catalogue, &scan.diagnostics, list, style));
+    o.push_str(&super::readers::problems_text(scan, list, style));
 
     if list && !scan.calls_without_reply.is_empty() {
         let _ = writeln!(o);
@@ -288,13 +288,11 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
             let _ = writeln!(o, "      {}", visible(id, false));
         }
     }
-    let others: Vec<&String> =
-        scan.diagnostics.iter().filter(|d| super::readers::reader_of(&config.catalogue, d).is_none()).collect();
-    if list && !others.is_empty() {
+    if list && !scan.unread.is_empty() {
         let _ = writeln!(o);
         let _ = writeln!(o, "{}", style.bold("diagnostics"));
-        for d in others {
-            let _ = writeln!(o, "  {}", visible(d, false));
+        for d in &scan.unread {
+            let _ = writeln!(o, "  {}", visible(&d.to_string(), false));
         }
     }
     if let Some(t) = timing(scan) {
@@ -527,7 +525,8 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
     out.insert("replies".to_owned(), json!(scan.replies.len()));
     out.insert("bytes".to_owned(), json!(scan.bytes));
     out.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply.len()));
-    out.insert("diagnostics".to_owned(), json!(scan.diagnostics.len()));
+    out.insert("diagnostics".to_owned(), json!(scan.diagnostic_count()));
+    out.insert("readers".to_owned(), readers_json(scan));
     // Sections with no rows are still there, empty.
     for top in [
         "by_agent",
@@ -609,7 +608,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
             json!(scan.replies.iter().map(|r| r.reference.as_deref()).collect::<Vec<_>>()),
         );
         ids.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply));
-        ids.insert("diagnostics".to_owned(), json!(scan.diagnostics));
+        ids.insert("diagnostics".to_owned(), json!(scan.diagnostics().map(|d| d.to_string()).collect::<Vec<_>>()));
         for top in
             ["by_agent", "by_round", "by_format", "truncation", "reader_threw", "reader_not_json", "reader_failed"]
         {
@@ -618,6 +617,29 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
         out.insert("ids".to_owned(), Json::Object(ids));
     }
     Json::Object(out)
+}
+
+/// The readers of one's own the scan ran, by name: `{problems}`, each problem what it prints
+/// (`message`) and what went wrong, by its kind (`fault`: `start`, `reply`, `stopped`) and
+/// its parts, as `scan --merge` reads it back.
+fn readers_json(scan: &Scan) -> Json {
+    let catalogue = &scan.config.catalogue;
+    let readers = scan.noted.iter().map(|n| {
+        let problems: Vec<Json> = n
+            .problems
+            .iter()
+            .map(|p| {
+                let mut written = match serde_json::to_value(&p.fault) {
+                    Ok(Json::Object(o)) => o,
+                    _ => Map::new(),
+                };
+                written.insert("message".to_owned(), json!(p.to_string()));
+                Json::Object(written)
+            })
+            .collect();
+        (catalogue.name(n.reader).to_owned(), json!({"problems": problems}))
+    });
+    Json::Object(readers.collect())
 }
 
 #[cfg(test)]

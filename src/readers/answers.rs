@@ -19,7 +19,9 @@ use crate::read::value::Value;
 use crate::read::walk::{self, Keep, Readings, WalkOptions, Walker};
 use crate::read::{js, lex};
 
-use super::{Catalogue, Given, ReaderId, Run, held};
+use super::catalogue::{Catalogue, Run};
+use super::given::{Given, changes_in_json, held, json_view};
+use super::id::ReaderId;
 
 /// The reply's range once trimmed of JavaScript's whitespace.
 fn trimmed(text: &str) -> Range<usize> {
@@ -65,30 +67,6 @@ impl Known {
     fn answer(&self) -> Option<&Value> {
         self.value.as_ref().and_then(Option::as_ref)
     }
-}
-
-/// `value` as JSON text carries it: `JSON.parse(JSON.stringify(value))`, held (a non-finite
-/// number prints as `null`, which is nothing read).
-pub fn json_view(value: &Value) -> Option<Value> {
-    held(js::parse(&value.to_json()).ok())
-}
-
-/// Whether JSON text carries `value` otherwise than it is, so that [`json_view`] is needed: only
-/// where a number is not finite (it prints as `null`). Strings (lone surrogates as their
-/// escapes), finite numbers (printed to round-trip; `-0` as `0`, which `==` it) and the keys
-/// in their order (JavaScript's, as every reader builds them) come back as they were.
-/// `tests/readers/golden.rs` holds every built-in answer of the corpus to it.
-pub fn changes_in_json(value: &Value) -> bool {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Number(n) if !n.is_finite() => return true,
-            Value::Array(a) => stack.extend(a),
-            Value::Object(o) => stack.extend(o.iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-    false
 }
 
 impl<'a> Answers<'a> {
@@ -408,11 +386,11 @@ mod given_tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::readers::command::Spec;
+    use crate::readers::own::Outside;
 
     fn catalogue() -> (Catalogue, ReaderId) {
         let mut c = Catalogue::builtin();
-        let id = c.add_command("mine", Spec::new("true")).unwrap();
+        let id = c.add_command("mine", Outside::command("true")).unwrap();
         (c, id)
     }
 

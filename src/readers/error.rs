@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use serde::{Deserialize, Serialize};
+
 /// A reader's name that the catalogue does not hold.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown reader {name:?}; the readers are {}", known.join(", "))]
@@ -14,8 +16,10 @@ pub struct UnknownReader {
     pub known: Vec<String>,
 }
 
-/// A reader that cannot be defined or started.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// A reader that cannot be defined or started. A shard's JSON gives one back as it was
+/// (`scan --merge`): it is written tagged by its kind.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ReaderError {
     #[error(
         "{name:?} is not a reader name: use up to 40 letters, digits, `-`, `_` and `.`, starting with a letter or digit"
@@ -31,7 +35,7 @@ pub enum ReaderError {
     NoCommand { name: String },
     /// An option after `?` that is not one, or whose value is not what it takes.
     #[error("reader {name}: {spec}: {problem}")]
-    BadOption { name: String, spec: String, problem: String },
+    BadOption { name: String, spec: String, problem: OptionError },
     #[error("reader {name}: {spec}: {problem}")]
     BadSpec { name: String, spec: String, problem: String },
     #[error("reader {name}: {}: no such file", file.display())]
@@ -68,6 +72,27 @@ pub enum ReaderError {
     /// The runner ended, or said something else, before it said it was ready.
     #[error("reader {name}: {target}: {how} before it was ready{}", fix.as_ref().map(|f| format!(" ({f})")).unwrap_or_default())]
     NotReady { name: String, target: String, how: String, fix: Option<String> },
+}
+
+/// The options a `js:` or `py:` spec takes after `?`.
+const OPTIONS: &str = "unwrap=/POINTER, nothing=JSON, strings=value|json, throws=fail|nothing";
+
+/// An option after `?` that is not one, or whose value is not what it takes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum OptionError {
+    #[error("{part:?} is not an option; the options are {OPTIONS}")]
+    NotAnOption { part: String },
+    #[error("unknown option {key:?}; the options are {OPTIONS}")]
+    Unknown { key: String },
+    #[error("unwrap={pointer}: not a JSON pointer (they start with /)")]
+    NotAPointer { pointer: String },
+    /// `nothing=` and text that is not JSON, with why.
+    #[error("nothing={given}: not JSON ({why})")]
+    NotJson { given: String, why: String },
+    /// `strings=` or `throws=`, and a value neither takes.
+    #[error("{key}={given}: {key} takes {}", if key == "strings" { "value or json" } else { "fail or nothing" })]
+    BadValue { key: String, given: String },
 }
 
 /// Why no function was taken, and the names to choose from.

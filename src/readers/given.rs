@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use crate::read::js;
 use crate::read::value::Value;
 
 /// How many characters of text that is not JSON an answer keeps for display.
@@ -116,6 +117,35 @@ impl Given {
             Given::Failed(why) => Some(why.to_string()),
         }
     }
+}
+
+/// What a caller holds of a reader's return: JavaScript's `null` is nothing.
+pub fn held(value: Option<Value>) -> Option<Value> {
+    value.filter(|v| !matches!(v, Value::Null))
+}
+
+/// `value` as JSON text carries it: `JSON.parse(JSON.stringify(value))`, held (a non-finite
+/// number prints as `null`, which is nothing read).
+pub fn json_view(value: &Value) -> Option<Value> {
+    held(js::parse(&value.to_json()).ok())
+}
+
+/// Whether JSON text carries `value` otherwise than it is, so that [`json_view`] is needed: only
+/// where a number is not finite (it prints as `null`). Strings (lone surrogates as their
+/// escapes), finite numbers (printed to round-trip; `-0` as `0`, which `==` it) and the keys
+/// in their order (JavaScript's, as every reader builds them) come back as they were.
+/// `tests/readers/golden.rs` holds every built-in answer of the corpus to it.
+pub fn changes_in_json(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if !n.is_finite() => return true,
+            Value::Array(a) => stack.extend(a),
+            Value::Object(o) => stack.extend(o.iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+    false
 }
 
 #[cfg(test)]

@@ -10,8 +10,11 @@
 
 use std::collections::VecDeque;
 
-use super::command::Commands;
-use super::{Catalogue, Given, ReaderId};
+use super::catalogue::Catalogue;
+use super::given::Given;
+use super::id::ReaderId;
+use super::problem::ReaderProblem;
+use super::supervisor::Commands;
 
 /// One reply's answers, one per command reader that answered it (one that did not counts as
 /// failed).
@@ -34,7 +37,7 @@ pub struct Pending<T> {
 impl<T: Asked> Pending<T> {
     /// Starts the command readers `readers` of `catalogue` (the others are passed over).
     pub fn start(catalogue: &Catalogue, readers: &[ReaderId]) -> Pending<T> {
-        Pending { commands: Commands::start(catalogue, readers), waiting: VecDeque::new() }
+        Pending { commands: Commands::start(&catalogue.outside(readers)), waiting: VecDeque::new() }
     }
 
     /// No command reader runs: an entry's answers are in as soon as it is asked (there are
@@ -97,13 +100,13 @@ impl<T: Asked> Pending<T> {
         self.commands.close();
     }
 
-    /// The commands' diagnostics since the last call, each naming its reader.
-    pub fn problems(&mut self) -> Vec<String> {
+    /// The commands' problems since the last call, each naming its reader.
+    pub fn problems(&mut self) -> Vec<ReaderProblem> {
         self.commands.problems()
     }
 
-    /// Ends every command (its input closed, a moment to exit); the diagnostics that leaves.
-    pub fn finish(&mut self) -> Vec<String> {
+    /// Ends every command (its input closed, a moment to exit); the problems that leaves.
+    pub fn finish(&mut self) -> Vec<ReaderProblem> {
         self.commands.finish()
     }
 }
@@ -111,7 +114,7 @@ impl<T: Asked> Pending<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::readers::command::Spec;
+    use crate::readers::own::Outside;
 
     struct Replies(Vec<(String, String)>);
 
@@ -148,7 +151,7 @@ mod tests {
         let mut catalogue = Catalogue::builtin();
         // Every request answered with its id, once the input has ended.
         let script = r#"sed 's/^{"id":\("[^"]*"\),.*/{"id":\1,"value":[\1]}/' | awk '{ a[NR] = $0 } END { for (i = 1; i <= NR; i++) print a[i] }'"#;
-        let mine = catalogue.add_command("mine", Spec::new(script)).unwrap();
+        let mine = catalogue.add_command("mine", Outside::command(script)).unwrap();
         let mut p = Pending::start(&catalogue, &[mine]);
         assert!(!p.no_commands());
         p.ask(vec![replies(&["a", "b"]), replies(&[]), replies(&["c"])]);

@@ -8,7 +8,7 @@
 //! other comparisons and looks for cut-off array fields. [`Facts::of`] does both at once,
 //! sharing every answer.
 //!
-//! A command reader's answers come from outside ([`crate::readers::command::Commands`]), per
+//! A command reader's answers come from outside ([`crate::readers::supervisor::Commands`]), per
 //! reply, and are given to the facts' reading (`given`, empty where no reader runs as a
 //! command): its comparisons are made then, as the others are. A throw and text that is not
 //! JSON are nothing read, compared as nothing, and noted with what was thrown or returned

@@ -20,13 +20,17 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::Value as Json;
 
 use crate::read::trace::DecidedBy;
+use crate::readers::{Fault, ReaderProblem};
 use crate::reading::{Class, Config};
 
 use super::report::{self, Kind, Row};
-use super::scanner::{Comparison, Difference, Group, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation};
+use super::scanner::{
+    Comparison, Difference, Group, InputDiagnostic, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation,
+};
 
 /// Why a shard's JSON could not be read back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -79,7 +83,8 @@ impl Scan {
         scan.replies = names.into_iter().zip(references).map(|(id, reference)| ReplyName { id, reference }).collect();
         scan.bytes = number(json, "bytes")?;
         scan.calls_without_reply = strings(ids.get("calls_without_reply"), "ids.calls_without_reply")?;
-        scan.diagnostics = strings(ids.get("diagnostics"), "ids.diagnostics")?;
+        let diagnostics = strings(ids.get("diagnostics"), "ids.diagnostics")?;
+        scan.unread = read_problems(json, &mut scan, diagnostics)?;
         scan.elapsed =
             json.get("elapsed_seconds").and_then(Json::as_f64).and_then(|s| Duration::try_from_secs_f64(s).ok());
         // The groups there are, so that the report has their rows.
@@ -140,7 +145,7 @@ impl Scan {
             replies,
             bytes,
             calls_without_reply,
-            diagnostics,
+            unread,
             by_agent,
             by_round,
             by_format,
@@ -159,7 +164,7 @@ impl Scan {
         self.replies.extend(replies);
         self.bytes += bytes;
         self.calls_without_reply.extend(calls_without_reply);
-        self.diagnostics.extend(diagnostics);
+        self.unread.extend(unread);
         for (into, from) in
             [(&mut self.by_agent, by_agent), (&mut self.by_round, by_round), (&mut self.by_format, by_format)]
         {
@@ -190,10 +195,11 @@ impl Scan {
         for (into, Comparison { pair: _, differ }) in self.comparisons.iter_mut().zip(comparisons) {
             into.differ.extend(differ.into_iter().map(|d| Difference { reply: d.reply + base, ..d }));
         }
-        for (into, ReaderNotes { reader: _, replies }) in self.noted.iter_mut().zip(noted) {
+        for (into, ReaderNotes { reader: _, replies, problems }) in self.noted.iter_mut().zip(noted) {
             for (into, from) in into.replies.iter_mut().zip(replies) {
                 into.extend(from.into_iter().map(|(i, why)| (i + base, why)));
             }
+            into.problems.extend(problems);
         }
         for (into, from) in self.flags.iter_mut().zip(flags) {
             into.extend(from.into_iter().map(|(i, why)| (i + base, why)));
@@ -203,6 +209,38 @@ impl Scan {
             (a, b) => a.or(b),
         };
     }
+}
+
+/// Puts each reader's problems back with its notes, from `readers.NAME.problems` (a shard
+/// made before readers were listed there has none), and gives back the inputs' diagnostics:
+/// `ids.diagnostics` lists every diagnostic as printed, the inputs' first, then the readers'
+/// ([`Scan::diagnostics`]), which must be what their problems print.
+fn read_problems(json: &Json, scan: &mut Scan, printed: Vec<String>) -> Result<Vec<InputDiagnostic>, ShardError> {
+    let readers = json.get("readers").and_then(Json::as_object);
+    for (name, reader) in readers.into_iter().flatten() {
+        let catalogue = &scan.config.catalogue;
+        let notes = catalogue.find(name).ok().and_then(|id| scan.noted.iter_mut().find(|n| n.reader == id));
+        let Some(notes) = notes else {
+            return Err(ShardError::NotAScan(format!("readers.{name}: not a reader of one's own this merge runs")));
+        };
+        let problems = reader.get("problems").and_then(Json::as_array).map_or(&[][..], Vec::as_slice);
+        for p in problems {
+            let fault = Fault::deserialize(p)
+                .map_err(|e| ShardError::NotAScan(format!("readers.{name}.problems: {e}: {p}")))?;
+            notes.problems.push(ReaderProblem::new(notes.reader, name, fault));
+        }
+    }
+    let theirs = || scan.noted.iter().flat_map(|n| &n.problems);
+    let inputs = printed
+        .len()
+        .checked_sub(theirs().count())
+        .filter(|&n| printed[n..].iter().zip(theirs()).all(|(said, p)| *said == p.to_string()));
+    let Some(inputs) = inputs else {
+        return Err(ShardError::NotAScan(
+            "ids.diagnostics do not end with what the readers' problems print".to_owned(),
+        ));
+    };
+    Ok(printed.into_iter().take(inputs).map(InputDiagnostic::Merged).collect())
 }
 
 /// Puts a row's replies back where [`Row::replies`] reads them; `count` is the row's value

@@ -30,5 +30,6 @@ mod scanner;
 pub use merge::ShardError;
 pub use paths::{Batch, Progress, in_batches, scan_paths, scan_paths_only, sizes};
 pub use scanner::{
-    Comparison, Difference, Group, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan, Scanner, Truncation,
+    Comparison, Difference, Group, InputDiagnostic, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan,
+    ScanDiagnostic, Scanner, Truncation,
 };

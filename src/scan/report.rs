@@ -406,7 +406,7 @@ pub fn headline(scan: &Scan) -> String {
     if !scan.calls_without_reply.is_empty() {
         s.push_str(&format!(", {} with no reply", plural(scan.calls_without_reply.len(), "call", "calls")));
     }
-    s.push_str(&format!(", {}", plural(scan.diagnostics.len(), "diagnostic", "diagnostics")));
+    s.push_str(&format!(", {}", plural(scan.diagnostic_count(), "diagnostic", "diagnostics")));
     s
 }
 
@@ -458,7 +458,7 @@ mod command_tests {
 
     use super::*;
     use crate::read::js;
-    use crate::readers::command::Spec;
+    use crate::readers::own::Outside;
     use crate::readers::{Catalogue, Given};
     use crate::scan::Scanner;
 
@@ -468,7 +468,7 @@ mod command_tests {
     #[test]
     fn a_throw_is_nothing_read_and_a_failure_is_not_compared() {
         let mut catalogue = Catalogue::builtin();
-        let mine = catalogue.add_command("mine", Spec::new("true")).unwrap();
+        let mine = catalogue.add_command("mine", Outside::command("true")).unwrap();
         let mut config = Config::new(catalogue);
         config.pairs = vec![Pair { from: mine, to: crate::readers::ReaderId::LAST_WINS }];
         let failed = Given::Failed(Arc::from("reader failed: exited"));

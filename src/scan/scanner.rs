@@ -3,6 +3,7 @@
 //! input are the same result.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,7 +12,7 @@ use rayon::prelude::*;
 use crate::query::Query;
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::readers::pending::Answered;
-use crate::readers::{Outcome, ReaderId};
+use crate::readers::{Outcome, ReaderId, ReaderProblem};
 use crate::reading::{Class, Config, Facts, Flag, Pair, flags};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
 
@@ -71,13 +72,51 @@ pub struct Difference {
 /// a report gives them.
 pub const NOTED: [Outcome; 3] = [Outcome::Threw, Outcome::NotJson, Outcome::Failed];
 
-/// The replies a command reader gave no value for, and what it said of each.
+/// The replies a command reader gave no value for, and what it said of each; and what went
+/// wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReaderNotes {
     pub reader: ReaderId,
     /// In [`NOTED`] order (threw, not JSON, failed): each reply, with what it threw, the text
     /// it returned, or why it gave no answer (its error, or its failure at it or before it).
     pub replies: [Vec<(usize, Arc<str>)>; 3],
+    /// Its problems, in the order they came: each a diagnostic of the scan.
+    pub problems: Vec<ReaderProblem>,
+}
+
+/// An input, or a part of one, that a scan could not read: a diagnostic of the scan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputDiagnostic {
+    /// As the loader said it.
+    Loaded(Diagnostic),
+    /// As a shard's JSON gives it (`scan --merge`), which is the text it printed.
+    Merged(String),
+}
+
+impl fmt::Display for InputDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputDiagnostic::Loaded(d) => d.fmt(f),
+            InputDiagnostic::Merged(text) => f.write_str(text),
+        }
+    }
+}
+
+/// One diagnostic of a scan: an input it could not read, or a reader of one's own that went
+/// wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanDiagnostic<'a> {
+    Input(&'a InputDiagnostic),
+    Reader(&'a ReaderProblem),
+}
+
+impl fmt::Display for ScanDiagnostic<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScanDiagnostic::Input(d) => d.fmt(f),
+            ScanDiagnostic::Reader(p) => p.fmt(f),
+        }
+    }
 }
 
 impl ReaderNotes {
@@ -114,8 +153,9 @@ pub struct Scan {
     pub bytes: u64,
     /// Model calls that left no reply (a truncated or failed call), by id.
     pub calls_without_reply: Vec<String>,
-    /// What could not be read, as printed.
-    pub diagnostics: Vec<String>,
+    /// What could not be read, in the order it was loaded. The readers' problems are with
+    /// their notes ([`ReaderNotes::problems`]); [`Scan::diagnostics`] gives both.
+    pub unread: Vec<InputDiagnostic>,
     /// By agent, round and record format; a reply with no agent or round is under
     /// [`NONE_KEY`].
     pub by_agent: BTreeMap<String, Group>,
@@ -154,13 +194,13 @@ impl Scan {
             noted: config
                 .commands()
                 .into_iter()
-                .map(|reader| ReaderNotes { reader, replies: Default::default() })
+                .map(|reader| ReaderNotes { reader, replies: Default::default(), problems: Vec::new() })
                 .collect(),
             config,
             replies: Vec::new(),
             bytes: 0,
             calls_without_reply: Vec::new(),
-            diagnostics: Vec::new(),
+            unread: Vec::new(),
             by_agent: BTreeMap::new(),
             by_round: BTreeMap::new(),
             by_format: BTreeMap::new(),
@@ -171,6 +211,18 @@ impl Scan {
             flags: Default::default(),
             elapsed: None,
         }
+    }
+
+    /// Every diagnostic: the inputs' that could not be read, in load order, then each
+    /// command reader's problems, in catalogue order.
+    pub fn diagnostics(&self) -> impl Iterator<Item = ScanDiagnostic<'_>> {
+        let readers = self.noted.iter().flat_map(|n| n.problems.iter().map(ScanDiagnostic::Reader));
+        self.unread.iter().map(ScanDiagnostic::Input).chain(readers)
+    }
+
+    /// How many diagnostics there are ([`Scan::diagnostics`]).
+    pub fn diagnostic_count(&self) -> usize {
+        self.unread.len() + self.noted.iter().map(|n| n.problems.len()).sum::<usize>()
     }
 
     /// The id of reply `index`.
@@ -312,12 +364,15 @@ impl Scanner {
     }
 
     pub fn add_diagnostic(&mut self, d: &Diagnostic) {
-        self.scan.diagnostics.push(d.to_string());
+        self.scan.unread.push(InputDiagnostic::Loaded(d.clone()));
     }
 
-    /// A problem that is not an input's (a reader command's failure), as printed.
-    pub fn add_problem(&mut self, message: String) {
-        self.scan.diagnostics.push(message);
+    /// A problem of a command reader the scan runs, with its notes. One the scan does not
+    /// compare has no notes to join: it is not run.
+    pub fn add_problem(&mut self, problem: ReaderProblem) {
+        if let Some(n) = self.scan.noted.iter_mut().find(|n| n.reader == problem.reader) {
+            n.problems.push(problem);
+        }
     }
 
     /// Loaded items, their replies read in parallel, everything folded in in order; `given`,

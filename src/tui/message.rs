@@ -10,7 +10,7 @@ use crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::describe::sketch;
 use crate::query::{Query, TextHit};
-use crate::readers::{Given, ReaderId};
+use crate::readers::{Given, ReaderId, ReaderProblem};
 use crate::reading::{Config, Facts};
 use crate::runlog::{Locator, Meta, Problem};
 
@@ -56,7 +56,7 @@ pub enum Msg {
     /// The outcome of an effect, for the status line.
     Flash(String),
     /// A reader command failed (or reported an error for a reply): a diagnostic.
-    Problem(String),
+    Problem(ReaderProblem),
     /// A signal asked the inspector to stop.
     Quit,
 }

@@ -16,7 +16,7 @@ use crate::describe::thousands;
 use crate::describe::{self, plural};
 use crate::reading::{Class, Config};
 use crate::scan::report::{self, Kind, Row, Section};
-use crate::scan::{Scan, Scanner};
+use crate::scan::{InputDiagnostic, Scan, Scanner};
 
 use super::entry::{Body, Entry, EntryKey};
 use super::list::List;
@@ -127,7 +127,7 @@ impl Corpus {
                 _ => self.pending += 1,
             },
             Body::Event { .. } => self.scan.calls_without_reply.push(e.id.clone()),
-            Body::Diagnostic(d) => self.scan.diagnostics.push(d.to_string()),
+            Body::Diagnostic(d) => self.scan.unread.push(InputDiagnostic::Loaded(d.clone())),
         }
     }
 

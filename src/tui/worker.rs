@@ -30,6 +30,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use crate::query::TextHit;
+use crate::readers::own::RunOptions;
 use crate::readers::pending::{Asked, Pending};
 use crate::reading::Config;
 use crate::runlog::{LoadOptions, Loader, Locator};
@@ -241,5 +242,8 @@ fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>, config: &Config, loader: 
 /// The config's readers of one's own, to run a second time: each logs its stderr beside the
 /// first run's log, in `NAME.pane.log`.
 fn second_run(config: &Config) -> crate::readers::Catalogue {
-    config.catalogue.with_commands(|spec| spec.another(spec.log.as_ref().map(|l| l.with_extension("pane.log"))))
+    config.catalogue.with_commands(|outside| {
+        let log = outside.run.log.as_ref().map(|l| l.with_extension("pane.log"));
+        outside.with_run(RunOptions { log, ..outside.run.clone() })
+    })
 }

@@ -305,8 +305,8 @@ fn the_inspector_stays_responsive_while_a_reader_hangs() {
 fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     use std::sync::Arc;
 
-    use bracewalk::readers::command::Spec;
-    use bracewalk::readers::{Catalogue, Given};
+    use bracewalk::readers::own::Outside;
+    use bracewalk::readers::{Catalogue, Fault, Given, ReaderProblem};
     use bracewalk::reading::Config;
     use bracewalk::tui::entry::Entry;
     use bracewalk::tui::message::Incoming;
@@ -314,7 +314,7 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     use bracewalk::tui::{Msg, State};
 
     let mut catalogue = Catalogue::builtin();
-    let mine = catalogue.add_command("mine", Spec::new("true")).unwrap();
+    let mine = catalogue.add_command("mine", Outside::command("true")).unwrap();
     let mut s = State::new(vec![PathBuf::from("logs")], Default::default(), (140, 30));
     s.set_config(Config::new(catalogue));
     assert_eq!((s.compared, s.what_if), (mine, Some(mine)));
@@ -349,7 +349,9 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
         .map(|((r, (key, text)), g)| Read::complete(*key, text, r.facts, &config, &[(mine, g)]))
         .collect();
     fixture::drive(&mut s, Msg::Facts(done));
-    fixture::drive(&mut s, Msg::Problem("reader mine: exited with status 1 before it answered reply r3".to_owned()));
+    let why = "exited with status 1 before it answered reply r3".to_owned();
+    let problem = ReaderProblem::new(mine, "mine", Fault::Stopped { why, fix: None, log: None });
+    fixture::drive(&mut s, Msg::Problem(problem));
     let drawn = fixture::screen(&s);
     let line = |n: &str| drawn.lines().find(|l| l.contains(&format!("run-1:{n} "))).unwrap_or_default().to_owned();
     assert!(line("10").contains("same"), "{drawn}");

@@ -19,8 +19,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use bracewalk::read::js;
-use bracewalk::readers::command::{self, Commands, Spec};
-use bracewalk::readers::{Catalogue, Given, Outcome, ReaderId, json_view};
+use bracewalk::readers::own::{RunOptions, Spec};
+use bracewalk::readers::supervisor::Commands;
+use bracewalk::readers::{Catalogue, Given, Outcome, ReaderId, json_view, resolve};
 use serde_json::Value as Json;
 
 use crate::support::binary::BIN;
@@ -93,16 +94,16 @@ fn typescript() -> Option<String> {
 fn given(definition: &str, texts: &[&str]) -> (Vec<Given>, Vec<String>) {
     let mut catalogue = Catalogue::builtin();
     let spec = Spec::parse("mine", definition).unwrap_or_else(|e| panic!("{definition}: {e}"));
-    let id = catalogue.add_command("mine", spec).unwrap();
-    command::start_ahead(&catalogue, id).unwrap_or_else(|e| panic!("{definition}: {e}"));
-    let mut commands = Commands::start(&catalogue, &[id]);
+    let outside = resolve("mine", spec, RunOptions::default()).unwrap_or_else(|e| panic!("{definition}: {e}"));
+    let id = catalogue.add_command("mine", outside).unwrap();
+    let mut commands = Commands::start(&catalogue.outside(&[id]));
     let ids: Vec<String> = (1..=texts.len()).map(|i| format!("r{i}")).collect();
     let replies: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(texts.iter().copied()).collect();
     commands.send(&replies);
     commands.close();
     assert_eq!(commands.ready(texts.len()), texts.len(), "{definition}");
     let given = (0..texts.len()).map(|_| commands.take().pop().unwrap().1).collect();
-    (given, commands.finish())
+    (given, commands.finish().iter().map(ToString::to_string).collect())
 }
 
 /// Asserts that `definition` holds `expected` of `texts`, reply by reply, and that it read,

@@ -50,6 +50,7 @@ fn json_has_the_documented_keys_and_the_oracles_names() {
             "reader_failed",
             "reader_not_json",
             "reader_threw",
+            "readers",
             "repair",
             "replies",
             "replies_per_second",

@@ -121,7 +121,7 @@ fn every_number_over_sample_logs_matches_a_count_made_here() {
     );
     assert_eq!(scan.bytes, replies.iter().map(|r| r.text.len() as u64).sum::<u64>());
     assert_eq!(scan.calls_without_reply.len(), loaded.calls);
-    assert_eq!(scan.diagnostics.len(), loaded.diagnostics);
+    assert_eq!(scan.diagnostic_count(), loaded.diagnostics);
 
     // Groups.
     let mut agents: BTreeMap<String, (usize, u64)> = BTreeMap::new();

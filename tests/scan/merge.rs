@@ -198,3 +198,47 @@ fn a_reader_of_ones_own_merges_with_its_classes_and_what_it_threw() {
     assert_eq!(why("reader_threw"), ["Error: no JSON", "Error: no JSON"]);
     assert_eq!(why("reader_not_json"), ["not json", "not json"]);
 }
+
+/// A reader's problems travel with it through the shards' JSON: each shard's reader exits
+/// with status 3 after its last answer, and the merge prints both problems under the
+/// reader, as what they are (`stopped`), with the inputs' diagnostics apart.
+#[test]
+fn a_readers_problems_merge_under_the_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut parts = Vec::new();
+    for i in 0..2 {
+        let path = dir.path().join(format!("part-{i}.jsonl"));
+        std::fs::write(&path, format!("{}\nnot json\n", serde_json::json!({"id": format!("p{i}"), "text": "{}"})))
+            .unwrap();
+        parts.push(path.to_str().unwrap().to_owned());
+    }
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    let exits =
+        r#"mine=while IFS= read -r l; do id=${l#\{\"id\":\"}; printf '{"id":"%s"}\n' "${id%%\"*}"; done; exit 3"#;
+    let options = ["--text-path", "/text", "--meta", "id=/id", "--reader", exits];
+    let shards = shards(&parts, &options, dir.path());
+    let shards: Vec<&str> = shards.iter().map(|p| p.to_str().unwrap()).collect();
+    let merged = bracewalk(&[&["scan", "--merge", "--json", "--list"], &shards[..], &options].concat());
+    assert_eq!(merged.status.code(), Some(1), "{}", String::from_utf8_lossy(&merged.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(v["diagnostics"], 4, "a line that is not JSON, and the reader's exit, in each part");
+    let problems = v["readers"]["mine"]["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    for p in problems {
+        assert_eq!(p["fault"], "stopped");
+        assert_eq!(p["why"], "exited with status 3 after its last answer");
+        assert!(p["message"].as_str().unwrap().starts_with("reader mine: exited with status 3"), "{p}");
+    }
+    let diagnostics = v["ids"]["diagnostics"].as_array().unwrap();
+    assert!(diagnostics[..2].iter().all(|d| d.as_str().unwrap().contains(".jsonl:2: not JSON")), "{diagnostics:?}");
+    assert_eq!(diagnostics[2..], problems.iter().map(|p| p["message"].clone()).collect::<Vec<_>>()[..]);
+    // The table puts both under the reader, and the inputs' lines under the diagnostics.
+    let table = bracewalk(&[&["scan", "--merge", "--list"], &shards[..], &options].concat());
+    let table = String::from_utf8_lossy(&table.stdout);
+    let under_reader = table.split("\nreader mine\n").nth(1).unwrap_or_default();
+    let under_reader = under_reader.split("\n\n").next().unwrap_or_default();
+    assert_eq!(under_reader.matches("exited with status 3 after its last answer").count(), 2, "{table}");
+    let listed = table.split("\ndiagnostics\n").nth(1).unwrap_or_default();
+    assert_eq!(listed.lines().filter(|l| l.contains(":2: ")).count(), 2, "{table}");
+    assert!(!listed.contains("reader mine"), "{table}");
+}

@@ -732,10 +732,10 @@ fn the_summary_follows_replies_as_they_arrive_and_go() {
 /// answers are given as the readings thread would hand them over).
 fn with_readers_of_ones_own() -> (Config, ReaderId, ReaderId) {
     use bracewalk::readers::Catalogue;
-    use bracewalk::readers::command::Spec;
+    use bracewalk::readers::own::Outside;
     let mut catalogue = Catalogue::builtin();
-    let mine = catalogue.add_command("mine", Spec::new("true")).unwrap();
-    let theirs = catalogue.add_command("theirs", Spec::new("true")).unwrap();
+    let mine = catalogue.add_command("mine", Outside::command("true")).unwrap();
+    let theirs = catalogue.add_command("theirs", Outside::command("true")).unwrap();
     (Config::new(catalogue), mine, theirs)
 }
 

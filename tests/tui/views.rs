@@ -157,13 +157,13 @@ fn the_readers_pane_with_a_reader_of_ones_own() {
     use std::sync::Arc;
 
     use bracewalk::read::js;
-    use bracewalk::readers::command::Spec;
+    use bracewalk::readers::own::Outside;
     use bracewalk::readers::{Catalogue, Given};
     use bracewalk::reading::Config;
     use bracewalk::tui::Msg;
 
     let mut catalogue = Catalogue::builtin();
-    let mine = catalogue.add_command("mine", Spec::new("true")).unwrap();
+    let mine = catalogue.add_command("mine", Outside::command("true")).unwrap();
     let config = Config::new(catalogue);
     let template = Given::Read(js::parse(r#"{"html": "...", "log": "..."}"#).unwrap());
     let threw = Given::Threw(Arc::from("SyntaxError: Unexpected token . in JSON at position 11"));

@@ -1,6 +1,7 @@
 //! Extractor functions run as they are: `--reader NAME=js:FILE[#EXPORT]` and `--reader
 //! NAME=py:TARGET[:ATTR]` (each with options after `?`, which are the
-//! [caller](super::command::caller)'s).
+//! [caller](super::own::caller)'s). [`locate`] finds what a spec names (the file, the export
+//! or attribute asked for, the program that runs it) and how to start its runner.
 //!
 //! bracewalk carries a small runner for each language ([`JS_RUNNER`], [`PY_RUNNER`]) and runs it
 //! with `node --input-type=module -e` or `python3 -B -c`, so nothing is copied or written
@@ -12,7 +13,7 @@
 //! moved to descriptor 3 and descriptor 1 pointed at its standard error, so no `print` or
 //! `console.log` can reach the protocol ([`Adapter::shell_script`]).
 //!
-//! [protocol]: super::command::protocol
+//! [protocol]: super::protocol
 
 mod node;
 mod python;
@@ -20,7 +21,7 @@ mod python;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::ReaderError;
+use super::error::ReaderError;
 
 /// The JavaScript runner.
 pub const JS_RUNNER: &str = include_str!("runner.mjs");
@@ -28,18 +29,23 @@ pub const JS_RUNNER: &str = include_str!("runner.mjs");
 pub const PY_RUNNER: &str = include_str!("runner.py");
 
 /// The language an adapter runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Language {
     JavaScript,
     Python,
 }
 
-/// An extractor function and how to run it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An extractor function, as found, and how to run it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Adapter {
     pub language: Language,
     /// What it loads, as messages name it: the file as given, or the module's name.
     pub target: String,
+    /// The file it loads, absolute and its links resolved; none for a Python module named
+    /// by its name.
+    pub file: Option<PathBuf>,
+    /// The export or attribute the spec names (`extract`, `Parser.parse`), if it names one.
+    pub asked: Option<String>,
     /// What goes before a function's name in a spec for this target (`js:x.mjs#`).
     pub spec_prefix: String,
     /// How a TypeScript file is run (`node's type stripping`, `tsx`), where it is one.
@@ -47,36 +53,27 @@ pub struct Adapter {
     /// The program (node, python) and its arguments, the runner among them.
     pub program: PathBuf,
     pub args: Vec<OsString>,
+    /// What the runner called, once it has loaded the module and said so.
+    pub called: Option<Called>,
+}
+
+/// The function a runner called, as it said once it had loaded the module.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Called {
+    pub function: String,
+}
+
+/// Finds what `target` (a `js:` or `py:` spec's body, its options taken off) names for
+/// reader `name`: its file from the working directory, the program that runs it on `PATH`
+/// (for TypeScript, what lets node run it). A target that cannot run is an error here.
+pub fn locate(name: &str, language: Language, target: &str) -> Result<Adapter, ReaderError> {
+    match language {
+        Language::JavaScript => node::adapter(name, target),
+        Language::Python => python::adapter(name, &format!("py:{target}"), target),
+    }
 }
 
 impl Adapter {
-    /// Whether `spec` (after `NAME=`) names an extractor function: `js:…` or `py:…`.
-    pub fn names_one(spec: &str) -> bool {
-        spec.starts_with("js:") || spec.starts_with("py:")
-    }
-
-    /// `js:…` or `py:…` (after `NAME=`, its options taken off); `None` for anything else (a
-    /// command). Files are found from the working directory, and the program that runs them
-    /// on `PATH`, now: a spec that cannot run is an error here.
-    pub fn parse(name: &str, spec: &str) -> Result<Option<Adapter>, ReaderError> {
-        let (language, body) = match spec.split_once(':') {
-            Some(("js", body)) => (Language::JavaScript, body),
-            Some(("py", body)) => (Language::Python, body),
-            _ => return Ok(None),
-        };
-        if body.is_empty() {
-            return Err(ReaderError::BadSpec {
-                name: name.to_owned(),
-                spec: spec.to_owned(),
-                problem: "names no file".to_owned(),
-            });
-        }
-        Ok(Some(match language {
-            Language::JavaScript => node::adapter(name, body)?,
-            Language::Python => python::adapter(name, spec, body)?,
-        }))
-    }
-
     /// What the catalogue says it is.
     pub fn description(&self) -> String {
         let language = match self.language {
@@ -137,19 +134,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn specs_that_are_not_adapters_are_commands() {
-        assert_eq!(Adapter::parse("mine", "node x.mjs"), Ok(None));
-        assert_eq!(Adapter::parse("mine", "python3 -c 'print(1)'"), Ok(None));
-        assert_eq!(Adapter::parse("mine", "rb:x.rb"), Ok(None));
-    }
-
-    #[test]
-    fn bad_specs_name_the_reader_and_the_cause() {
-        let e = Adapter::parse("mine", "js:").unwrap_err();
-        assert_eq!(e.to_string(), "reader mine: js:: names no file");
-        let e = Adapter::parse("mine", "js:no/such/file.mjs").unwrap_err();
+    fn targets_that_are_not_there_name_the_reader_and_the_cause() {
+        let e = locate("mine", Language::JavaScript, "no/such/file.mjs").unwrap_err();
         assert_eq!(e.to_string(), "reader mine: no/such/file.mjs: no such file");
-        let e = Adapter::parse("mine", "py:no/such/file.py").unwrap_err();
+        let e = locate("mine", Language::Python, "no/such/file.py").unwrap_err();
         assert_eq!(e.to_string(), "reader mine: no/such/file.py: no such file");
     }
 }

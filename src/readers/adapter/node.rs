@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::{Adapter, JS_RUNNER, Language, existing_file, on_path};
-use crate::readers::ReaderError;
+use crate::readers::error::ReaderError;
 
 /// The first node that strips types, and the first that does so unasked.
 const STRIPS: (u32, u32) = (22, 6);
@@ -46,7 +46,7 @@ pub(super) fn adapter(name: &str, body: &str) -> Result<Adapter, ReaderError> {
             name: name.to_owned(),
             target: file.to_owned(),
             program: node.display().to_string(),
-            problem,
+            problem: problem.to_string(),
         })?;
         let jsx = matches!(extension, "tsx" | "jsx");
         let shown = format!("{}.{}.{}", version.0, version.1, version.2);
@@ -75,10 +75,13 @@ pub(super) fn adapter(name: &str, body: &str) -> Result<Adapter, ReaderError> {
     Ok(Adapter {
         language: Language::JavaScript,
         target: file.to_owned(),
+        file: Some(path),
+        asked: (!export.is_empty()).then(|| export.to_owned()),
         spec_prefix: format!("js:{file}#"),
         via,
         program: node,
         args,
+        called: None,
     })
 }
 
@@ -90,16 +93,25 @@ fn typescript(version: (u32, u32), jsx: bool, path: &Path) -> Option<TypeScript>
     tsx_loader(path).map(TypeScript::Tsx)
 }
 
+/// Why node's version is not known.
+#[derive(Debug, thiserror::Error)]
+enum NoVersion {
+    #[error("could not be run ({0})")]
+    NotRun(std::io::Error),
+    #[error("said its version is {0:?}")]
+    Unread(String),
+}
+
 /// node's version, `(major, minor, patch)`.
-fn version(node: &Path) -> Result<(u32, u32, u32), String> {
+fn version(node: &Path) -> Result<(u32, u32, u32), NoVersion> {
     let out = Command::new(node)
         .arg("--version")
         .stdin(Stdio::null())
         .stderr(Stdio::null())
         .output()
-        .map_err(|e| format!("could not be run ({e})"))?;
+        .map_err(NoVersion::NotRun)?;
     let text = String::from_utf8_lossy(&out.stdout);
-    parse_version(&text).ok_or_else(|| format!("said its version is {:?}", text.trim()))
+    parse_version(&text).ok_or_else(|| NoVersion::Unread(text.trim().to_owned()))
 }
 
 fn parse_version(text: &str) -> Option<(u32, u32, u32)> {

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use super::{Adapter, Language, PY_RUNNER, existing_file, on_path};
-use crate::readers::ReaderError;
+use crate::readers::error::ReaderError;
 
 /// The environment variable naming the Python to run.
 pub const PYTHON_VAR: &str = "BRACEWALK_PYTHON";
@@ -13,10 +13,11 @@ pub const PYTHON_VAR: &str = "BRACEWALK_PYTHON";
 pub(super) fn adapter(name: &str, spec: &str, body: &str) -> Result<Adapter, ReaderError> {
     let (target, attr) = split(body);
     let is_file = target.ends_with(".py") || target.contains('/') || Path::new(target).is_file();
-    let (kind, loaded) = if is_file {
-        ("file", existing_file(name, target)?.into_os_string())
+    let (kind, loaded, file) = if is_file {
+        let file = existing_file(name, target)?;
+        ("file", file.clone().into_os_string(), Some(file))
     } else if target.split('.').all(is_identifier) {
-        ("module", OsString::from(target))
+        ("module", OsString::from(target), None)
     } else {
         return Err(ReaderError::BadSpec {
             name: name.to_owned(),
@@ -44,10 +45,13 @@ pub(super) fn adapter(name: &str, spec: &str, body: &str) -> Result<Adapter, Rea
     Ok(Adapter {
         language: Language::Python,
         target: target.to_owned(),
+        file,
+        asked: (!attr.is_empty()).then(|| attr.to_owned()),
         spec_prefix: format!("py:{target}:"),
         via: None,
         program: path,
         args: vec!["-B".into(), "-c".into(), PY_RUNNER.into(), kind.into(), loaded, attr.into()],
+        called: None,
     })
 }
 

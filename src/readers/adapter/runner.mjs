@@ -1,7 +1,7 @@
 // bracewalk's runner for an extractor written in JavaScript or TypeScript
 // (`--reader NAME=js:FILE[#EXPORT]`), run as `node --input-type=module -e` with the file's path
 // and the export's name as arguments, its standard output already on the reader's log and the
-// protocol's output on file descriptor 3 (src/readers/command/protocol.rs says what it speaks).
+// protocol's output on file descriptor 3 (src/readers/protocol.rs says what it speaks).
 //
 // It loads the file as node loads it from there (its own node_modules), says whether it found
 // the function, then calls it on each reply in order and says what it returned: a Promise is

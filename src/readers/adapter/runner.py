@@ -1,7 +1,7 @@
 # bracewalk's runner for an extractor written in Python (`--reader NAME=py:TARGET[:ATTR]`), run
 # as `python3 -B -c` with the target's kind (`file` or `module`), the target and the attribute's
 # name as arguments, its standard output already on the reader's log and the protocol's output
-# on file descriptor 3 (src/readers/command/protocol.rs says what it speaks).
+# on file descriptor 3 (src/readers/protocol.rs says what it speaks).
 #
 # It imports the target (the file's directory and the working directory on sys.path), says
 # whether it found the function, then calls it on each reply in order and says what it

@@ -102,9 +102,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Searched { generation, hits } => searched(state, generation, hits),
         Msg::Watch(w) => state.loading.watch = w,
         Msg::Flash(s) => state.flash = Some(s),
-        Msg::Problem(s) => {
-            state.flash = Some(s.clone());
-            state.loading.problem(s);
+        Msg::Problem(p) => {
+            let said = p.to_string();
+            state.flash = Some(said.clone());
+            state.loading.problem(said);
         }
         Msg::Quit => state.quit = true,
     }

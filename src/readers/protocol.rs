@@ -91,7 +91,7 @@ pub fn parse_line(bytes: &[u8]) -> Option<Line> {
     } else {
         match present(object.remove("json")).map(Value::into_js_string) {
             Some(Some(text)) => Answer::Text(text),
-            None => Answer::Value(crate::readers::held(object.remove("value"))),
+            None => Answer::Value(crate::readers::given::held(object.remove("value"))),
             Some(None) => return Some(Line::Bad(format!("an answer whose \"json\" is not a string: {}", quote(line)))),
         }
     };

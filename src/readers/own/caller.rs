@@ -20,12 +20,13 @@ use std::sync::Arc;
 
 use crate::read::js;
 use crate::read::value::{JsString, Value};
-use crate::readers::{Given, changes_in_json, json_view};
+use crate::readers::given::{Given, changes_in_json, json_view};
 
-use super::protocol::Answer;
+use crate::readers::error::OptionError;
+use crate::readers::protocol::Answer;
 
 /// What a returned string is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Strings {
     /// JSON text the caller parses.
     #[default]
@@ -35,7 +36,7 @@ pub enum Strings {
 }
 
 /// What a throw is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Throws {
     /// Nothing read, counted as a throw.
     #[default]
@@ -58,12 +59,21 @@ pub struct Caller {
 // A `nothing` value comes from JSON text, which holds no NaN: equality is total.
 impl Eq for Caller {}
 
-const OPTIONS: &str = "unwrap=/POINTER, nothing=JSON, strings=value|json, throws=fail|nothing";
+// Equal callers hash alike: every part but the `nothing` value's contents (a value is not
+// hashed; that it is there is).
+impl std::hash::Hash for Caller {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.unwrap.hash(state);
+        self.nothing.is_some().hash(state);
+        self.strings.hash(state);
+        self.throws.hash(state);
+    }
+}
 
 impl Caller {
     /// The options after `?`: `key=value` joined by `&`. A `&` that does not start a
     /// known option belongs to the value before it (`nothing={"a":"b&c"}`).
-    pub fn parse(options: &str) -> Result<Caller, String> {
+    pub fn parse(options: &str) -> Result<Caller, OptionError> {
         let mut caller = Caller::default();
         let mut parts: Vec<String> = Vec::new();
         for piece in options.split('&') {
@@ -78,12 +88,13 @@ impl Caller {
         }
         for part in parts.iter().filter(|p| !p.is_empty()) {
             let Some((key, value)) = part.split_once('=') else {
-                return Err(format!("{part:?} is not an option; the options are {OPTIONS}"));
+                return Err(OptionError::NotAnOption { part: part.clone() });
             };
             match (key, value) {
                 ("unwrap", p) => caller.unwrap = Some(pointer(p)?),
                 ("nothing", v) => {
-                    let value = js::parse(v).map_err(|e| format!("nothing={v}: not JSON ({e})"))?;
+                    let value =
+                        js::parse(v).map_err(|e| OptionError::NotJson { given: v.to_owned(), why: e.to_string() })?;
                     caller.nothing = Some(value);
                 }
                 ("strings", "value") => caller.strings = Strings::Value,
@@ -91,12 +102,9 @@ impl Caller {
                 ("throws", "fail") => caller.throws = Throws::Fail,
                 ("throws", "nothing") => caller.throws = Throws::Nothing,
                 ("strings" | "throws", v) => {
-                    return Err(format!(
-                        "{key}={v}: {key} takes {}",
-                        if key == "strings" { "value or json" } else { "fail or nothing" }
-                    ));
+                    return Err(OptionError::BadValue { key: key.to_owned(), given: v.to_owned() });
                 }
-                _ => return Err(format!("unknown option {key:?}; the options are {OPTIONS}")),
+                _ => return Err(OptionError::Unknown { key: key.to_owned() }),
             }
         }
         Ok(caller)
@@ -160,12 +168,12 @@ fn parse_text(text: &JsString) -> Option<Value> {
 
 /// A JSON pointer's tokens (RFC 6901): `""` is the whole value, else `/` then tokens with
 /// `~1` for `/` and `~0` for `~`.
-fn pointer(p: &str) -> Result<Vec<String>, String> {
+fn pointer(p: &str) -> Result<Vec<String>, OptionError> {
     if p.is_empty() {
         return Ok(Vec::new());
     }
     let Some(rest) = p.strip_prefix('/') else {
-        return Err(format!("unwrap={p}: not a JSON pointer (they start with /)"));
+        return Err(OptionError::NotAPointer { pointer: p.to_owned() });
     };
     Ok(rest.split('/').map(|t| t.replace("~1", "/").replace("~0", "~")).collect())
 }
@@ -247,10 +255,12 @@ mod tests {
 
     #[test]
     fn bad_options_say_what_they_take() {
-        assert!(Caller::parse("unwrap=data").unwrap_err().contains("start with /"));
-        assert!(Caller::parse("nothing={").unwrap_err().contains("not JSON"));
-        assert!(Caller::parse("strings=text").unwrap_err().contains("value or json"));
-        assert!(Caller::parse("throw=fail").unwrap_err().contains("unknown option \"throw\""));
-        assert!(Caller::parse("unwrap").unwrap_err().contains("the options are"));
+        let e = |options: &str| Caller::parse(options).unwrap_err().to_string();
+        assert_eq!(e("unwrap=data"), "unwrap=data: not a JSON pointer (they start with /)");
+        assert!(e("nothing={").starts_with("nothing={: not JSON ("), "{}", e("nothing={"));
+        assert_eq!(e("strings=text"), "strings=text: strings takes value or json");
+        assert_eq!(e("throws=yes"), "throws=yes: throws takes fail or nothing");
+        assert!(e("throw=fail").starts_with("unknown option \"throw\"; the options are unwrap=/POINTER"));
+        assert!(e("unwrap").starts_with("\"unwrap\" is not an option; the options are"));
     }
 }
