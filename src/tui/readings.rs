@@ -209,9 +209,8 @@ fn read_batch(
             return false;
         }
         if pending.no_commands() {
-            // Each reply read through while its text and answers are at hand: the early facts
-            // would come a batch sooner, at the cost of reading every answer a second time
-            // from memory (1.25x the CPU over a 1 GB campaign, and its wall time).
+            // Each reply read through while its text and answers are at hand: early facts
+            // would come a batch sooner, but every answer would be read a second time.
             let done: Vec<Read> =
                 partials.par_iter().map(|&(key, text, stopped)| Read::whole(key, text, stopped, config)).collect();
             return ui.send(Msg::Facts(done)).is_ok();
@@ -266,8 +265,8 @@ fn texts_of(batch: &[ReadJob], loader: &Loader) -> Vec<Result<BatchText, Unread>
 }
 
 /// A reply's text in a batch: held with its job, or read again for it. One read again is
-/// kept as read, and made shared (a copy) only where it waits for a reader command: a copy
-/// of every text of a campaign was a fortieth of what reading it cost.
+/// kept as read, and made shared (a copy) only where it waits for a reader command, so that
+/// no text is copied for nothing.
 enum BatchText {
     Held(Arc<str>),
     Read(String),

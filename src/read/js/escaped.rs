@@ -5,8 +5,8 @@
 //! its answer, most of which is the reply's own text inside a JSON string again. Where the
 //! line wrote a run of the text as `JSON.stringify` writes it, the run's JSON is the line's
 //! bytes for it. A page whose quotes the repair reads as themselves (`":"` by the thousand)
-//! is two bytes of escape for every three of text, and escaping it again byte by byte was a
-//! third of the time a batch of such replies took.
+//! is two bytes of escape for every three of text, which is costly to escape again byte by
+//! byte.
 //!
 //! The decoder marks, every [`STEP`] bytes of text or so, a place in the text beside the same
 //! place in the line; a place between marks is found from the one before it, an escape at a
