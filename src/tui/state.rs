@@ -13,7 +13,6 @@ use crate::read::value::Value;
 use crate::readers::ReaderId;
 use crate::reading::Config;
 
-use super::analysis::Detail;
 use super::badges::Badge;
 use super::entry::Entry;
 use super::input::Input;
@@ -22,6 +21,7 @@ use super::loading::Loading;
 use super::marks::Mark;
 use super::reply::{ReplyPanes, ValueSource};
 use super::summary::Corpus;
+use crate::reading::detail::Detail;
 
 /// The panes, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,8 +1,8 @@
-//! The full record of the one reply being looked at: every candidate with its three
-//! readings, which is quadratic on brace-laden replies (the seed reads each from scratch), so
-//! it is made only on request, off the event loop, and a few are cached; with what the other
-//! panes derive from it (how each candidate is painted, the first-wins reader's tries). What
-//! the list knows of every reply is the scan's facts ([`crate::reading::Facts`]), not this.
+//! The full record of one reply: every candidate with its three readings, which is
+//! quadratic on brace-laden replies (the seed reads each from scratch), so the inspector
+//! makes it only on request, off its event loop, and caches a few; with what its panes derive
+//! from it (how each candidate is painted, the first-wins reader's tries). What is known of
+//! every reply is its facts ([`Facts`](super::Facts)), not this.
 
 use crate::read::Value;
 use std::sync::Arc;
