@@ -14,6 +14,7 @@
 //! `extract`, and the inspector's list, badges and panes. This layer knows nothing of a
 //! corpus, a terminal or an output format.
 
+pub mod batch;
 mod config;
 pub mod detail;
 mod difference;
