@@ -6,10 +6,13 @@
 //!     cargo run --example corpus -- typical BYTES [SEED]
 //!     cargo run --example corpus -- adversarial FAMILY SIZE     (FAMILY may be `all`)
 //!     cargo run --release --example corpus -- campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]
+//!     cargo run --example corpus -- shrinking DIR
 //!
 //! `campaign` writes a bench campaign in the run-log shape under DIR (`round-N/<document>/
 //! log.jsonl` with ledgers; by default 10 rounds of 20 documents of 150 replies, some 1.1 GB)
-//! and prints what it wrote.
+//! and prints what it wrote. `shrinking` writes three rounds of two documents where, in the
+//! last, page 17 of one shrinks from 8,334 characters of page to 3 and page 5 of the other
+//! vanishes (what `bracewalk rounds` and the `page-shrank` flag are tested on).
 //!
 //! `scripts/regen-goldens` is the one caller that matters; see `tests/golden/README.md`.
 
@@ -23,7 +26,7 @@ use std::process::ExitCode;
 
 use corpus::Record;
 
-const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]";
+const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]] | shrinking DIR";
 
 fn number(arg: Option<&String>, what: &str) -> Result<Option<u64>, String> {
     match arg {
@@ -92,6 +95,20 @@ fn campaign(args: &[String]) -> Result<String, String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let (Some("shrinking"), Some(dir)) = (args.first().map(String::as_str), args.get(1)) {
+        return match campaign::write_shrinking(std::path::Path::new(dir)) {
+            Ok(()) => {
+                println!(
+                    "{dir}: round-1, round-2 and round-10 of two documents; page 17 shrinks and page 5 vanishes in round-10"
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("corpus: {dir}: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if args.first().map(String::as_str) == Some("campaign") {
         return match campaign(&args) {
             Ok(said) => {

@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod describe;
+pub mod natural;
 pub mod query;
 pub mod read;
 pub mod readers;

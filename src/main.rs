@@ -30,8 +30,9 @@ use bracewalk::tui;
     about = "See how a lenient JSON extractor read an LLM reply",
     long_about = "See how a lenient JSON extractor read an LLM reply.\n\nWith no command, opens the inspector \
                   (a terminal UI) on the paths given, `.` by default, and watches them for new replies. Exit \
-                  status: 0 when quit; 128 + the signal's number when a signal stops it (130 for SIGINT, 143 for \
-                  SIGTERM, 129 for SIGHUP); a second SIGINT or SIGTERM ends it at once.",
+                  status: 0 when quit; 2 when a path given does not exist or cannot be read (it says which, and \
+                  why, and does not open); 128 + the signal's number when a signal stops it (130 for SIGINT, 143 \
+                  for SIGTERM, 129 for SIGHUP); a second SIGINT or SIGTERM ends it at once.",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -89,7 +90,7 @@ struct MarksArgs {
 enum Command {
     /// Read one reply and print what a reader extracts from it, as JSON.
     ///
-    /// The reader is the last `--reader` given: any name `scan --compare` takes (last-wins,
+    /// The reader is the last `--reader` given: any reader `scan` compares (last-wins,
     /// first-wins, fence-first, strict-only, the other what-ifs), leading (seed 002's leading
     /// JSON values), cut (the leaves of JSON cut short), array-prefix (the complete entries of
     /// a cut-off array field), or a reader command (NAME=COMMAND); last-wins by default.
@@ -121,15 +122,27 @@ enum Command {
     /// or on an error, 3 with --accepted when a difference is not accepted (new, or with
     /// another account), whatever the diagnostics.
     Scan(ScanArgs),
+    /// Put a bench campaign's rounds side by side: every count of `scan`, one column per
+    /// round in natural order, each with its change from the round before; then the pages
+    /// whose final answer shrank under a fraction of its size (a half), or vanished, since
+    /// the round before, each with both replies.
+    ///
+    /// Exit status: 0 when everything loaded, 1 when some inputs had diagnostics, 2 when
+    /// nothing could be read or on an error; 4 with --fail-on-shrink when a page shrank or
+    /// vanished in the latest round, whatever the diagnostics.
+    Rounds(RoundsArgs),
     /// Print the replies marked for triage in the inspector (`m`), as a Markdown
     /// checklist for a bug report, or as JSONL.
     Marks(MarksArgs),
-    /// Print a shell completion script (`bracewalk completions bash > ~/.local/share/bash-completion/completions/bracewalk`).
+    /// Print a shell completion script for bash, zsh, fish, elvish or PowerShell (where each
+    /// goes: the README's Install).
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page, in roff (`bracewalk man > ~/.local/share/man/man1/bracewalk.1`).
+    /// Print the man page, in roff: every command, the inspector's keys, the environment, the
+    /// files and the exit status (`mkdir -p ~/.local/share/man/man1 && bracewalk man >
+    /// ~/.local/share/man/man1/bracewalk.1`).
     Man,
 }
 
@@ -155,7 +168,7 @@ struct ScanArgs {
     #[arg(long)]
     list: bool,
     /// Only this comparison: `A,B`, or one reader's name for `NAME,last-wins`. Repeat for
-    /// several.
+    /// several. A reader given with --reader is compared with last-wins unless one names it.
     #[arg(long, value_name = "A,B")]
     compare: Vec<String>,
     /// An array field to look for cut-off entries in (`readArrayPrefix`). Repeat for
@@ -180,6 +193,30 @@ struct ScanArgs {
     filter: Option<String>,
 }
 
+#[derive(clap::Args)]
+struct RoundsArgs {
+    /// Bench campaigns, rounds and run logs (directories read recursively).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Print JSON (keys documented in docs/GUIDE.md).
+    #[arg(long, conflicts_with = "markdown")]
+    json: bool,
+    /// Print Markdown, for a CI job's summary.
+    #[arg(long)]
+    markdown: bool,
+    /// A page whose final answer is under this part of its size in the round before is
+    /// flagged `page-shrank`: a fraction (0.5) or a percentage (50%).
+    #[arg(long, value_name = "FRACTION", default_value = "0.5")]
+    shrink_below: bracewalk::scan::rounds::Fraction,
+    /// Exit with status 4 when a page's final answer shrank or vanished in the latest round.
+    #[arg(long)]
+    fail_on_shrink: bool,
+    #[command(flatten)]
+    load: LoadArgs,
+    #[command(flatten)]
+    readers: ReaderFlags,
+}
+
 /// Readers of one's own: shared by the inspector, `scan`, `extract` and `explain`.
 #[derive(clap::Args)]
 struct ReaderFlags {
@@ -187,10 +224,9 @@ struct ReaderFlags {
     /// NAME=py:TARGET[:ATTR] (a Python function or Class.method in a .py file or module), or
     /// NAME=COMMAND (runs once under `sh -c`, reads a JSON line {"id", "text"} per reply and
     /// answers each with a line {"id", "value"}, in order). Options after `?`: unwrap=/POINTER,
-    /// nothing=JSON, strings=value, throws=fail (joined by &). NAME is then a reader like any
-    /// other, compared with last-wins unless --compare names it. Its stderr goes to a log in
-    /// the state directory. `extract` and `explain` also take a built-in reader's name. Repeat
-    /// for several.
+    /// nothing=JSON, strings=value, throws=fail (joined by &). NAME is then a reader like the
+    /// built-in ones. Its stderr goes to a log in the state directory. `extract` and `explain`
+    /// also take a built-in reader's name. Repeat for several.
     #[arg(long = "reader", value_name = "NAME=SPEC")]
     reader: Vec<String>,
     /// Seconds a reader command that owes answers may go without taking input or giving an
@@ -272,9 +308,9 @@ fn name_pointer(s: &str) -> Result<(String, String), NotNamePointer> {
 
 #[derive(clap::Args)]
 struct ExtractArgs {
-    /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input.
-    #[arg(default_value = "-")]
-    input: String,
+    /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input (the
+    /// default when it is not a terminal).
+    input: Option<String>,
     #[command(flatten)]
     readers: ReaderFlags,
     /// The array field for `--reader array-prefix`.
@@ -297,9 +333,9 @@ struct ExtractArgs {
 
 #[derive(clap::Args)]
 struct ExplainArgs {
-    /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input.
-    #[arg(default_value = "-")]
-    input: String,
+    /// The reply: a file, `PATH:LINE` for a reply in a log, or `-` for standard input (the
+    /// default when it is not a terminal).
+    input: Option<String>,
     /// Print the whole trace as JSON.
     #[arg(long)]
     json: bool,
@@ -327,6 +363,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::List(args)) => list(&args),
         Some(Command::Scan(args)) => scan(&args),
         Some(Command::Marks(args)) => marks(&args),
+        Some(Command::Rounds(args)) => rounds(&args),
         Some(Command::Completions { shell }) => cli::to_stdout(|out| {
             cli::shell::completions(shell, Cli::command(), out).context("writing the completions")?;
             Ok(0)
@@ -341,6 +378,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
 fn inspect(args: InspectArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
     let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths };
+    if let Some(code) = unreadable(&paths) {
+        return Ok(code);
+    }
     let config = bracewalk::reading::Config::new(args.readers.args()?.catalogue(&paths, false)?);
     let watch = match (args.no_watch, args.poll) {
         (true, _) => tui::WatchMode::Off,
@@ -350,6 +390,16 @@ fn inspect(args: InspectArgs) -> Result<ExitCode> {
     let query = args.filter.query()?.map(|q| q.source().to_owned());
     let ended = tui::run(paths, tui::Options { load, watch, marks: None, config, query }).context("the inspector")?;
     Ok(ExitCode::from(ended.status()))
+}
+
+/// A path given that cannot be read stops the command before it reads anything (a typo is
+/// not an empty corpus): each one is named on stderr with why, and the exit status is 2.
+fn unreadable(paths: &[PathBuf]) -> Option<ExitCode> {
+    let bad = bracewalk::runlog::unreadable(paths);
+    for d in &bad {
+        eprintln!("bracewalk: {}", bracewalk::visible::visible(&d.to_string(), false));
+    }
+    (!bad.is_empty()).then(|| ExitCode::from(2))
 }
 
 fn marks(args: &MarksArgs) -> Result<ExitCode> {
@@ -370,6 +420,9 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
     let load = args.load.options()?;
+    if let Some(code) = unreadable(&args.paths) {
+        return Ok(code);
+    }
     let readers = args.readers.args()?;
     let mut config = bracewalk::reading::Config::new(readers.catalogue(&args.paths, false)?);
     config.fields.clone_from(&args.fields);
@@ -404,8 +457,32 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
     done
 }
 
+fn rounds(args: &RoundsArgs) -> Result<ExitCode> {
+    let load = args.load.options()?;
+    if let Some(code) = unreadable(&args.paths) {
+        return Ok(code);
+    }
+    let readers = args.readers.args()?;
+    let config = bracewalk::reading::Config::new(readers.catalogue(&args.paths, false)?);
+    let output = match (args.json, args.markdown) {
+        (true, _) => cli_scan::Output::Json,
+        (_, true) => cli_scan::Output::Markdown,
+        _ => cli_scan::Output::Table,
+    };
+    let catalogue = config.catalogue.clone();
+    let done = cli::to_stdout(|out| {
+        cli::rounds::run(&args.paths, &load, config, args.shrink_below, output, args.fail_on_shrink, out)
+            .context("writing the rounds")
+    });
+    readers::tell_logs(&catalogue);
+    done
+}
+
 fn list(args: &ListArgs) -> Result<ExitCode> {
     let opts = args.load.options()?;
+    if let Some(code) = unreadable(&args.paths) {
+        return Ok(code);
+    }
     let only = args.filter.query()?;
     let style = if args.json { Style::plain() } else { Style::for_stdout() };
     cli::to_stdout(|out| {
@@ -415,22 +492,40 @@ fn list(args: &ListArgs) -> Result<ExitCode> {
     })
 }
 
+/// The reply named, or `-`, standard input, when none is and it is not a terminal. On a
+/// terminal a reply is not waited for unasked: with none named it is an error that says what
+/// to give, and `-` says how to end what is typed.
+fn reply_input(input: Option<&str>) -> Result<String> {
+    use std::io::IsTerminal;
+    let on_terminal = std::io::stdin().is_terminal();
+    match input {
+        None if on_terminal => anyhow::bail!(
+            "no reply given: name a file or PATH:LINE, or pipe the reply in (`-` reads it from the terminal)"
+        ),
+        Some("-") if on_terminal => eprintln!("bracewalk: reading the reply from the terminal; end it with Ctrl-D"),
+        _ => {}
+    }
+    Ok(input.unwrap_or("-").to_owned())
+}
+
 fn extract(args: &ExtractArgs) -> Result<ExitCode> {
+    let input = reply_input(args.input.as_deref())?;
     if args.jsonl {
         cli::jsonl::widen_stdout_pipe();
-        return cli::to_stdout(|out| extract::extract_jsonl(&args.input, args.offsets, args.keys.as_deref(), out));
+        return cli::to_stdout(|out| extract::extract_jsonl(&input, args.offsets, args.keys.as_deref(), out));
     }
     let flags = args.readers.args()?;
-    let mut catalogue = flags.catalogue(&readers::inspected(&args.input), true)?;
+    let mut catalogue = flags.catalogue(&readers::inspected(&input), true)?;
     catalogue.set_array_field(&args.field);
     let reader = flags.named(&catalogue).last().copied().unwrap_or(ReaderId::LAST_WINS);
     let how = extract::Extract { catalogue: &catalogue, reader: catalogue.name(reader), pretty: args.pretty };
-    cli::to_stdout(|out| extract::extract(&args.input, &how, out))
+    cli::to_stdout(|out| extract::extract(&input, &how, out))
 }
 
 fn explain(args: &ExplainArgs) -> Result<ExitCode> {
+    let input = reply_input(args.input.as_deref())?;
     let flags = args.readers.args()?;
-    let catalogue = flags.catalogue(&readers::inspected(&args.input), true)?;
+    let catalogue = flags.catalogue(&readers::inspected(&input), true)?;
     let named = flags.named(&catalogue);
-    cli::to_stdout(|out| extract::explain(&args.input, args.json, (&catalogue, &named), out))
+    cli::to_stdout(|out| extract::explain(&input, args.json, (&catalogue, &named), out))
 }

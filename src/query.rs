@@ -217,6 +217,14 @@ impl Query {
         self.terms.iter().any(|t| t.test.reads_facts())
     }
 
+    /// Whether a term reads the risk flags: `page-shrank` among them is raised over every
+    /// round, so a reply is selected once every round is read.
+    pub fn reads_flags(&self) -> bool {
+        self.terms.iter().any(|t| {
+            matches!(t.test, Test::Str { field: StrField::Flag, .. } | Test::Regex { field: StrField::Flag, .. })
+        })
+    }
+
     /// Whether every term but the text's holds: `None` while one depends on facts not read
     /// yet and none is known to fail.
     pub fn fields(&self, s: &Subject) -> Option<bool> {
@@ -778,7 +786,7 @@ mod tests {
         assert_eq!(e("page="), "column 6: `page=` needs a value");
         assert_eq!(
             e("flag=placeholders"),
-            "column 6: no such value `placeholders`: it is one of inside-unreadable, smaller-than-superseded, placeholder, read-from-truncated, readers-disagree"
+            "column 6: no such value `placeholders`: it is one of inside-unreadable, smaller-than-superseded, placeholder, read-from-truncated, readers-disagree, page-shrank"
         );
     }
 

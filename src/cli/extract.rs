@@ -11,13 +11,15 @@ use crate::read::walk;
 use crate::readers::{Catalogue, ReaderId};
 use crate::reading::{Config, flags};
 use crate::runlog::{self, LoadOptions, StopReason};
+use crate::scan::rounds::{Call, Fraction, Pages, page_size};
 
 use super::explain;
 use super::record::Offsets;
 use super::style::Style;
 
-/// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. Invalid UTF-8 is
-/// decoded lossily, and said so.
+/// Reads a reply from a file, a reply reference (`PATH:LINE`) or stdin. A file is read as
+/// `list` reads it (one it would skip, binary or empty, is an error); invalid UTF-8 is decoded
+/// lossily, and said so.
 pub fn read_reply(input: &str) -> Result<String> {
     read_reply_stopped(input).map(|(text, _)| text)
 }
@@ -25,36 +27,69 @@ pub fn read_reply(input: &str) -> Result<String> {
 /// [`read_reply`], and whether the reply's record says the output ceiling stopped it (a
 /// file or standard input says nothing, so no).
 pub fn read_reply_stopped(input: &str) -> Result<(String, bool)> {
-    let bytes = if input == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading standard input")?;
-        buf
-    } else if !Path::new(input).is_file() || !is_plain_text(Path::new(input)) {
+    read_reply_found(input).map(|(text, stopped, _)| (text, stopped))
+}
+
+/// [`read_reply_stopped`], and the reply as its log has it where it was read from one.
+fn read_reply_found(input: &str) -> Result<(String, bool, Option<runlog::Reply>)> {
+    if input != "-" {
         let found = runlog::resolve(input, &LoadOptions::default())?;
         for d in &found.diagnostics {
             eprintln!("bracewalk: {d}");
         }
         let stopped = found.reply.meta.stop == StopReason::Truncated;
-        return Ok((found.reply.text, stopped));
-    } else {
-        let path = Path::new(input);
-        std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
-    };
+        let text = found.reply.text.clone();
+        return Ok((text, stopped, Some(found.reply)));
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes).context("reading standard input")?;
     match String::from_utf8(bytes) {
-        Ok(s) => Ok((s, false)),
+        Ok(s) => Ok((s, false, None)),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
             eprintln!("bracewalk: {input}: invalid UTF-8 at byte {at}; read with U+FFFD in place of bad bytes");
-            Ok((String::from_utf8_lossy(e.as_bytes()).into_owned(), false))
+            Ok((String::from_utf8_lossy(e.as_bytes()).into_owned(), false, None))
         }
     }
 }
 
-/// A file that is surely one reply as it stands: nothing in it could be a record format.
-fn is_plain_text(path: &Path) -> bool {
-    let mut head = [0u8; 512];
-    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
-    !head[..n].iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b == b'{' || b == b'[')
+/// `page-shrank`, where `reply` is a page's final answer in a bench round whose page shrank
+/// or vanished since an earlier round: the same document's logs in the rounds beside its own
+/// (`<campaign>/<round>/<document>/log.jsonl`) are read, their calls of the same page only.
+fn page_shrank(reply: &runlog::Reply, catalogue: &Catalogue) -> Option<flags::Raised> {
+    let (document, page) = (reply.meta.document.as_ref()?, reply.meta.page?);
+    reply.meta.round.as_ref()?;
+    let name = reply.source.file_name()?;
+    let campaign = reply.source.parent()?.parent()?.parent()?;
+    let campaign = if campaign.as_os_str().is_empty() { Path::new(".") } else { campaign };
+    let mut logs: Vec<std::path::PathBuf> = std::fs::read_dir(campaign)
+        .ok()?
+        .filter_map(|e| Some(e.ok()?.path().join(document).join(name)))
+        .filter(|p| p.is_file())
+        .collect();
+    logs.sort_by(|a, b| crate::natural::cmp_paths(a, b));
+    let mut pages = Pages::default();
+    let mut at = None;
+    runlog::load(&logs, &LoadOptions::default(), &mut |item| match item {
+        runlog::Item::Reply(r) if r.meta.document.as_ref() == Some(document) && r.meta.page == Some(page) => {
+            let html = page_size(catalogue.read(ReaderId::LAST_WINS, &r.text).as_ref());
+            let same = r.line == reply.line && same_file(&r.source, &reply.source);
+            if same {
+                at = Some(pages.calls.len());
+            }
+            pages.calls.extend(Call::of(&r.meta, Some(pages.calls.len()), true, html));
+        }
+        runlog::Item::Event(e) if e.meta.document.as_ref() == Some(document) && e.meta.page == Some(page) => {
+            pages.calls.extend(Call::of(&e.meta, None, false, None));
+        }
+        _ => {}
+    });
+    let at = at?;
+    pages.history(Fraction::HALF).losses.into_iter().find(|l| l.reply == Some(at)).map(|l| l.raised())
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(a, b)| a == b)
 }
 
 /// What `extract` prints for one reply.
@@ -102,10 +137,12 @@ pub fn extract_jsonl(input: &str, offsets: Offsets, keys: Option<&[String]>, out
 /// it as JSON, written as it is made (the trace of a 200 MB reply is not held a second time
 /// as text). With `readers`, what each of them answered beside it.
 pub fn explain(input: &str, json: bool, readers: (&Catalogue, &[ReaderId]), out: &mut dyn Write) -> Result<u8> {
-    let (text, stopped) = read_reply_stopped(input)?;
+    let (text, stopped, found) = read_reply_found(input)?;
     let trace = walk::trace(&text);
     let (catalogue, named) = readers;
-    let raised = flags::of_trace(&text, &trace, stopped, &Config::new(catalogue.clone()));
+    let mut raised = flags::of_trace(&text, &trace, stopped, &Config::new(catalogue.clone()));
+    // Raised over the rounds, it comes last, as in `Flag::ALL`.
+    raised.extend(found.as_ref().and_then(|r| page_shrank(r, catalogue)));
     if !named.is_empty() {
         let given = super::readers::answers(catalogue, named, input, &text)?;
         if json {

@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::describe::{plural, thousands};
-use crate::query::Query;
+use crate::query::{Known, Query, Subject};
 use rayon::prelude::*;
 
 use crate::reading::{Config, Facts};
 use crate::runlog::{Diagnostic, Event, Item, Listed, Listing, LoadOptions, Loader, Meta, Reply, discover};
+use crate::scan::rounds::{Call, Fraction, Pages};
 use crate::scan::{in_batches, sizes};
 use crate::visible::visible;
 
@@ -76,6 +77,7 @@ pub fn list_only(
                 }
             });
         }
+        Some(q) if q.reads_flags() => flagged(paths, opts, q, &mut p),
         Some(q) => {
             let config = q.reads_facts().then(Config::default);
             let mut found = Vec::new();
@@ -117,6 +119,75 @@ pub fn list_only(
         }
     }
     Ok(tally)
+}
+
+/// [`list_only`] for a query on the risk flags: `page-shrank` is raised over every round,
+/// so each reply is read (as `scan` reads it) and kept without its text, what the query's
+/// text terms make of it noted, and the query is decided once every round is in.
+fn flagged(paths: &[PathBuf], opts: &LoadOptions, q: &Query, p: &mut Printer) {
+    let config = Config::default();
+    let mut found = Vec::new();
+    discover(paths, &mut |f| found.push(f));
+    // Each reply listed, its facts, its page's size, whether the text terms hold of it.
+    type Held = (Listed, Facts, Option<usize>, bool);
+    let mut held: Vec<Result<Held, Event>> = Vec::new();
+    in_batches(&found, &sizes(&found), opts, &mut |batch| {
+        let read: Vec<Option<(Facts, Option<usize>, bool)>> = batch
+            .items
+            .par_iter()
+            .map(|item| match item {
+                Item::Reply(r) => {
+                    let (facts, html) = crate::scan::read(r, &config, &[]);
+                    Some((facts, html, q.text(Some(&r.text)).holds))
+                }
+                _ => None,
+            })
+            .collect();
+        for (item, read) in batch.items.into_iter().zip(read) {
+            match (item, read) {
+                (Item::Reply(r), Some((facts, html, text))) => held.push(Ok((Listed::of(&r), facts, html, text))),
+                (Item::Event(e), _) => held.push(Err(e)),
+                // Every diagnostic, whatever the query.
+                (item @ Item::Diagnostic(_), _) => p.item(&item),
+                _ => {}
+            }
+        }
+        p.failed.is_none()
+    });
+    let mut pages = Pages::default();
+    for (i, h) in held.iter().enumerate() {
+        match h {
+            Ok((l, _, html, _)) => pages.calls.extend(Call::of(&l.meta, Some(i), true, *html)),
+            Err(e) => pages.calls.extend(Call::of(&e.meta, None, false, None)),
+        }
+    }
+    for loss in pages.history(Fraction::HALF).losses {
+        if let Some(Some(Ok((_, facts, _, _)))) = loss.reply.map(|i| held.get_mut(i)) {
+            facts.flags.push(loss.raised());
+        }
+    }
+    for h in held {
+        match h {
+            Ok((l, facts, _, text)) => {
+                let reference = match l.line {
+                    Some(n) => format!("{}:{n}", l.source.display()),
+                    None => l.source.display().to_string(),
+                };
+                let s = Subject {
+                    id: &l.id,
+                    reference: &reference,
+                    meta: Some(&l.meta),
+                    size: Some(l.len),
+                    facts: Known::Yes(&facts),
+                };
+                if text && q.fields(&s) == Some(true) {
+                    p.listed(&l);
+                }
+            }
+            Err(e) if q.matches_event(&e) => p.item(&Item::Event(e)),
+            Err(_) => {}
+        }
+    }
 }
 
 /// Prints a listing's lines as they come (in text, the diagnostics are kept for the end),

@@ -22,5 +22,8 @@ pub fn run(shards: &[PathBuf], config: Config, output: Output, list: bool, out: 
         let shard = Scan::from_json(&json, config.clone()).with_context(|| format!("{}", path.display()))?;
         merged.append(shard);
     }
-    print(&merged, output, list, out).context("writing the scan")
+    let code = print(&merged, output, list, out).and_then(|code| out.flush().map(|()| code));
+    let code = code.context("writing the scan")?;
+    let _ = super::scan::tell_diagnostics(&merged, list, &mut std::io::stderr().lock());
+    Ok(code)
 }

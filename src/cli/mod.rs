@@ -9,6 +9,7 @@ pub mod list;
 pub mod merge;
 pub mod readers;
 pub mod record;
+pub mod rounds;
 pub mod scan;
 pub mod shell;
 pub mod style;

@@ -26,6 +26,9 @@ use super::style::Style;
 /// Lines of differing replies shown per comparison without `--list`.
 const SHOWN: usize = 10;
 
+/// Diagnostics told on stderr without `--list`; the rest are counted.
+const TOLD: usize = 20;
+
 /// How the result is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Output {
@@ -47,7 +50,29 @@ pub fn run(
     out: &mut dyn Write,
 ) -> io::Result<u8> {
     let scan = scan_only_with_progress(paths, load, config, only);
-    print(&scan, output, list, out)
+    let code = print(&scan, output, list, out)?;
+    // After the report, so that on a terminal they are the last thing said.
+    out.flush()?;
+    let _ = tell_diagnostics(&scan, list, &mut io::stderr().lock());
+    Ok(code)
+}
+
+/// What could not be read of the inputs, on `err` as a command-line tool says its errors: a
+/// line each, after the program's name, whatever the output format; every one with `list`,
+/// else the first [`TOLD`] and how many more. What went wrong with a reader of one's own is
+/// the report's to say, in its readers' section.
+pub fn tell_diagnostics(scan: &Scan, list: bool, err: &mut dyn Write) -> io::Result<()> {
+    let inputs = &scan.unread;
+    let told = if list { inputs.len() } else { inputs.len().min(TOLD) };
+    for d in &inputs[..told] {
+        writeln!(err, "bracewalk: {}", visible(&d.to_string(), false))?;
+    }
+    if told < inputs.len() {
+        let more = inputs.len() - told;
+        let more = format!("{} more {}", thousands(more), if more == 1 { "diagnostic" } else { "diagnostics" });
+        writeln!(err, "bracewalk: … and {more} (--list prints every one)")?;
+    }
+    Ok(())
 }
 
 /// Prints a scan made by any means (read, or merged from shards) as `output`; the exit
@@ -56,7 +81,8 @@ pub fn print(scan: &Scan, output: Output, list: bool, out: &mut dyn Write) -> io
     let printed = match output {
         Output::Table => render_text(scan, list, &Style::for_stdout()),
         Output::Markdown => render_markdown(scan, list),
-        Output::Json => format!("{}\n", render_json(scan, list)),
+        // Rounds (and any name with a number) in natural order.
+        Output::Json => format!("{}\n", crate::natural::Json(&render_json(scan, list))),
     };
     out.write_all(printed.as_bytes())?;
     Ok(exit_code(scan))
@@ -608,6 +634,30 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
             json!(scan.replies.iter().map(|r| r.reference.as_deref()).collect::<Vec<_>>()),
         );
         ids.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply));
+        // What `page-shrank` is raised from, so that a merge of rounds scanned apart finds
+        // what one scan finds.
+        let pages: Vec<Json> = scan
+            .pages
+            .calls
+            .iter()
+            .filter_map(|c| {
+                let i = c.reply?;
+                let mut o = Map::new();
+                o.insert("id".to_owned(), json!(scan.id(i)));
+                if let Some(r) = scan.replies.get(i).and_then(|r| r.reference.as_ref()) {
+                    o.insert("reference".to_owned(), json!(r));
+                }
+                o.insert("round".to_owned(), json!(c.round));
+                o.insert("document".to_owned(), json!(c.document));
+                o.insert("page".to_owned(), json!(c.page));
+                o.insert("agent".to_owned(), json!(c.agent));
+                o.insert("ts".to_owned(), json!(c.ts));
+                o.insert("html".to_owned(), json!(c.html));
+                o.insert("ended".to_owned(), json!(c.ended));
+                Some(Json::Object(o))
+            })
+            .collect();
+        ids.insert("pages".to_owned(), Json::from(pages));
         ids.insert("diagnostics".to_owned(), json!(scan.diagnostics().map(|d| d.to_string()).collect::<Vec<_>>()));
         for top in
             ["by_agent", "by_round", "by_format", "truncation", "reader_threw", "reader_not_json", "reader_failed"]

@@ -12,7 +12,7 @@ pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(d);
@@ -59,11 +59,14 @@ pub fn leaf(value: &Value) -> String {
             let n = s.char_len();
             if n <= 24 { visible(&value.to_json(), false) } else { chars(n) }
         }
+        // An empty one is what it is, not a count of nothing.
         Value::Array(a) => match a.len() {
+            0 => "[]".to_owned(),
             1 => "[1 item]".to_owned(),
             n => format!("[{} items]", thousands(n)),
         },
         Value::Object(o) => match o.len() {
+            0 => "{}".to_owned(),
             1 => "{1 field}".to_owned(),
             n => format!("{{{} fields}}", thousands(n)),
         },

@@ -268,6 +268,15 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_object_or_array_is_said_as_it_is() {
+        assert_eq!(acc("null", "{}").unwrap(), "null → value {}");
+        assert_eq!(acc("[]", "null").unwrap(), "value [] → null");
+        assert_eq!(acc("{}", r#"{"a":1}"#).unwrap(), "{} → {a}");
+        assert_eq!(acc(r#"{"a":1}"#, r#"{"a":1,"b":{},"c":[]}"#).unwrap(), "b: new, {}; c: new, []");
+        assert_eq!(acc(r#"{"a":[]}"#, r#"{"a":{}}"#).unwrap(), "a: kind changed, array → object");
+    }
+
+    #[test]
     fn null_and_other_kinds() {
         assert_eq!(acc("null", r#"{"issues": [1,2,3,4,5]}"#).unwrap(), "null → value {issues}");
         assert_eq!(acc(r#"{"a":1,"b":2,"c":3,"d":4,"e":5}"#, "null").unwrap(), "value {a, b, c, +2 more} → null");

@@ -21,6 +21,10 @@
 //!   answer was read anyway.
 //! * `readers-disagree`: a reader set beside the seed ([`Config::disagreement`]) reads it
 //!   otherwise: the inspector's `≠`.
+//! * `page-shrank`: the reply is a page's final answer in a bench round, and the page it
+//!   delivers vanished, or is under a fraction of its size in the round before: the first
+//!   render of a page has no before-page in its own run, but a campaign has one. Raised over
+//!   the rounds ([`crate::scan::rounds`]), not from the reply's reading.
 //!
 //! The first two need the walk's candidates. They come from [`walk::visits`], linear in the
 //! reply (span ends and readings memoized), and only where a flag could hold: the seed's
@@ -49,15 +53,17 @@ pub enum Flag {
     Placeholder,
     ReadFromTruncated,
     ReadersDisagree,
+    PageShrank,
 }
 
 impl Flag {
-    pub const ALL: [Flag; 5] = [
+    pub const ALL: [Flag; 6] = [
         Flag::InsideUnreadable,
         Flag::SmallerThanSuperseded,
         Flag::Placeholder,
         Flag::ReadFromTruncated,
         Flag::ReadersDisagree,
+        Flag::PageShrank,
     ];
 
     /// The flag's name, in `scan --json` and everywhere it is shown.
@@ -68,6 +74,7 @@ impl Flag {
             Flag::Placeholder => "placeholder",
             Flag::ReadFromTruncated => "read-from-truncated",
             Flag::ReadersDisagree => "readers-disagree",
+            Flag::PageShrank => "page-shrank",
         }
     }
 
@@ -83,6 +90,9 @@ impl Flag {
             Flag::Placeholder => "a string of the answer is a template's placeholder (`...`, `<string>`, `string`)",
             Flag::ReadFromTruncated => "the record says the reply was cut off, and an answer was read anyway",
             Flag::ReadersDisagree => "a reader set beside the seed reads the reply otherwise",
+            Flag::PageShrank => {
+                "the page this final answer delivers vanished, or is under a fraction (a half) of its size in the round before"
+            }
         }
     }
 
@@ -117,6 +127,9 @@ pub enum Raised {
     ReadFromTruncated { decided_by: DecidedBy, answer: (usize, usize) },
     /// `reader` reads it otherwise; the account reads from its answer to the seed's.
     ReadersDisagree { reader: String, account: String },
+    /// The final answer of `page` of `document`, whose final answer in round `since`
+    /// delivered `before` characters of page, delivers `after` (`None`: no page at all).
+    PageShrank { document: String, page: u32, since: String, before: usize, after: Option<usize> },
 }
 
 impl Raised {
@@ -127,6 +140,7 @@ impl Raised {
             Raised::Placeholder { .. } => Flag::Placeholder,
             Raised::ReadFromTruncated { .. } => Flag::ReadFromTruncated,
             Raised::ReadersDisagree { .. } => Flag::ReadersDisagree,
+            Raised::PageShrank { .. } => Flag::PageShrank,
         }
     }
 }

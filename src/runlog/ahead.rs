@@ -161,7 +161,7 @@ mod tests {
             let mut s = started.lock().unwrap();
             s.push(i);
             cv.notify_all();
-            if i % 2 == 0 {
+            if i.is_multiple_of(2) {
                 let (s, waited) = cv.wait_timeout_while(s, Duration::from_secs(60), |s| !s.contains(&(i + 1))).unwrap();
                 assert!(!waited.timed_out(), "file {i} was read alone: {s:?}");
             }

@@ -75,7 +75,7 @@ pub enum Problem {
     InvalidUtf8 { first: u64, count: usize },
     #[error("not JSON: {0}")]
     MalformedJson(String),
-    #[error("a JSON record of an unknown shape ({what}); pass --text-path{} to read it", offered(offer.as_ref()))]
+    #[error("a JSON record of an unknown shape ({what}); {}", advice(offer.as_ref()))]
     UnknownShape { what: String, offer: Option<Offer> },
     #[error("server-sent events of no stream known ({0}); not read")]
     UnknownStream(String),
@@ -91,19 +91,26 @@ pub enum Problem {
     Io(String),
 }
 
-/// Where the likeliest reply text of a record of unknown shape is: the `--text-path` to read it.
+/// What a record of unknown shape holds that could be its reply: where the likeliest text
+/// is (the `--text-path` to read it), or that nothing in it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Offer {
-    /// A JSON pointer to the string.
-    pub pointer: String,
-    /// Its length in characters.
-    pub chars: usize,
+pub enum Offer {
+    /// The likeliest reply text: a JSON pointer to the string, and its length in characters.
+    Text { pointer: String, chars: usize },
+    /// No string in the record reads as a reply: its text is ids, type names, settings or
+    /// what was asked (a token count, an eval's configuration saved without its results).
+    Nothing,
 }
 
-fn offered(offer: Option<&Offer>) -> String {
+/// What to do about a record of unknown shape: read its text by the pointer offered (or by
+/// the one offered for the file before), or nothing, when there is no reply in it.
+fn advice(offer: Option<&Offer>) -> String {
     match offer {
-        Some(o) => format!(" {} ({} chars)", o.pointer, thousands(o.chars)),
-        None => String::new(),
+        Some(Offer::Text { pointer, chars }) => {
+            format!("pass --text-path {pointer} ({} chars) to read it", thousands(*chars))
+        }
+        Some(Offer::Nothing) => "no reply in it, only ids, type names, settings or the prompt".to_owned(),
+        None => "pass --text-path to read it".to_owned(),
     }
 }
 
@@ -112,7 +119,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(d);

@@ -65,7 +65,7 @@ pub fn is_passed_over(name: &std::ffi::OsStr) -> bool {
 }
 
 /// Pushes every file `paths` mean, in order: the paths as given, each directory's files
-/// sorted by name, depth first.
+/// sorted by name in natural order (`round-2` before `round-10`), depth first.
 pub fn discover(paths: &[PathBuf], found: &mut dyn FnMut(Found)) {
     for path in paths {
         match fs::metadata(path) {
@@ -75,6 +75,26 @@ pub fn discover(paths: &[PathBuf], found: &mut dyn FnMut(Found)) {
             Err(e) => found(Found::Problem(link_problem(path, &e, false))),
         }
     }
+}
+
+/// Why each of `paths`, as given, cannot be read: it does not exist, cannot be reached
+/// (a directory on the way, or the path itself, denies it), cannot be opened or listed, or is
+/// neither a file nor a directory. A command stops at such a path before reading anything, so
+/// a wrong path is an error, not an empty corpus; what a walk finds under a path that can be
+/// read is a diagnostic among the rest, as [`discover`] reports it.
+pub fn unreadable(paths: &[PathBuf]) -> Vec<Diagnostic> {
+    paths
+        .iter()
+        .filter_map(|path| {
+            let opened = match fs::metadata(path) {
+                Ok(m) if m.is_dir() => fs::read_dir(path).map(drop),
+                Ok(m) if m.is_file() => fs::File::open(path).map(drop),
+                Ok(_) => return Some(Diagnostic::new(path, Problem::NotAFile)),
+                Err(e) => return Some(link_problem(path, &e, false)),
+            };
+            opened.err().map(|e| io_diagnostic(path, &e, false))
+        })
+        .collect()
 }
 
 /// Why a path (perhaps a symlink) could not be followed.
@@ -113,7 +133,7 @@ fn open(dir: &Path, found: &mut dyn FnMut(Found)) -> Option<Frame> {
             Err(e) => found(Found::Problem(io_diagnostic(&entry.path(), &e, true))),
         }
     }
-    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    entries.sort_unstable_by(|a, b| crate::natural::cmp_os(&a.0, &b.0));
     Some(Frame { dir: dir.to_path_buf(), id: dir_id(dir), entries: entries.into_iter() })
 }
 
@@ -150,6 +170,30 @@ fn walk(root: &Path, found: &mut dyn FnMut(Found)) {
             found(Found::File(path));
         } else {
             found(Found::Problem(Diagnostic::new(&path, Problem::NotAFile)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_given_that_cannot_be_read_is_named_with_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("reply.txt");
+        fs::write(&file, "{}").unwrap();
+        let missing = dir.path().join("nope");
+        let given = [dir.path().to_path_buf(), file, missing.clone()];
+        let bad = unreadable(&given);
+        assert_eq!(bad, [Diagnostic::new(&missing, Problem::NotFound)]);
+        assert_eq!(bad[0].to_string(), format!("{}: no such file or directory", missing.display()));
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("dangling");
+            std::os::unix::fs::symlink("nowhere", &link).unwrap();
+            assert_eq!(unreadable(std::slice::from_ref(&link)), [Diagnostic::new(&link, Problem::BrokenSymlink)]);
+            assert_eq!(unreadable(&[PathBuf::from("/dev/null")]), [Diagnostic::new("/dev/null", Problem::NotAFile)]);
         }
     }
 }

@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::diagnostic::{Diagnostic, Problem};
+use super::diagnostic::{Diagnostic, Offer, Problem};
 use super::formats::{self, Shape, classify, unknown};
 use super::json::{cut_short, parse_line};
 use super::lines::{Blocks, Ending, LineAt, lines_of};
@@ -669,7 +669,7 @@ impl JsonlReader {
             let offer = (shape == Shape::Unknown && !self.offered).then(|| unknown::offer(&value)).flatten();
             let record = match host.convert(path, value, shape, &base) {
                 Record::Problem(Problem::UnknownShape { what, offer: None }) if offer.is_some() => {
-                    self.offered = true;
+                    self.offered = matches!(offer, Some(Offer::Text { .. }));
                     Record::Problem(Problem::UnknownShape { what, offer })
                 }
                 other => other,

@@ -48,8 +48,20 @@ pub(crate) enum Start {
     Whole,
     /// Not read (a diagnostic was pushed, or it is a run's context file).
     Skipped,
-    /// A tail's file is empty or its first line is not complete yet.
+    /// A tail's file's first line is not complete yet.
     NotYet,
+}
+
+/// What a file is, told before any of it is read as replies ([`Loader::start`]).
+enum Look {
+    /// A run's context file: read with its log, not as replies.
+    Context,
+    /// An Inspect AI eval archive.
+    Eval(File),
+    /// A Bedrock binary event stream.
+    BedrockStream(File),
+    /// Anything else, planned from its first bytes.
+    Text { file: File, len: u64, head: Vec<u8> },
 }
 
 /// How reading a file as a JSON document went.
@@ -156,58 +168,62 @@ impl Loader {
         });
     }
 
-    /// Opens `path`, decides what it is, and reads it if it is read whole.
-    pub(crate) fn start(&self, path: &Path, tail: bool, emit: &mut dyn FnMut(FileOut)) -> Start {
-        let mut problem = |p: Problem| emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(path, p))));
-        let mut file = match File::open(path) {
-            Ok(f) => f,
-            Err(e) => {
-                problem(Problem::from_io(&e, true));
-                return Start::Skipped;
-            }
-        };
+    /// Why `list` reads nothing of the file at `path`: it cannot be opened, is not a regular
+    /// file, is empty or is binary. `explain` and `extract` stop there, as `list` skips it.
+    pub fn unread(&self, path: &Path) -> Option<Diagnostic> {
+        self.look(path, false).err().map(|p| Diagnostic::new(path, p))
+    }
+
+    /// What the file at `path` is, from its metadata and first bytes, or why it is not read.
+    /// `listed`: a walk found it, so that it is gone now means it vanished.
+    fn look(&self, path: &Path, listed: bool) -> Result<Look, Problem> {
+        let mut file = File::open(path).map_err(|e| Problem::from_io(&e, listed))?;
         let len = match file.metadata() {
             Ok(m) if m.is_file() => m.len(),
-            Ok(_) => {
-                problem(Problem::NotAFile);
-                return Start::Skipped;
-            }
-            Err(e) => {
-                problem(Problem::from_io(&e, true));
-                return Start::Skipped;
-            }
+            Ok(_) => return Err(Problem::NotAFile),
+            Err(e) => return Err(Problem::from_io(&e, listed)),
         };
         if len == 0 {
-            if tail {
-                return Start::NotYet;
-            }
-            problem(Problem::Empty);
-            return Start::Skipped;
+            return Err(Problem::Empty);
         }
         if is_run_context_file(path) || helm::is_run_file(path) {
-            return Start::Skipped;
+            return Ok(Look::Context);
         }
-        let head = match head(&mut file) {
-            Ok(h) => h,
-            Err(e) => {
-                problem(Problem::from_io(&e, true));
-                return Start::Skipped;
-            }
-        };
+        let head = head(&mut file).map_err(|e| Problem::from_io(&e, listed))?;
         let as_eval = matches!(self.opts.format, None | Some(Format::Inspect));
         if as_eval && head.starts_with(b"PK\x03\x04") && inspect::is_eval_archive(&file) {
-            self.read_eval(path, &file, emit);
-            return Start::Whole;
+            return Ok(Look::Eval(file));
         }
         // A Bedrock event stream is binary: told by its first frame, before any binary file.
         if matches!(self.opts.format, None | Some(Format::BedrockStream)) && eventstream::opens_a_frame(&head) {
-            self.read_stream(path, &file, Format::BedrockStream, emit);
-            return Start::Whole;
+            return Ok(Look::BedrockStream(file));
         }
         if let Some(what) = binary(&head) {
-            problem(Problem::Binary(what.to_owned()));
-            return Start::Skipped;
+            return Err(Problem::Binary(what.to_owned()));
         }
+        Ok(Look::Text { file, len, head })
+    }
+
+    /// Opens `path`, decides what it is, and reads it if it is read whole. An empty file is
+    /// a problem for a tail too, as `list` says of it; the tail reads it again once written.
+    pub(crate) fn start(&self, path: &Path, tail: bool, emit: &mut dyn FnMut(FileOut)) -> Start {
+        let mut problem = |p: Problem| emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(path, p))));
+        let (mut file, len, head) = match self.look(path, true) {
+            Ok(Look::Text { file, len, head }) => (file, len, head),
+            Ok(Look::Context) => return Start::Skipped,
+            Ok(Look::Eval(file)) => {
+                self.read_eval(path, &file, emit);
+                return Start::Whole;
+            }
+            Ok(Look::BedrockStream(file)) => {
+                self.read_stream(path, &file, Format::BedrockStream, emit);
+                return Start::Whole;
+            }
+            Err(p) => {
+                problem(p);
+                return Start::Skipped;
+            }
+        };
         let plan = match file::plan(&self.opts, path, &mut file, &head, len) {
             Ok(p) => p,
             Err(e) => {

@@ -64,7 +64,7 @@ mod written;
 use std::path::PathBuf;
 
 pub use diagnostic::{Diagnostic, Offer, Problem};
-pub use discover::{Found, discover, is_passed_over};
+pub use discover::{Found, discover, is_passed_over, unreadable};
 pub use follow::{Sink, WatchMode, Watching, follow};
 pub use hash::text_hash;
 pub use loader::Loader;

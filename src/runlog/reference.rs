@@ -2,7 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::diagnostic::Diagnostic;
+use super::diagnostic::{Diagnostic, Problem};
+use super::discover::unreadable;
 use super::json::decode;
 use super::loader::Loader;
 use super::options::LoadOptions;
@@ -11,7 +12,7 @@ use super::reply::{Item, Reply};
 /// Why a reference names no reply.
 #[derive(Debug, thiserror::Error)]
 pub enum ReferenceError {
-    #[error("{0}: no such file")]
+    #[error("{0}: no such file or directory")]
     NotFound(String),
     #[error("{0}: a directory; `bracewalk list` shows the replies in it")]
     Directory(PathBuf),
@@ -46,11 +47,18 @@ pub fn parse_reference(reference: &str) -> Option<(PathBuf, Option<usize>)> {
 /// must hold exactly one, or be named with its line. A file that holds no records of a
 /// known shape is read as one reply, as it is.
 pub fn resolve(reference: &str, opts: &LoadOptions) -> Result<Resolved, ReferenceError> {
-    let (path, line) = parse_reference(reference).ok_or_else(|| ReferenceError::NotFound(reference.to_owned()))?;
+    let (path, line) = parse_reference(reference).ok_or_else(|| not_there(reference))?;
     if path.is_dir() {
         return Err(ReferenceError::Directory(path));
     }
     let loader = Loader::new(opts.clone());
+    // What `list` would not read at all (binary, empty, …) is no reply here either.
+    if let Some(d) = loader.unread(&path) {
+        return Err(ReferenceError::Unreadable(d));
+    }
+    if line.is_none() && is_plain_text(&path) {
+        return whole_file(&path);
+    }
     let mut found: Option<Reply> = None;
     let mut count = 0usize;
     let mut examples = Vec::new();
@@ -117,6 +125,28 @@ pub fn resolve(reference: &str, opts: &LoadOptions) -> Result<Resolved, Referenc
         (None, None) if anything => Err(ReferenceError::NoReplies(path)),
         (None, None) => whole_file(&path),
     }
+}
+
+/// A file that is surely one reply as it stands: nothing in it could be a record format.
+fn is_plain_text(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    !head[..n].iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b == b'{' || b == b'[')
+}
+
+/// Why `reference` names nothing: the path as written, or as `PATH:LINE`, that exists but
+/// cannot be reached (a directory on the way denies it) says so; otherwise it is not there.
+fn not_there(reference: &str) -> ReferenceError {
+    let as_line = reference
+        .rsplit_once(':')
+        .filter(|(_, line)| !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()))
+        .map(|(path, _)| path);
+    std::iter::once(reference)
+        .chain(as_line)
+        .flat_map(|p| unreadable(&[PathBuf::from(p)]))
+        .find(|d| d.problem != Problem::NotFound)
+        .map_or_else(|| ReferenceError::NotFound(reference.to_owned()), ReferenceError::Unreadable)
 }
 
 /// The file as one reply, exactly as it is (lossily decoded if it must be).

@@ -82,10 +82,11 @@ pub(crate) fn file_id(m: &fs::Metadata) -> FileId {
 }
 
 enum State {
-    /// Nothing read yet (or the file was empty, or its first line unfinished).
+    /// Nothing read yet (or its first line unfinished).
     Fresh,
     Jsonl(Box<JsonlReader>),
-    /// Read whole, or skipped with a diagnostic; read again when it changes.
+    /// Read whole, or skipped with a diagnostic (an empty file, say); read again when it
+    /// changes.
     Whole {
         len: u64,
         modified: Option<SystemTime>,

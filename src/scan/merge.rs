@@ -28,6 +28,7 @@ use crate::readers::{Fault, ReaderProblem};
 use crate::reading::{Class, Config};
 
 use super::report::{self, Kind, Row};
+use super::rounds::{Call, Pages};
 use super::scanner::{
     Comparison, Difference, Group, InputDiagnostic, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation,
 };
@@ -133,6 +134,7 @@ impl Scan {
                 }
             }
         }
+        scan.pages = pages(ids, &places)?;
         scan.replies = replies;
         Ok(scan)
     }
@@ -157,6 +159,8 @@ impl Scan {
             comparisons,
             noted,
             flags,
+            pages,
+            fraction: _,
             elapsed,
         } = other;
         let base = self.replies.len();
@@ -204,11 +208,39 @@ impl Scan {
         for (into, from) in self.flags.iter_mut().zip(flags) {
             into.extend(from.into_iter().map(|(i, why)| (i + base, why)));
         }
+        // A page lost between rounds read in two shards is found once both are in.
+        self.pages.append(pages, base);
+        self.settle_pages();
         self.elapsed = match (self.elapsed, elapsed) {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),
         };
     }
+}
+
+/// The page calls `ids.pages` lists (a shard made before there were any lists none).
+fn pages(ids: &Json, places: &Places) -> Result<Pages<usize>, ShardError> {
+    let Some(listed) = ids.get("pages").and_then(Json::as_array) else { return Ok(Pages::default()) };
+    let replies = places.place(listed, "ids.pages")?;
+    let mut out = Pages::default();
+    for ((reply, _), item) in replies.into_iter().zip(listed) {
+        let text = |k: &str| item.get(k).and_then(Json::as_str).map(str::to_owned);
+        let (Some(round), Some(document)) = (text("round"), text("document")) else {
+            return Err(ShardError::NotAScan(format!("ids.pages: a call with no round or document: {item}")));
+        };
+        out.push(Call {
+            reply: Some(reply),
+            answered: true,
+            round,
+            document,
+            page: item.get("page").and_then(Json::as_u64).and_then(|p| u32::try_from(p).ok()),
+            agent: text("agent"),
+            ts: text("ts"),
+            html: item.get("html").and_then(Json::as_u64).map(|n| n as usize),
+            ended: item.get("ended").and_then(Json::as_bool).unwrap_or(true),
+        });
+    }
+    Ok(out)
 }
 
 /// Puts each reader's problems back with its notes, from `readers.NAME.problems` (a shard

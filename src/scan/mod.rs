@@ -15,7 +15,8 @@
 //! shown: its sections, rows, labels and predicates, once, for `bracewalk scan`'s table,
 //! Markdown and JSON and for the inspector's summary screen and filters. Scans of shards are
 //! put together ([`Scan::append`]); [`accepted`] checks a scan against the differences a project
-//! has accepted.
+//! has accepted. [`rounds`] puts a campaign's rounds side by side, and raises `page-shrank`
+//! on a page's final answer that shrank or vanished since an earlier round.
 //!
 //! The readers a scan compares (`--compare`, the `comparisons` keys) and the keys of
 //! `bracewalk scan --json` are documented for users in the README (*The corpus scan*);
@@ -25,11 +26,12 @@ pub mod accepted;
 mod merge;
 mod paths;
 pub mod report;
+pub mod rounds;
 mod scanner;
 
 pub use merge::ShardError;
 pub use paths::{Batch, Progress, in_batches, scan_paths, scan_paths_only, sizes};
 pub use scanner::{
     Comparison, Difference, Group, InputDiagnostic, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan,
-    ScanDiagnostic, Scanner, Truncation,
+    ScanDiagnostic, Scanner, Truncation, read,
 };

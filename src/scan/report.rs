@@ -87,7 +87,7 @@ pub fn sections(scan: &Scan) -> Vec<Section> {
             rows: Verdict::ALL.into_iter().map(Row::Verdict).collect(),
         },
         Section { title: "by agent", kind: Kind::Groups, rows: groups(&scan.by_agent, Row::Agent) },
-        Section { title: "by round", kind: Kind::Groups, rows: groups(&scan.by_round, Row::Round) },
+        Section { title: "by round", kind: Kind::Groups, rows: rounds(scan).into_iter().map(Row::Round).collect() },
         Section { title: "by format", kind: Kind::Groups, rows: groups(&scan.by_format, Row::Format) },
         Section {
             title: "repair",
@@ -112,6 +112,14 @@ pub fn sections(scan: &Scan) -> Vec<Section> {
         sections.push(Section { title: "readers of your own", kind: Kind::Counts, rows });
     }
     sections
+}
+
+/// The scan's rounds, in natural order (`round-2` before `round-10`): the order every view of
+/// rounds shows them in.
+pub fn rounds(scan: &Scan) -> Vec<String> {
+    let mut names: Vec<String> = scan.by_round.keys().cloned().collect();
+    names.sort_by(|a, b| crate::natural::cmp(a, b));
+    names
 }
 
 /// The comparisons' title: what the classes mean.

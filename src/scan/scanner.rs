@@ -16,6 +16,8 @@ use crate::readers::{Outcome, ReaderId, ReaderProblem};
 use crate::reading::{Class, Config, Facts, Flag, Pair, flags};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
 
+use super::rounds::{Call, Fraction, Pages, page_size};
+
 /// The group key of a reply whose record does not say (no agent, no round).
 pub const NONE_KEY: &str = "(none)";
 
@@ -177,7 +179,12 @@ pub struct Scan {
     pub noted: Vec<ReaderNotes>,
     /// The replies each risk flag is raised on, in [`Flag::ALL`] order, each with what
     /// raised it, in words.
-    pub flags: [Vec<(usize, String)>; 5],
+    pub flags: [Vec<(usize, String)>; Flag::ALL.len()],
+    /// The calls of bench documents' pages, each counted reply named by its number: what the
+    /// `page-shrank` flag is raised from once every round is in ([`Scan::settle_pages`]).
+    pub pages: Pages<usize>,
+    /// The least part of its size in the round before a page's final answer may deliver.
+    pub fraction: Fraction,
     /// How long the scan took, where its driver timed it.
     pub elapsed: Option<Duration>,
 }
@@ -209,8 +216,24 @@ impl Scan {
             repair: Repair::default(),
             cut_off: Vec::new(),
             flags: Default::default(),
+            pages: Pages::default(),
+            fraction: Fraction::HALF,
             elapsed: None,
         }
+    }
+
+    /// Raises `page-shrank` on the final answers of pages lost since an earlier round, from
+    /// every page call gathered: once the scan has every round (the flag's list is made anew).
+    pub fn settle_pages(&mut self) {
+        let history = self.pages.history(self.fraction);
+        let mut raised: Vec<(usize, String)> = history
+            .losses
+            .iter()
+            .filter_map(|l| Some((l.reply?, flags::explain(&l.raised()))))
+            .filter(|(i, _)| *i < self.replies.len())
+            .collect();
+        raised.sort_by_key(|(i, _)| *i);
+        self.flags[Flag::PageShrank.index()] = raised;
     }
 
     /// Every diagnostic: the inputs' that could not be read, in load order, then each
@@ -322,17 +345,27 @@ pub struct Scanner {
     scan: Scan,
     /// Only the replies (and calls without a reply) this query selects are counted.
     only: Option<Query>,
+    /// What a query on the risk flags decides once every round is in (`page-shrank` is
+    /// raised over them), in load order.
+    held: Vec<Held>,
+}
+
+/// A reply or a call kept for a query that reads the risk flags.
+#[derive(Debug, Clone)]
+enum Held {
+    Reply { reply: Box<Reply>, facts: Box<Facts>, html: Option<usize>, text: bool },
+    Event(Box<Event>),
 }
 
 impl Scanner {
     pub fn new(config: Config) -> Scanner {
-        Scanner { scan: Scan::new(config), only: None }
+        Scanner { scan: Scan::new(config), only: None, held: Vec::new() }
     }
 
     /// A scanner that counts only what `query` selects (`--filter`): each reply is read,
     /// for the facts the query may need, and then counted or passed over.
     pub fn only(config: Config, query: Option<Query>) -> Scanner {
-        Scanner { scan: Scan::new(config), only: query.filter(|q| !q.is_empty()) }
+        Scanner { scan: Scan::new(config), only: query.filter(|q| !q.is_empty()), held: Vec::new() }
     }
 
     pub fn config(&self) -> &Config {
@@ -346,21 +379,29 @@ impl Scanner {
     }
 
     pub fn add_reply(&mut self, reply: &Reply) {
-        let facts = Facts::of(reply, &self.scan.config, &[]);
-        self.scan.add(facts);
+        let read = read(reply, &self.scan.config, &[]);
+        self.add_read(reply, read);
     }
 
     /// Reads the replies in parallel, and folds them in in the order given.
     pub fn add_replies(&mut self, replies: &[Reply]) {
         let config = &self.scan.config;
-        let facts: Vec<Facts> = replies.par_iter().map(|r| Facts::of(r, config, &[])).collect();
-        for f in facts {
-            self.scan.add(f);
+        let read: Vec<(Facts, Option<usize>)> = replies.par_iter().map(|r| read(r, config, &[])).collect();
+        for (r, read) in replies.iter().zip(read) {
+            self.add_read(r, read);
         }
+    }
+
+    /// One reply read, counted, and its page call noted.
+    fn add_read(&mut self, reply: &Reply, (facts, html): (Facts, Option<usize>)) {
+        let index = self.scan.replies.len();
+        self.scan.add(facts);
+        self.scan.pages.calls.extend(Call::of(&reply.meta, Some(index), true, html));
     }
 
     pub fn add_call_without_reply(&mut self, event: &Event) {
         self.scan.calls_without_reply.push(event.id.clone());
+        self.scan.pages.calls.extend(Call::of(&event.meta, None, false, None));
     }
 
     pub fn add_diagnostic(&mut self, d: &Diagnostic) {
@@ -388,23 +429,52 @@ impl Scanner {
                 _ => (item, Vec::new()),
             })
             .collect();
-        let mut facts: Vec<Option<Facts>> = replies
+        let mut facts: Vec<Option<(Facts, Option<usize>)>> = replies
             .par_iter()
             .map(|(item, given)| match item {
-                Item::Reply(r) => Some(Facts::of(r, config, given)),
+                Item::Reply(r) => Some(read(r, config, given)),
                 _ => None,
             })
             .collect();
         // Taken while the scan is added to, and put back.
         let only = self.only.take();
+        if let Some(q) = only.as_ref().filter(|q| q.reads_flags()) {
+            for (item, f) in items.iter().zip(facts.iter_mut()) {
+                match (item, f.take()) {
+                    (Item::Reply(r), Some((facts, html))) => {
+                        // The text is not kept: what its terms make of it is.
+                        let text = q.text(Some(&r.text)).holds;
+                        let reply = Box::new(Reply { text: String::new(), ..r.clone() });
+                        let size = r.text.len();
+                        self.held.push(Held::Reply {
+                            reply,
+                            facts: Box::new(Facts { bytes: size, ..facts }),
+                            html,
+                            text,
+                        });
+                    }
+                    (Item::Event(e), _) => self.held.push(Held::Event(Box::new(e.clone()))),
+                    (Item::Diagnostic(d), _) => self.add_diagnostic(d),
+                    _ => {}
+                }
+            }
+            self.only = only;
+            return;
+        }
         for (item, f) in items.iter().zip(facts.iter_mut()) {
             match (item, f.take()) {
-                (Item::Reply(r), Some(f)) if only.as_ref().is_some_and(|q| !q.matches_reply(r, Some(&f))) => {}
-                (Item::Event(e), None) if only.as_ref().is_some_and(|q| !q.matches_event(e)) => {}
-                (_, Some(f)) => self.scan.add(f),
+                // Passed over, its page's call is still one of the page's: it may be the
+                // final answer another round's is compared with.
+                (Item::Reply(r), Some((f, html))) if only.as_ref().is_some_and(|q| !q.matches_reply(r, Some(&f))) => {
+                    self.scan.pages.calls.extend(Call::of(&r.meta, None, true, html));
+                }
+                (Item::Event(e), None) if only.as_ref().is_some_and(|q| !q.matches_event(e)) => {
+                    self.scan.pages.calls.extend(Call::of(&e.meta, None, false, None));
+                }
+                (Item::Reply(r), Some(read)) => self.add_read(r, read),
                 (Item::Event(e), None) => self.add_call_without_reply(e),
                 (Item::Diagnostic(d), None) => self.add_diagnostic(d),
-                (Item::Reply(_), None) => {}
+                (_, _) => {}
             }
         }
         self.only = only;
@@ -414,7 +484,67 @@ impl Scanner {
         &self.scan
     }
 
-    pub fn finish(self) -> Scan {
+    /// The scan of everything given: the flags raised over the rounds are raised now.
+    pub fn finish(mut self) -> Scan {
+        self.select_held();
+        self.scan.settle_pages();
         self.scan
     }
+
+    /// Raises `page-shrank` over everything held, then counts what the query selects.
+    fn select_held(&mut self) {
+        let (Some(q), false) = (self.only.take(), self.held.is_empty()) else { return };
+        let held = std::mem::take(&mut self.held);
+        let mut pages = Pages::default();
+        for (i, h) in held.iter().enumerate() {
+            match h {
+                Held::Reply { reply, html, .. } => pages.calls.extend(Call::of(&reply.meta, Some(i), true, *html)),
+                Held::Event(e) => pages.calls.extend(Call::of(&e.meta, None, false, None)),
+            }
+        }
+        let mut raised: Vec<Vec<crate::reading::Raised>> = vec![Vec::new(); held.len()];
+        for l in pages.history(self.scan.fraction).losses {
+            if let Some(i) = l.reply {
+                raised[i].push(l.raised());
+            }
+        }
+        for (h, raised) in held.into_iter().zip(raised) {
+            match h {
+                Held::Reply { reply, mut facts, html, text } => {
+                    facts.flags.extend(raised);
+                    let reference = reply.reference();
+                    let s = crate::query::Subject {
+                        id: &reply.id,
+                        reference: &reference,
+                        meta: Some(&reply.meta),
+                        size: Some(facts.bytes),
+                        facts: crate::query::Known::Yes(&facts),
+                    };
+                    let selected = q.fields(&s) == Some(true) && text;
+                    facts.flags.retain(|r| r.flag() != Flag::PageShrank);
+                    if selected {
+                        let index = self.scan.replies.len();
+                        self.scan.add(*facts);
+                        self.scan.pages.calls.extend(Call::of(&reply.meta, Some(index), true, html));
+                    } else {
+                        self.scan.pages.calls.extend(Call::of(&reply.meta, None, true, html));
+                    }
+                }
+                Held::Event(e) if q.matches_event(&e) => self.add_call_without_reply(&e),
+                Held::Event(e) => self.scan.pages.calls.extend(Call::of(&e.meta, None, false, None)),
+            }
+        }
+        self.only = Some(q);
+    }
+}
+
+/// A reply's facts, and for a call of a bench document's page the characters of page its
+/// answer delivers ([`page_size`]): the seed's answer read once for both.
+pub fn read(reply: &Reply, config: &Config, given: &[(ReaderId, crate::readers::Given)]) -> (Facts, Option<usize>) {
+    let mut partial = Facts::start(&reply.text, reply.meta.stop == crate::runlog::StopReason::Truncated, config);
+    let html = match (&reply.meta.document, reply.meta.page) {
+        (Some(_), Some(_)) => page_size(partial.seed()),
+        _ => None,
+    };
+    (partial.finish(given).named(reply), html)
 }

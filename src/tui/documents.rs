@@ -9,6 +9,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::natural::Natural;
+use crate::scan::rounds::final_of;
+
 use super::entry::{Entry, EntryKey};
 use super::state::State;
 
@@ -24,7 +27,8 @@ pub struct Page {
     pub calls: Vec<EntryKey>,
     /// How many of them are replies, by agent, in the order agents first appear.
     pub agents: Vec<(String, usize)>,
-    /// The final answer: the page agent's last reply, else the last reply.
+    /// The final answer: the page agent's last reply, else the last reply
+    /// ([`final_of`], what the rounds compare).
     pub last: Option<EntryKey>,
     /// The verification logged after the page's last verified call.
     pub verified: Option<bool>,
@@ -65,7 +69,7 @@ impl Document {
 }
 
 /// A value as the query reads it back, quoted where it must be.
-fn quoted(v: &str) -> String {
+pub(crate) fn quoted(v: &str) -> String {
     if v.is_empty() || v.eq_ignore_ascii_case("none") || v.contains(|c: char| c.is_whitespace() || c == ',' || c == '"')
     {
         format!("\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\""))
@@ -85,11 +89,12 @@ pub enum Row {
 pub fn documents(state: &State) -> Vec<Document> {
     // (round, document) → (its outcome, its calls by page).
     type Calls<'a> = (Option<String>, BTreeMap<Option<u32>, Vec<&'a Entry>>);
-    let mut by_doc: BTreeMap<(Option<String>, String), Calls> = BTreeMap::new();
+    // Rounds in natural order: `round-2` before `round-10`.
+    let mut by_doc: BTreeMap<(Option<Natural>, String), Calls> = BTreeMap::new();
     for e in state.list.entries() {
         let Some(m) = e.meta() else { continue };
         let Some(doc) = &m.document else { continue };
-        let slot = by_doc.entry((m.round.clone(), doc.clone())).or_default();
+        let slot = by_doc.entry((m.round.clone().map(Natural), doc.clone())).or_default();
         if slot.0.is_none() {
             slot.0.clone_from(&m.document_outcome);
         }
@@ -110,14 +115,16 @@ pub fn documents(state: &State) -> Vec<Document> {
             if let Some(calls) = pages.get(&None) {
                 out.push(page(None, calls.clone()));
             }
-            Document { round, id, outcome, pages: out }
+            Document { round: round.map(|r| r.0), id, outcome, pages: out }
         })
         .collect()
 }
 
 fn page(number: Option<u32>, mut calls: Vec<&Entry>) -> Page {
     let ts = |e: &Entry| e.meta().and_then(|m| m.ts.clone());
-    calls.sort_by(|a, b| ts(a).cmp(&ts(b)).then(a.source.cmp(&b.source)).then(a.line.cmp(&b.line)));
+    calls.sort_by(|a, b| {
+        ts(a).cmp(&ts(b)).then(crate::natural::cmp_paths(&a.source, &b.source)).then(a.line.cmp(&b.line))
+    });
     let mut agents: Vec<(String, usize)> = Vec::new();
     for e in calls.iter().filter(|e| e.is_reply()) {
         let name = e.meta().and_then(|m| m.agent.clone()).unwrap_or_else(|| "—".to_owned());
@@ -126,8 +133,8 @@ fn page(number: Option<u32>, mut calls: Vec<&Entry>) -> Page {
             None => agents.push((name, 1)),
         }
     }
-    let agent = |e: &&&Entry| e.is_reply() && e.meta().and_then(|m| m.agent.as_deref()) == Some("page");
-    let last = calls.iter().rev().find(agent).or_else(|| calls.iter().rev().find(|e| e.is_reply())).map(|e| e.key);
+    // The page's final answer, as the rounds compare it.
+    let last = final_of(&calls, |e| e.is_reply(), |e| e.meta().and_then(|m| m.agent.as_deref())).map(|e| e.key);
     let verified = calls.iter().rev().find_map(|e| e.meta().and_then(|m| m.page_verified));
     Page { number, calls: calls.iter().map(|e| e.key).collect(), agents, last, verified }
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::readers::ReaderId;
-use crate::reading::{Config, Facts};
+use crate::reading::{Config, Facts, Flag};
 use crate::runlog::{Diagnostic, EventKind, Item, Listed, Locator, Meta, StopReason, Written};
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
@@ -171,6 +171,12 @@ impl Entry {
     /// Takes facts read from this reply's text, and names them after it (its id, where it
     /// is, its metadata as last amended), as the scan names a reply's facts.
     pub fn set_facts(&mut self, mut facts: Facts) {
+        // A flag raised over the rounds is no reading's: it stays until the rounds say
+        // otherwise (`super::shrank`).
+        let over_rounds = self.facts.as_deref().and_then(|f| f.flags.iter().find(|r| r.flag() == Flag::PageShrank));
+        if let Some(r) = over_rounds.filter(|_| !facts.has(Flag::PageShrank)) {
+            facts.flags.push(r.clone());
+        }
         let reference = self.reference();
         facts.reference = (reference != self.id).then_some(reference);
         facts.id.clone_from(&self.id);

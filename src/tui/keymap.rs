@@ -107,6 +107,11 @@ pub enum Action {
     Summary,
     Query,
     Documents,
+    Rounds,
+    /// The documents screen: the selected document's pages across the rounds.
+    History,
+    PrevColumn,
+    NextColumn,
     Wrap,
     WhatIf,
     WhatIfBack,
@@ -192,6 +197,11 @@ pub const NORMAL: &[Binding] = &[
         Action::Documents,
         "documents: each document's pages, final answers, verdicts; Enter lists a page",
     ),
+    b(
+        &[Key::Char('R')],
+        Action::Rounds,
+        "rounds side by side: every count of the summary per round, its change, its trend; Enter lists a cell",
+    ),
     b(&[Key::Char('s')], Action::Sort, "sort by source → size → outcome → time → document"),
     b(&[Key::Char('m')], Action::Mark, "mark the reply for triage, with a note"),
     b(&[Key::Char('M')], Action::Unmark, "remove the reply's mark"),
@@ -240,6 +250,7 @@ pub const SUMMARY: &[Binding] = &[
     b(&[Key::Enter], Action::Choose, "list the replies behind the row (filter; f then c clears), select the first"),
     b(&[Key::Char('w')], Action::WhatIf, "what-if column: the next reader shown beside the seed"),
     b(&[Key::Char('W')], Action::WhatIfBack, "what-if column: the reader before"),
+    b(&[Key::Char('R')], Action::Rounds, "the same counts, round by round"),
     b(&[Key::Esc, Key::Char('S'), Key::Char('q')], Action::Close, "back to the list"),
 ];
 
@@ -268,7 +279,47 @@ pub const DOCUMENTS: &[Binding] = &[
         Action::Choose,
         "list the page's replies (every agent and iteration, in time order), or the document's",
     ),
+    b(
+        &[Key::Char('a')],
+        Action::History,
+        "the document's pages across the rounds: each page's final answer in each round, a lost page painted",
+    ),
     b(&[Key::Esc, Key::Char('d'), Key::Char('q')], Action::Close, "back to the list"),
+];
+
+/// The keys of the rounds screen.
+pub const ROUNDS: &[Binding] = &[
+    b(&[Key::Char('j'), Key::Down], Action::Down, "next count"),
+    b(&[Key::Char('k'), Key::Up], Action::Up, "previous count"),
+    b(&[Key::Char('l'), Key::Right], Action::NextColumn, "next cell: a round's count, then its change"),
+    b(&[Key::Char('h'), Key::Left], Action::PrevColumn, "previous cell"),
+    b(&[Key::Char('g'), Key::Home], Action::Top, "first count"),
+    b(&[Key::Char('G'), Key::End], Action::Bottom, "last count"),
+    b(&[Key::PageDown, Key::Ctrl('d')], Action::PageDown, "a page down"),
+    b(&[Key::PageUp, Key::Ctrl('u')], Action::PageUp, "a page up"),
+    b(
+        &[Key::Enter],
+        Action::Choose,
+        "list the replies behind the cell; on a change, the replies that make it (both rounds')",
+    ),
+    b(&[Key::Char('S')], Action::Summary, "the summary: the same counts over every round"),
+    b(&[Key::Esc, Key::Char('R'), Key::Char('q')], Action::Close, "back to the list"),
+];
+
+/// The keys of a document's pages across the rounds.
+pub const HISTORY: &[Binding] = &[
+    b(&[Key::Char('j'), Key::Down], Action::Down, "next page"),
+    b(&[Key::Char('k'), Key::Up], Action::Up, "previous page"),
+    b(&[Key::Char('l'), Key::Right], Action::NextColumn, "next round"),
+    b(&[Key::Char('h'), Key::Left], Action::PrevColumn, "previous round"),
+    b(&[Key::Char('g'), Key::Home], Action::Top, "first page"),
+    b(&[Key::Char('G'), Key::End], Action::Bottom, "last page"),
+    b(
+        &[Key::Enter],
+        Action::Choose,
+        "this round's final answer and the earlier round's side by side, with their decisions (again: back)",
+    ),
+    b(&[Key::Esc, Key::Char('a'), Key::Char('q')], Action::Close, "back to the documents"),
 ];
 
 /// The keys of a line being typed (the query line, a search, a mark's note); any other
@@ -305,6 +356,19 @@ pub const MOUSE: &[(&str, &str)] = &[
     ("wheel", "scroll the pane under the pointer"),
 ];
 
+/// The key tables as the help screen and the man page give them: each titled by where it
+/// applies, the main screen's first.
+pub const TABLES: [(&str, &[Binding]); 8] = [
+    ("Keys", NORMAL),
+    ("In the filter menu (f)", FILTER),
+    ("In the readers menu (r)", READERS),
+    ("On the summary screen (S)", SUMMARY),
+    ("On the documents screen (d)", DOCUMENTS),
+    ("On the rounds screen (R)", ROUNDS),
+    ("A document's pages across the rounds (a on the documents screen)", HISTORY),
+    ("Typing a line: the query (:), a search (/), a note (m)", LINE),
+];
+
 /// The action `key` has in `table`.
 pub fn lookup(table: &[Binding], key: Key) -> Option<Action> {
     table.iter().find(|b| b.keys.contains(&key)).map(|b| b.action)
@@ -321,7 +385,7 @@ mod tests {
 
     #[test]
     fn no_key_is_bound_twice_in_one_table() {
-        for table in [NORMAL, FILTER, SUMMARY, DOCUMENTS, HELP, LINE, READERS] {
+        for table in [NORMAL, FILTER, SUMMARY, DOCUMENTS, ROUNDS, HISTORY, HELP, LINE, READERS] {
             let mut seen = std::collections::HashSet::new();
             for binding in table {
                 for k in binding.keys {

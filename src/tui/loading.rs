@@ -13,9 +13,11 @@ pub struct Loading {
     paused: bool,
     /// Changes that arrived while paused.
     held: Vec<Incoming>,
-    /// Problems so far (inputs that could not be read, reader commands' failures, replies
-    /// that could not be read again), and the last.
+    /// Problems so far that are not entries of the list (reader commands' failures, replies
+    /// that could not be read again): the inputs that could not be read are counted by the
+    /// list, which holds them.
     pub diagnostics: usize,
+    /// The last problem heard of, listed or not.
     pub last_diagnostic: Option<String>,
 }
 
@@ -54,6 +56,12 @@ impl Loading {
     /// A problem the user should hear of: counted, and shown as the last.
     pub fn problem(&mut self, message: String) {
         self.diagnostics += 1;
+        self.last_diagnostic = Some(message);
+    }
+
+    /// A problem the list holds (and counts, [`super::list::List::problems`]): shown as the
+    /// last.
+    pub fn heard(&mut self, message: String) {
         self.last_diagnostic = Some(message);
     }
 }

@@ -29,6 +29,8 @@ pub mod marks;
 pub mod message;
 pub mod readings;
 pub mod reply;
+pub mod rounds;
+pub mod shrank;
 pub mod state;
 pub mod summary;
 mod terminal;

@@ -20,6 +20,8 @@ use super::list::{Lens, List};
 use super::loading::Loading;
 use super::marks::Mark;
 use super::reply::{ReplyPanes, ValueSource};
+use super::rounds::Screen;
+use super::shrank::PageFlags;
 use super::summary::Corpus;
 use crate::reading::detail::Detail;
 
@@ -83,6 +85,17 @@ pub enum Mode {
     Query(QueryLine),
     /// The documents and their pages, in place of the panes.
     Documents,
+    /// The rounds side by side, in place of the panes.
+    Rounds,
+    /// One page of one document across the rounds, from the documents screen.
+    PageHistory {
+        document: String,
+        page: u32,
+        /// The round selected, and whether its replies are shown side by side with the
+        /// earlier round's (Enter).
+        round: usize,
+        opened: bool,
+    },
 }
 
 /// The query line while it is edited: the line, the entry of the history shown (Up and
@@ -106,6 +119,15 @@ pub struct SummaryView {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DocumentsView {
     pub cursor: usize,
+    pub top: usize,
+}
+
+/// Where the rounds screen is: the selected count (a line) and round (a column), and the
+/// first line shown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RoundsView {
+    pub line: usize,
+    pub round: usize,
     pub top: usize,
 }
 
@@ -147,6 +169,15 @@ pub struct State {
     pub(crate) corpus_facts: usize,
     pub summary: SummaryView,
     pub documents: DocumentsView,
+    /// The rounds screen: the selected count and round, and the first line shown.
+    pub rounds: RoundsView,
+    /// What the rounds screen shows, laid out from the corpus of that version: made once a
+    /// fold, not on every frame.
+    pub rounds_screen: Option<(u64, Arc<Screen>)>,
+    /// Folds of the corpus so far.
+    pub(crate) corpus_version: u64,
+    /// The `page-shrank` flags, kept on the pages' final answers as replies come and change.
+    pub(crate) page_flags: PageFlags,
     /// Queries applied, oldest first, each once.
     pub history: Vec<String>,
     /// The last query given a generation (the text search's answers carry it).
@@ -179,6 +210,10 @@ impl State {
             corpus_facts: 0,
             summary: SummaryView::default(),
             documents: DocumentsView::default(),
+            rounds: RoundsView::default(),
+            rounds_screen: None,
+            corpus_version: 0,
+            page_flags: PageFlags::default(),
             history: Vec::new(),
             generation: 0,
             config: Arc::new(Config::default()),

@@ -16,6 +16,7 @@ use crate::describe::thousands;
 use crate::describe::{self, plural};
 use crate::reading::{Class, Config};
 use crate::scan::report::{self, Kind, Row, Section};
+use crate::scan::rounds::Call;
 use crate::scan::{InputDiagnostic, Scan, Scanner};
 
 use super::entry::{Body, Entry, EntryKey};
@@ -49,9 +50,14 @@ struct Rest {
 fn in_order(entries: &[Entry]) -> Vec<&Entry> {
     let mut order: Vec<&Entry> = entries.iter().filter(|e| !e.gone).collect();
     // Mostly in order already, a file's entries side by side: a source the same as the next
-    // one's is told by its bytes, not compared component by component.
+    // one's is told by its bytes, not compared component by component. Paths in the order a
+    // load walks them: natural.
     let source = |a: &Entry, b: &Entry| {
-        if a.source.as_os_str() == b.source.as_os_str() { Ordering::Equal } else { a.source.cmp(&b.source) }
+        if a.source.as_os_str() == b.source.as_os_str() {
+            Ordering::Equal
+        } else {
+            crate::natural::cmp_paths(&a.source, &b.source)
+        }
     };
     order.sort_by(|a, b| source(a, b).then(a.line.cmp(&b.line)).then(a.key.cmp(&b.key)));
     order
@@ -119,14 +125,19 @@ impl Corpus {
     /// One entry, folded in after those before it.
     fn fold(&mut self, e: &Entry) {
         match &e.body {
-            Body::Reply { .. } => match e.facts.as_deref() {
+            Body::Reply { meta, .. } => match e.facts.as_deref() {
                 Some(f) if f.complete => {
+                    let index = self.scan.replies.len();
                     self.scan.add(f.clone());
                     self.keys.push(e.key);
+                    self.scan.pages.calls.extend(Call::of(meta, Some(index), true, e.html));
                 }
                 _ => self.pending += 1,
             },
-            Body::Event { .. } => self.scan.calls_without_reply.push(e.id.clone()),
+            Body::Event { meta, .. } => {
+                self.scan.calls_without_reply.push(e.id.clone());
+                self.scan.pages.calls.extend(Call::of(meta, None, false, None));
+            }
             Body::Diagnostic(d) => self.scan.unread.push(InputDiagnostic::Loaded(d.clone())),
         }
     }
@@ -296,16 +307,16 @@ mod tests {
         let config = Config::default();
         let scan = Scanner::new(config).finish();
         let s = blocks(&scan);
-        // 4 decided, 5 verdicts, no agents, rounds or formats, 3 repair, 2 truncation, 5
+        // 4 decided, 5 verdicts, no agents, rounds or formats, 3 repair, 2 truncation, 6
         // risk flags, 10 comparisons.
-        assert_eq!(row_count(&s), 29);
+        assert_eq!(row_count(&s), 30);
         assert_eq!(section_start(&s, 0, true), 4);
         assert_eq!(section_start(&s, 4, true), 9);
         assert_eq!(section_start(&s, 9, true), 12);
         assert_eq!(section_start(&s, 12, true), 14);
-        assert_eq!(section_start(&s, 14, true), 19);
-        assert_eq!(section_start(&s, 28, true), 19);
-        assert_eq!(section_start(&s, 20, false), 19);
+        assert_eq!(section_start(&s, 14, true), 20);
+        assert_eq!(section_start(&s, 29, true), 20);
+        assert_eq!(section_start(&s, 21, false), 20);
         assert_eq!(section_start(&s, 15, false), 14);
         assert_eq!(section_start(&s, 14, false), 12);
         assert_eq!(section_start(&s, 0, false), 0);

@@ -13,3 +13,4 @@ mod docs;
 mod formats;
 mod list;
 mod nothing_written;
+mod paths;

@@ -549,11 +549,12 @@ fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_ev
         } else {
             Command::new(bin)
         };
-        let out = cmd.args(args).args(&paths).output().unwrap();
+        // A path given that does not exist stops a command (below): the binary reads the tree.
+        let out = cmd.args(args).arg(root).output().unwrap();
         assert!(!String::from_utf8_lossy(&out.stderr).contains("setpriv"), "{}", String::from_utf8_lossy(&out.stderr));
         out
     };
-    let skip_in_binary = |f: &str| f.starts_with("vanish/") || f == "secret.txt";
+    let skip_in_binary = |f: &str| f.starts_with("vanish/") || f == "secret.txt" || f == "nope";
     let mut from_library: Vec<_> =
         seen.short.iter().filter(|(f, _, _)| !skip_in_binary(f)).map(|(f, l, w)| (f.clone(), *l, w.clone())).collect();
     from_library.sort();
@@ -595,10 +596,11 @@ fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_ev
     assert_eq!(scan_ids, list_ids, "scan reads the replies list does");
     let mut scan_diags: Vec<String> =
         scan["ids"]["diagnostics"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+    let in_binary = |d: &&String| !d.contains("/vanish/b.txt") && !d.contains("/nope:");
     let mut printed: Vec<String> = seen
         .printed
         .iter()
-        .filter(|d| !d.contains("/vanish/b.txt"))
+        .filter(in_binary)
         .cloned()
         .chain([format!("{}: permission denied", root.join("secret.txt").display())])
         .collect();
@@ -606,6 +608,37 @@ fn a_tree_of_every_bad_case_beside_good_replies_loses_no_good_reply_and_names_ev
     printed.sort();
     assert_eq!(scan_diags, printed, "scan names the same diagnostics");
     assert_eq!(scan["diagnostics"].as_u64(), Some(printed.len() as u64));
+
+    // The inspector, as this user (who may read secret.txt), on the tree: its status line
+    // and its summary count what the library found there.
+    let found_here = seen.printed.iter().filter(in_binary).count();
+    inspector_counts(root, found_here);
+
+    // A path given that does not exist is an error: nothing is read, and stderr says why.
+    for command in ["list", "scan"] {
+        let out = Command::new(bin).args([command, root.to_str().unwrap(), "nope"]).current_dir(root).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(out.stdout.is_empty(), "{command} reads nothing: {}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "bracewalk: nope: no such file or directory\n", "{command}");
+    }
+}
+
+/// The inspector's follower and state on `root`, every reply read: the status line and the
+/// summary screen's headline give `expected` diagnostics, as `scan` counts them.
+fn inspector_counts(root: &Path, expected: usize) {
+    use crate::support::follower::Follower;
+    use crate::support::tui_fixture::{screen, typed};
+    use bracewalk::tui::watch::WatchMode;
+
+    let mut f = Follower::with_readings(root, WatchMode::Native);
+    f.until("every reply read", |s| s.list.entries().iter().all(|e| !e.is_reply() || e.complete()));
+    assert_eq!(f.state.list.problems(), expected, "the problems listed");
+    let status = screen(&f.state);
+    let said = format!("⚠ {expected} problems, last: ");
+    assert!(status.lines().any(|l| l.contains(&said)), "the status line says {said:?}:\n{status}");
+    typed(&mut f.state, "S");
+    let summary = screen(&f.state);
+    assert!(summary.contains(&format!(", {expected} diagnostics")), "the summary's headline:\n{summary}");
 }
 
 fn fixtures(name: &str) -> std::path::PathBuf {
@@ -635,4 +668,29 @@ fn a_record_of_no_known_shape_offers_the_path_of_its_likeliest_text_once_a_file(
     let (read, diags) = load(&[&path], &opts);
     assert!(diags.is_empty(), "{diags:?}");
     assert_eq!(read.iter().map(|r| r.text.chars().count()).collect::<Vec<_>>(), [6640, 34]);
+}
+
+/// A file of no known shape that holds no reply (OpenAI's count of a request's input tokens,
+/// an eval's configuration saved without its results) says so, rather than offer a pointer to
+/// a type name or a prompt.
+#[test]
+fn a_record_with_no_reply_in_it_says_so() {
+    for (name, keys) in [
+        ("unknown/openai-input-tokens.json", "keys input_tokens, object"),
+        ("unknown/promptfoo-without-results.json", "keys config, evalId, metadata, shareableUrl"),
+    ] {
+        let (replies, diags) = load(&[&fixtures(name)], &LoadOptions::default());
+        assert!(replies.is_empty());
+        let messages: Vec<_> = diags.iter().map(|d| (d.problem.kind(), d.message())).collect();
+        assert_eq!(
+            messages,
+            [(
+                "unknown-shape",
+                format!(
+                    "a JSON record of an unknown shape ({keys}); no reply in it, only ids, type names, settings or the prompt"
+                )
+            )],
+            "{name}"
+        );
+    }
 }

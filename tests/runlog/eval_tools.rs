@@ -1,7 +1,8 @@
 //! The files eval frameworks and tracing tools write, from fixtures in each tool's documented
 //! shape (`tests/fixtures/formats/`): lm-evaluation-harness samples, HELM scenario states,
-//! Langfuse exports, LangSmith runs, promptfoo's older output and its JSONL. Each reply's
-//! exact text and stop reason, the calls that left none, and what is context.
+//! Langfuse exports (a Vercel AI SDK trace among them), LangSmith runs, promptfoo's older output
+//! and its JSONL. Each reply's exact text and stop reason, the calls that left none, and what is
+//! context.
 
 use crate::support::loaded;
 
@@ -127,6 +128,8 @@ fn langfuse_exports_give_each_generations_output_in_any_convention() {
             // `metadata.finish_reason`.
             ("gen-1", "{\"html\": \"<h1>Annual report</h1>\"}", StopReason::Unknown),
             ("gen-2", "{\"html\": \"<p>Revenue rose 6 percent to $412 million, and", StopReason::Truncated),
+            // A Vercel AI SDK trace: the model call's reply, once (below).
+            ("8a9b0c1d2e3f4a5b", VERCEL_REPLY, StopReason::Unknown),
         ]
     );
     let failed = &got.events[0];
@@ -146,6 +149,54 @@ fn langfuse_exports_give_each_generations_output_in_any_convention() {
     );
     assert_eq!(extra(trace, "from"), Some("trace.output"));
     assert!(formats(&got).iter().all(|f| *f == Format::Langfuse));
+}
+
+const VERCEL_REPLY: &str =
+    "{\"html\": \"<h2>Ridership</h2><p>Weekday boardings rose 4 percent.</p>\", \"log\": \"Page 3. Ridership.\"}";
+
+/// The Vercel AI SDK records a `generateText` call as an `ai.generateText` span holding one
+/// `ai.generateText.doGenerate` span per call to the model, and writes the last call's text as
+/// the outer span's output too. Typed as two generations, the text was listed twice; the
+/// reply is the model call's.
+#[test]
+fn a_vercel_ai_sdk_trace_gives_the_model_calls_reply_once() {
+    let got = load(&[&fixtures("langfuse/trace-vercel-ai-sdk.json")]).clean();
+    assert_eq!(got.texts(), [(VERCEL_REPLY, StopReason::Unknown, None)]);
+    let reply = &got.replies[0];
+    assert_eq!(
+        (reply.id.as_str(), reply.meta.model.as_deref(), reply.meta.tokens.output),
+        ("8a9b0c1d2e3f4a5b", Some("gpt-4o-mini-2024-07-18"), Some(38))
+    );
+    assert!(got.events.is_empty());
+
+    // A parent whose output is not its child's is a reply of its own.
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures("langfuse/trace-vercel-ai-sdk.json")).unwrap()).unwrap();
+    doc["observations"][0]["output"] = serde_json::json!("{\"html\": \"<p>Another</p>\"}");
+    let (_dir, got) = loaded::one("trace-parent.json", &doc.to_string());
+    let got = got.clean();
+    let ids: Vec<&str> = got.replies.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["4f1e2d3c4b5a6978", "8a9b0c1d2e3f4a5b"]);
+}
+
+/// HELM's Anthropic client passes on no finish reason of the API's (`""`), so a completion
+/// the API cut at `max_tokens` says nothing; its tokens, as many as the request allowed, say
+/// it was cut at the limit. One short of the limit stays unknown, and a reason given stands.
+#[test]
+fn a_helm_completion_whose_tokens_reached_max_tokens_was_cut_at_the_limit() {
+    let got = load(&[&fixtures("helm-anthropic")]).clean();
+    let cut = Some("cut off at the limit: 8 tokens of max_tokens 8");
+    assert_eq!(
+        got.texts(),
+        [
+            ("{\"name\": \"Ada\", \"born\": 18", StopReason::Truncated, cut),
+            ("{\"name\": \"Grace\", \"born\":", StopReason::Truncated, cut),
+            ("{\"name\": \"Alan\"}", StopReason::Unknown, Some("")),
+            ("{\"name\": \"Edsger\", \"x\":1}", StopReason::Finished, Some("stop")),
+        ]
+    );
+    let inferred: Vec<bool> = got.replies.iter().map(|r| r.meta.is_inferred("stop")).collect();
+    assert_eq!(inferred, [true, true, false, false], "a stop told by the token count is inferred, and says so");
 }
 
 #[test]

@@ -335,6 +335,7 @@ fn a_forced_format_overrides_detection() {
     assert_eq!((got.replies[0].text.clone(), got.replies[0].meta.format), (msg.to_string(), Format::Text));
 }
 
+/// Paths in order, each name's numbers as numbers (`round-2` before `round-10`), then lines.
 #[test]
 fn replies_come_in_path_then_line_order() {
     let dir = tempfile::tempdir().unwrap();
@@ -343,7 +344,7 @@ fn replies_come_in_path_then_line_order() {
     }
     let got = load(&[dir.path()]);
     let order: Vec<_> = got.replies.iter().map(|r| r.text.as_str()).collect();
-    assert_eq!(order, ["a/a.txt", "a/z.txt", "b/10.txt", "b/2.txt", "c.txt"]);
+    assert_eq!(order, ["a/a.txt", "a/z.txt", "b/2.txt", "b/10.txt", "c.txt"]);
 }
 
 #[test]

@@ -332,11 +332,21 @@ fn the_risk_flags_name_exactly_the_samples_of_their_shapes() {
         ("smaller-than-superseded", vec![at(CAPITAL_5, 23)]),
         ("placeholder", vec![at(CAPITAL_5, 6)]),
         ("read-from-truncated", vec!["msg_05EditsCut".to_owned()]),
+        // The budget's pages 9 and 17 a week later: 13,182 and 7,121 characters of page in
+        // round-4, 1,049 and 1,015 in round-5.
+        ("page-shrank", vec![at(BUDGET_5, 124), at(BUDGET_5, 59)]),
     ];
     let names: Vec<&str> = flags.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         names,
-        ["inside-unreadable", "placeholder", "read-from-truncated", "readers-disagree", "smaller-than-superseded"]
+        [
+            "inside-unreadable",
+            "page-shrank",
+            "placeholder",
+            "read-from-truncated",
+            "readers-disagree",
+            "smaller-than-superseded"
+        ]
     );
     for (name, want) in expected {
         let got: Vec<String> = ids(&flags[name]);

@@ -66,7 +66,14 @@ fn json_has_the_documented_keys_and_the_oracles_names() {
     assert_eq!(keys(&v["repair"]), ["changed", "rescued", "strict_unreadable"]);
     assert_eq!(
         keys(&v["flags"]),
-        ["inside-unreadable", "placeholder", "read-from-truncated", "readers-disagree", "smaller-than-superseded"]
+        [
+            "inside-unreadable",
+            "page-shrank",
+            "placeholder",
+            "read-from-truncated",
+            "readers-disagree",
+            "smaller-than-superseded"
+        ]
     );
     assert_eq!(keys(&v["truncation"]), ["edits"]);
     assert_eq!(keys(&v["truncation"]["edits"]), ["entries", "replies"]);

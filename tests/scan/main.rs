@@ -11,3 +11,4 @@ mod accepted;
 mod cli;
 mod counts;
 mod merge;
+mod rounds;

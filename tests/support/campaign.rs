@@ -241,3 +241,99 @@ impl RunLog {
         Log { text: out, replies: logged, truncated, pages, failed_pages: failed }
     }
 }
+
+/// The document of [`write_shrinking`] whose page 17 shrinks, and the one whose page 5
+/// vanishes, in its last round.
+pub const SHRINKING: (&str, &str) = ("3f1c9a0e7b2d4c58", "9d42b7e0c5a13f68");
+
+/// A page render's reply: an envelope whose `html` is `chars` characters.
+fn page_reply(page: u32, chars: usize) -> String {
+    let cell = "<td>3,891,986</td>";
+    let mut html = String::from("<table>");
+    while html.len() + cell.len() + "</table>".len() <= chars {
+        html.push_str(cell);
+    }
+    html.push_str(&"x".repeat(chars - html.len() - "</table>".len()));
+    html.push_str("</table>");
+    format!("{{\"html\": {}, \"log\": \"Page {page}.\", \"suggested_agent\": null}}", q(&html))
+}
+
+/// A campaign of three rounds (`round-1`, `round-2`, `round-10`: named so that path order is
+/// not round order) of two documents, where in the last round page 17 of the first
+/// document shrinks from 8,334 characters of page to 3 (the seed's scratch template, `...`)
+/// and page 5 of the second vanishes (its render reads nothing); every other page keeps its
+/// size. Each page is rendered and verified; the first document's page 17 is corrected once
+/// in every round, the correction its final answer.
+pub fn write_shrinking(dir: &Path) -> io::Result<()> {
+    let (first, second) = SHRINKING;
+    for (n, round) in ["round-1", "round-2", "round-10"].into_iter().enumerate() {
+        let last = n == 2;
+        let out = dir.join(round);
+        std::fs::create_dir_all(&out)?;
+        let mut ledger = String::new();
+        for (doc, pages) in [(first, 18u32), (second, 6)] {
+            let mut log = String::new();
+            let mut ms = 0u64;
+            let mut line = |log: &mut String, body: String| {
+                ms += 1_000;
+                let _ = writeln!(
+                    log,
+                    "{{\"ts\":\"2025-05-{:02}T10:{:02}:{:02}.000Z\",{body}}}",
+                    n + 1,
+                    ms / 60_000,
+                    ms / 1000 % 60
+                );
+            };
+            line(&mut log, format!("\"type\":\"run_start\",\"pages\":{pages},\"mode\":\"full\""));
+            for page in 1..=pages {
+                let image = format!("{doc}-p{page}.png");
+                let mut call = |log: &mut String, agent: &str, output: String| {
+                    line(
+                        log,
+                        format!(
+                            "\"type\":\"agent_call\",\"phase\":\"extraction\",\"agent\":\"{agent}.md\",\"image\":{},\"output\":{}",
+                            q(&image),
+                            q(&output)
+                        ),
+                    );
+                };
+                let size = 900 + 37 * page as usize;
+                if doc == second && page == 5 && last {
+                    call(&mut log, "page", "I could not read this page: the scan is blank.".to_owned());
+                } else if doc == first && page == 17 {
+                    call(&mut log, "page", page_reply(page, 4_000));
+                    call(
+                        &mut log,
+                        "feedback",
+                        "{\"faithful\": false, \"problems\": [], \"notes\": \"Rows missing.\"}".to_owned(),
+                    );
+                    let correction = if last {
+                        "{\"html\": \"...\", \"log\": \"...\", \"suggested_agent\": null}".to_owned()
+                    } else {
+                        page_reply(page, 8_334)
+                    };
+                    call(&mut log, "page", correction);
+                    continue;
+                } else {
+                    call(&mut log, "page", page_reply(page, size));
+                }
+                call(
+                    &mut log,
+                    "feedback",
+                    "{\"faithful\": true, \"problems\": [], \"notes\": \"Matches.\"}".to_owned(),
+                );
+            }
+            line(&mut log, format!("\"type\":\"run_complete\",\"pages\":{pages}"));
+            let run = out.join(doc);
+            std::fs::create_dir_all(&run)?;
+            std::fs::write(run.join("log.jsonl"), log)?;
+            std::fs::write(
+                run.join("meta.json"),
+                format!("{{\"id\": {}, \"pages\": {pages}, \"outcome\": \"ready_for_review\"}}\n", q(doc)),
+            )?;
+            let _ = writeln!(ledger, "{{\"id\":{},\"session_id\":\"s-{n}\",\"outcome\":\"ready_for_review\"}}", q(doc));
+        }
+        std::fs::write(out.join("ledger.jsonl"), ledger)?;
+    }
+    Ok(())
+}

@@ -470,11 +470,11 @@ impl G {
     fn sentence(&mut self) -> String {
         let n = self.range(4, 14);
         let mut s = self.words(n);
-        if let Some(c) = s.chars().next() {
-            if c.is_ascii_lowercase() {
-                let up = c.to_ascii_uppercase().to_string();
-                s.replace_range(..1, &up);
-            }
+        if let Some(c) = s.chars().next()
+            && c.is_ascii_lowercase()
+        {
+            let up = c.to_ascii_uppercase().to_string();
+            s.replace_range(..1, &up);
         }
         s.push(*self.rng.pick(&['.', '.', '.', ':', '?', '!']));
         s
@@ -1778,7 +1778,7 @@ fn shape_served(c: &mut Corpus, seed: u64) {
     for i in 0..55 {
         let e = cuts[i % cuts.len()];
         let pre = if i % 2 == 0 { format!("{} ", g.words(2)) } else { String::new() };
-        let head = if (i / cuts.len()) % 2 == 0 { "{\"msg\":\"" } else { "[\"a\",\"" };
+        let head = if (i / cuts.len()).is_multiple_of(2) { "{\"msg\":\"" } else { "[\"a\",\"" };
         c.add("served-escape-cut", format!("{head}{pre}{e}"));
     }
 }

@@ -88,7 +88,8 @@ pub fn soak(length: Duration) -> Report {
 /// An entry as `list` lists it: its id, where it is, and its text's size and hash.
 type Listed = (String, PathBuf, Option<usize>, usize, u64);
 
-/// What loading `root` lists: every reply and every call that left none, and their texts.
+/// What loading `root` lists: every reply and every call that left none, and their texts;
+/// and a log just begun, empty, as the problem `list` calls it.
 fn loaded(root: &Path) -> (Vec<Listed>, BTreeMap<String, (String, bool)>) {
     let mut listed = Vec::new();
     let mut texts = BTreeMap::new();
@@ -99,22 +100,21 @@ fn loaded(root: &Path) -> (Vec<Listed>, BTreeMap<String, (String, bool)>) {
             texts.insert(r.id, (r.text, stopped));
         }
         Item::Event(e) => listed.push((e.id, e.source, e.line, 0, 0)),
-        // A log just begun: the inspector waits for its first line rather than call it a
-        // problem.
-        Item::Diagnostic(d) if d.problem == Problem::Empty => {}
+        // A log just begun, or emptied by a rotation: the inspector says so as `list` does,
+        // and reads it again once written.
+        Item::Diagnostic(d) if d.problem == Problem::Empty => listed.push((d.to_string(), d.source, None, 0, 0)),
         Item::Diagnostic(d) => panic!("loading the bench: {d}"),
     });
     listed.sort();
     (listed, texts)
 }
 
-/// What the inspector lists, as `list` would.
+/// What the inspector lists, as `list` would (its problems too).
 fn shown(s: &State) -> Vec<Listed> {
     let mut out: Vec<Listed> = s
         .list
         .entries()
         .iter()
-        .filter(|e| !matches!(e.body, Body::Diagnostic(_)))
         .map(|e| {
             let (len, hash) = e.text().map_or((0, 0), |t| (t.len, t.hash));
             (e.id.clone(), e.source.clone(), e.line, len, hash)
@@ -134,7 +134,7 @@ fn agrees(f: &mut Follower, when: &str) {
         let s = &f.state;
         let read = s.list.entries().iter().all(|e| !e.is_reply() || e.complete());
         if s.list.entries().len() == want.len() && read && shown(s) == want {
-            // No problem listed either: the entries are all replies and calls.
+            // No other problem listed either: the entries are all replies, calls and empty logs.
             break;
         }
         if start.elapsed() > DEADLINE {

@@ -13,6 +13,7 @@ mod escape_injection;
 mod query;
 mod real_terminal;
 mod reread;
+mod rounds;
 mod soak;
 mod terminal_restore;
 mod update;

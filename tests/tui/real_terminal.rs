@@ -9,6 +9,7 @@
 use crate::support::tools::TMUX;
 use crate::support::{tmux, tree};
 
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -29,17 +30,23 @@ fn the_inspector_in_a_real_terminal() {
     session.text(&format!("BRACEWALK_STATE_DIR={} {bin} logs", state.display()));
     session.keys(&["Enter"]);
 
-    // Open: the list fills, on the campaign, and every reply is read.
-    let shown = session
-        .wait_for("the list", Duration::from_secs(20), |s| s.contains("replies 1") && s.contains("3f1c9a0e7b2d4c58:8"));
+    // Open: the list fills, at its top, and every reply is read.
+    let shown =
+        session.wait_for("the list", Duration::from_secs(20), |s| s.contains("replies 1") && s.contains("msg_bad_1"));
     println!("first replies on screen after {shown:?}");
     session
         .wait_for("loading to finish", Duration::from_secs(30), |s| !s.contains("loading") && !s.contains("reading "));
+    // The problems it counts are the diagnostics `scan` counts (an empty file among them).
+    let scanned = Command::new(bin).args(["scan", "--json"]).arg(&logs).output().unwrap();
+    let scanned: serde_json::Value = serde_json::from_slice(&scanned.stdout).unwrap();
+    let diagnostics = scanned["diagnostics"].as_u64().unwrap();
+    assert!(diagnostics > 10, "sample-logs/bad/ has its diagnostics: {scanned}");
+    session.wait_text(&format!("⚠ {diagnostics} problems, last: "), Duration::from_secs(5));
 
-    // Move: sort by size, go to the top: the 62 kB correction, its seventh candidate kept.
+    // Move: sort by size, which keeps the list at its top: the 62 kB correction, its
+    // seventh candidate kept.
     session.keys(&["s"]);
     session.wait_text("sort: size", Duration::from_secs(5));
-    session.keys(&["g"]);
     session.wait_text("62,017 B", Duration::from_secs(5));
     session.wait_text("#7/7 kept", Duration::from_secs(10));
     session.keys(&["j"]);
@@ -77,6 +84,7 @@ fn the_inspector_in_a_real_terminal() {
     session.wait_for("every reply read for the scan", Duration::from_secs(30), |s| {
         s.contains("187 replies, ") && !s.contains("for the scan…")
     });
+    session.wait_text(&format!(", {diagnostics} diagnostics"), Duration::from_secs(5));
     session.wait_text("by agent", Duration::from_secs(5));
     // Past the groups, the repair, the truncation and the risk flags.
     for _ in 0..8 {
@@ -109,6 +117,49 @@ fn the_inspector_in_a_real_terminal() {
     assert!(!state.join("marks.jsonl").exists() || state.is_dir());
 }
 
+/// The README's walkthrough, literally: its first command's inspector on a copy of
+/// `sample-logs/`, in a terminal of the size its screen was taken at, `s` then `j`, shows
+/// that screen exactly.
+#[test]
+fn the_readmes_walkthrough_shows_what_it_says() {
+    if !TMUX.needed_by("the README's walkthrough") {
+        return;
+    }
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let keys = "sorted by size (`s`), on the 62 kB correction (`j`)";
+    let at = readme.find(keys).unwrap_or_else(|| panic!("the README's walkthrough names its keys: {keys}"));
+    let screen: Vec<&str> =
+        readme[at..].lines().skip_while(|l| *l != "```text").skip(1).take_while(|l| *l != "```").collect();
+    let width = screen.iter().map(|l| l.chars().count()).max().unwrap();
+    assert!(width >= 80 && screen.len() >= 24, "a screen of {width}×{}", screen.len());
+
+    let dir = tempfile::tempdir().unwrap();
+    tree::copy_samples(&dir.path().join("sample-logs"));
+    let bin = env!("CARGO_BIN_EXE_bracewalk");
+    let command = format!("env BRACEWALK_STATE_DIR={} {bin} sample-logs", dir.path().join("state").display());
+    let session = Tmux::start(dir.path(), width as u16, screen.len() as u16, dir.path(), &command);
+    session.wait_for("the first screen, loaded", Duration::from_secs(30), |s| {
+        s.contains("msg_bad_1") && !s.contains("loading") && !s.contains("reading ")
+    });
+    session.keys(&["s"]);
+    session.wait_text("sort: size", Duration::from_secs(5));
+    session.keys(&["j"]);
+    let want = screen.join("\n");
+    let start = Instant::now();
+    loop {
+        let seen = session.screen();
+        if seen.lines().collect::<Vec<_>>() == screen {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the README's screen:\n{want}\n\nthe inspector's, after s and j:\n{seen}"
+        );
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    session.keys(&["q"]);
+}
+
 #[test]
 fn page_17_through_the_documents_screen_and_through_the_query_line() {
     if !TMUX.needed_by("page 17 in the inspector") {
@@ -120,17 +171,16 @@ fn page_17_through_the_documents_screen_and_through_the_query_line() {
     let bin = env!("CARGO_BIN_EXE_bracewalk");
     let command = format!("BRACEWALK_STATE_DIR={} {bin} --no-watch logs", dir.path().join("state").display());
     let session = Tmux::start(dir.path(), 140, 40, dir.path(), &command);
-    // The first screen is the campaign: its first document's first call, at the top.
-    session.wait_text("3f1c9a0e7b2d4c58:8 ", Duration::from_secs(20));
+    // The first screen is the top of the list.
+    session.wait_text("msg_bad_1 ", Duration::from_secs(20));
     session
         .wait_for("loading to finish", Duration::from_secs(30), |s| !s.contains("loading") && !s.contains("reading "));
-    let first = session.screen();
-    assert!(!first.contains("broken-lines.jsonl"), "the bad files are not the first screen:\n{first}");
 
-    // The documents screen opens on the selected call's page; page 17 is 16 rows down.
+    // The documents screen opens on its first document (the reply selected is of none);
+    // page 17 is 17 rows down.
     session.keys(&["d"]);
     session.wait_text("documents · ", Duration::from_secs(5));
-    for _ in 0..16 {
+    for _ in 0..17 {
         session.keys(&["j"]);
     }
     session.wait_text("html 7,121 chars", Duration::from_secs(5));

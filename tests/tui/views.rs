@@ -83,6 +83,39 @@ fn the_whole_screen_at_80x24_and_160x50() {
     insta::assert_snapshot!("screen_80x24_help", screen(&s));
 }
 
+/// The help cuts no line at the popup's edge: at 80×24 and larger, scrolled from top to end,
+/// every key's description is there whole, an entry too long for the popup going on under its
+/// description.
+#[test]
+fn the_help_cuts_no_line_at_80x24_and_larger() {
+    let items = || shapes().into_iter().map(|(_, i)| i).collect::<Vec<_>>();
+    for (w, h) in [(80, 24), (100, 30), (160, 50)] {
+        let mut s = state(items(), w, h);
+        typed(&mut s, "?");
+        let mut text = Vec::new();
+        let mut last = String::new();
+        loop {
+            let now = screen(&s);
+            if now == last {
+                break;
+            }
+            for line in now.lines().filter(|l| l.contains('║')) {
+                text.push(line.split('║').nth(1).unwrap_or("").trim().to_owned());
+            }
+            last = now;
+            typed(&mut s, "j");
+        }
+        let all = text.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+        for (_, rows) in bracewalk::tui::keymap::TABLES {
+            for binding in rows {
+                let what = binding.what.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert!(all.contains(&what), "{w}×{h}: the help gives {what:?} whole");
+            }
+        }
+        assert!(all.contains("w what-if: the next reader beside the seed"), "{w}×{h}");
+    }
+}
+
 #[test]
 fn the_filter_menu_and_the_prompt() {
     let items = shapes().into_iter().map(|(_, i)| i).collect::<Vec<_>>();
@@ -190,5 +223,40 @@ fn the_readers_pane_with_a_reader_of_ones_own() {
             }
         }
         insta::assert_snapshot!(format!("readers_pane_mine_{name}"), drawn);
+    }
+}
+
+/// The same page of one document in rounds 2 and 10, and a reply of each round's review:
+/// rows that look alike but for their round.
+fn two_rounds() -> Vec<Item> {
+    let mut items = Vec::new();
+    for round in ["round-10", "round-2"] {
+        items.push(fixture::in_round(reply(135, "page", 17, TEMPLATE_BEFORE_ANSWER), round));
+        items.push(fixture::in_round(reply(140, "reader", 6, "{\"issues\": []}"), round));
+    }
+    items
+}
+
+/// The round shows at every width, whole where the list is wide and by what tells the rounds
+/// apart where it is not (`2`, `10`: the `round-` they share left out), in natural order.
+#[test]
+fn the_round_at_80_120_160_and_240_columns() {
+    for (w, h) in [(80, 24), (120, 40), (160, 50), (240, 60)] {
+        let mut s = state(two_rounds(), w, h);
+        scanned(&mut s);
+        typed(&mut s, "s");
+        typed(&mut s, "s");
+        typed(&mut s, "s");
+        typed(&mut s, "s");
+        assert_eq!(s.list.sort().name(), "document");
+        let drawn = screen(&s);
+        let rows: Vec<&str> = drawn.lines().filter(|l| l.contains("run-1:1")).collect();
+        assert_eq!(rows.len(), 4, "{drawn}");
+        let whole = drawn.contains("round-10");
+        for (row, round) in rows.iter().zip(["2", "2", "10", "10"]) {
+            let name = if whole { format!("round-{round} ") } else { format!(" {round} ") };
+            assert!(row.contains(&name), "{w}×{h}: no round {round} in {row}\n{drawn}");
+        }
+        insta::assert_snapshot!(format!("rounds_in_the_list_{w}x{h}"), drawn);
     }
 }

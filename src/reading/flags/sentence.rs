@@ -1,7 +1,7 @@
 //! The words a risk flag is told in: one sentence per raised flag, with its offsets in
 //! bytes, the same in `explain`, the inspector's decision pane and `scan --list`.
 
-use crate::describe::{plural, thousands};
+use crate::describe::{chars, plural, thousands};
 use crate::visible::visible;
 
 use super::{Numbered, Raised};
@@ -55,6 +55,18 @@ pub fn explain(raised: &Raised) -> String {
             visible(reader, false),
             visible(account, false)
         ),
+        Raised::PageShrank { document, page, since, before, after } => {
+            let now = match after {
+                Some(0) | None => "no page now: it vanished".to_owned(),
+                Some(n) => format!("{} now", chars(*n)),
+            };
+            format!(
+                "page {page} of {}: {} in {}, {now}",
+                visible(document, false),
+                chars(*before),
+                visible(since, false)
+            )
+        }
     }
 }
 

@@ -193,10 +193,10 @@ impl Assemble for V2Stream {
             "message": {"role": "assistant", "content": [{"type": "text", "text": text}], "tool_calls": c.tools},
         });
         let mut record = response(&whole, Format::CohereStream);
-        if let Some(error) = end.and_then(|e| string(e, "error")).filter(|e| !e.is_empty()) {
-            if let Record::Event { id, meta, .. } = record {
-                record = Record::event(id, EventKind::Failed, format!("stream error: {error}"), meta);
-            }
+        if let Some(error) = end.and_then(|e| string(e, "error")).filter(|e| !e.is_empty())
+            && let Record::Event { id, meta, .. } = record
+        {
+            record = Record::event(id, EventKind::Failed, format!("stream error: {error}"), meta);
         }
         out(c.at.out(Ok(if end.is_some() { record } else { cut_short(record) })));
     }

@@ -3,7 +3,8 @@
 //! completions the replies. HELM writes no null field, so a missing key is a null one.
 //!
 //! A completion's `finish_reason` is an object, `{"reason": "length"}` when the token limit
-//! cut it, and may be missing (some clients set none). Requests that score log-likelihoods
+//! cut it, and may be missing or `""` (some clients set none); then a completion whose
+//! `tokens` reached the request's `max_tokens` was cut at the limit. Requests that score log-likelihoods
 //! (`max_tokens: 0`, the language-modeling and separate multiple-choice methods) give no
 //! reply; a failed request (`success: false`) is a call without one, with its error. The
 //! run's other files (`run_spec.json`, `stats.json`, `per_instance_stats.json`, the display
@@ -92,6 +93,10 @@ pub(crate) fn request_state(adapter: &Value, state: &Value) -> Record {
         let error = string(result, "error").unwrap_or_else(|| "failed".to_owned());
         return Record::event(None, EventKind::Failed, clip(&error, 300), meta);
     }
+    // A client that passes on no finish reason (HELM's Anthropic client gives `""`) leaves it
+    // unknown; a completion whose tokens reached the request's `max_tokens` was cut there.
+    let max_tokens =
+        request.and_then(|r| r.get("max_tokens")).or_else(|| adapter.get("max_tokens")).and_then(Value::as_u64);
     let completions = result.get("completions").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     let mut replies: Vec<Record> = completions
         .iter()
@@ -99,6 +104,15 @@ pub(crate) fn request_state(adapter: &Value, state: &Value) -> Record {
             let mut meta = meta.clone();
             meta.stop_detail = c.get("finish_reason").and_then(|f| string(f, "reason"));
             meta.stop = stop(meta.stop_detail.as_deref());
+            if meta.stop == StopReason::Unknown
+                && let Some(limit) = max_tokens.filter(|&m| m > 0)
+                && let Some(n) = c.get("tokens").and_then(Value::as_array).map(Vec::len)
+                && n as u64 >= limit
+            {
+                meta.stop = StopReason::Truncated;
+                meta.stop_detail = Some(format!("cut off at the limit: {n} tokens of max_tokens {limit}"));
+                meta.inferred.push("stop");
+            }
             match string(c, "text").filter(|t| !t.is_empty()) {
                 Some(text) => Record::Reply { id: None, text, meta },
                 None => NoText::default().into_record(None, meta),

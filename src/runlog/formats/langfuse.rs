@@ -13,6 +13,8 @@
 //! The trace view's download leaves every observation's input and output out; its trace's own
 //! `output` is then the only text the file holds, and is read as the trace's reply.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Map, Value};
 
 use super::message;
@@ -50,7 +52,32 @@ pub(crate) fn export(doc: &Value) -> Record {
         let reply = trace_reply(doc, output, generations.last().copied());
         return Record::Many(failed.chain(std::iter::once(reply)).collect());
     }
-    Record::Many(generations.into_iter().map(observation).collect())
+    let repeated = repeating_a_child(&generations);
+    Record::Many(generations.into_iter().filter(|g| !repeated.contains(&string(g, "id"))).map(observation).collect())
+}
+
+/// The generations whose reply is the reply of one of their child generations: the call
+/// around a model call, not a second reply. The Vercel AI SDK's `ai.generateText` span holds
+/// the whole call (its steps, their tool calls) and records the last step's text as its own
+/// output; each `ai.generateText.doGenerate` span inside it is one call to the model, and the
+/// reply is that one's. A Langfuse that types both as generations lists the text twice.
+fn repeating_a_child(generations: &[&Value]) -> HashSet<Option<String>> {
+    let text = |g: &Value| match g.get("output").and_then(reply_of) {
+        Some(Record::Reply { text, .. }) => Some(text),
+        _ => None,
+    };
+    let texts: Vec<Option<String>> = generations.iter().map(|g| text(g)).collect();
+    let by_id: HashMap<String, usize> =
+        generations.iter().enumerate().filter_map(|(i, g)| Some((string(g, "id")?, i))).collect();
+    let mut repeated = HashSet::new();
+    for (child, child_text) in generations.iter().zip(&texts) {
+        let Some(parent_id) = string(child, "parentObservationId") else { continue };
+        let Some(&parent) = by_id.get(&parent_id) else { continue };
+        if child_text.is_some() && texts[parent] == *child_text {
+            repeated.insert(Some(parent_id));
+        }
+    }
+    repeated
 }
 
 fn is_error(o: &Value) -> bool {

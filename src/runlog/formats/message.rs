@@ -54,10 +54,10 @@ fn read_at(value: &Value, format: Format, depth: usize) -> Option<Record> {
                 let last = messages.iter().rev().find(|m| is_reply(m))?;
                 return read_at(last, format, depth + 1);
             }
-            if o.len() == 1 {
-                if let Some(Value::String(s)) = o.get("completion") {
-                    return Some(Record::Reply { id: None, text: s.clone(), meta: Meta::new(format) });
-                }
+            if o.len() == 1
+                && let Some(Value::String(s)) = o.get("completion")
+            {
+                return Some(Record::Reply { id: None, text: s.clone(), meta: Meta::new(format) });
             }
             is_message(value).then(|| message(value, format))
         }

@@ -131,10 +131,10 @@ impl Assemble for Stream {
             return;
         }
         let a = self.cur.get_or_insert_with(|| Assembly::new(at.line, at.offset, Format::OllamaStream));
-        if a.add(&chunk) {
-            if let Some(a) = self.cur.take() {
-                out(Out { line: a.line, offset: a.offset, what: Ok(a.finish(true)) });
-            }
+        if a.add(&chunk)
+            && let Some(a) = self.cur.take()
+        {
+            out(Out { line: a.line, offset: a.offset, what: Ok(a.finish(true)) });
         }
     }
 

@@ -382,10 +382,10 @@ impl Responses {
                 }
             }
             "response.output_item.added" => {
-                if let Some(item) = v.get("item") {
-                    if let Some(t) = item.get("type").and_then(Value::as_str).filter(|t| t.ends_with("_call")) {
-                        self.tools.push(string(item, "name").unwrap_or_else(|| t.to_owned()));
-                    }
+                if let Some(item) = v.get("item")
+                    && let Some(t) = item.get("type").and_then(Value::as_str).filter(|t| t.ends_with("_call"))
+                {
+                    self.tools.push(string(item, "name").unwrap_or_else(|| t.to_owned()));
                 }
             }
             "response.completed" | "response.incomplete" | "response.failed" => {

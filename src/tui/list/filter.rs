@@ -2,7 +2,7 @@
 //! summary screen, and the query line's query, whose text terms are searched on a thread
 //! of their own.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::query::{Known, Query, Subject, TextHit};
@@ -68,16 +68,29 @@ pub struct Filter {
     pub on: BTreeSet<Badge>,
     /// The query line's query, required beside the badges.
     pub query: Option<Applied>,
+    /// Replies picked on a screen, required beside the rest.
+    pub picked: Option<Picked>,
+}
+
+/// Replies picked by key on a screen (the rounds screen's change from the round before),
+/// with what they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picked {
+    pub what: String,
+    pub keys: Arc<HashSet<EntryKey>>,
 }
 
 impl Filter {
     pub fn is_empty(&self) -> bool {
-        self.on.is_empty() && self.query.is_none()
+        self.on.is_empty() && self.query.is_none() && self.picked.is_none()
     }
 
     /// Whether `e` passes, given whether it is marked.
     pub fn admits(&self, e: &Entry, marked: bool, config: &Config) -> bool {
         if self.query.as_ref().is_some_and(|q| !q.admits(e)) {
+            return false;
+        }
+        if self.picked.as_ref().is_some_and(|p| !p.keys.contains(&e.key)) {
             return false;
         }
         let mut kinds: BTreeMap<Kind, bool> = BTreeMap::new();
@@ -93,6 +106,8 @@ impl Filter {
         for b in &self.on {
             kinds.entry(b.alternatives()).or_default().push(b.name(config));
         }
-        kinds.values().map(|v| v.join("|")).collect::<Vec<_>>().join(" · ")
+        let mut parts: Vec<String> = kinds.values().map(|v| v.join("|")).collect();
+        parts.extend(self.picked.as_ref().map(|p| p.what.clone()));
+        parts.join(" · ")
     }
 }

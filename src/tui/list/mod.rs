@@ -12,10 +12,11 @@ mod filter;
 mod index;
 mod order;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::natural::Natural;
 use crate::query::TextHit;
 use crate::readers::ReaderId;
 use crate::reading::Config;
@@ -25,7 +26,7 @@ use super::badges::Badge;
 use super::entry::{Body, Entry, EntryKey};
 use super::marks::Mark;
 
-pub use filter::{Applied, Filter, subject};
+pub use filter::{Applied, Filter, Picked, subject};
 pub use order::{SortKey, outcome_rank};
 
 use index::FileIndex;
@@ -84,11 +85,19 @@ pub struct List {
     dirty: bool,
     /// An entry to select once the view is next placed (following new replies).
     select: Option<EntryKey>,
-    /// Nothing has been chosen yet: the first reply of a campaign is selected as it arrives.
+    /// Nothing has been chosen yet: the list stays at its top, on its first reply, as it
+    /// fills.
     landing: bool,
+    /// The sort changed while the list was at its top: it opens the new order at its top.
+    home: bool,
     /// Entries looked at to keep the view and the indexes (compared, filtered, passed
     /// over), for tests that hold the cost of a batch to its size.
     work: u64,
+    /// Every round an entry has named, in natural order (a round whose entries all left is
+    /// kept: it only shortens the round column's names by less).
+    rounds: BTreeSet<Natural>,
+    /// How many entries are load problems.
+    problems: usize,
 }
 
 impl List {
@@ -107,7 +116,10 @@ impl List {
             dirty: false,
             select: None,
             landing: true,
+            home: false,
             work: 0,
+            rounds: BTreeSet::new(),
+            problems: 0,
         }
     }
 
@@ -143,6 +155,17 @@ impl List {
     /// The selected entry.
     pub fn selected(&self) -> Option<&Entry> {
         self.view.get(self.cursor).and_then(|&i| self.entries.get(i))
+    }
+
+    /// The rounds the entries have named, in natural order.
+    pub fn rounds(&self) -> impl Iterator<Item = &str> {
+        self.rounds.iter().map(|r| r.0.as_str())
+    }
+
+    /// How many load problems are listed (filtered out or not): what `bracewalk scan` counts
+    /// as diagnostics of the same files.
+    pub fn problems(&self) -> usize {
+        self.problems
     }
 
     /// How many replies (not events or diagnostics) are listed.
@@ -186,8 +209,12 @@ impl List {
         self.top = self.top.min(self.view.len().saturating_sub(height));
     }
 
-    /// Sorts by `key` from the next time the view is placed.
+    /// Sorts by `key` from the next time the view is placed. The selected reply stays
+    /// selected; but a list at its top (no reply above the selection) stays at its top, on
+    /// the new order's first reply, as one sorted by size shows the largest.
     pub fn set_sort(&mut self, key: SortKey) {
+        let above = &self.view[..self.cursor.min(self.view.len())];
+        self.home = !above.iter().any(|&i| self.entries[i].is_reply());
         self.sort = key;
         self.dirty = true;
     }
@@ -219,8 +246,7 @@ impl List {
         self.marks.remove(id)
     }
 
-    /// A key or a click has chosen: the first reply of a campaign is no longer selected for
-    /// the user as it arrives.
+    /// A key or a click has chosen: the list no longer keeps to its top as it fills.
     pub fn chosen(&mut self) {
         self.landing = false;
     }
@@ -291,14 +317,24 @@ impl Change<'_> {
     pub fn arrive(&mut self, mut e: Entry, initial: bool) {
         let list = &mut *self.list;
         e.new = !initial && !list.restarted.remove(&e.id);
+        if let Some(r) = e.meta().and_then(|m| m.round.as_ref())
+            && !list.rounds.contains(&Natural(r.clone()))
+        {
+            list.rounds.insert(Natural(r.clone()));
+        }
+        list.problems += usize::from(matches!(e.body, Body::Diagnostic(_)));
         list.files.add(&e);
         list.by_key.insert(e.key, list.entries.len());
         list.entries.push(e);
     }
 
-    /// Amends the metadata of the first entry at `source:line`, and names its facts after it.
-    pub fn amend(&mut self, source: &Path, line: usize, meta: Box<Meta>) {
-        let Some(i) = self.list.files.at_line(source, line).and_then(|k| self.index(k)) else { return };
+    /// Amends the metadata of the first entry at `source:line`, and names its facts after it;
+    /// the entry's key.
+    pub fn amend(&mut self, source: &Path, line: usize, meta: Box<Meta>) -> Option<EntryKey> {
+        let i = self.list.files.at_line(source, line).and_then(|k| self.index(k))?;
+        if let Some(r) = meta.round.as_ref().filter(|r| !self.list.rounds.contains(&Natural(r.to_string()))) {
+            self.list.rounds.insert(Natural(r.clone()));
+        }
         let e = self.entry_mut(i);
         match &mut e.body {
             Body::Reply { meta: m, .. } | Body::Event { meta: m, .. } => *m = meta,
@@ -308,6 +344,7 @@ impl Change<'_> {
         if let Some(f) = e.facts.take() {
             e.set_facts(*f);
         }
+        Some(e.key)
     }
 
     /// Drops every entry of `source`, whose file shrank or was replaced: it is read again.

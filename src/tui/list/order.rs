@@ -15,6 +15,7 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::natural;
 use crate::read::trace::DecidedBy;
 use crate::readers::ReaderId;
 use crate::reading::Config;
@@ -66,7 +67,7 @@ impl SortKey {
 pub fn compare(entries: &[Entry], sort: &Sort, a: usize, b: usize) -> Ordering {
     let (x, y) = (&entries[a], &entries[b]);
     match sort.key {
-        SortKey::Source => x.source.cmp(&y.source).then(x.line.cmp(&y.line)).then(first(x, y)),
+        SortKey::Source => natural::cmp_paths(&x.source, &y.source).then(x.line.cmp(&y.line)).then(first(x, y)),
         SortKey::Size => y.size().cmp(&x.size()).then(a.cmp(&b)),
         SortKey::Outcome => (sort.rank(x), a).cmp(&(sort.rank(y), b)),
         SortKey::Time => ts(x).cmp(&ts(y)).then(first(x, y)),
@@ -79,13 +80,29 @@ fn first(x: &Entry, y: &Entry) -> Ordering {
     arrival(x.key).cmp(&arrival(y.key))
 }
 
-/// Where an entry stands among documents: those of a document first, by round, document and
-/// page (a document's calls with no page after its pages).
-fn place(e: &Entry) -> (bool, Option<&str>, Option<&str>, bool, Option<u32>) {
+/// Where an entry stands among documents: those of a document first, by round (in natural
+/// order), document and page (a document's calls with no page after its pages).
+fn place(e: &Entry) -> (bool, Option<NaturalStr<'_>>, Option<&str>, bool, Option<u32>) {
     let m = e.meta();
     let doc = m.and_then(|m| m.document.as_deref());
     let page = m.and_then(|m| m.page);
-    (doc.is_none(), m.and_then(|m| m.round.as_deref()), doc, page.is_none(), page)
+    (doc.is_none(), m.and_then(|m| m.round.as_deref()).map(NaturalStr), doc, page.is_none(), page)
+}
+
+/// A round's name, ordered naturally.
+#[derive(PartialEq, Eq)]
+struct NaturalStr<'a>(&'a str);
+
+impl Ord for NaturalStr<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        natural::cmp(self.0, other.0)
+    }
+}
+
+impl PartialOrd for NaturalStr<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// A sort, with what the outcome sort reads an entry's badges by.
@@ -135,7 +152,8 @@ pub fn outcome_rank(e: &Entry, config: &Config, compared: ReaderId) -> (u8, u8) 
 /// asked for in `list.select`).
 pub fn rebuild(list: &mut List, lens: &Lens) {
     list.dirty = false;
-    let selected = list.select.take().or_else(|| list.selected().map(|e| e.key));
+    let home = std::mem::take(&mut list.home);
+    let selected = list.select.take().or_else(|| if home { None } else { list.selected().map(|e| e.key) });
     let entries = &list.entries;
     let sort = Sort::of(list, lens);
     let mut work = entries.len() as u64;
@@ -152,7 +170,10 @@ pub fn rebuild(list: &mut List, lens: &Lens) {
                 list.cursor = pos;
             }
         }
-        None => list.cursor = first_reply(list),
+        None => {
+            list.cursor = first_reply(list);
+            list.top = 0;
+        }
     }
 }
 
@@ -172,12 +193,6 @@ pub fn position(list: &mut List, lens: &Lens, k: EntryKey) -> Option<usize> {
     });
     list.work += work;
     found.ok()
-}
-
-/// A reply of a bench campaign's document: what a person opening a directory of logs came
-/// to see, before the odd files beside it.
-fn in_campaign(e: &Entry) -> bool {
-    e.is_reply() && e.meta().is_some_and(|m| m.document.is_some())
 }
 
 /// Nothing chosen yet: start on a reply, not on a load problem.
@@ -305,33 +320,23 @@ impl Kept {
             list.work += list.view.len() as u64;
             list.view.retain(|i| out.binary_search(i).is_err());
         }
-        // Nothing chosen yet: the first reply of a campaign, at the top of the list.
-        let campaign: Vec<usize> = if list.landing {
-            add.iter().copied().filter(|&i| in_campaign(&list.entries[i])).collect()
-        } else {
-            Vec::new()
-        };
         merge(list, lens, add);
-        if list.select.is_none() && !campaign.is_empty() {
-            let (entries, sort) = (&list.entries, Sort::of(list, lens));
-            let first = campaign.into_iter().min_by(|&a, &b| compare(entries, &sort, a, b));
-            if let Some(k) = first.map(|i| list.entries[i].key) {
-                let earlier = self.selected.and_then(|k| list.entry(k)).filter(|e| in_campaign(e));
-                if earlier.is_none() {
-                    list.select = Some(k);
-                    self.top = Some(k);
-                }
-                list.landing = false;
-            }
-        }
-        let target = list.select.take().or(self.selected);
+        // Nothing chosen yet: the list opens at its top, on its first reply, whatever
+        // arrives before it.
+        let target = list.select.take().or(if list.landing { None } else { self.selected });
         match target {
             Some(k) => {
                 if let Some(pos) = position(list, lens, k) {
                     list.cursor = pos;
                 }
             }
-            None => list.cursor = first_reply(list),
+            None => {
+                list.cursor = first_reply(list);
+                if list.landing {
+                    self.top = None;
+                    list.top = 0;
+                }
+            }
         }
         if let Some(k) = self.top
             && let Some(pos) = position(list, lens, k)
@@ -361,9 +366,11 @@ impl Kept {
             }
         }
         let mut i = 0;
-        list.entries.retain(|_| {
+        list.entries.retain(|e| {
             i += 1;
-            remap[i - 1].is_some()
+            let kept = remap[i - 1].is_some();
+            list.problems -= usize::from(!kept && matches!(e.body, Body::Diagnostic(_)));
+            kept
         });
         let first = self.dropped[0];
         for (i, e) in list.entries.iter().enumerate().skip(first) {
@@ -429,7 +436,7 @@ mod tests {
 
     fn reply(key: EntryKey, source: &str, line: usize, id: Option<&str>, text: &str, ts: Option<&str>) -> Entry {
         let mut meta = Meta::new(Format::RunLog);
-        meta.agent = Some(if key % 3 == 0 { "page" } else { "feedback" }.to_owned());
+        meta.agent = Some(if key.is_multiple_of(3) { "page" } else { "feedback" }.to_owned());
         meta.ts = ts.map(str::to_owned);
         let id = id.map_or_else(|| format!("{source}:{line}"), str::to_owned);
         let item =
@@ -755,6 +762,12 @@ mod tests {
             }
             prop_assert_eq!(s.list.by_key.len(), s.list.entries.len());
             prop_assert_eq!(&s.list.view, &sorted_in_full(&s), "step {}: the view", n);
+            // Nothing chosen yet: the list keeps to its top, on its first reply.
+            if s.list.landing {
+                let first = s.list.view.iter().position(|&i| s.list.entries[i].is_reply());
+                prop_assert_eq!((s.list.cursor, s.list.top), (first.unwrap_or(0), 0), "step {}: the top", n);
+                continue;
+            }
             // The selection stays (on a reply moved with its file too), unless it left the
             // view or a new reply is followed.
             if let Some(k) = selected

@@ -72,6 +72,10 @@ pub(super) fn documents_key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effec
                 }
                 return;
             }
+            Action::History => {
+                super::rounds::open_history(state);
+                return;
+            }
             Action::Close => {
                 state.mode = Mode::Normal;
                 return;

@@ -16,6 +16,7 @@ use super::query::search_arrivals;
 /// deleted are named in the status line.
 pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool, fx: &mut Vec<Effect>) {
     let mut arrived = Vec::new();
+    let mut amended = Vec::new();
     let mut moved = Moved::default();
     let mut deleted: Vec<(PathBuf, usize, usize)> = Vec::new();
     let lens = state.lens();
@@ -24,7 +25,7 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool, fx: 
             match change {
                 Incoming::Entry(e) => {
                     if let Body::Diagnostic(d) = &e.body {
-                        state.loading.problem(d.to_string());
+                        state.loading.heard(d.to_string());
                     }
                     if state.loading.follow && !initial && e.is_reply() {
                         c.select(e.key);
@@ -32,17 +33,23 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool, fx: 
                     if e.is_reply() {
                         arrived.push(e.key);
                     }
+                    state.page_flags.note(&e);
                     c.arrive(e, initial);
                 }
-                Incoming::Amended { source, line, meta } => c.amend(&source, line, meta),
-                Incoming::Restarted { source } => c.restart(&source),
+                Incoming::Amended { source, line, meta } => amended.extend(c.amend(&source, line, meta)),
+                Incoming::Restarted { source } => {
+                    state.page_flags.redo();
+                    c.restart(&source);
+                }
                 Incoming::Removed { source } => {
+                    state.page_flags.redo();
                     let (replies, marked) = c.remove(&source);
                     if replies > 0 {
                         deleted.push((source, replies, marked));
                     }
                 }
                 Incoming::Moved { moves } => {
+                    state.page_flags.redo();
                     let m = c.moved(&moves);
                     moved.keys.extend(m.keys);
                     moved.marks |= m.marks;
@@ -50,6 +57,11 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool, fx: 
             }
         }
     });
+    for k in amended {
+        if let Some(e) = state.list.entry(k) {
+            state.page_flags.note(e);
+        }
+    }
     // The summary names replies by key: those moved count as changed.
     state.corpus_stale += 1 + moved.keys.len();
     search_arrivals(state, &arrived, fx);
@@ -69,10 +81,11 @@ fn after_moves(state: &mut State, moved: &Moved, fx: &mut Vec<Effect>) {
     for &(from, to) in &moved.keys {
         state.reply.rekey(from, to);
         let Some(e) = state.list.entry(to) else { continue };
-        if e.is_reply() && !e.complete() {
-            if let Some(locator) = e.locator() {
-                fx.push(Effect::Reread { key: to, locator, stopped: e.cut() });
-            }
+        if e.is_reply()
+            && !e.complete()
+            && let Some(locator) = e.locator()
+        {
+            fx.push(Effect::Reread { key: to, locator, stopped: e.cut() });
         }
         if e.is_reply() && state.list.filter().query.as_ref().is_some_and(|q| !q.hits.contains_key(&to)) {
             search.push(to);

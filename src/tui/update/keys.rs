@@ -15,6 +15,7 @@ use super::documents::{documents_key, open_documents};
 use super::incoming::apply;
 use super::panes::{current_panes, move_candidate, page_of, step, toggle_node};
 use super::query::{open_query, query_key};
+use super::rounds::{history_key, open_rounds, rounds_key};
 use super::screen::summary_key;
 use super::search::{next_match, start_search};
 use super::triage::{mark, next_mark, open};
@@ -33,6 +34,8 @@ pub(super) fn key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
         Mode::Summary => summary_key(state, ev),
         Mode::Query(line) => query_key(state, line, ev, fx),
         Mode::Documents => documents_key(state, ev, fx),
+        Mode::Rounds => rounds_key(state, ev, fx),
+        Mode::PageHistory { .. } => history_key(state, ev),
         Mode::Normal => {
             if let Some(action) = Key::of(ev).and_then(|k| keymap::lookup(keymap::NORMAL, k)) {
                 act(state, action, fx);
@@ -78,7 +81,11 @@ pub(super) fn filter_key(state: &mut State, cursor: usize, ev: &KeyEvent) {
                 filter.on.insert(c);
             }
         }
-        Some(Action::ClearFilter) => state.list.filter_mut().on.clear(),
+        Some(Action::ClearFilter) => {
+            let filter = state.list.filter_mut();
+            filter.on.clear();
+            filter.picked = None;
+        }
         Some(Action::Close) => state.mode = Mode::Normal,
         _ => {}
     }
@@ -195,6 +202,7 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::Summary => state.mode = Mode::Summary,
         Action::Query => open_query(state),
         Action::Documents => open_documents(state),
+        Action::Rounds => open_rounds(state),
         Action::Wrap => {
             state.reply.wrapping = state.reply.wrapping.toggled();
             state.flash = Some(format!("reply text wraps {}", state.reply.wrapping.name()));
@@ -204,7 +212,13 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::Readers => open_readers(state),
         Action::Help => state.mode = Mode::Help { scroll: 0 },
         Action::Quit => state.quit = true,
-        Action::Toggle | Action::ClearFilter | Action::Close | Action::Choose => {}
+        Action::Toggle
+        | Action::ClearFilter
+        | Action::Close
+        | Action::Choose
+        | Action::History
+        | Action::PrevColumn
+        | Action::NextColumn => {}
         Action::Accept
         | Action::Cancel
         | Action::CursorLeft
@@ -251,6 +265,12 @@ pub(super) fn choices(state: &State) -> Vec<Badge> {
             groups.insert(Row::Format(m.format.name().to_owned()));
         }
     }
+    let mut groups: Vec<Row> = groups.into_iter().collect();
+    // Rounds in natural order: `round-2` before `round-10`.
+    groups.sort_by(|a, b| match (a, b) {
+        (Row::Round(x), Row::Round(y)) => crate::natural::cmp(x, y),
+        _ => a.cmp(b),
+    });
     out.extend(groups.into_iter().map(Badge::Report).filter(|b| !state.list.filter().on.contains(b)));
     out
 }

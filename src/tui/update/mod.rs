@@ -15,6 +15,7 @@ mod keys;
 mod mouse;
 mod panes;
 mod query;
+mod rounds;
 mod screen;
 mod search;
 mod triage;
@@ -69,6 +70,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                         if read.sketch.is_some() {
                             e.sketch = read.sketch;
                             e.html = read.html;
+                            // What its page delivers is known: the page is judged again.
+                            state.page_flags.touch(read.key);
                         }
                     }
                 }
@@ -90,7 +93,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                     if let Some(i) = c.index(k) {
                         let e = c.entry_mut(i);
                         e.gone = true;
-                        state.loading.last_diagnostic = Some(format!("{}: could not be read again: {why}", e.id));
+                        state.loading.problem(format!("{}: could not be read again: {why}", e.id));
                     }
                     if state.reply.wanted == Some(k) {
                         state.reply.wanted = None;
@@ -143,6 +146,7 @@ fn changed(state: &mut State, k: EntryKey, d: &Detail, hash: u64, fx: &mut Vec<E
         }
         e.changed = true;
         e.facts = None;
+        state.page_flags.touch(k);
         let stopped = e.cut();
         if let Some(locator) = e.locator() {
             fx.push(Effect::Reread { key: k, locator, stopped });
@@ -158,8 +162,11 @@ fn changed(state: &mut State, k: EntryKey, d: &Detail, hash: u64, fx: &mut Vec<E
 /// Brings what depends on the selection up to date: the view's order, the reply's record
 /// (asked for if missing), the text's wrapping, scroll positions.
 fn settle(state: &mut State, fx: &mut Vec<Effect>) {
-    state.list.settle(&state.lens());
+    let lens = state.lens();
+    state.page_flags.settle(&mut state.list, &lens, crate::scan::rounds::Fraction::HALF);
+    state.list.settle(&lens);
     settle_summary(state);
+    rounds::settle_rounds(state);
     let selected = state.selected().map(|e| (e.key, e.is_reply(), e.cut()));
     state.reply.show(selected.as_ref().map(|s| s.0));
     if let Some((key, true, cut)) = selected {

@@ -36,6 +36,10 @@ pub(super) fn summary_key(state: &mut State, ev: &KeyEvent) {
                 step_what_if(state, action == Action::WhatIf);
                 return;
             }
+            Action::Rounds => {
+                super::rounds::open_rounds(state);
+                return;
+            }
             Action::Close => {
                 state.mode = Mode::Normal;
                 return;
@@ -76,7 +80,8 @@ const FOLD_EVERY_CHANGE: usize = 4096;
 
 /// Folds the corpus again if it is shown and stale, and keeps the selected row on screen.
 pub(super) fn settle_summary(state: &mut State) {
-    if state.mode != Mode::Summary {
+    // The rounds screen lays the summary's scan out by round.
+    if !matches!(state.mode, Mode::Summary | Mode::Rounds) {
         return;
     }
     // A fold reads every entry: on a large campaign, folding on every batch of facts would
@@ -101,11 +106,13 @@ pub(super) fn settle_summary(state: &mut State) {
         });
         state.corpus_stale = 0;
         state.corpus_facts = 0;
+        state.corpus_version += 1;
     } else if folds_on
         && state.corpus_facts > 0
         && let Some(corpus) = &mut state.corpus
     {
         corpus.fold_on(list);
+        state.corpus_version += 1;
         state.corpus_stale -= state.corpus_facts;
         state.corpus_facts = 0;
     }

@@ -12,7 +12,9 @@ use crate::reading::Config;
 use super::super::badges;
 use super::super::keymap::{self, Binding};
 use super::super::state::State;
-use super::{accent, bad, bold, centered, dim, paint_glyph, paint_style, paint_word, popup};
+use unicode_width::UnicodeWidthStr;
+
+use super::{accent, bad, bold, centered, dim, flow, paint_glyph, paint_style, paint_word, popup};
 use crate::reading::detail::Paint;
 
 /// The help text, one line per entry; the badges are those of `config`'s readers, the `≠`
@@ -33,18 +35,10 @@ pub fn lines(config: &Config, compared: ReaderId) -> Vec<Line<'static>> {
             ]));
         }
     };
-    section(&mut out, "Keys");
-    table(&mut out, keymap::NORMAL);
-    section(&mut out, "In the filter menu (f)");
-    table(&mut out, keymap::FILTER);
-    section(&mut out, "In the readers menu (r)");
-    table(&mut out, keymap::READERS);
-    section(&mut out, "On the summary screen (S)");
-    table(&mut out, keymap::SUMMARY);
-    section(&mut out, "On the documents screen (d)");
-    table(&mut out, keymap::DOCUMENTS);
-    section(&mut out, "Typing a line: the query (:), a search (/), a note (m)");
-    table(&mut out, keymap::LINE);
+    for (title, rows) in keymap::TABLES {
+        section(&mut out, title);
+        table(&mut out, rows);
+    }
     section(&mut out, "Queries (:), also `--filter QUERY` on the command line");
     for line in QUERY_SYNTAX {
         out.push(Line::styled(format!("  {line}"), dim()));
@@ -60,6 +54,11 @@ pub fn lines(config: &Config, compared: ReaderId) -> Vec<Line<'static>> {
     for look in badges::table(config, compared) {
         out.push(Line::from(vec![Span::styled(format!("  {:<20}", look.glyph), look.style), Span::raw(look.legend)]));
     }
+    section(&mut out, "Risk flags (⚑; readers-disagree is the ≠): the filter (f) and flag= take each");
+    for f in crate::reading::Flag::ALL {
+        out.push(Line::from(vec![Span::styled(format!("  {:<24}", f.name()), bold()), Span::raw(f.meaning())]));
+    }
+    section(&mut out, "The what-if column");
     out.push(Line::from(vec![
         Span::styled(format!("  {:<20}", "same / ≠ …"), bad()),
         Span::raw("what-if column (w): the what-if's answer against last-wins, and how they differ"),
@@ -95,10 +94,33 @@ const QUERY_SYNTAX: &[&str] = &[
     "doc and id match by their start, model and path by a part, the rest whole; case never matters",
 ];
 
+/// The help's lines laid into `width` cells: an entry too long for it goes on under its
+/// description (or its own indent), so no line is cut at the popup's edge.
+pub fn fitted(config: &Config, compared: ReaderId, width: u16) -> Vec<Line<'static>> {
+    lines(config, compared)
+        .into_iter()
+        .flat_map(|line| {
+            if line.width() <= width as usize {
+                return vec![line];
+            }
+            // A key's column, or the line's own leading spaces, is the indent to keep.
+            let indent = match line.spans.as_slice() {
+                [key, _, ..] if key.content.starts_with("  ") && key.content.ends_with(' ') => key.content.width(),
+                spans => {
+                    let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
+                    text.len() - text.trim_start().len()
+                }
+            };
+            let pieces = line.spans.into_iter().map(|s| (s.content.into_owned(), s.style)).collect();
+            flow(pieces, width, indent)
+        })
+        .collect()
+}
+
 pub fn render(state: &State, frame: &mut Frame, area: Rect, scroll: u16) {
     let r = centered(area, 104, area.height.saturating_sub(2).max(10));
     let inner = popup(frame, r, "help · Esc or ? closes · j/k scroll");
-    let all = lines(&state.config, state.compared);
+    let all = fitted(&state.config, state.compared, inner.width);
     let max = all.len().saturating_sub(inner.height as usize);
     let top = (scroll as usize).min(max);
     let shown: Vec<Line> = all.into_iter().skip(top).take(inner.height as usize).collect();

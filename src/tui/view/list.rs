@@ -34,7 +34,8 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     if inner.height == 0 || inner.width == 0 {
         return;
     }
-    let cols = Columns::for_width(inner.width as usize, state.what_if);
+    let rounds = Rounds::of(state.list.rounds());
+    let cols = Columns::for_width(inner.width as usize, state.what_if, &rounds);
     let table = badges::table(&state.config, state.compared);
     let header = Rect::new(inner.x, inner.y, inner.width, 1);
     frame.render_widget(Paragraph::new(Line::styled(cols.header(state), dim())), header);
@@ -59,7 +60,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         .take(body.height as usize)
         .filter_map(|(pos, &i)| state.list.entries().get(i).map(|e| (pos, e)))
         .map(|(pos, e)| {
-            let mut line = row(state, e, &cols, &table);
+            let mut line = row(state, e, &cols, &table, &rounds);
             if pos == state.list.cursor() {
                 let hl = if state.focus == Pane::List {
                     Style::new().add_modifier(Modifier::REVERSED)
@@ -74,34 +75,83 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(lines), body);
 }
 
+/// How the round column names rounds: whole where the list is wide, else by what tells
+/// them apart (`round-4`, `round-10` are `4`, `10`: the prefix every round shares, up to
+/// the number in it, is left out), so that a round shows at every width.
+pub(super) struct Rounds {
+    /// Characters every round's name starts with, left out where the column is short.
+    prefix: usize,
+    any: bool,
+}
+
+impl Rounds {
+    pub(super) fn of<'a>(names: impl Iterator<Item = &'a str>) -> Rounds {
+        let names: Vec<&str> = names.collect();
+        // With one round, its name up to the number in it: `round-4` is `4`.
+        let prefix = match names.as_slice() {
+            [] => 0,
+            [first, rest @ ..] => {
+                let mut n = first.len();
+                for r in rest {
+                    n = n.min(first.bytes().zip(r.bytes()).take_while(|(a, b)| a == b).count());
+                }
+                // Not into a number: `round-1`, `round-10` share `round-`, not `round-1`.
+                let b = first.as_bytes();
+                while n > 0 && b.get(n - 1).is_some_and(u8::is_ascii_digit) {
+                    n -= 1;
+                }
+                while n > 0 && !first.is_char_boundary(n) {
+                    n -= 1;
+                }
+                n
+            }
+        };
+        Rounds { prefix, any: !names.is_empty() }
+    }
+
+    /// `name` as the short column shows it.
+    pub(super) fn short<'a>(&self, name: &'a str) -> &'a str {
+        name.get(self.prefix..).filter(|s| !s.is_empty()).unwrap_or(name)
+    }
+}
+
 /// The column widths for a list `width` cells wide.
 struct Columns {
     label: usize,
     agent: usize,
     page: usize,
     round: usize,
+    /// The round column names rounds whole (and the review iteration), not short.
+    round_whole: bool,
     size: usize,
     wide: bool,
     /// The what-if column, when one is chosen: its reader and width.
     what_if: Option<(ReaderId, usize)>,
 }
 
+/// The round column's width where the list is not wide: `round` over names told apart by
+/// what follows the prefix they share (`4`, `10`).
+const ROUND_SHORT: usize = 5;
+
 /// The decided-by word's width, when a what-if column follows it.
 const DECIDED: usize = 11;
 
 impl Columns {
-    fn for_width(width: usize, what_if: Option<ReaderId>) -> Columns {
+    fn for_width(width: usize, what_if: Option<ReaderId>, rounds: &Rounds) -> Columns {
         let wide = width >= 66;
+        // Where rounds are named, the round shows at every width: short where the list is.
+        let short = if rounds.any { ROUND_SHORT } else { 0 };
         let (agent, page, round, size) = if width >= 110 {
             (10, 5, 10, 7)
         } else if width >= 56 && what_if.is_some() {
             // The page gives way to the what-if's verdict.
-            (8, 0, 0, 6)
+            (8, 0, short, 6)
         } else if width >= 56 {
-            (8, 4, 0, 6)
+            (8, 4, short, 6)
         } else {
-            (0, 0, 0, 6)
+            (0, 0, short, 6)
         };
+        let round_whole = width >= 110;
         // The label takes what it needs (`3f1c9a0e7b2d4c58:135`), the badges the rest.
         let fixed = 2 + agent + page + round + size + 5;
         let label = match (width >= 110, what_if.is_some()) {
@@ -110,14 +160,14 @@ impl Columns {
             (false, false) => 20,
             (false, true) => 16,
         };
-        let label = label.min(width.saturating_sub(fixed + 12)).max(8);
+        let label = label.min(width.saturating_sub(fixed + if round > 0 && width < 110 { 10 } else { 12 })).max(8);
         // The what-if's verdict takes what the decided-by word and a few flags leave: the
         // row is the mark, the label, each column after a space, two spaces after the size.
         let used = 2 + label + [agent, page, round].iter().map(|&w| if w > 0 { w + 1 } else { 0 }).sum::<usize>();
         let flags = if width >= 110 { 12 } else { 10 };
         let rest = width.saturating_sub(used + 1 + size + 2 + DECIDED + 2 + flags);
         let what_if = what_if.map(|r| (r, rest.clamp(10, 48)));
-        Columns { label, agent, page, round, size, wide, what_if }
+        Columns { label, agent, page, round, round_whole, size, wide, what_if }
     }
 
     fn header(&self, state: &State) -> String {
@@ -160,7 +210,7 @@ fn size_text(n: usize, wide: bool) -> String {
     }
 }
 
-fn row(state: &State, e: &Entry, cols: &Columns, table: &[Look]) -> Line<'static> {
+fn row(state: &State, e: &Entry, cols: &Columns, table: &[Look], rounds: &Rounds) -> Line<'static> {
     let marked = state.list.is_marked(e);
     let look = |b: Badge| table.iter().find(|l| l.badge == b);
     let mut spans = vec![match look(Badge::Marked).filter(|_| marked) {
@@ -192,8 +242,10 @@ fn row(state: &State, e: &Entry, cols: &Columns, table: &[Look]) -> Line<'static
         spans.push(Span::raw(format!(" {}", pad(&page, cols.page))));
     }
     if cols.round > 0 {
-        let mut round = meta.and_then(|m| m.round.clone()).unwrap_or_default();
-        if let Some(it) = meta.and_then(|m| m.iteration) {
+        let name = meta.and_then(|m| m.round.as_deref()).unwrap_or_default();
+        // Where rounds differ is at their ends: a name cut short keeps its end.
+        let mut round = if cols.round_whole { name.to_owned() } else { fit_end(rounds.short(name), cols.round) };
+        if let Some(it) = meta.and_then(|m| m.iteration).filter(|_| cols.round_whole) {
             round = if round.is_empty() { format!("it{it}") } else { format!("{round} it{it}") };
         }
         if round.is_empty() {

@@ -9,6 +9,7 @@ mod help;
 mod list;
 mod readers_menu;
 mod readings;
+mod rounds;
 mod status;
 mod summary;
 mod text;
@@ -43,6 +44,18 @@ pub fn render(state: &State, frame: &mut Frame) {
         scrub(frame);
         return;
     }
+    if state.mode == Mode::Rounds {
+        rounds::render(state, frame, area);
+        status::render(state, frame, panes.status);
+        scrub(frame);
+        return;
+    }
+    if let Mode::PageHistory { document, page, round, opened } = &state.mode {
+        rounds::render_history(state, frame, area, document, *page, *round, *opened);
+        status::render(state, frame, panes.status);
+        scrub(frame);
+        return;
+    }
     if let Some(r) = panes.tabs {
         tabs(state, frame, r);
     }
@@ -71,7 +84,7 @@ pub fn render(state: &State, frame: &mut Frame) {
         Mode::Readers { cursor } => readers_menu::render(state, frame, area, *cursor),
         Mode::Prompt { kind, line } => status::prompt(state, frame, panes.status, *kind, line),
         Mode::Query(line) => status::query_line(frame, panes.status, line),
-        Mode::Normal | Mode::Summary | Mode::Documents => {}
+        Mode::Normal | Mode::Summary | Mode::Documents | Mode::Rounds | Mode::PageHistory { .. } => {}
     }
     scrub(frame);
 }

@@ -30,7 +30,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         format!("{}/{}", thousands(state.list.cursor() + 1), thousands(state.list.view().len()))
     };
     left.push(Span::styled(pos, bold()));
-    if !state.list.filter().on.is_empty() {
+    if !state.list.filter().on.is_empty() || state.list.filter().picked.is_some() {
         left.push(sep());
         left.push(Span::styled(
             format!("filter: {}", visible(&state.list.filter().describe(&state.config), false)),
@@ -88,16 +88,16 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     }
     let right = match (&state.flash, &state.loading.last_diagnostic) {
         (Some(f), _) => Span::styled(visible(f, false), accent().add_modifier(Modifier::BOLD)),
-        (None, Some(d)) => Span::styled(
-            format!(
-                "⚠ {} problem{}, last: {}",
-                state.loading.diagnostics,
-                if state.loading.diagnostics == 1 { "" } else { "s" },
-                visible(d, false)
-            ),
-            warn(),
-        ),
-        (None, None) => Span::styled("s sort · f filter · : query · d documents · / search", dim()),
+        // The problems now: the load problems listed (those of a file read again since, or
+        // gone, have left) and the readers' failures; what `bracewalk scan` counts.
+        (None, Some(d)) if state.list.problems() + state.loading.diagnostics > 0 => {
+            let n = state.list.problems() + state.loading.diagnostics;
+            Span::styled(
+                format!("⚠ {} problem{}, last: {}", n, if n == 1 { "" } else { "s" }, visible(d, false)),
+                warn(),
+            )
+        }
+        (None, _) => Span::styled("s sort · f filter · : query · d documents · / search", dim()),
     };
     let help = Span::styled("  ? help", dim());
     let left_w: usize = left.iter().map(|s| s.content.width()).sum();

@@ -230,11 +230,12 @@ fn stack(counts: [usize; 4], total: usize) -> [usize; 4] {
     let nonzero = counts.iter().filter(|&&c| c > 0).count();
     if total >= nonzero {
         for i in 0..4 {
-            if counts[i] > 0 && out[i] == 0 {
-                if let Some(big) = (0..4).max_by_key(|&j| out[j]) {
-                    out[big] = out[big].saturating_sub(1);
-                    out[i] = 1;
-                }
+            if counts[i] > 0
+                && out[i] == 0
+                && let Some(big) = (0..4).max_by_key(|&j| out[j])
+            {
+                out[big] = out[big].saturating_sub(1);
+                out[i] = 1;
             }
         }
     }
