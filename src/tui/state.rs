@@ -12,6 +12,7 @@ use crate::query::QueryError;
 use crate::read::value::Value;
 use crate::readers::ReaderId;
 use crate::reading::Config;
+use crate::scan::rounds::{CallKey, Rounds};
 
 use super::badges::Badge;
 use super::entry::Entry;
@@ -20,7 +21,6 @@ use super::list::{Lens, List};
 use super::loading::Loading;
 use super::marks::Mark;
 use super::reply::{ReplyPanes, ValueSource};
-use super::rounds::Screen;
 use super::shrank::PageFlags;
 use super::summary::Corpus;
 use crate::reading::detail::Detail;
@@ -120,6 +120,14 @@ pub struct SummaryView {
 pub struct DocumentsView {
     pub cursor: usize,
     pub top: usize,
+}
+
+/// What the rounds screen shows.
+#[derive(Debug, Clone)]
+pub struct Screen {
+    pub rounds: Rounds,
+    /// `keys[i]` is the call of the scan's reply `i`, as it is known across rounds.
+    pub keys: Vec<CallKey>,
 }
 
 /// Where the rounds screen is: the selected count (a line) and round (a column), and the
