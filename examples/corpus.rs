@@ -5,14 +5,15 @@
 //!     cargo run --example corpus -- fences
 //!     cargo run --example corpus -- typical BYTES [SEED]
 //!     cargo run --example corpus -- adversarial FAMILY SIZE     (FAMILY may be `all`)
-//!     cargo run --release --example corpus -- campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]
+//!     cargo run --release --example corpus -- campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]]
 //!     cargo run --example corpus -- shrinking DIR
 //!
 //! `campaign` writes a bench campaign in the run-log shape under DIR (`round-N/<document>/
 //! log.jsonl` with ledgers; by default 10 rounds of 20 documents of 150 replies, some 1.1 GB)
-//! and prints what it wrote. `shrinking` writes three rounds of two documents where, in the
-//! last, page 17 of one shrinks from 8,334 characters of page to 3 and page 5 of the other
-//! vanishes (what `bracewalk rounds` and the `page-shrank` flag are tested on).
+//! and prints what it wrote; MIN and MAX bound each reply's size in bytes (2,000 and 60,000).
+//! `shrinking` writes three rounds of two documents where, in the last, page 17 of one shrinks
+//! from 8,334 characters of page to 3 and page 5 of the other vanishes (what `bracewalk
+//! rounds` and the `page-shrank` flag are tested on).
 //!
 //! `scripts/regen-goldens` is the one caller that matters; see `tests/golden/README.md`.
 
@@ -26,7 +27,7 @@ use std::process::ExitCode;
 
 use corpus::Record;
 
-const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]] | shrinking DIR";
+const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]] | shrinking DIR";
 
 fn number(arg: Option<&String>, what: &str) -> Result<Option<u64>, String> {
     match arg {
@@ -75,7 +76,7 @@ fn records(args: &[String]) -> Result<Vec<Record>, String> {
     }
 }
 
-/// `campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]`: writes it, says what it wrote.
+/// `campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]]`: writes it, says what it wrote.
 fn campaign(args: &[String]) -> Result<String, String> {
     let dir = args.get(1).ok_or(USAGE)?;
     let mut shape = campaign::Shape::default();
@@ -86,6 +87,7 @@ fn campaign(args: &[String]) -> Result<String, String> {
     shape.documents = count(3, "documents", shape.documents)?;
     shape.replies = count(4, "replies", shape.replies)?;
     shape.seed = number(args.get(5), "seed")?.unwrap_or(shape.seed);
+    shape.sizes = (count(6, "min", shape.sizes.0)?, count(7, "max", shape.sizes.1)?);
     let w = campaign::write_campaign(std::path::Path::new(dir), &shape).map_err(|e| format!("{dir}: {e}"))?;
     Ok(format!(
         "{dir}: {} rounds x {} documents, {} replies and {} calls cut at the output ceiling, {} bytes of run logs in {} files\n",
