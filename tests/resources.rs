@@ -441,7 +441,7 @@ fn a_reply_nested_a_million_deep_is_read_by_every_command_without_overflowing() 
     let started = Instant::now();
     for text in [&open, &closed] {
         let detail =
-            bracewalk::tui::analysis::detail(text.as_str().into(), false, &bracewalk::reading::Config::default());
+            bracewalk::reading::detail::detail(text.as_str().into(), false, &bracewalk::reading::Config::default());
         assert!(detail.trace.visited() == DEPTH || detail.trace.value.is_some());
     }
     eprintln!("{:<40} {:>7.2} s", "library: inspector analysis (deep)", started.elapsed().as_secs_f64());

@@ -55,9 +55,8 @@ pub fn run(input: &str, offsets: Offsets, keys: Option<&[String]>, out: &mut dyn
 
 /// Gives the pipe standard output is, if it is one, room for a chunk's records (Linux; where
 /// the system refuses, or elsewhere, the pipe stays as it was). A pipe holds 64 KiB unless
-/// asked: a chunk's records went in sixteen turns, the writer waiting each time for the reader
-/// at the other end, and the switches between them were a tenth of the command's CPU (0.73x
-/// the wall time with the room, 21 pairs beside a reader that throws the records away).
+/// asked, and a chunk's records would go in sixteen turns, the writer waiting each time for
+/// the reader at the other end (docs/PERFORMANCE.md, the batch command, has the figures).
 pub fn widen_stdout_pipe() {
     #[cfg(target_os = "linux")]
     {

@@ -6,12 +6,17 @@
 //! ([`account`]), never text or values: how the seed decided, what the repair changed,
 //! whether it was cut off, which comparisons differ, which risk [`flags`] are raised.
 //!
+//! One reply looked at closely has its full record ([`detail`]): every candidate, how each
+//! is painted, what each built-in reader compared holds.
+//!
 //! Everything that filters, badges, describes or counts a reply reads it through here: the
 //! query language, the corpus scan (which folds the facts of many replies), `explain` and
 //! `extract`, and the inspector's list, badges and panes. This layer knows nothing of a
 //! corpus, a terminal or an output format.
 
+pub mod batch;
 mod config;
+pub mod detail;
 mod difference;
 mod facts;
 pub mod flags;

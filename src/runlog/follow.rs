@@ -533,8 +533,8 @@ mod tests {
     use notify::Event;
     use notify::event::{DataChange, Flag, ModifyKind};
 
-    use super::super::tail::Restart;
     use super::*;
+    use crate::runlog::tail::Restart;
 
     fn record(text: &str) -> String {
         let v =

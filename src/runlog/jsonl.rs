@@ -796,8 +796,8 @@ fn first_pass(
 
 /// [`first_pass`] over the `rest` bytes of `file` from `from`, in `parts` read on the
 /// pool's threads: each reads the lines that start in its part, numbered from its start, and
-/// the parts' context is put together in order. Reading a 1 GB run log had kept one core
-/// busy while the other waited. Where the lines read end.
+/// the parts' context is put together in order, so that one large run log keeps every core
+/// busy. Where the lines read end.
 #[cfg(unix)]
 fn first_pass_split(
     file: &File,

@@ -29,8 +29,8 @@ use crate::readers::{Fault, ReaderProblem};
 use crate::reading::{Class, Config};
 use crate::runlog::{Diagnostic, Problem};
 
+use super::pages::{Call, Pages};
 use super::report::{self, Kind, Row};
-use super::rounds::{Call, Pages};
 use super::scanner::{
     Comparison, Difference, Group, InputDiagnostic, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation, Unlisted,
 };

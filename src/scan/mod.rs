@@ -24,6 +24,7 @@
 
 pub mod accepted;
 mod merge;
+mod pages;
 mod paths;
 pub mod report;
 pub mod rounds;

@@ -16,15 +16,11 @@ use std::time::{Duration, Instant};
 use crate::query::Query;
 use crate::readers::pending::{Asked, Pending};
 use crate::reading::Config;
+use crate::reading::batch::Filling;
 use crate::runlog::{Found, Item, LoadOptions, Loader, discover};
 
 use super::scanner::{Scan, Scanner};
 
-/// Replies per batch: enough to keep every core busy, few enough that a batch of long
-/// replies is a few megabytes.
-const BATCH_REPLIES: usize = 256;
-/// A batch is sent early once its replies hold this many bytes.
-const BATCH_BYTES: usize = 16 << 20;
 /// Batches loaded ahead of the readers.
 const AHEAD: usize = 2;
 /// Input a command may have not yet taken before the loading waits for it.
@@ -48,8 +44,9 @@ pub struct Batch {
 
 /// Every item of the files `found` (of `sizes` bytes, [`sizes`]), in load order, a batch at a
 /// time: the files are read on a thread of their own, [`AHEAD`] batches ahead at most, while
-/// `each` takes the batch before, until it says to stop. A batch holds [`BATCH_REPLIES`]
-/// replies, or fewer that hold [`BATCH_BYTES`] of text.
+/// `each` takes the batch before, until it says to stop. A batch holds
+/// [`REPLIES`](crate::reading::batch::REPLIES) replies, or fewer that hold
+/// [`BYTES`](crate::reading::batch::BYTES) of text.
 pub fn in_batches(found: &[Found], sizes: &[u64], load: &LoadOptions, each: &mut dyn FnMut(Batch) -> bool) {
     let (send, receive) = mpsc::sync_channel::<Batch>(AHEAD);
     std::thread::scope(|s| {
@@ -197,7 +194,7 @@ fn load_all(found: &[Found], sizes: &[u64], load: &LoadOptions, send: &mpsc::Syn
     // Where each file starts, in the bytes of all the files.
     let bases: Vec<u64> = sizes.iter().scan(0, |at, &size| Some(std::mem::replace(at, *at + size))).collect();
     let mut items = Vec::new();
-    let (mut replies, mut bytes) = (0usize, 0usize);
+    let mut filling = Filling::default();
     // A closed receiver means the scan was abandoned: stop loading.
     let mut closed = false;
     loader.load_found(found, &mut |i, item| {
@@ -206,14 +203,13 @@ fn load_all(found: &[Found], sizes: &[u64], load: &LoadOptions, send: &mpsc::Syn
         }
         let mut at = bases[i];
         if let Item::Reply(r) = &item {
-            replies += 1;
-            bytes += r.text.len();
+            filling.add(r.text.len());
             at = bases[i] + r.offset.min(sizes[i]);
         }
         items.push(item);
-        if replies >= BATCH_REPLIES || bytes >= BATCH_BYTES {
+        if filling.is_full() {
             closed = send.send(Batch { items: std::mem::take(&mut items), bytes_done: at }).is_err();
-            (replies, bytes) = (0, 0);
+            filling = Filling::default();
             if closed {
                 loader.stop();
             }

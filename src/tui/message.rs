@@ -14,9 +14,9 @@ use crate::readers::{Given, ReaderId, ReaderProblem};
 use crate::reading::{Config, Facts};
 use crate::runlog::{Locator, Meta, Problem};
 
-use super::analysis::Detail;
 use super::entry::{Entry, EntryKey};
 use super::marks::Mark;
+use crate::reading::detail::Detail;
 
 /// Something that happened.
 #[derive(Debug)]

@@ -15,7 +15,6 @@
 //! signal the exit status is 128 + its number, as a shell reports a process a signal ended;
 //! a second SIGINT or SIGTERM ends the process at once, should the loop be stuck.
 
-pub mod analysis;
 pub mod badges;
 mod debug;
 pub mod documents;

@@ -21,6 +21,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use crate::readers::pending::{Asked, Pending};
+use crate::reading::batch::Filling;
 use crate::reading::{Config, Facts};
 use crate::runlog::{Loader, Locator, Problem};
 
@@ -34,10 +35,6 @@ pub const IN_FLIGHT: usize = 64 << 20;
 /// How often the readings thread looks for a reader command's answers while it has nothing
 /// else to do.
 const COMMAND_POLL: Duration = Duration::from_millis(20);
-
-/// Replies read in one batch (in parallel), at most; and the most text a batch reads.
-const BATCH: usize = 256;
-const BATCH_BYTES: usize = 16 << 20;
 
 /// A reply whose facts are wanted.
 #[derive(Debug)]
@@ -164,14 +161,17 @@ fn complete(pending: &mut Pending<Awaiting>, ui: &Sender<Msg>, config: &Config, 
     ui.send(Msg::Facts(done)).is_ok()
 }
 
-/// The first job and those waiting after it, up to a batch.
+/// The first job and those waiting after it, up to a batch (of texts held; one read again
+/// is counted as nothing).
 fn first_batch(rx: &Receiver<ReadJob>, first: ReadJob) -> Vec<ReadJob> {
+    let held = |job: &ReadJob| job.text.as_ref().map_or(0, |t| t.len());
+    let mut filling = Filling::default();
+    filling.add(held(&first));
     let mut batch = vec![first];
-    let mut bytes = 0;
-    while batch.len() < BATCH && bytes < BATCH_BYTES {
+    while !filling.is_full() {
         match rx.try_recv() {
             Ok(job) => {
-                bytes += job.text.as_ref().map_or(0, |t| t.len());
+                filling.add(held(&job));
                 batch.push(job);
             }
             Err(_) => break,
@@ -209,9 +209,8 @@ fn read_batch(
             return false;
         }
         if pending.no_commands() {
-            // Each reply read through while its text and answers are at hand: the early facts
-            // would come a batch sooner, at the cost of reading every answer a second time
-            // from memory (1.25x the CPU over a 1 GB campaign, and its wall time).
+            // Each reply read through while its text and answers are at hand: early facts
+            // would come a batch sooner, but every answer would be read a second time.
             let done: Vec<Read> =
                 partials.par_iter().map(|&(key, text, stopped)| Read::whole(key, text, stopped, config)).collect();
             return ui.send(Msg::Facts(done)).is_ok();
@@ -266,8 +265,8 @@ fn texts_of(batch: &[ReadJob], loader: &Loader) -> Vec<Result<BatchText, Unread>
 }
 
 /// A reply's text in a batch: held with its job, or read again for it. One read again is
-/// kept as read, and made shared (a copy) only where it waits for a reader command: a copy
-/// of every text of a campaign was a fortieth of what reading it cost.
+/// kept as read, and made shared (a copy) only where it waits for a reader command, so that
+/// no text is copied for nothing.
 enum BatchText {
     Held(Arc<str>),
     Read(String),

@@ -8,9 +8,9 @@ use regex::Regex;
 
 use crate::readers::{Given, ReaderId};
 
-use super::analysis::Detail;
 use super::entry::EntryKey;
 use super::wrap::Wrapping;
+use crate::reading::detail::Detail;
 
 /// How many full records are kept, at most, and in how many bytes of text.
 pub const DETAILS_KEPT: usize = 6;

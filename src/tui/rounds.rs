@@ -4,18 +4,11 @@
 //! before names the replies that make it. And one document's pages across the rounds, for
 //! the documents screen's page history.
 
-use crate::scan::rounds::{CallKey, CallKeys, Delivered, Fraction, History, Loss, Pages, Rounds};
+use crate::scan::rounds::{CallKeys, Delivered, Fraction, History, Loss, Pages, Rounds};
 
 use super::entry::EntryKey;
+pub use super::state::Screen;
 use super::state::State;
-
-/// What the rounds screen shows.
-#[derive(Debug, Clone)]
-pub struct Screen {
-    pub rounds: Rounds,
-    /// `keys[i]` is the call of the scan's reply `i`, as it is known across rounds.
-    pub keys: Vec<CallKey>,
-}
 
 /// The rounds of what the summary has folded (`None` before it is first folded).
 pub fn screen(state: &State) -> Option<Screen> {

@@ -12,8 +12,8 @@ use crate::query::QueryError;
 use crate::read::value::Value;
 use crate::readers::ReaderId;
 use crate::reading::Config;
+use crate::scan::rounds::{CallKey, Rounds};
 
-use super::analysis::Detail;
 use super::badges::Badge;
 use super::entry::Entry;
 use super::input::Input;
@@ -21,9 +21,9 @@ use super::list::{Lens, List};
 use super::loading::Loading;
 use super::marks::Mark;
 use super::reply::{ReplyPanes, ValueSource};
-use super::rounds::Screen;
 use super::shrank::PageFlags;
 use super::summary::Corpus;
+use crate::reading::detail::Detail;
 
 /// The panes, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,6 +120,14 @@ pub struct SummaryView {
 pub struct DocumentsView {
     pub cursor: usize,
     pub top: usize,
+}
+
+/// What the rounds screen shows.
+#[derive(Debug, Clone)]
+pub struct Screen {
+    pub rounds: Rounds,
+    /// `keys[i]` is the call of the scan's reply `i`, as it is known across rounds.
+    pub keys: Vec<CallKey>,
 }
 
 /// Where the rounds screen is: the selected count (a line) and round (a column), and the

@@ -75,9 +75,9 @@ impl Corpus {
     }
 
     /// [`Corpus::of`] as far as the first reply still being read; the rest is folded on
-    /// ([`Corpus::fold_on`]) as the facts come, each entry once. A large campaign's summary
-    /// is then not folded again whole on every batch of facts, which took a frame of tens of
-    /// milliseconds each time; once every reply is read, it is what [`Corpus::of`] folds.
+    /// ([`Corpus::fold_on`]) as the facts come, each entry once, so that a large campaign's
+    /// summary is not folded again whole on every batch of facts; once every reply is read,
+    /// it is what [`Corpus::of`] folds.
     pub fn so_far(list: &List, config: &Config) -> Corpus {
         let mut corpus = Corpus::empty(list.entries(), config);
         let order = in_order(list.entries()).into_iter().map(|e| e.key).collect();

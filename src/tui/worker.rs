@@ -35,11 +35,11 @@ use crate::readers::pending::{Asked, Pending};
 use crate::reading::Config;
 use crate::runlog::{LoadOptions, Loader, Locator};
 
-use super::analysis;
 use super::entry::{EntryKey, hash};
 use super::message::{DetailJob, Msg, SearchJob, Unread};
 use super::readings::{self, InFlight, REREAD_CHUNK, ReadJob};
 use super::watch::{self, Intake, WatchMode};
+use crate::reading::detail;
 
 /// Chunks of one file searched at once, in parallel, between two looks at whether the
 /// search is still wanted.
@@ -218,7 +218,7 @@ fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>, config: &Config, loader: 
                         pending.get_or_insert_with(|| Pending::start(&second_run(config), &commands)).ask(vec![asked]);
                     }
                     let hash = hash(&text);
-                    Msg::Detail(job.key, Arc::new(analysis::detail(text, job.cut, config)), hash)
+                    Msg::Detail(job.key, Arc::new(detail::detail(text, job.cut, config)), hash)
                 }
                 Err(why) => Msg::Lost(vec![(job.key, why)]),
             };

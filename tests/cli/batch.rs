@@ -1,9 +1,6 @@
 //! `bracewalk extract --jsonl` through the binary, writing into a pipe as a pipeline's next
 //! step reads it.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::io::Read;
 use std::process::{Command, Stdio};
 

@@ -3,8 +3,6 @@
 //! of it (as GitHub makes anchors of headings); every file of the project the docs name in
 //! backticks is there.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

@@ -2,8 +2,6 @@
 //! bracewalk's own records without flags and count a response with no text as a call
 //! without a reply; and what an installed tool offers: completions and a man page.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::fs;
 
 use bracewalk::runlog::Format;

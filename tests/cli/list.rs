@@ -1,8 +1,5 @@
 //! `bracewalk list`, and `extract` / `explain` given a reply reference, through the binary.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::fs;
 use std::path::Path;
 

@@ -3,6 +3,9 @@
 //! what it reads, no reader of one's own outliving a command, and the docs' commands and
 //! links kept true.
 
+// A test fails by an unwrap, an expect or a panic, in its helpers as in its `#[test]` fns.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "../support/mod.rs"]
 mod support;
 

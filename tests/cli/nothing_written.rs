@@ -3,8 +3,6 @@
 //! what it was (same entries, same contents, same symlinks). Its own state goes to the state
 //! directory given to it, which is checked to be where the mark landed.
 
-#![allow(clippy::unwrap_used)]
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

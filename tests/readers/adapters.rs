@@ -3,8 +3,6 @@
 //! module adapter around a stand-in extractor (`tests/readers/whole_text.mjs`), npm's
 //! `jsonrepair`, and Python's `json_repair`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

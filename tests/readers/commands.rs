@@ -9,8 +9,6 @@
 //!
 //! The readers are POSIX `sh`: the test needs nothing but a shell.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::tmux;
 use crate::support::tools::TMUX;
 

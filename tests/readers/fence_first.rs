@@ -3,8 +3,6 @@
 //! 7,121 chars`) and the first of four fenced drafts (`html: 2,253 chars → 13,182 chars`), in
 //! `bracewalk scan` and in the inspector's what-if column and readers pane.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::tmux;
 use crate::support::tools::TMUX;
 

@@ -133,15 +133,6 @@ proptest! {
     }
 
     #[test]
-    fn what_if_readers_agree_with_their_recorded_walks(text in prop_oneof![
-        "[{}\\[\\]\":,\\\\ a\n]{0,200}",
-        mutated_golden(),
-        deep_text(),
-    ]) {
-        exercise_variants(&text);
-    }
-
-    #[test]
     fn explain_shows_no_raw_control_character(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
         explain_renders(&String::from_utf8_lossy(&bytes));
     }
@@ -203,5 +194,30 @@ fn the_fuzz_seeds_pass_their_targets() {
                 panic!("{name}: seed {} fails", path.display());
             }
         }
+    }
+}
+
+/// Every what-if walk of the catalogue, recorded and not, on brace soup, mutated goldens and
+/// deep replies: the suite tries a third of the cases of its full sweep (see `sweep`).
+fn what_if_text() -> impl Strategy<Value = String> {
+    prop_oneof!["[{}\\[\\]\":,\\\\ a\n]{0,200}", mutated_golden(), deep_text()]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(100), ..ProptestConfig::default() })]
+
+    #[test]
+    fn what_if_readers_agree_with_their_recorded_walks(text in what_if_text()) {
+        exercise_variants(&text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(300), ..ProptestConfig::default() })]
+
+    #[test]
+    #[ignore = "the full sweep: .ci/run runs it on a release build"]
+    fn what_if_readers_agree_with_their_recorded_walks_in_full(text in what_if_text()) {
+        exercise_variants(&text);
     }
 }

@@ -3,6 +3,9 @@
 //! readers run as commands (`whole_text.mjs` is a stand-in extractor for the ES module
 //! adapter).
 
+// A test fails by an unwrap, an expect or a panic, in its helpers as in its `#[test]` fns.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "../support/mod.rs"]
 mod support;
 
@@ -16,4 +19,5 @@ mod linear;
 mod one_definition;
 mod oracle_diff;
 mod specs;
+mod sweep;
 mod visits;

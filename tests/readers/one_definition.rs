@@ -5,9 +5,6 @@
 //! reply. The inspector is driven through its update function, its facts made by the
 //! worker's own functions.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::tui_fixture as fixture;
 
 use std::collections::HashMap;

@@ -13,8 +13,6 @@
 //! They run where node and python3 are (and say so where they are not); with `CI` set a tool
 //! that is missing fails the test instead. TypeScript needs node ≥ 22.6 or tsx.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -5,10 +5,9 @@
 //! random replies (`tests/readers/fuzz.rs` runs the same check, `visits_agree`, on everything it
 //! generates). `tests/readers/golden.rs` checks the record itself against the oracle's.
 
-#![allow(clippy::unwrap_used)]
-
 use crate::support::corpus;
 use crate::support::fuzz_checks as checks;
+use crate::sweep::Sweep;
 
 use proptest::prelude::*;
 
@@ -25,19 +24,44 @@ fn golden() -> Vec<Input<'static>> {
 
 #[test]
 fn the_visits_are_the_recorded_walks_candidates_on_every_golden_reply() {
+    visits_on_the_goldens(Sweep::Suite);
+}
+
+#[test]
+#[ignore = "the full sweep: .ci/run runs it on a release build"]
+fn the_visits_are_the_recorded_walks_candidates_on_every_golden_reply_in_full() {
+    visits_on_the_goldens(Sweep::Full);
+}
+
+fn visits_on_the_goldens(sweep: Sweep) {
     let mut candidates = 0;
-    for input in golden() {
+    for input in golden().into_iter().filter(|i| sweep.takes(&i.id)) {
         let slow = run(&input.text, &WalkOptions::SEED, true);
         checks::visits_agree(&input.text, &slow);
         candidates += slow.candidates.len();
     }
-    assert!(candidates > 60_000, "the goldens hold {candidates} candidates");
+    // Not a vacuous sweep: the suite's part holds a third of the goldens' candidates.
+    let least = match sweep {
+        Sweep::Suite => 20_000,
+        Sweep::Full => 60_000,
+    };
+    assert!(candidates > least, "the goldens read hold {candidates} candidates");
 }
 
 #[test]
 fn the_visits_are_the_recorded_walks_candidates_on_every_adversarial_family() {
+    visits_on_the_families(Sweep::Suite);
+}
+
+#[test]
+#[ignore = "the full sweep: .ci/run runs it on a release build"]
+fn the_visits_are_the_recorded_walks_candidates_on_every_adversarial_family_in_full() {
+    visits_on_the_families(Sweep::Full);
+}
+
+fn visits_on_the_families(sweep: Sweep) {
     for family in corpus::ADVERSARIAL_FAMILIES {
-        for size in [1 << 10, 16 << 10] {
+        for &size in sweep.adversarial_sizes() {
             let text = corpus::adversarial(family, size);
             checks::visits_agree(&text, &run(&text, &WalkOptions::SEED, true));
         }

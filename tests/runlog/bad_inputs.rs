@@ -1,15 +1,13 @@
 //! Every kind of bad input: each gives a diagnostic that says where and what, and the good
 //! reply beside it still loads.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bracewalk::runlog::{self, Diagnostic, Item, LoadOptions, Reply};
 
+use crate::support::tools;
 use crate::support::tree;
 
 const GOOD: &str = "{\"html\": \"<p>the reply beside it</p>\", \"log\": \"ok\"}";
@@ -259,15 +257,26 @@ fn a_flood_of_bad_lines_is_listed_up_to_a_limit_then_counted() {
 }
 
 #[test]
-fn a_directory_of_100000_files_lists_them_all_in_order() {
+fn a_directory_of_10000_files_lists_them_all_in_order() {
+    a_directory_of_many_files_lists_them_all_in_order(10_000);
+}
+
+/// The same at ten times the size: its cost is the file system's, creating, reading and
+/// removing each file, so the suite leaves it to `.ci/run`.
+#[test]
+#[ignore = "the full sweep: .ci/run runs it"]
+fn a_directory_of_100000_files_lists_them_all_in_order_in_full() {
+    a_directory_of_many_files_lists_them_all_in_order(100_000);
+}
+
+fn a_directory_of_many_files_lists_them_all_in_order(files: usize) {
     let dir = tempfile::tempdir().unwrap();
     let many = dir.path().join("many");
     fs::create_dir(&many).unwrap();
-    for i in 0..100_000 {
+    for i in 0..files {
         fs::write(many.join(format!("{i:06}.txt")), format!("reply {i}")).unwrap();
     }
     fs::write(dir.path().join("good.txt"), GOOD).unwrap();
-    let started = std::time::Instant::now();
     let mut count = 0usize;
     let mut last = String::new();
     let mut in_order = true;
@@ -283,8 +292,7 @@ fn a_directory_of_100000_files_lists_them_all_in_order() {
         Item::Reply(r) => good += usize::from(r.text == GOOD),
         _ => diags += 1,
     });
-    assert_eq!((count, good, diags, in_order), (100_000, 1, 0, true));
-    assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+    assert_eq!((count, good, diags, in_order), (files, 1, 0, true));
 }
 
 /// Root reads every file, so the denied read is made as `nobody` through the binary.
@@ -308,7 +316,11 @@ fn a_file_that_cannot_be_read_is_reported() {
         {
             Ok(o) if o.status.code().is_some() && !String::from_utf8_lossy(&o.stderr).contains("setpriv") => o,
             _ => {
-                eprintln!("running as root without setpriv: the permission check is left to the unit test");
+                // The unit test of the loader's permission problem still runs.
+                tools::missing(
+                    "setpriv (util-linux), to read as nobody when run as root",
+                    "the unreadable file's part",
+                );
                 return;
             }
         }

@@ -2,8 +2,6 @@
 //! reads as a campaign: every reply it says it wrote, each placed in its round and document,
 //! every cut call an event, and nothing the loader has to complain about.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::{campaign, loaded};
 
 use std::collections::BTreeMap;

@@ -4,8 +4,6 @@
 //! and its JSONL. Each reply's exact text and stop reason, the calls that left none, and what is
 //! context.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::loaded;
 
 use std::path::{Path, PathBuf};

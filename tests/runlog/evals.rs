@@ -2,8 +2,6 @@
 //! `.json` logs with Python's NaN), OpenTelemetry GenAI spans in OTLP/JSON, and promptfoo's
 //! `eval -o out.json`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::loaded;
 
 use std::io::Write;

@@ -1,9 +1,6 @@
 //! Every format `runlog` reads, from fixtures made here: what each reply's text and
 //! metadata come out as, and how a file is recognized by its content.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::loaded;
 
 use std::fs;

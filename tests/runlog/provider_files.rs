@@ -2,8 +2,6 @@
 //! (`tests/fixtures/formats/`): Anthropic Message Batches results and legacy completions, Cohere
 //! chat streams, and Bedrock binary event streams.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::loaded;
 
 use std::path::{Path, PathBuf};

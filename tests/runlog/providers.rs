@@ -3,8 +3,6 @@
 //! responses that hold no text, which are calls without a reply and never diagnostics; and
 //! JSON documents told from JSONL by reading them.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::loaded;
 
 use bracewalk::runlog::{EventKind, Format, StopReason};

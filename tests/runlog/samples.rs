@@ -1,9 +1,6 @@
 //! `sample-logs/` reads the way its README says: every reply found with its agent, page and
 //! round, and each reply shape from the seed comments decided as the comments describe.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use bracewalk::read::trace::{DecidedBy, Fate, Trace};
 use bracewalk::read::value::Value;
 use bracewalk::read::walk;

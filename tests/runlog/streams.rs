@@ -2,8 +2,6 @@
 //! Responses, Anthropic Messages and Gemini, and Ollama's NDJSON, each put back together as
 //! its SDK does, whatever the file is called.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::loaded;
 
 use bracewalk::runlog::{EventKind, Format, StopReason};

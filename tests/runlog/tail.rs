@@ -1,9 +1,6 @@
 //! Following a file as it grows: only what is new, nothing twice, a restart when the file
 //! shrinks or is replaced, late context as amendments.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::Path;

@@ -2,8 +2,6 @@
 //! rescan (exit 0, nothing new), change one reply, rescan (that reply reported, exit 3), and
 //! the exit statuses apart from a diagnostic's.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::path::Path;
 use std::process::{Command, Output};
 

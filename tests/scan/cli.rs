@@ -1,9 +1,6 @@
 //! `bracewalk scan` through the binary: the table, `--json` and its keys, `--markdown`,
 //! `--compare`, `--list`.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use serde_json::Value;
 
 use crate::support::binary::{bracewalk, stdout};

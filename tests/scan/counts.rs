@@ -3,9 +3,6 @@
 //! scanner helper), and each what-if on a constructed reply of the shape the seed's comments
 //! say it gets wrong.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 

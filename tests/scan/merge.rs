@@ -1,9 +1,6 @@
 //! `bracewalk scan --merge`: a corpus scanned in parts, each part's `scan --json --list`
 //! merged, prints what one scan of the whole prints, in every output format, timing aside.
 
-// Helpers outside `#[test]` fns fail the test the same way an assertion does.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::path::{Path, PathBuf};
 use std::process::Output;
 

@@ -1,5 +1,4 @@
 //! The binary under test, run as a user runs it.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -4,7 +4,6 @@
 //! reading the replies that arrive and those the update asks to be read again, its facts
 //! applied the same way. Waits poll for a condition with a generous deadline; nothing asserts
 //! on how long anything took.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! (`tests/readers/fuzz.rs`) and the libFuzzer targets (`fuzz/fuzz_targets/`), which
 //! `#[path]`-include this file. Each check panics (an assertion) on a finding; both harnesses
 //! treat a panic as a failure.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,5 +1,4 @@
 //! Loading a few paths and sorting what came back, for the format tests.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

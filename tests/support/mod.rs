@@ -2,7 +2,7 @@
 //! beside the binary, a tmux server of the test's own, and the fixtures of each area. Each
 //! group of tests (`tests/<area>/main.rs`) includes this module as `support`; what a group
 //! does not use is left out of its binary.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(dead_code)]
 
 pub mod binary;
 pub mod campaign;
@@ -12,6 +12,7 @@ pub mod fuzz_checks;
 pub mod groups;
 pub mod loaded;
 pub mod replies;
+pub mod soak;
 pub mod tmux;
 pub mod tools;
 pub mod tree;

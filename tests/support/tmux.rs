@@ -3,7 +3,6 @@
 //! anyone else's sessions, and its server dies with it. The test types at the pane
 //! (`send-keys`), reads the screen (`capture-pane`) and asks tmux about the pane's modes
 //! (`display-message`). Waiting is always for a condition, with a deadline.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -5,7 +5,6 @@
 //! goes on without it; under CI (`CI` set, as CI services set it and `.ci/run` does) it
 //! fails, naming what is missing, so a machine without the tools is never green without
 //! having run their tests.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -7,7 +7,6 @@
 //! them out makes the copy a tree other than the one a user opens, with fewer diagnostics and
 //! nothing to show that a command does not write through a link. Their targets are relative,
 //! so in the copy they point where they did.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,6 @@
 //! loader would send them, facts and records are made on the spot by the worker's own
 //! functions (as its threads would make them), and frames are drawn into ratatui's
 //! `TestBackend`.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,8 +12,8 @@ use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
 use bracewalk::readers::{Given, ReaderId};
+use bracewalk::reading::detail;
 use bracewalk::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason};
-use bracewalk::tui::analysis;
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::message::Read;
 use bracewalk::tui::message::{Incoming, Progress};
@@ -130,7 +129,7 @@ pub fn drive(s: &mut State, msg: Msg) -> Vec<Effect> {
                     (None, None) => panic!("a record asked for something that is not a reply"),
                 };
                 let hash = bracewalk::tui::entry::hash(&text);
-                let d = analysis::detail(text, job.cut, &s.config);
+                let d = detail::detail(text, job.cut, &s.config);
                 rest.extend(drive(s, Msg::Detail(job.key, Arc::new(d), hash)));
             }
             Effect::Search(job) => {

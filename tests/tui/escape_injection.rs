@@ -7,8 +7,6 @@
 //! screen must show the visible stand-ins instead. `explain` (text meant for a terminal) must
 //! carry no raw control character; `extract` (JSON, data) must keep the text faithfully.
 
-#![allow(clippy::unwrap_used)]
-
 use std::process::Command;
 use std::time::Duration;
 

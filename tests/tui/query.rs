@@ -3,8 +3,6 @@
 //! filtered by the same query directly, are; the documents screen reaches page 17 of
 //! document 3f1c… and lists its calls in time order.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::tui_fixture as fixture;
 
 use std::path::{Path, PathBuf};

@@ -6,8 +6,6 @@
 //!
 //! Needs tmux; without it the tests say so and pass, or fail under CI (`.ci/run` installs it).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::tools::TMUX;
 use crate::support::{tmux, tree};
 

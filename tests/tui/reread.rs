@@ -2,7 +2,6 @@
 //! wanted. These tests load real files, as the inspector does, and check what that promises:
 //! no text is held, the records kept stay within their bound, and a reply whose text changed
 //! on disk since it was listed is marked and read again.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::support::tui_fixture as fixture;
 

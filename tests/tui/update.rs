@@ -1,7 +1,5 @@
 //! The inspector's update function without a terminal: key sequences in, state out.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::replies::{REFUSED_NOT_SELF_CONTAINED, REFUSED_WALK_CLOSED, TRUNCATED_ARRAY, WHOLE_REPLY_TAKEN};
 use crate::support::tui_fixture as fixture;
 

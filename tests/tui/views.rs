@@ -2,8 +2,6 @@
 //! snapshot, for each shape of reply a person opens it for. The fixtures are written here,
 //! not read from `sample-logs/`, so the snapshots change only when the view does.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::replies::{REFUSED_NOT_SELF_CONTAINED, REFUSED_WALK_CLOSED, TRUNCATED_ARRAY, WHOLE_REPLY_TAKEN};
 use crate::support::tui_fixture as fixture;
 

@@ -8,8 +8,6 @@
 //! none lost, none twice. Waits poll for a condition with a generous deadline; nothing
 //! asserts on how long anything took.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::support::follower::{DEADLINE, Follower};
 use crate::support::tui_fixture as fixture;
 

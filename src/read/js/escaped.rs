@@ -5,14 +5,14 @@
 //! its answer, most of which is the reply's own text inside a JSON string again. Where the
 //! line wrote a run of the text as `JSON.stringify` writes it, the run's JSON is the line's
 //! bytes for it. A page whose quotes the repair reads as themselves (`":"` by the thousand)
-//! is two bytes of escape for every three of text, and escaping it again byte by byte was a
-//! third of the time a batch of such replies took.
+//! is two bytes of escape for every three of text, which is costly to escape again byte by
+//! byte.
 //!
 //! The decoder marks, every [`STEP`] bytes of text or so, a place in the text beside the same
 //! place in the line; a place between marks is found from the one before it, an escape at a
 //! time.
 
-use super::super::lex::escape_of;
+use crate::read::lex::escape_of;
 
 /// Text bytes between marks, at least.
 const STEP: usize = 256;
@@ -143,9 +143,9 @@ impl Marks {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::value::{JsString, Value, write_utf8_inside};
-    use super::super::{ColonRule, parse_recycled, print_repaired_at};
     use super::*;
+    use crate::read::js::{ColonRule, parse_recycled, print_repaired_at};
+    use crate::read::value::{JsString, Value, write_utf8_inside};
 
     /// The string of JSON `line`, decoded, and where the line wrote it.
     fn decoded(line: &str) -> (String, Escaped<'_>) {
@@ -212,7 +212,7 @@ mod tests {
             places in proptest::collection::vec((0usize..20_000, 0usize..20_000), 20),
         ) {
             let text = text_of(&pieces, repeat);
-            proptest::prop_assume!(text.len() >= super::super::MARKED);
+            proptest::prop_assume!(text.len() >= crate::read::js::MARKED);
             let canonical = !odd.contains(&true);
             let line = line_of(&text, &odd);
             let (decoded, written) = decoded(&line);

@@ -2,7 +2,7 @@
 //!
 //! A batch prints a reply's answer, and where the answer is a repaired reading (a page with
 //! quotes left unescaped), building its value to print it cost ten times what printing a
-//! strict reading costs ([`super::super::reprint`]): a string allocated per string, a
+//! strict reading costs ([`crate::read::reprint`]): a string allocated per string, a
 //! container per container, each dropped again, and every string searched a second time for
 //! what to escape. The reading's strings are what the repair makes of them, each run of text
 //! read as itself, so a run is written escaped as `JSON.stringify` escapes it, and each
@@ -14,10 +14,10 @@
 //! the caller builds the value; it does too where the reading does not parse, so that the
 //! error is the parse's.
 
-use super::super::lex::number_end;
-use super::super::reprint::write_number;
-use super::super::value::{Value, write_utf8_inside};
 use super::{ColonRule, Escaped, Parser, next_string_special, push_run, simple_escape};
+use crate::read::lex::number_end;
+use crate::read::reprint::write_number;
+use crate::read::value::{Value, write_utf8_inside};
 
 /// Keys an object may have and still be checked for repeats one by one.
 const KEYS: usize = 32;
@@ -242,9 +242,9 @@ fn brace_depth(text: &str, mut open: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::walk::strings_are_self_contained;
-    use super::super::parse_repaired;
     use super::*;
+    use crate::read::js::parse_repaired;
+    use crate::read::walk::strings_are_self_contained;
 
     /// Printing agrees with building: the same text as the value's, the same end and the same
     /// colon decision, the gate's answer; or nothing printed, where the value is needed.
@@ -312,7 +312,7 @@ mod tests {
         }
     }
 
-    /// Text made mostly of the bytes the repair decides on ([`super::super::tests`] has the
+    /// Text made mostly of the bytes the repair decides on ([`crate::read::js::tests`] has the
     /// same kind for the parse).
     fn dense_text() -> impl proptest::strategy::Strategy<Value = String> {
         use proptest::strategy::Strategy;

@@ -514,8 +514,8 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
                 }
             }
             // Only where it reads asked, and nothing made: the gate needs its strings alone,
-            // which printing it aside reads at a tenth of what building its value costs (a
-            // string and a container allocated each); built where printing cannot say.
+            // which printing it aside reads without allocating a string and a container
+            // each; built where printing cannot say.
             (None, None)
                 if matches!(make, Make::Nothing)
                     && let Some(p) = {

@@ -193,9 +193,9 @@ fn recorded_read(c: &Candidate, readings: Readings) -> Option<(usize, ReadingKin
 
 #[cfg(test)]
 mod tests {
-    use super::super::trace;
     use super::*;
     use crate::read::trace::DecidedBy;
+    use crate::read::walk::trace;
 
     #[test]
     fn a_bounded_trace_records_the_first_candidates_and_the_kept_one() {

@@ -15,10 +15,10 @@ use crate::read::trace::DecidedBy;
 use crate::readers::Outcome;
 use crate::reading::{Class, Config, Flag};
 
-use super::super::merge::{ShardError, Unread, at, check_config, number, read_problems};
-use super::super::report::{self, Kind, Row};
-use super::super::rounds::{Call, PAGE_AGENT};
-use super::super::scanner::{Difference, Group, NOTED, ReplyName, Scan};
+use crate::scan::merge::{ShardError, Unread, at, check_config, number, read_problems};
+use crate::scan::report::{self, Kind, Row};
+use crate::scan::rounds::{Call, PAGE_AGENT};
+use crate::scan::scanner::{Difference, Group, NOTED, ReplyName, Scan};
 
 /// A shard as a counted merge reads it: its diagnostics out of its ids (and, for `KEEP`, which
 /// replies it read and which a reader failed on), the rest of its ids passed over, each

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use crate::query::{Known, Query, Subject, TextHit};
 use crate::reading::Config;
 
-use super::super::badges::{Badge, Kind};
-use super::super::entry::{Entry, EntryKey};
+use crate::tui::badges::{Badge, Kind};
+use crate::tui::entry::{Entry, EntryKey};
 
 /// A query applied to the list, with what its text terms made of the replies searched so
 /// far. The search runs on a thread of its own; `generation` tells its answers from those

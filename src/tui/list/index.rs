@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::super::entry::{Entry, EntryKey};
+use crate::tui::entry::{Entry, EntryKey};
 
 /// Every file's entries, by path.
 #[derive(Debug, Default)]

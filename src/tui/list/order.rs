@@ -20,8 +20,8 @@ use crate::read::trace::DecidedBy;
 use crate::readers::ReaderId;
 use crate::reading::Config;
 
-use super::super::entry::{Body, Entry, EntryKey};
 use super::{Lens, List, arrival};
+use crate::tui::entry::{Body, Entry, EntryKey};
 
 /// The list's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -424,15 +424,15 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::super::super::badges::Badge;
-    use super::super::super::message::{Incoming, Msg, Read};
-    use super::super::super::state::State;
-    use super::super::super::update::update;
-    use super::super::MOVED;
     use super::*;
     use crate::reading::Facts;
     use crate::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply};
     use crate::scan::report::Row;
+    use crate::tui::badges::Badge;
+    use crate::tui::list::MOVED;
+    use crate::tui::message::{Incoming, Msg, Read};
+    use crate::tui::state::State;
+    use crate::tui::update::update;
 
     fn reply(key: EntryKey, source: &str, line: usize, id: Option<&str>, text: &str, ts: Option<&str>) -> Entry {
         let mut meta = Meta::new(Format::RunLog);

@@ -3,13 +3,13 @@
 
 use crossterm::event::KeyEvent;
 
-use super::super::documents::{self, Row};
-use super::super::keymap::{self, Action, Key};
-use super::super::layout;
-use super::super::list::SortKey;
-use super::super::message::Effect;
-use super::super::state::{Mode, Pane, State};
 use super::query::set_query;
+use crate::tui::documents::{self, Row};
+use crate::tui::keymap::{self, Action, Key};
+use crate::tui::layout;
+use crate::tui::list::SortKey;
+use crate::tui::message::Effect;
+use crate::tui::state::{Mode, Pane, State};
 
 /// Opens the screen on the selected reply's page, or where it was.
 pub(super) fn open_documents(state: &mut State) {

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 
 use crate::describe::plural;
 
-use super::super::entry::Body;
-use super::super::list::Moved;
-use super::super::message::{Effect, Incoming};
-use super::super::state::State;
 use super::query::search_arrivals;
+use crate::tui::entry::Body;
+use crate::tui::list::Moved;
+use crate::tui::message::{Effect, Incoming};
+use crate::tui::state::State;
 
 /// Applies a batch: the replies that arrived in it are searched by a query that reads texts,
 /// replies renamed with their files are asked about again under their new keys, and files

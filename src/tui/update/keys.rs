@@ -5,12 +5,6 @@ use crossterm::event::KeyEvent;
 use crate::reading::{Class, Flag};
 use crate::scan::report::Row;
 
-use super::super::badges::{self, Badge};
-use super::super::input::{Input, Typed};
-use super::super::keymap::{self, Action, Key};
-use super::super::message::Effect;
-use super::super::reply::{TreeView, ValueSource};
-use super::super::state::{Mode, Pane, PromptKind, State};
 use super::documents::{documents_key, open_documents};
 use super::incoming::apply;
 use super::panes::{current_panes, move_candidate, page_of, step, toggle_node};
@@ -20,6 +14,12 @@ use super::screen::summary_key;
 use super::search::{next_match, start_search};
 use super::triage::{mark, next_mark, open};
 use super::what_if::{open_readers, readers_key, step_what_if};
+use crate::tui::badges::{self, Badge};
+use crate::tui::input::{Input, Typed};
+use crate::tui::keymap::{self, Action, Key};
+use crate::tui::message::Effect;
+use crate::tui::reply::{TreeView, ValueSource};
+use crate::tui::state::{Mode, Pane, PromptKind, State};
 
 pub(super) fn key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effect>) {
     match state.mode.clone() {

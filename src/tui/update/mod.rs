@@ -21,13 +21,13 @@ mod search;
 mod triage;
 mod what_if;
 
-use super::analysis::Detail;
 use super::entry::{Body, EntryKey};
 use super::layout;
 use super::message::{DetailJob, Effect, Msg};
 use super::reply::Wrap;
 use super::state::State;
 use super::wrap;
+use crate::reading::detail::Detail;
 use incoming::apply;
 use keys::key;
 use mouse::mouse;

@@ -3,10 +3,10 @@
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
-use super::super::layout::{self, Panes};
-use super::super::state::{Mode, Pane, State};
-use super::super::{view, wrap};
 use super::panes::{current_panes, step, value_rows};
+use crate::tui::layout::{self, Panes};
+use crate::tui::state::{Mode, Pane, State};
+use crate::tui::{view, wrap};
 
 pub(super) fn mouse(state: &mut State, ev: &MouseEvent) {
     if state.mode != Mode::Normal {

@@ -3,10 +3,10 @@
 
 use crate::read::trace::DecidedBy;
 
-use super::super::layout::{self, Panes};
-use super::super::reply::ValueSource;
-use super::super::state::{Pane, State};
-use super::super::{tree, view, wrap};
+use crate::tui::layout::{self, Panes};
+use crate::tui::reply::ValueSource;
+use crate::tui::state::{Pane, State};
+use crate::tui::{tree, view, wrap};
 
 /// Moves within the focused pane by `delta` rows (or replies).
 pub(super) fn step(state: &mut State, panes: &Panes, delta: isize) {

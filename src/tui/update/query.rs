@@ -9,11 +9,11 @@ use crossterm::event::KeyEvent;
 use crate::query::{Query, TextHit};
 use crate::visible::clip;
 
-use super::super::entry::EntryKey;
-use super::super::input::{Input, Typed};
-use super::super::list::Applied;
-use super::super::message::{Effect, SearchJob};
-use super::super::state::{Mode, QueryLine, State};
+use crate::tui::entry::EntryKey;
+use crate::tui::input::{Input, Typed};
+use crate::tui::list::Applied;
+use crate::tui::message::{Effect, SearchJob};
+use crate::tui::state::{Mode, QueryLine, State};
 
 /// The longest query line, in characters.
 const LONGEST: usize = 2000;
@@ -115,7 +115,7 @@ pub(super) fn search_arrivals(state: &mut State, keys: &[EntryKey], fx: &mut Vec
 }
 
 /// A reply whose text changed on disk is searched again, what the query's terms made of the
-/// old text let go ([`Change::forget_hit`](super::super::list::Change::forget_hit)): it
+/// old text let go ([`Change::forget_hit`](crate::tui::list::Change::forget_hit)): it
 /// waits, as one not searched yet does, for what they make of the text now there. Asked
 /// about once already, the answer to come takes the old one's place in the count.
 pub(super) fn search_again(state: &State, k: EntryKey, fx: &mut Vec<Effect>) {

@@ -10,15 +10,15 @@ use crossterm::event::KeyEvent;
 use crate::describe::plural;
 use crate::scan::rounds::Count;
 
-use super::super::badges::Badge;
-use super::super::documents::{self, Row as DocRow, quoted};
-use super::super::keymap::{self, Action, Key};
-use super::super::layout;
-use super::super::list::Picked;
-use super::super::message::Effect;
-use super::super::rounds as screen;
-use super::super::state::{Mode, Pane, RoundsView, State};
 use super::query::set_query;
+use crate::tui::badges::Badge;
+use crate::tui::documents::{self, Row as DocRow, quoted};
+use crate::tui::keymap::{self, Action, Key};
+use crate::tui::layout;
+use crate::tui::list::Picked;
+use crate::tui::message::Effect;
+use crate::tui::rounds as screen;
+use crate::tui::state::{Mode, Pane, RoundsView, State};
 
 /// Opens the rounds screen (folding the summary's scan, which it lays out by round).
 pub(super) fn open_rounds(state: &mut State) {

@@ -5,12 +5,12 @@ use crossterm::event::KeyEvent;
 
 use crate::describe::plural;
 
-use super::super::badges::Badge;
-use super::super::keymap::{self, Action, Key};
-use super::super::layout::{self};
-use super::super::state::{Mode, Pane, State};
-use super::super::summary::{self, Corpus, ScreenSection};
 use super::what_if::step_what_if;
+use crate::tui::badges::Badge;
+use crate::tui::keymap::{self, Action, Key};
+use crate::tui::layout::{self};
+use crate::tui::state::{Mode, Pane, State};
+use crate::tui::summary::{self, Corpus, ScreenSection};
 
 pub(super) fn summary_sections(state: &State) -> Vec<ScreenSection> {
     state.corpus.as_ref().map(|c| summary::blocks(&c.scan)).unwrap_or_default()

@@ -2,9 +2,9 @@
 
 use regex::RegexBuilder;
 
-use super::super::reply::Search;
-use super::super::state::{Pane, State};
 use super::panes::{current_panes, reveal};
+use crate::tui::reply::Search;
+use crate::tui::state::{Pane, State};
 
 pub(super) fn start_search(state: &mut State, pattern: &str) {
     if pattern.is_empty() {

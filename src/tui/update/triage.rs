@@ -2,9 +2,9 @@
 
 use crate::read::span::line_col;
 
-use super::super::marks::{self, Mark};
-use super::super::message::Effect;
-use super::super::state::{Pane, State};
+use crate::tui::marks::{self, Mark};
+use crate::tui::message::Effect;
+use crate::tui::state::{Pane, State};
 
 pub(super) fn mark(state: &mut State, note: String, fx: &mut Vec<Effect>) {
     let Some(e) = state.selected() else { return };

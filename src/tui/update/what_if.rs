@@ -6,8 +6,8 @@ use crossterm::event::KeyEvent;
 
 use crate::readers::ReaderId;
 
-use super::super::keymap::{self, Action, Key};
-use super::super::state::{Mode, State};
+use crate::tui::keymap::{self, Action, Key};
+use crate::tui::state::{Mode, State};
 
 /// Sets the next what-if (`forward`) or the one before, none between the last and the first.
 pub(super) fn step_what_if(state: &mut State, forward: bool) {

@@ -23,12 +23,12 @@ use crate::readers::{Given, Outcome, ReaderId, changes_in_json, json_view};
 use crate::reading::{Class, difference, parts};
 use crate::visible::visible;
 
-use super::super::analysis::Detail;
-use super::super::entry::Entry;
-use super::super::layout;
-use super::super::state::{Pane, State};
-use super::super::tree::{self, RowKind};
 use super::{bad, block, bold, columns, dim, flow, good, para, scrolled, warn};
+use crate::reading::detail::Detail;
+use crate::tui::entry::Entry;
+use crate::tui::layout;
+use crate::tui::state::{Pane, State};
+use crate::tui::tree::{self, RowKind};
 
 /// What the pane shows of the chosen reader's answer.
 enum Shown<'a> {

@@ -12,9 +12,9 @@ use crate::describe::{Locator, sketch, thousands};
 use crate::read::trace::{DecidedBy, Step, Trace, WholeReply};
 use crate::reading::flags;
 
-use super::super::layout;
-use super::super::state::{Pane, State};
 use super::{bad, block, bold, dim, flow, good, paint_glyph, paint_style, para, scrolled, warn, whole_reply_style};
+use crate::tui::layout;
+use crate::tui::state::{Pane, State};
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let width = layout::inner(area).width;

@@ -12,12 +12,12 @@ use unicode_width::UnicodeWidthStr;
 use crate::describe::{chars, thousands};
 use crate::visible::visible;
 
-use super::super::badges;
-use super::super::documents::{self, Document, Page, Row, TINY_HTML};
-use super::super::layout;
-use super::super::state::State;
-use super::super::wrap::{fit, pad};
 use super::{accent, bad, bold, dim, good, warn};
+use crate::tui::badges;
+use crate::tui::documents::{self, Document, Page, Row, TINY_HTML};
+use crate::tui::layout;
+use crate::tui::state::State;
+use crate::tui::wrap::{fit, pad};
 
 /// The columns' widths: page, calls, the final answer's label, what it delivers.
 const PAGE: usize = 7;

@@ -9,13 +9,13 @@ use ratatui::widgets::Paragraph;
 use crate::readers::ReaderId;
 use crate::reading::Config;
 
-use super::super::analysis::Paint;
-use super::super::badges;
-use super::super::keymap::{self, Binding};
-use super::super::state::State;
+use crate::tui::badges;
+use crate::tui::keymap::{self, Binding};
+use crate::tui::state::State;
 use unicode_width::UnicodeWidthStr;
 
 use super::{accent, bad, bold, centered, dim, flow, paint_glyph, paint_style, paint_word, popup};
+use crate::reading::detail::Paint;
 
 /// The help text, one line per entry; the badges are those of `config`'s readers, the `≠`
 /// one for `compared`.

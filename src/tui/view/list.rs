@@ -11,12 +11,12 @@ use crate::describe::thousands;
 use crate::readers::ReaderId;
 use crate::visible::visible;
 
-use super::super::badges::{self, Badge, Look};
-use super::super::entry::{Body, Entry};
-use super::super::layout;
-use super::super::state::{Pane, State};
-use super::super::wrap::{fit, fit_end, pad, pad_left};
 use super::{bad, block, dim, warn};
+use crate::tui::badges::{self, Badge, Look};
+use crate::tui::entry::{Body, Entry};
+use crate::tui::layout;
+use crate::tui::state::{Pane, State};
+use crate::tui::wrap::{fit, fit_end, pad, pad_left};
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let total = state.list.entries().len();

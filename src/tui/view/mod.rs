@@ -22,10 +22,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
-use super::analysis::Paint;
 use super::layout::{self, Panes};
 use super::state::{Mode, Pane, State};
 use super::wrap::word_wrap;
+use crate::reading::detail::Paint;
 use crate::visible::{stand_in, visible};
 
 /// Draws the whole screen.

@@ -13,9 +13,9 @@ use crate::readers::ReaderId;
 use crate::reading::Class;
 use crate::visible::visible;
 
-use super::super::state::State;
-use super::super::wrap::fit;
 use super::{accent, bad, bold, centered, dim, popup};
+use crate::tui::state::State;
+use crate::tui::wrap::fit;
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
     let rows = rows(state);

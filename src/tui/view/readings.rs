@@ -12,10 +12,10 @@ use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
 use crate::read::trace::{Reading, ReadingKind, Step};
 
-use super::super::analysis::Detail;
-use super::super::layout;
-use super::super::state::{Pane, State};
 use super::{bad, block, bold, columns, dim, good, para, scrolled};
+use crate::reading::detail::Detail;
+use crate::tui::layout;
+use crate::tui::state::{Pane, State};
 
 /// Repairs listed one by one per reading; the rest are counted.
 const REPAIRS_LISTED: usize = 24;

@@ -16,12 +16,12 @@ use crate::describe::{chars, plural, thousands};
 use crate::scan::rounds::Delivered;
 use crate::visible::visible;
 
-use super::super::entry::{Entry, EntryKey};
-use super::super::layout;
-use super::super::rounds::{self as screen, Screen};
-use super::super::state::State;
-use super::super::wrap::{fit, fit_end, pad, pad_left};
 use super::{accent, bad, bold, dim, good, warn};
+use crate::tui::entry::{Entry, EntryKey};
+use crate::tui::layout;
+use crate::tui::rounds::{self as screen, Screen};
+use crate::tui::state::State;
+use crate::tui::wrap::{fit, fit_end, pad, pad_left};
 
 /// `+12`, `−3`, `=`.
 fn signed(n: i64) -> String {

@@ -13,13 +13,13 @@ use unicode_width::UnicodeWidthStr;
 use crate::describe::thousands;
 use crate::visible::visible;
 
-use super::super::badges::Badge;
-use super::super::input::Input;
-use super::super::list::{Applied, SortKey};
-use super::super::message::WatchState;
-use super::super::state::{PromptKind, QueryLine, State};
-use super::super::wrap::fit;
 use super::{accent, bad, bold, centered, dim, popup, warn};
+use crate::tui::badges::Badge;
+use crate::tui::input::Input;
+use crate::tui::list::{Applied, SortKey};
+use crate::tui::message::WatchState;
+use crate::tui::state::{PromptKind, QueryLine, State};
+use crate::tui::wrap::fit;
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let mut left: Vec<Span> = Vec::new();

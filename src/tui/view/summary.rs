@@ -13,16 +13,16 @@ use crate::describe::thousands;
 use crate::read::trace::DecidedBy;
 use crate::visible::visible;
 
-use super::super::layout;
-use super::super::state::State;
 use crate::describe::plural;
 use crate::read::trace::Verdict;
 use crate::reading::Class;
 use crate::scan::report::{self, Row};
+use crate::tui::layout;
+use crate::tui::state::State;
 
-use super::super::summary::{self, Corpus, ScreenRow, ScreenSection, Slot};
-use super::super::wrap::{fit, fit_end, pad, pad_left};
 use super::{accent, bad, bold, dim, warn, whole_reply_style};
+use crate::tui::summary::{self, Corpus, ScreenRow, ScreenSection, Slot};
+use crate::tui::wrap::{fit, fit_end, pad, pad_left};
 
 /// The glyph and colour of each way the seed decides, in [`DecidedBy::ALL`] order: a
 /// stacked bar reads without colour too.

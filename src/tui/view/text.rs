@@ -12,12 +12,12 @@ use crate::describe::{Locator, thousands};
 use crate::read::span::utf16_len;
 use crate::visible::{stand_in, visible};
 
-use super::super::analysis::{Detail, Paint};
-use super::super::entry::{Body, Entry};
-use super::super::layout;
-use super::super::state::{Pane, State};
-use super::super::wrap;
 use super::{accent, bad, block, dim, paint_glyph, paint_style, paint_word, para, warn};
+use crate::reading::detail::{Detail, Paint};
+use crate::tui::entry::{Body, Entry};
+use crate::tui::layout;
+use crate::tui::state::{Pane, State};
+use crate::tui::wrap;
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let Some(e) = state.selected() else {

@@ -10,11 +10,11 @@ use ratatui::widgets::Paragraph;
 use crate::describe::sketch;
 use crate::read::trace::DecidedBy;
 
-use super::super::layout;
-use super::super::reply::ValueSource;
-use super::super::state::{Pane, State};
-use super::super::tree::{self, RowKind};
 use super::{accent, bad, block, dim, good, para, warn, whole_reply_style};
+use crate::tui::layout;
+use crate::tui::reply::ValueSource;
+use crate::tui::state::{Pane, State};
+use crate::tui::tree::{self, RowKind};
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let inner = layout::inner(area);

@@ -1,8 +1,8 @@
-//! The full record of the one reply being looked at: every candidate with its three
-//! readings, which is quadratic on brace-laden replies (the seed reads each from scratch), so
-//! it is made only on request, off the event loop, and a few are cached; with what the other
-//! panes derive from it (how each candidate is painted, the first-wins reader's tries). What
-//! the list knows of every reply is the scan's facts ([`crate::reading::Facts`]), not this.
+//! The full record of one reply: every candidate with its three readings, which is
+//! quadratic on brace-laden replies (the seed reads each from scratch), so the inspector
+//! makes it only on request, off its event loop, and caches a few; with what its panes derive
+//! from it (how each candidate is painted, the first-wins reader's tries). What is known of
+//! every reply is its facts ([`Facts`](super::Facts)), not this.
 
 use crate::read::Value;
 use std::sync::Arc;
@@ -120,7 +120,7 @@ pub fn detail(text: Arc<str>, cut: bool, config: &Config) -> Detail {
         }
     }
     let never_closes = matches!(trace.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
-    let prefix = if cut || never_closes || trace.value.is_none() { array_prefix(&text) } else { None };
+    let prefix = if cut || never_closes || trace.value.is_none() { array_prefix(&text, &config.fields) } else { None };
     let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
     Detail { text, lines, trace, first, first_value, others, prefix, nested, spans, paint }
 }
@@ -150,12 +150,16 @@ fn others(text: &str, config: &Config) -> Vec<(ReaderId, Beside)> {
         .collect()
 }
 
-/// The array prefix of a cut reply: the `edits` field the pipeline reads, else the first
-/// other `"name": [` field that has complete entries.
-fn array_prefix(text: &str) -> Option<(String, ArrayPrefix)> {
-    let mut fields = vec!["edits".to_owned()];
-    fields.extend(array_fields(text, 4));
-    fields.dedup();
+/// The array prefix of a cut reply: the first of the configured `fields` (the scan's
+/// truncation fields) that has complete entries, else the first other `"name": [` field that
+/// has.
+fn array_prefix(text: &str, fields: &[String]) -> Option<(String, ArrayPrefix)> {
+    let mut fields = fields.to_vec();
+    for found in array_fields(text, 4) {
+        if !fields.contains(&found) {
+            fields.push(found);
+        }
+    }
     fields
         .into_iter()
         .find_map(|f| walk::read_array_prefix(text, &f).filter(|p| !p.entries.is_empty() && !p.closed).map(|p| (f, p)))
@@ -243,6 +247,17 @@ mod tests {
         let (field, p) = d.prefix.as_ref().unwrap();
         assert_eq!(field, "edits");
         assert_eq!(p.entries.len(), 2);
+    }
+
+    #[test]
+    fn a_cut_reply_looks_first_at_the_configured_fields() {
+        // Two arrays cut short: `edits` by default, `steps` where the config names it.
+        let t = r#"{"steps":[{"x":1},{"edits":[{"a":1},{"b":2},{"c":"#;
+        let by_default = detail(t.into(), true, &Config::default());
+        assert_eq!(by_default.prefix.as_ref().map(|(f, p)| (f.as_str(), p.entries.len())), Some(("edits", 2)));
+        let config = Config { fields: vec!["steps".to_owned()], ..Config::default() };
+        let configured = detail(t.into(), true, &config);
+        assert_eq!(configured.prefix.as_ref().map(|(f, p)| (f.as_str(), p.entries.len())), Some(("steps", 1)));
     }
 
     #[test]

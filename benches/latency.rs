@@ -1,14 +1,19 @@
 //! How long a keystroke takes on a campaign of 10,000 replies: `update` and a full
 //! `render` into a 160×50 `TestBackend`, per key, after every reply is loaded and
-//! summarized; and how long a batch of replies takes to apply during a flood. Ignored by
-//! default (they are measurements, not checks); run them with
+//! summarized; and how long a batch of replies takes to apply during a flood. Measurements,
+//! not checks: each prints its median, 90th percentile and worst.
 //!
-//!     cargo test --release --test tui latency -- --ignored --nocapture
+//! ```text
+//! cargo bench --bench latency           # both
+//! cargo bench --bench latency -- keys   # the keystrokes alone; `flood` the batches alone
+//! ```
 
+// A measurement fails as a test does, by an unwrap or a panic, in the fixtures it shares
+// with the tests.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::support::corpus;
-use crate::support::tui_fixture as fixture;
+#[path = "../tests/support/mod.rs"]
+mod support;
 
 use std::time::{Duration, Instant};
 
@@ -19,7 +24,20 @@ use bracewalk::tui::entry::Entry;
 use bracewalk::tui::list::SortKey;
 use bracewalk::tui::message::{Incoming, Progress};
 use bracewalk::tui::{Msg, State, update};
-use fixture::{drive, reply, screen, state};
+use support::corpus;
+use support::tui_fixture::{drive, reply, screen, state};
+
+fn main() {
+    // `cargo bench` passes `--bench`; a word names the part to run.
+    let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let wanted = |part: &str| only.is_empty() || only.iter().any(|o| o == part);
+    if wanted("keys") {
+        keystrokes_on_ten_thousand_replies();
+    }
+    if wanted("flood") {
+        batches_during_a_flood();
+    }
+}
 
 fn stats(name: &str, mut times: Vec<Duration>) {
     times.sort();
@@ -33,8 +51,6 @@ fn stats(name: &str, mut times: Vec<Duration>) {
     );
 }
 
-#[test]
-#[ignore]
 fn keystrokes_on_ten_thousand_replies() {
     let mut texts = corpus::typical_mix(corpus::GOLDEN_SEED, 120_000_000);
     texts.truncate(10_000);
@@ -98,8 +114,6 @@ fn flood(key: &mut u64, files: std::ops::Range<usize>, per: usize) -> Vec<Vec<In
     batches
 }
 
-#[test]
-#[ignore]
 fn batches_during_a_flood() {
     for sort in [SortKey::Source, SortKey::Size] {
         let mut s = State::new(vec!["logs".into()], Default::default(), (160, 50));
