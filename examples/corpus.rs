@@ -5,12 +5,18 @@
 //!     cargo run --example corpus -- fences
 //!     cargo run --example corpus -- typical BYTES [SEED]
 //!     cargo run --example corpus -- adversarial FAMILY SIZE     (FAMILY may be `all`)
+//!     cargo run --example corpus -- hard BYTES [SEED]
 //!     cargo run --release --example corpus -- campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]
+//!     cargo run --release --example corpus -- hard-campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]
 //!     cargo run --example corpus -- shrinking DIR
 //!
 //! `campaign` writes a bench campaign in the run-log shape under DIR (`round-N/<document>/
 //! log.jsonl` with ledgers; by default 10 rounds of 20 documents of 150 replies, some 1.1 GB)
-//! and prints what it wrote. `shrinking` writes three rounds of two documents where, in the
+//! and prints what it wrote; its replies are the typical mix, mostly one envelope and a few
+//! `{` each. `hard-campaign` writes the same layout with the hard mix: replies that reason
+//! before they answer, with scratch templates, drafts, fences, quoted decoys, unescaped quotes
+//! and cut `edits` arrays, several of each (some 1.1 GB by default, 87 `{` a reply on average);
+//! `hard` prints those replies as `typical` prints its own. `shrinking` writes three rounds of two documents where, in the
 //! last, page 17 of one shrinks from 8,334 characters of page to 3 and page 5 of the other
 //! vanishes (what `bracewalk rounds` and the `page-shrank` flag are tested on).
 //!
@@ -26,7 +32,7 @@ use std::process::ExitCode;
 
 use corpus::Record;
 
-const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]] | shrinking DIR";
+const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | hard BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]] | hard-campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]] | shrinking DIR";
 
 fn number(arg: Option<&String>, what: &str) -> Result<Option<u64>, String> {
     match arg {
@@ -55,6 +61,19 @@ fn records(args: &[String]) -> Result<Vec<Record>, String> {
                 .map(|(i, text)| Record { id: format!("typical-{i}"), text, fields: None })
                 .collect())
         }
+        Some("hard") => {
+            let bytes = number(args.get(1), "bytes")?.ok_or(USAGE)?;
+            let bytes = usize::try_from(bytes).map_err(|e| e.to_string())?;
+            let seed = number(args.get(2), "seed")?.unwrap_or(corpus::GOLDEN_SEED);
+            let (mut replies, mut rng) = (corpus::Hard::new(seed), corpus::Rng::for_name(seed, "hard-sizes"));
+            let (mut out, mut total) = (Vec::new(), 0);
+            while total < bytes {
+                let text = replies.reply_of(rng.range(2_000, 60_000));
+                total += text.len();
+                out.push(Record { id: format!("hard-{}", out.len()), text, fields: None });
+            }
+            Ok(out)
+        }
         Some("adversarial") => {
             let family = args.get(1).ok_or(USAGE)?;
             let size = number(args.get(2), "size")?.ok_or(USAGE)?;
@@ -75,8 +94,8 @@ fn records(args: &[String]) -> Result<Vec<Record>, String> {
     }
 }
 
-/// `campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]`: writes it, says what it wrote.
-fn campaign(args: &[String]) -> Result<String, String> {
+/// `campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]` of `mix`: writes it, says what it wrote.
+fn campaign(args: &[String], mix: campaign::Mix) -> Result<String, String> {
     let dir = args.get(1).ok_or(USAGE)?;
     let mut shape = campaign::Shape::default();
     let count = |i: usize, what: &str, default: usize| -> Result<usize, String> {
@@ -86,10 +105,16 @@ fn campaign(args: &[String]) -> Result<String, String> {
     shape.documents = count(3, "documents", shape.documents)?;
     shape.replies = count(4, "replies", shape.replies)?;
     shape.seed = number(args.get(5), "seed")?.unwrap_or(shape.seed);
-    let w = campaign::write_campaign(std::path::Path::new(dir), &shape).map_err(|e| format!("{dir}: {e}"))?;
+    let w = campaign::write_campaign_of(std::path::Path::new(dir), &shape, mix).map_err(|e| format!("{dir}: {e}"))?;
     Ok(format!(
-        "{dir}: {} rounds x {} documents, {} replies and {} calls cut at the output ceiling, {} bytes of run logs in {} files\n",
-        shape.rounds, shape.documents, w.replies, w.truncated, w.bytes, w.files
+        "{dir}: {} rounds x {} documents, {} replies ({} `{{` a reply on average) and {} calls cut at the output ceiling, {} bytes of run logs in {} files\n",
+        shape.rounds,
+        shape.documents,
+        w.replies,
+        w.braces / w.replies.max(1) as u64,
+        w.truncated,
+        w.bytes,
+        w.files
     ))
 }
 
@@ -109,8 +134,13 @@ fn main() -> ExitCode {
             }
         };
     }
-    if args.first().map(String::as_str) == Some("campaign") {
-        return match campaign(&args) {
+    let mix = match args.first().map(String::as_str) {
+        Some("campaign") => Some(campaign::Mix::Typical),
+        Some("hard-campaign") => Some(campaign::Mix::Hard),
+        _ => None,
+    };
+    if let Some(mix) = mix {
+        return match campaign(&args, mix) {
             Ok(said) => {
                 print!("{said}");
                 ExitCode::SUCCESS
