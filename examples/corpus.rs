@@ -6,19 +6,21 @@
 //!     cargo run --example corpus -- typical BYTES [SEED]
 //!     cargo run --example corpus -- adversarial FAMILY SIZE     (FAMILY may be `all`)
 //!     cargo run --example corpus -- hard BYTES [SEED]
-//!     cargo run --release --example corpus -- campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]
-//!     cargo run --release --example corpus -- hard-campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]
+//!     cargo run --release --example corpus -- campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]]
+//!     cargo run --release --example corpus -- hard-campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]]
 //!     cargo run --example corpus -- shrinking DIR
 //!
 //! `campaign` writes a bench campaign in the run-log shape under DIR (`round-N/<document>/
 //! log.jsonl` with ledgers; by default 10 rounds of 20 documents of 150 replies, some 1.1 GB)
-//! and prints what it wrote; its replies are the typical mix, mostly one envelope and a few
-//! `{` each. `hard-campaign` writes the same layout with the hard mix: replies that reason
-//! before they answer, with scratch templates, drafts, fences, quoted decoys, unescaped quotes
-//! and cut `edits` arrays, several of each (some 1.1 GB by default, 87 `{` a reply on average);
-//! `hard` prints those replies as `typical` prints its own. `shrinking` writes three rounds of two documents where, in the
-//! last, page 17 of one shrinks from 8,334 characters of page to 3 and page 5 of the other
-//! vanishes (what `bracewalk rounds` and the `page-shrank` flag are tested on).
+//! and prints what it wrote; MIN and MAX bound each reply's size in bytes (2,000 and 60,000).
+//! Its replies are the typical mix, mostly one envelope and a few candidates each.
+//! `hard-campaign` writes the same layout with the hard mix: replies that reason before they
+//! answer, with scratch templates, drafts, fences, quoted decoys, unescaped quotes and cut
+//! `edits` arrays, several of each (some 1 GB by default, 88 `{` a reply on average); `hard`
+//! prints those replies as `typical` prints its own. `shrinking` writes three rounds of two
+//! documents where, in the last, page 17 of one shrinks from 8,334 characters of page to 3 and
+//! page 5 of the other vanishes (what `bracewalk rounds` and the `page-shrank` flag are tested
+//! on).
 //!
 //! `scripts/regen-goldens` is the one caller that matters; see `tests/golden/README.md`.
 
@@ -32,7 +34,7 @@ use std::process::ExitCode;
 
 use corpus::Record;
 
-const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | hard BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]] | hard-campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]] | shrinking DIR";
+const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | hard BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]] | hard-campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]] | shrinking DIR";
 
 fn number(arg: Option<&String>, what: &str) -> Result<Option<u64>, String> {
     match arg {
@@ -94,7 +96,8 @@ fn records(args: &[String]) -> Result<Vec<Record>, String> {
     }
 }
 
-/// `campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED]]` of `mix`: writes it, says what it wrote.
+/// `campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]]` of `mix`: writes it, says what
+/// it wrote.
 fn campaign(args: &[String], mix: campaign::Mix) -> Result<String, String> {
     let dir = args.get(1).ok_or(USAGE)?;
     let mut shape = campaign::Shape::default();
@@ -105,6 +108,7 @@ fn campaign(args: &[String], mix: campaign::Mix) -> Result<String, String> {
     shape.documents = count(3, "documents", shape.documents)?;
     shape.replies = count(4, "replies", shape.replies)?;
     shape.seed = number(args.get(5), "seed")?.unwrap_or(shape.seed);
+    shape.sizes = (count(6, "min", shape.sizes.0)?, count(7, "max", shape.sizes.1)?);
     let w = campaign::write_campaign_of(std::path::Path::new(dir), &shape, mix).map_err(|e| format!("{dir}: {e}"))?;
     Ok(format!(
         "{dir}: {} rounds x {} documents, {} replies ({} `{{` a reply on average) and {} calls cut at the output ceiling, {} bytes of run logs in {} files\n",

@@ -21,6 +21,7 @@ use bracewalk::query::Query;
 use bracewalk::readers::ReaderId;
 use bracewalk::reading::Pair;
 use bracewalk::runlog::{Format, LoadOptions};
+use bracewalk::scan::shard::{Options, Part, Plan};
 use bracewalk::tui;
 
 #[derive(Parser)]
@@ -121,7 +122,7 @@ enum Command {
     /// rest are counted; a reader command that failed is one), 2 when nothing could be read
     /// or on an error, 3 with --accepted when a difference is not accepted (new, or with
     /// another account), whatever the diagnostics.
-    Scan(ScanArgs),
+    Scan(Box<ScanArgs>),
     /// Put a bench campaign's rounds side by side: every count of `scan`, one column per
     /// round in natural order, each with its change from the round before; then the pages
     /// whose final answer shrank under a fraction of its size (a half), or vanished, since
@@ -149,15 +150,42 @@ enum Command {
 #[derive(clap::Args)]
 struct ScanArgs {
     /// Files and directories (read recursively); with --merge, the shards' JSON files.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "files_from")]
     paths: Vec<PathBuf>,
     /// Merge shards: each PATH is what `scan --json --list` printed for a part of a corpus,
-    /// given in the order of the corpus's inputs, and the merge prints (in any format, with
-    /// or without --list) what one scan of all those inputs prints, timing aside. Shards must
-    /// be made with --list: the ids behind the counts are what put them back together. Give
-    /// the --compare and --field options the shards were made with.
-    #[arg(long, conflicts_with_all = ["accept", "accepted"])]
+    /// and the merge prints (in any format, with or without --list) what one scan of all of it
+    /// prints. Shards are ordered by their manifests, and refused (exit status 2, naming them)
+    /// when one is given twice, two overlap, a part is missing, or they were made with other
+    /// options, corpus roots or versions. Give the --compare, --field and --reader options the
+    /// shards were made with.
+    #[arg(long, conflicts_with_all = ["shard", "files_from", "root"])]
     merge: bool,
+    /// Scan the I-th of N parts of the corpus: its files in bracewalk's walk order (names
+    /// sorted, depth first), cut into N runs of about equal bytes, so that N tasks given the
+    /// same arguments read every file once. Names files relative to the corpus root.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<bracewalk::scan::shard::Part>,
+    /// Read the paths to scan from FILE, one a line (`-`: the standard input), after any
+    /// given; names files relative to the corpus root.
+    #[arg(long, value_name = "FILE")]
+    files_from: Option<PathBuf>,
+    /// The corpus root: reply ids, references and diagnostics name files relative to it, so
+    /// that shards scanned where the corpus is elsewhere name them alike. Default with --shard
+    /// or --files-from: the inputs' common directory.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// With --merge: a list of files (one a line, `-`: the standard input, named as the shards'
+    /// manifests name them) every one of which some shard must have read.
+    #[arg(long, value_name = "FILE", requires = "merge")]
+    expect_files: Option<PathBuf>,
+    /// With --merge: merge some parts of a cut, to merge again with the rest (a part missing
+    /// is then no gap).
+    #[arg(long, requires = "merge")]
+    partial: bool,
+    /// End when the process that started bracewalk ends (checked every tenth of a second):
+    /// for a task runner that may kill its worker and retry the task elsewhere.
+    #[arg(long)]
+    die_with_parent: bool,
     /// Print the whole result as JSON (keys documented in docs/GUIDE.md).
     #[arg(long, conflicts_with = "markdown")]
     json: bool,
@@ -188,8 +216,9 @@ struct ScanArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["markdown", "list"])]
     accepted: Option<PathBuf>,
     /// Count only the replies QUERY selects (the inspector's query line: `doc=3f1c
-    /// decided=none`, a /regex/ over the text; see docs/GUIDE.md).
-    #[arg(long, value_name = "QUERY", conflicts_with_all = ["merge", "accept", "accepted"])]
+    /// decided=none`, a /regex/ over the text; see docs/GUIDE.md). With --merge: the filter the
+    /// shards were scanned with.
+    #[arg(long, value_name = "QUERY")]
     filter: Option<String>,
 }
 
@@ -419,12 +448,20 @@ fn marks(args: &MarksArgs) -> Result<ExitCode> {
 }
 
 fn scan(args: &ScanArgs) -> Result<ExitCode> {
+    if args.die_with_parent {
+        cli::task::die_with_parent();
+    }
     let load = args.load.options()?;
-    if let Some(code) = unreadable(&args.paths) {
+    let mut inputs = args.paths.clone();
+    if let Some(list) = &args.files_from {
+        inputs.extend(cli::task::paths_from(list)?);
+    }
+    // A task whose inputs are not there fails, and is run again where they are.
+    if let Some(code) = unreadable(&inputs) {
         return Ok(code);
     }
     let readers = args.readers.args()?;
-    let mut config = bracewalk::reading::Config::new(readers.catalogue(&args.paths, false)?);
+    let mut config = bracewalk::reading::Config::new(readers.catalogue(&inputs, false)?);
     config.fields.clone_from(&args.fields);
     if !args.compare.is_empty() {
         let pairs = args
@@ -440,18 +477,34 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
         (_, true) => cli_scan::Output::Markdown,
         _ => cli_scan::Output::Table,
     };
-    if args.merge {
-        return cli::to_stdout(|out| cli::merge::run(&args.paths, config, output, args.list, out));
-    }
     let only = FilterArg { filter: args.filter.clone() }.query()?;
+    let options = Options::of(&config, &readers.readers, &load, only.as_ref().map(Query::source));
     let catalogue = config.catalogue.clone();
-    let paths = &args.paths;
+    if args.merge {
+        let then = match (&args.accept, &args.accepted) {
+            (Some(file), _) => cli::merge::Then::Accept(file.clone()),
+            (None, Some(file)) => cli::merge::Then::Check { file: file.clone(), json: args.json },
+            (None, None) => cli::merge::Then::Print { output, list: args.list },
+        };
+        let merge = cli::merge::Merge {
+            shards: &args.paths,
+            config,
+            own: options,
+            expect: args.expect_files.as_deref(),
+            partial: args.partial,
+            then,
+        };
+        return cli::to_stdout(|out| cli::merge::run(merge, out));
+    }
+    // Names relative to a root where the corpus is cut or listed, or a root is given.
+    let relative =
+        (args.root.is_some() || args.shard.is_some() || args.files_from.is_some()).then_some(args.root.as_deref());
+    let plan = Plan::new(inputs, relative, args.shard.unwrap_or(Part::WHOLE))?;
     let done = cli::to_stdout(|out| match (&args.accept, &args.accepted) {
-        (Some(file), _) => accepted::accept(paths, &load, config, file, out),
-        (None, Some(file)) => accepted::check(paths, &load, config, file, args.json, out),
-        (None, None) => {
-            cli_scan::run(paths, &load, config, output, args.list, only.clone(), out).context("writing the scan")
-        }
+        (Some(file), _) => accepted::accept(&plan, &load, config, only.clone(), file, out),
+        (None, Some(file)) => accepted::check(&plan, &load, (config, only.clone()), file, args.json, out),
+        (None, None) => cli_scan::run(&plan, &load, config, output, args.list, only.clone(), options, out)
+            .context("writing the scan"),
     });
     readers::tell_logs(&catalogue);
     done

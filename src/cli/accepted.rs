@@ -5,20 +5,23 @@
 
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde_json::{Value as Json, json};
 
 use crate::describe::plural;
+use crate::query::Query;
 use crate::reading::{Class, Config};
 use crate::runlog::LoadOptions;
 use crate::scan::Scan;
 use crate::scan::accepted::{self, Check, Entry};
 use crate::scan::report::headline;
+use crate::scan::shard::Plan;
 use crate::visible::visible;
 
-use super::scan::{exit_code, scan_with_progress};
+use super::scan::scan_only_with_progress;
+
 use super::style::Style;
 
 /// The exit status of a scan that found differences not accepted (new, or with another
@@ -26,11 +29,24 @@ use super::style::Style;
 /// happened.
 pub const NOT_ACCEPTED: u8 = 3;
 
-/// Scans `paths` and writes every difference found to `file`, accepted; says how many. The
-/// exit status is the scan's (0, or 1 when some inputs had diagnostics).
-pub fn accept(paths: &[PathBuf], load: &LoadOptions, config: Config, file: &Path, out: &mut dyn Write) -> Result<u8> {
-    let scan = scan_with_progress(paths, load, config);
-    let found = accepted::differences(&scan);
+/// Scans what `plan` reads and writes every difference found to `file`, accepted; says how
+/// many. The exit status is the scan's (0, or 1 when some inputs had diagnostics).
+pub fn accept(
+    plan: &Plan,
+    load: &LoadOptions,
+    config: Config,
+    only: Option<Query>,
+    file: &Path,
+    out: &mut dyn Write,
+) -> Result<u8> {
+    let scan = scan_only_with_progress(plan, load, config, only);
+    write_accepted(&scan, file, out)?;
+    Ok(super::scan::plan_exit_code(&scan, plan))
+}
+
+/// Writes every difference `scan` found to `file`, accepted, and says how many.
+pub fn write_accepted(scan: &Scan, file: &Path, out: &mut dyn Write) -> Result<()> {
+    let found = accepted::differences(scan);
     std::fs::write(file, accepted::to_jsonl(&found)).with_context(|| format!("writing {}", file.display()))?;
     let comparisons = scan.comparisons.len();
     let classes: Vec<String> = Class::ALL
@@ -40,7 +56,7 @@ pub fn accept(paths: &[PathBuf], load: &LoadOptions, config: Config, file: &Path
     writeln!(
         out,
         "{}; accepted {} ({}) of {} into {}",
-        headline(&scan),
+        headline(scan),
         plural(found.len(), "difference", "differences"),
         classes.join(", "),
         plural(comparisons, "comparison", "comparisons"),
@@ -49,31 +65,50 @@ pub fn accept(paths: &[PathBuf], load: &LoadOptions, config: Config, file: &Path
     for d in scan.diagnostics() {
         writeln!(out, "  {}", visible(&d.to_string(), false))?;
     }
-    Ok(exit_code(&scan))
+    Ok(())
 }
 
-/// Scans `paths` against the accepted differences in `file` and prints only what is new or
-/// changed (JSON with `json`). The exit status is [`NOT_ACCEPTED`] when there is any, else the
-/// scan's.
+/// The accepted differences in `file`.
+pub fn read_accepted(file: &Path) -> Result<Vec<Entry>> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    accepted::parse(&text).with_context(|| format!("{}", file.display()))
+}
+
+/// Scans what `plan` reads against the accepted differences in `file` and prints only what
+/// is new or changed (JSON with `json`). The exit status is [`NOT_ACCEPTED`] when there is
+/// any, else the scan's.
 pub fn check(
-    paths: &[PathBuf],
+    plan: &Plan,
     load: &LoadOptions,
-    config: Config,
+    (config, only): (Config, Option<Query>),
     file: &Path,
     json: bool,
     out: &mut dyn Write,
 ) -> Result<u8> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    let accepted = accepted::parse(&text).with_context(|| format!("{}", file.display()))?;
-    let scan = scan_with_progress(paths, load, config);
-    let check = accepted::check(&accepted, &scan);
+    let accepted = read_accepted(file)?;
+    let scan = scan_only_with_progress(plan, load, config, only);
+    let code = super::scan::plan_exit_code(&scan, plan);
+    print_check(&scan, &accepted, file, json, code, out)
+}
+
+/// Prints `scan` against the `accepted` differences of `file`; the exit status is
+/// [`NOT_ACCEPTED`] when a difference is not accepted, else `code`, the scan's.
+pub fn print_check(
+    scan: &Scan,
+    accepted: &[Entry],
+    file: &Path,
+    json: bool,
+    code: u8,
+    out: &mut dyn Write,
+) -> Result<u8> {
+    let check = accepted::check(accepted, scan);
     let printed = if json {
-        format!("{}\n", render_json(&scan, &check, file))
+        format!("{}\n", render_json(scan, &check, file))
     } else {
-        render_text(&scan, &check, file, &Style::for_stdout())
+        render_text(scan, &check, file, &Style::for_stdout())
     };
     out.write_all(printed.as_bytes())?;
-    Ok(if check.fails() { NOT_ACCEPTED } else { exit_code(&scan) })
+    Ok(if check.fails() { NOT_ACCEPTED } else { code })
 }
 
 /// The check for a person: what fails it, then what is merely worth knowing.
@@ -167,7 +202,7 @@ pub fn render_json(scan: &Scan, check: &Check, file: &Path) -> Json {
         "gone": check.gone.iter().map(entry).collect::<Vec<_>>(),
         "unchecked": check.unchecked.iter().map(entry).collect::<Vec<_>>(),
         "still": check.still,
-        "replies": scan.replies.len(),
+        "replies": scan.reply_count(),
         "diagnostics": scan.diagnostics().map(|d| d.to_string()).collect::<Vec<_>>(),
     })
 }

@@ -13,6 +13,7 @@ pub mod rounds;
 pub mod scan;
 pub mod shell;
 pub mod style;
+pub mod task;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -13,12 +13,14 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::describe::plural;
 use crate::describe::thousands;
+use crate::natural::Json as Natural;
 use crate::query::Query;
 use crate::read::trace::DecidedBy;
 use crate::reading::{Class, Config};
 use crate::runlog::LoadOptions;
 use crate::scan::report::{self, Kind, Row, headline};
-use crate::scan::{Comparison, Difference, Group, Progress, Scan, scan_paths_only};
+use crate::scan::shard::{Manifest, Options, Plan};
+use crate::scan::{Comparison, Difference, Group, InputDiagnostic, Progress, Scan, scan_found, scan_paths_only};
 use crate::visible::visible;
 
 use super::style::Style;
@@ -37,24 +39,35 @@ pub enum Output {
     Json,
 }
 
-/// Scans `paths` and prints the result to `out`; the exit status is `list`'s: 0 when
-/// everything loaded, 1 when some inputs had diagnostics, 2 when nothing could be read. An
-/// error is a failed write.
+/// Scans what `plan` reads and prints the result to `out`; the exit status is `list`'s: 0
+/// when everything loaded, 1 when some inputs had diagnostics, 2 when nothing could be read.
+/// `--json --list` carries the manifest of what was read, made with `options`. An error is a
+/// failed write.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
-    paths: &[PathBuf],
+    plan: &Plan,
     load: &LoadOptions,
     config: Config,
     output: Output,
     list: bool,
     only: Option<Query>,
+    options: Options,
     out: &mut dyn Write,
 ) -> io::Result<u8> {
-    let scan = scan_only_with_progress(paths, load, config, only);
-    let code = print(&scan, output, list, out)?;
+    let started = now();
+    let scan = scan_only_with_progress(plan, load, config, only);
+    let status = plan_exit_code(&scan, plan);
+    let manifest = Manifest::of(plan, options, status, started);
+    print(&scan, output, list, Some(&manifest), out)?;
     // After the report, so that on a terminal they are the last thing said.
     out.flush()?;
     let _ = tell_diagnostics(&scan, list, &mut io::stderr().lock());
-    Ok(code)
+    Ok(status)
+}
+
+/// Seconds since the Unix epoch, now.
+pub fn now() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// What could not be read of the inputs, on `err` as a command-line tool says its errors: a
@@ -75,32 +88,52 @@ pub fn tell_diagnostics(scan: &Scan, list: bool, err: &mut dyn Write) -> io::Res
     Ok(())
 }
 
-/// Prints a scan made by any means (read, or merged from shards) as `output`; the exit
-/// status is [`exit_code`]'s.
-pub fn print(scan: &Scan, output: Output, list: bool, out: &mut dyn Write) -> io::Result<u8> {
-    let printed = match output {
-        Output::Table => render_text(scan, list, &Style::for_stdout()),
-        Output::Markdown => render_markdown(scan, list),
-        // Rounds (and any name with a number) in natural order.
-        Output::Json => format!("{}\n", crate::natural::Json(&render_json(scan, list))),
-    };
-    out.write_all(printed.as_bytes())?;
+/// Prints a scan made by any means (read, or merged from shards) as `output`, with its
+/// manifest where it is printed as JSON with `list`; the exit status is [`exit_code`]'s.
+pub fn print(
+    scan: &Scan,
+    output: Output,
+    list: bool,
+    manifest: Option<&Manifest>,
+    out: &mut dyn Write,
+) -> io::Result<u8> {
+    match output {
+        Output::Table => out.write_all(render_text(scan, list, &Style::for_stdout()).as_bytes())?,
+        Output::Markdown => out.write_all(render_markdown(scan, list).as_bytes())?,
+        Output::Json => write_json(scan, list, manifest, out)?,
+    }
     Ok(exit_code(scan))
+}
+
+/// Puts `manifest` in a scan's JSON, at `manifest`.
+pub fn with_manifest(json: &mut Json, manifest: Option<&Manifest>) {
+    if let (Some(o), Some(m)) = (json.as_object_mut(), manifest) {
+        o.insert("manifest".to_owned(), serde_json::to_value(m).unwrap_or(Json::Null));
+    }
 }
 
 /// Scans `paths`, with a progress bar on a terminal.
 pub fn scan_with_progress(paths: &[PathBuf], load: &LoadOptions, config: Config) -> Scan {
-    scan_only_with_progress(paths, load, config, None)
-}
-
-/// [`scan_with_progress`], counting only what `only` selects (`--filter`).
-pub fn scan_only_with_progress(paths: &[PathBuf], load: &LoadOptions, config: Config, only: Option<Query>) -> Scan {
     let bar = progress_bar();
-    let scan = scan_paths_only(paths, load, config, only, &mut |p: &Progress| {
+    let scan = scan_paths_only(paths, load, config, None, &mut |p: &Progress| {
         bar.set_length(p.bytes_total);
         bar.set_position(p.bytes_done);
         bar.set_message(format!("{} replies", thousands(p.replies)));
     });
+    bar.finish_and_clear();
+    scan
+}
+
+/// Scans what `plan` reads, with a progress bar on a terminal, counting only what `only`
+/// selects (`--filter`).
+pub fn scan_only_with_progress(plan: &Plan, load: &LoadOptions, config: Config, only: Option<Query>) -> Scan {
+    let bar = progress_bar();
+    let scan =
+        scan_found(&plan.found, &plan.sizes, &|item| plan.rename(item), load, config, only, &mut |p: &Progress| {
+            bar.set_length(p.bytes_total);
+            bar.set_position(p.bytes_done);
+            bar.set_message(format!("{} replies", thousands(p.replies)));
+        });
     bar.finish_and_clear();
     scan
 }
@@ -120,10 +153,25 @@ fn progress_bar() -> ProgressBar {
     bar
 }
 
+/// The exit status of a scan of what `plan` reads: [`exit_code`]'s, except that a part of a
+/// cut read nothing where the whole corpus has no file and its walk met a problem (an input
+/// not there), whatever its part holds; a part that holds only files that read nothing, or
+/// nothing, has not failed.
+pub fn plan_exit_code(scan: &Scan, plan: &Plan) -> u8 {
+    if plan.part.of == 1 {
+        return exit_code(scan);
+    }
+    match exit_code(scan) {
+        _ if plan.corpus.files == 0 && plan.problems > 0 => 2,
+        2 => 1,
+        code => code,
+    }
+}
+
 /// 0 when everything loaded, 1 when some inputs had diagnostics, 2 when nothing could be
 /// read (as `list`).
 pub fn exit_code(scan: &Scan) -> u8 {
-    match (scan.diagnostic_count(), scan.replies.len() + scan.calls_without_reply.len()) {
+    match (scan.diagnostic_count(), scan.reply_count() + scan.calls_without_reply_count()) {
         (0, _) => 0,
         (_, 0) => 2,
         _ => 1,
@@ -154,7 +202,7 @@ fn timing(scan: &Scan) -> Option<String> {
     Some(format!(
         "scanned in {:.2} s: {} replies/s, {}/s",
         e.as_secs_f64(),
-        thousands(per_second(scan.replies.len() as f64, e).round() as usize),
+        thousands(per_second(scan.reply_count() as f64, e).round() as usize),
         size(per_second(scan.bytes as f64, e))
     ))
 }
@@ -208,7 +256,7 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
             let mut line = format!(
                 "  {:<w$} {:>8} {:>12}",
                 row.label(config),
-                thousands(g.replies.len()),
+                thousands(row.count(scan)),
                 bytes(g),
                 w = width - 2
             );
@@ -429,7 +477,7 @@ pub fn render_markdown(scan: &Scan, list: bool) -> String {
         let _ = writeln!(o, "\n## Replies {}\n\n{header}\n{rule}", section.title);
         for row in &section.rows {
             let Some(g) = row.group(scan) else { continue };
-            let mut line = format!("| {} | {} | {} |", cell(&row.label(config)), thousands(g.replies.len()), bytes(g));
+            let mut line = format!("| {} | {} | {} |", cell(&row.label(config)), thousands(row.count(scan)), bytes(g));
             for n in g.decided_by {
                 let _ = write!(line, " {} |", thousands(n));
             }
@@ -542,15 +590,92 @@ fn place(out: &mut Map<String, Json>, (top, key): (&'static str, Option<String>)
 /// --json`*, held to this by a test). Every count is a row of the report, at its
 /// [`Row::json_key`].
 pub fn render_json(scan: &Scan, list: bool) -> Json {
+    render_json_of(scan, list, true)
+}
+
+/// One difference as `scan --json` lists it: `{id, reference?, class, account}`.
+fn difference_json(scan: &Scan, d: &Difference) -> Json {
+    let (id, class, account) = (scan.id(d.reply), d.class.name(), &d.account);
+    match scan.replies.get(d.reply).and_then(|r| r.reference.as_ref()) {
+        Some(r) => json!({"id": id, "reference": r, "class": class, "account": account}),
+        None => json!({"id": id, "class": class, "account": account}),
+    }
+}
+
+/// One JSON value written compactly, as `Display` writes it.
+fn put(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(out, value).map_err(io::Error::other)
+}
+
+/// Writes the scan's JSON (with its manifest where `list`), as `render_json` makes it, to
+/// `out`, each comparison's differences made one at a time as they are written: a merge of a
+/// million replies holds its differences once, not again as JSON.
+fn write_json(scan: &Scan, list: bool, manifest: Option<&Manifest>, out: &mut dyn Write) -> io::Result<()> {
+    let mut json = render_json_of(scan, list, false);
+    if list {
+        with_manifest(&mut json, manifest);
+    }
+    // Every object's keys in natural order (rounds, and any name with a number).
+    let Json::Object(top) = &json else { return put(out, &Natural(&json)) };
+    out.write_all(b"{")?;
+    for (n, (key, value)) in naturally(top).into_iter().enumerate() {
+        out.write_all(if n > 0 { b"," } else { b"" })?;
+        put(out, key)?;
+        out.write_all(b":")?;
+        let (true, Json::Object(comparisons)) = (key == "comparisons", value) else {
+            put(out, &Natural(value))?;
+            continue;
+        };
+        out.write_all(b"{")?;
+        for (i, (name, fields)) in naturally(comparisons).into_iter().enumerate() {
+            out.write_all(if i > 0 { b"," } else { b"" })?;
+            put(out, name)?;
+            out.write_all(b":")?;
+            let (Json::Object(fields), Some(comparison)) = (fields, scan.comparison(name)) else {
+                put(out, &Natural(fields))?;
+                continue;
+            };
+            out.write_all(b"{")?;
+            for (j, (field, v)) in naturally(fields).into_iter().enumerate() {
+                out.write_all(if j > 0 { b"," } else { b"" })?;
+                put(out, field)?;
+                out.write_all(b":")?;
+                if field != "replies" {
+                    put(out, &Natural(v))?;
+                    continue;
+                }
+                out.write_all(b"[")?;
+                for (k, d) in comparison.differ.iter().enumerate() {
+                    out.write_all(if k > 0 { b"," } else { b"" })?;
+                    put(out, &Natural(&difference_json(scan, d)))?;
+                }
+                out.write_all(b"]")?;
+            }
+            out.write_all(b"}")?;
+        }
+        out.write_all(b"}")?;
+    }
+    out.write_all(b"}\n")
+}
+
+/// The entries of `map` with their keys in natural order.
+fn naturally(map: &Map<String, Json>) -> Vec<(&String, &Json)> {
+    let mut entries: Vec<(&String, &Json)> = map.iter().collect();
+    entries.sort_by(|a, b| crate::natural::cmp(a.0, b.0));
+    entries
+}
+
+/// [`render_json`], each comparison's `replies` left empty unless `differences`.
+fn render_json_of(scan: &Scan, list: bool, differences: bool) -> Json {
     let config = &scan.config;
     let decided_counts = |counts: [usize; 4]| -> Map<String, Json> {
         DecidedBy::ALL.iter().zip(counts).map(|(d, n)| (d.name().to_owned(), json!(n))).collect()
     };
     let elapsed = scan.elapsed.unwrap_or_default();
     let mut out = Map::new();
-    out.insert("replies".to_owned(), json!(scan.replies.len()));
+    out.insert("replies".to_owned(), json!(scan.reply_count()));
     out.insert("bytes".to_owned(), json!(scan.bytes));
-    out.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply.len()));
+    out.insert("calls_without_reply".to_owned(), json!(scan.calls_without_reply_count()));
     out.insert("diagnostics".to_owned(), json!(scan.diagnostic_count()));
     out.insert("readers".to_owned(), readers_json(scan));
     // Sections with no rows are still there, empty.
@@ -574,28 +699,22 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
             let value = match (section.kind, row) {
                 (Kind::Groups, _) => match row.group(scan) {
                     Some(g) => {
-                        json!({"replies": g.replies.len(), "bytes": g.bytes, "decided_by": decided_counts(g.decided_by)})
+                        json!({"replies": row.count(scan), "bytes": g.bytes, "decided_by": decided_counts(g.decided_by)})
                     }
                     None => continue,
                 },
                 (Kind::Comparisons, _) => {
                     let (Some(pair), Row::Differs(p)) = (row.pair(config), row) else { continue };
                     let Some(c) = scan.comparisons.get(*p) else { continue };
-                    let replies: Vec<Json> = c
-                        .differ
-                        .iter()
-                        .map(|d| {
-                            let (id, class, account) = (scan.id(d.reply), d.class.name(), &d.account);
-                            match scan.replies.get(d.reply).and_then(|r| r.reference.as_ref()) {
-                                Some(r) => json!({"id": id, "reference": r, "class": class, "account": account}),
-                                None => json!({"id": id, "class": class, "account": account}),
-                            }
-                        })
-                        .collect();
+                    let replies: Vec<Json> = if differences {
+                        c.differ.iter().map(|d| difference_json(scan, d)).collect()
+                    } else {
+                        Vec::new()
+                    };
                     let mut o = Map::new();
                     o.insert("from".to_owned(), json!(config.catalogue.name(pair.from)));
                     o.insert("to".to_owned(), json!(config.catalogue.name(pair.to)));
-                    o.insert("differ".to_owned(), json!(replies.len()));
+                    o.insert("differ".to_owned(), json!(c.differ.len()));
                     for class in Class::ALL {
                         o.insert(class.name().to_owned(), json!(c.count(class)));
                     }
@@ -625,7 +744,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
         }
     }
     out.insert("elapsed_seconds".to_owned(), json!(elapsed.as_secs_f64()));
-    out.insert("replies_per_second".to_owned(), json!(per_second(scan.replies.len() as f64, elapsed)));
+    out.insert("replies_per_second".to_owned(), json!(per_second(scan.reply_count() as f64, elapsed)));
     out.insert("bytes_per_second".to_owned(), json!(per_second(scan.bytes as f64, elapsed)));
     if list {
         ids.insert("replies".to_owned(), json!((0..scan.replies.len()).map(|i| scan.id(i)).collect::<Vec<_>>()));
@@ -659,6 +778,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
             .collect();
         ids.insert("pages".to_owned(), Json::from(pages));
         ids.insert("diagnostics".to_owned(), json!(scan.diagnostics().map(|d| d.to_string()).collect::<Vec<_>>()));
+        ids.insert("unread".to_owned(), scan.unread.iter().map(unread_json).collect());
         for top in
             ["by_agent", "by_round", "by_format", "truncation", "reader_threw", "reader_not_json", "reader_failed"]
         {
@@ -690,6 +810,20 @@ fn readers_json(scan: &Scan) -> Json {
         (catalogue.name(n.reader).to_owned(), json!({"problems": problems}))
     });
     Json::Object(readers.collect())
+}
+
+/// An input's diagnostic whole, as `scan --merge` reads it back: what it prints (`message`),
+/// the file (`source`), the `line` and byte `offset` where there are, and the `problem`
+/// (`{kind, detail}`).
+fn unread_json(d: &InputDiagnostic) -> Json {
+    let InputDiagnostic::Loaded(d) = d;
+    json!({
+        "message": d.to_string(),
+        "source": d.source.to_string_lossy(),
+        "line": d.line,
+        "offset": d.offset,
+        "problem": d.problem,
+    })
 }
 
 #[cfg(test)]
@@ -740,7 +874,12 @@ mod tests {
         let documented: BTreeSet<String> = rows.iter().flat_map(|r| names(&r[0])).collect();
         let mut scanner = Scanner::new(Config::default());
         scanner.add_facts(Facts::of_text("{\"edits\": [{\"a\": 1}, {", true, scanner.config(), &[]));
-        let json = render_json(scanner.scan(), true);
+        let mut json = render_json(scanner.scan(), true);
+        // With its manifest, as `scan --json --list` prints it.
+        let samples = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs/round-4"));
+        let plan = Plan::new(vec![samples], None, crate::scan::shard::Part::WHOLE).unwrap();
+        let manifest = Manifest::of(&plan, Options::default(), 0, 0.0);
+        with_manifest(&mut json, Some(&manifest));
         let Json::Object(top) = &json else { panic!("{json}") };
         let mut keys = BTreeSet::new();
         for (key, value) in top {

@@ -5,8 +5,12 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
+
+use super::campaign::LEDGER;
+
 /// One problem with one input: the file, the line or byte offset, and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     pub source: PathBuf,
     /// The 1-based line, for a problem with one record.
@@ -36,6 +40,12 @@ impl Diagnostic {
     pub fn message(&self) -> String {
         self.problem.to_string()
     }
+
+    /// Whether it is a problem of a campaign's ledger, which is read as context by every
+    /// run beside it (its problems come with the first run that asks for it).
+    pub fn is_of_a_ledger(&self) -> bool {
+        self.source.file_name().is_some_and(|name| name == LEDGER)
+    }
 }
 
 impl fmt::Display for Diagnostic {
@@ -52,8 +62,10 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// What is wrong with an input.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// What is wrong with an input. Written and read back (a shard's JSON) as `{kind, detail}`,
+/// `kind` as [`Problem::kind`] names it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "detail", rename_all = "kebab-case")]
 pub enum Problem {
     #[error("no such file or directory")]
     NotFound,
@@ -93,7 +105,8 @@ pub enum Problem {
 
 /// What a record of unknown shape holds that could be its reply: where the likeliest text
 /// is (the `--text-path` to read it), or that nothing in it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Offer {
     /// The likeliest reply text: a JSON pointer to the string, and its length in characters.
     Text { pointer: String, chars: usize },
@@ -216,6 +229,43 @@ mod tests {
         assert_eq!(Problem::from_io(&gone, false), Problem::NotFound);
         #[cfg(target_os = "linux")]
         assert_eq!(Problem::from_io(&io::Error::from_raw_os_error(40), false).kind(), "symlink-loop");
+    }
+
+    #[test]
+    fn a_problem_is_written_by_its_kind_and_read_back_as_it_was() {
+        let offer = Some(Offer::Text { pointer: "/a/b".into(), chars: 6803 });
+        for problem in [
+            Problem::NotFound,
+            Problem::Vanished,
+            Problem::PermissionDenied,
+            Problem::SymlinkLoop("loop".into()),
+            Problem::BrokenSymlink,
+            Problem::NotAFile,
+            Problem::Empty,
+            Problem::Binary("NUL bytes".into()),
+            Problem::InvalidUtf8 { first: 3, count: 2 },
+            Problem::MalformedJson("EOF".into()),
+            Problem::UnknownShape { what: "an object".into(), offer },
+            Problem::UnknownShape { what: "an object".into(), offer: Some(Offer::Nothing) },
+            Problem::UnknownStream("x".into()),
+            Problem::BadRecord("why".into()),
+            Problem::LineTooLong { len: 9, max: 8 },
+            Problem::TooLarge { len: 9, max: 8 },
+            Problem::TooManyProblems { count: 4 },
+            Problem::Io("disk".into()),
+        ] {
+            let written = serde_json::to_value(&problem).unwrap();
+            assert_eq!(written["kind"], problem.kind(), "{written}");
+            assert_eq!(serde_json::from_value::<Problem>(written).unwrap(), problem);
+        }
+    }
+
+    #[test]
+    fn a_ledgers_problem_is_known_by_its_file() {
+        let bad = || Problem::BadRecord("a ledger line without an id and an outcome".into());
+        assert!(Diagnostic::new("round-1/ledger.jsonl", bad()).at_line(2, 10).is_of_a_ledger());
+        assert!(!Diagnostic::new("round-1/ledger.jsonl.bak", bad()).is_of_a_ledger());
+        assert!(!Diagnostic::new("ledger.jsonl/log.jsonl", bad()).is_of_a_ledger());
     }
 
     #[test]

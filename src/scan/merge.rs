@@ -17,6 +17,7 @@
 //! the scan of all of them.
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,11 +27,12 @@ use serde_json::Value as Json;
 use crate::read::trace::DecidedBy;
 use crate::readers::{Fault, ReaderProblem};
 use crate::reading::{Class, Config};
+use crate::runlog::{Diagnostic, Problem};
 
 use super::report::{self, Kind, Row};
 use super::rounds::{Call, Pages};
 use super::scanner::{
-    Comparison, Difference, Group, InputDiagnostic, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation,
+    Comparison, Difference, Group, InputDiagnostic, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation, Unlisted,
 };
 
 /// Why a shard's JSON could not be read back.
@@ -84,8 +86,10 @@ impl Scan {
         scan.replies = names.into_iter().zip(references).map(|(id, reference)| ReplyName { id, reference }).collect();
         scan.bytes = number(json, "bytes")?;
         scan.calls_without_reply = strings(ids.get("calls_without_reply"), "ids.calls_without_reply")?;
-        let diagnostics = strings(ids.get("diagnostics"), "ids.diagnostics")?;
-        scan.unread = read_problems(json, &mut scan, diagnostics)?;
+        let unread = ids.get("unread").ok_or_else(|| ShardError::NotAScan("no list of ids.unread".to_owned()))?;
+        let unread =
+            Vec::<Unread>::deserialize(unread).map_err(|e| ShardError::NotAScan(format!("ids.unread: {e}")))?;
+        scan.unread = read_problems(json, &mut scan, unread)?;
         scan.elapsed =
             json.get("elapsed_seconds").and_then(Json::as_f64).and_then(|s| Duration::try_from_secs_f64(s).ok());
         // The groups there are, so that the report has their rows.
@@ -140,7 +144,9 @@ impl Scan {
     }
 
     /// Appends `other`, a scan of the inputs that come after this one's under the same
-    /// config: the result is the scan of both, in that order (timing added up).
+    /// config: the result is the scan of both, in that order. Its time is the longer of the
+    /// two: scans of shards run side by side (a merge sets the span they ran in, where their
+    /// manifests say when each started).
     pub fn append(&mut self, other: Scan) {
         let Scan {
             config: _,
@@ -162,6 +168,7 @@ impl Scan {
             pages,
             fraction: _,
             elapsed,
+            unlisted,
         } = other;
         let base = self.replies.len();
         let shifted = |v: Vec<usize>| v.into_iter().map(move |i| i + base);
@@ -212,9 +219,15 @@ impl Scan {
         self.pages.append(pages, base);
         self.settle_pages();
         self.elapsed = match (self.elapsed, elapsed) {
-            (Some(a), Some(b)) => Some(a + b),
+            (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         };
+        let Unlisted { replies, calls_without_reply, rows } = unlisted;
+        self.unlisted.replies += replies;
+        self.unlisted.calls_without_reply += calls_without_reply;
+        for (row, n) in rows {
+            *self.unlisted.rows.entry(row).or_default() += n;
+        }
     }
 }
 
@@ -243,11 +256,22 @@ fn pages(ids: &Json, places: &Places) -> Result<Pages<usize>, ShardError> {
     Ok(out)
 }
 
-/// Puts each reader's problems back with its notes, from `readers.NAME.problems` (a shard
-/// made before readers were listed there has none), and gives back the inputs' diagnostics:
-/// `ids.diagnostics` lists every diagnostic as printed, the inputs' first, then the readers'
-/// ([`Scan::diagnostics`]), which must be what their problems print.
-fn read_problems(json: &Json, scan: &mut Scan, printed: Vec<String>) -> Result<Vec<InputDiagnostic>, ShardError> {
+/// An input's diagnostic as `scan --json --list` writes it whole (`ids.unread`).
+#[derive(Deserialize)]
+pub(super) struct Unread {
+    source: String,
+    line: Option<usize>,
+    offset: Option<u64>,
+    problem: Problem,
+}
+
+/// Puts each reader's problems back with its notes, from `readers.NAME.problems`, and gives
+/// back the inputs' diagnostics, `unread`: as many in all as the shard counts.
+pub(super) fn read_problems(
+    json: &Json,
+    scan: &mut Scan,
+    unread: Vec<Unread>,
+) -> Result<Vec<InputDiagnostic>, ShardError> {
     let readers = json.get("readers").and_then(Json::as_object);
     for (name, reader) in readers.into_iter().flatten() {
         let catalogue = &scan.config.catalogue;
@@ -262,17 +286,15 @@ fn read_problems(json: &Json, scan: &mut Scan, printed: Vec<String>) -> Result<V
             notes.problems.push(ReaderProblem::new(notes.reader, name, fault));
         }
     }
-    let theirs = || scan.noted.iter().flat_map(|n| &n.problems);
-    let inputs = printed
-        .len()
-        .checked_sub(theirs().count())
-        .filter(|&n| printed[n..].iter().zip(theirs()).all(|(said, p)| *said == p.to_string()));
-    let Some(inputs) = inputs else {
-        return Err(ShardError::NotAScan(
-            "ids.diagnostics do not end with what the readers' problems print".to_owned(),
-        ));
+    let listed = unread.len() + scan.noted.iter().map(|n| n.problems.len()).sum::<usize>();
+    let count = number(json, "diagnostics")?;
+    if count != listed as u64 {
+        return Err(ShardError::Miscounted { row: "diagnostics".to_owned(), listed, count });
+    }
+    let diagnostic = |Unread { source, line, offset, problem }| {
+        InputDiagnostic::Loaded(Diagnostic { source: PathBuf::from(source), line, offset, problem })
     };
-    Ok(printed.into_iter().take(inputs).map(InputDiagnostic::Merged).collect())
+    Ok(unread.into_iter().map(diagnostic).collect())
 }
 
 /// Puts a row's replies back where [`Row::replies`] reads them; `count` is the row's value
@@ -338,7 +360,7 @@ fn put(row: &Row, scan: &mut Scan, held: Vec<(usize, Held)>, count: &Json) {
 }
 
 /// The JSON at a row's key: `json[top]`, or `json[top][key]`.
-fn at<'a>(json: &'a Json, (top, key): &(&'static str, Option<String>)) -> Option<&'a Json> {
+pub(super) fn at<'a>(json: &'a Json, (top, key): &(&'static str, Option<String>)) -> Option<&'a Json> {
     let v = json.get(*top)?;
     match key {
         None => Some(v),
@@ -346,12 +368,12 @@ fn at<'a>(json: &'a Json, (top, key): &(&'static str, Option<String>)) -> Option
     }
 }
 
-fn number(json: &Json, key: &str) -> Result<u64, ShardError> {
+pub(super) fn number(json: &Json, key: &str) -> Result<u64, ShardError> {
     json.get(key).and_then(Json::as_u64).ok_or_else(|| ShardError::NotAScan(format!("no {key}")))
 }
 
 /// The shard was made with the comparisons and fields of `scan`'s config.
-fn check_config(json: &Json, scan: &Scan) -> Result<(), ShardError> {
+pub(super) fn check_config(json: &Json, scan: &Scan) -> Result<(), ShardError> {
     let keys = |top: &str| -> Vec<String> {
         let mut k: Vec<String> =
             json.get(top).and_then(Json::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();

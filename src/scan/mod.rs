@@ -28,10 +28,11 @@ mod paths;
 pub mod report;
 pub mod rounds;
 mod scanner;
+pub mod shard;
 
 pub use merge::ShardError;
-pub use paths::{Batch, Progress, in_batches, scan_paths, scan_paths_only, sizes};
+pub use paths::{Batch, Progress, in_batches, scan_found, scan_paths, scan_paths_only, sizes};
 pub use scanner::{
     Comparison, Difference, Group, InputDiagnostic, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan,
-    ScanDiagnostic, Scanner, Truncation, read,
+    ScanDiagnostic, Scanner, Truncation, Unlisted, read,
 };

@@ -98,6 +98,24 @@ pub fn scan_paths_only(
     let mut found = Vec::new();
     discover(paths, &mut |f| found.push(f));
     let sizes = sizes(&found);
+    let mut scan = scan_found(&found, &sizes, &|_| {}, load, config, only, progress);
+    scan.elapsed = Some(started.elapsed());
+    scan
+}
+
+/// Scans the files `found` (of `sizes` bytes), as [`scan_paths_only`] scans the files it
+/// finds, each item loaded renamed by `rename` before it is read (a shard names files
+/// relative to its corpus root). `elapsed` is this scan's.
+pub fn scan_found(
+    found: &[Found],
+    sizes: &[u64],
+    rename: &dyn Fn(&mut Item),
+    load: &LoadOptions,
+    config: Config,
+    only: Option<Query>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Scan {
+    let started = Instant::now();
     let state = Progress { bytes_total: sizes.iter().sum(), ..Progress::default() };
     progress(&state);
 
@@ -105,7 +123,8 @@ pub fn scan_paths_only(
     let load = &LoadOptions { forward_context: load.forward_context && only.is_some(), ..load.clone() };
     let mut pending = Pending::start(&config.catalogue, &config.commands());
     let mut folding = Folding { scanner: Scanner::only(config, only), state, progress };
-    in_batches(&found, &sizes, load, &mut |batch| {
+    in_batches(found, sizes, load, &mut |mut batch| {
+        batch.items.iter_mut().for_each(rename);
         pending.ask(vec![batch]);
         folding.fold(&mut pending, false);
         while pending.backlog() > MAX_BACKLOG && folding.fold(&mut pending, true) {}

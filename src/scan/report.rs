@@ -149,10 +149,12 @@ pub fn sentence(scan: &Scan, p: usize) -> String {
 pub fn readers_said(scan: &Scan, pair: Pair) -> Vec<String> {
     let mut out = Vec::new();
     for r in [pair.from, pair.to] {
-        let Some(n) = scan.notes(r) else { continue };
-        let count = |o: Outcome| thousands(n.of(o).len());
+        if scan.notes(r).is_none() {
+            continue;
+        }
+        let count = |o: Outcome| thousands(Row::Reader(r, o).count(scan));
         let mut s = format!("{} threw on {}", scan.config.catalogue.name(r), count(Outcome::Threw));
-        if !n.of(Outcome::NotJson).is_empty() {
+        if Row::Reader(r, Outcome::NotJson).count(scan) > 0 {
             s.push_str(&format!(", returned text that is not JSON on {}", count(Outcome::NotJson)));
         }
         s.push_str(&format!(", failed on {}", count(Outcome::Failed)));
@@ -295,8 +297,14 @@ impl Row {
         }
     }
 
-    /// How many replies are behind the row.
+    /// How many replies are behind the row: those it lists, and those a scan put together
+    /// from counts holds beyond them ([`Scan::unlisted`]).
     pub fn count(&self, scan: &Scan) -> usize {
+        self.listed(scan) + scan.unlisted.rows.get(self).copied().unwrap_or(0)
+    }
+
+    /// How many replies the row lists.
+    fn listed(&self, scan: &Scan) -> usize {
         let group = |g: Option<&Group>| g.map_or(0, |g| g.replies.len());
         match self {
             Row::Decided(d) => scan.decided(*d).len(),
@@ -319,8 +327,8 @@ impl Row {
     /// What the count is a share of: the replies, or for the rescued the strict-unreadable.
     pub fn of(&self, scan: &Scan) -> usize {
         match self {
-            Row::Rescued => scan.repair.strict_unreadable.len(),
-            _ => scan.replies.len(),
+            Row::Rescued => Row::StrictUnreadable.count(scan),
+            _ => scan.reply_count(),
         }
     }
 
@@ -408,11 +416,11 @@ fn field(config: &Config, i: usize) -> &str {
 pub fn headline(scan: &Scan) -> String {
     let mut s = format!(
         "{}, {} bytes",
-        plural(scan.replies.len(), "reply", "replies"),
+        plural(scan.reply_count(), "reply", "replies"),
         thousands(usize::try_from(scan.bytes).unwrap_or(usize::MAX))
     );
-    if !scan.calls_without_reply.is_empty() {
-        s.push_str(&format!(", {} with no reply", plural(scan.calls_without_reply.len(), "call", "calls")));
+    if scan.calls_without_reply_count() > 0 {
+        s.push_str(&format!(", {} with no reply", plural(scan.calls_without_reply_count(), "call", "calls")));
     }
     s.push_str(&format!(", {}", plural(scan.diagnostic_count(), "diagnostic", "diagnostics")));
     s

@@ -16,6 +16,7 @@ use crate::readers::{Outcome, ReaderId, ReaderProblem};
 use crate::reading::{Class, Config, Facts, Flag, Pair, flags};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
 
+use super::report::Row;
 use super::rounds::{Call, Fraction, Pages, page_size};
 
 /// The group key of a reply whose record does not say (no agent, no round).
@@ -87,19 +88,17 @@ pub struct ReaderNotes {
 }
 
 /// An input, or a part of one, that a scan could not read: a diagnostic of the scan.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum InputDiagnostic {
-    /// As the loader said it.
+    /// As the loader said it, or as a shard's JSON gives it back (`scan --merge`), which
+    /// writes it whole (`ids.unread`).
     Loaded(Diagnostic),
-    /// As a shard's JSON gives it (`scan --merge`), which is the text it printed.
-    Merged(String),
 }
 
 impl fmt::Display for InputDiagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InputDiagnostic::Loaded(d) => d.fmt(f),
-            InputDiagnostic::Merged(text) => f.write_str(text),
         }
     }
 }
@@ -187,6 +186,21 @@ pub struct Scan {
     pub fraction: Fraction,
     /// How long the scan took, where its driver timed it.
     pub elapsed: Option<Duration>,
+    /// What a scan put together from counts holds beyond its lists (a merge of shards that
+    /// lists nothing): empty for a scan that read its replies.
+    pub unlisted: Unlisted,
+}
+
+/// The replies a scan counts but does not list: a merge that prints no listing keeps the
+/// counts of its shards and not their ids, so that its memory is its differences and
+/// diagnostics, not its replies. Every count of a row is its list and these.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Unlisted {
+    /// Replies not in [`Scan::replies`] (which then names only the replies a list holds).
+    pub replies: usize,
+    pub calls_without_reply: usize,
+    /// Each row's replies not in its list ([`Row::count`] adds them).
+    pub rows: BTreeMap<Row, usize>,
 }
 
 impl Scan {
@@ -219,7 +233,18 @@ impl Scan {
             pages: Pages::default(),
             fraction: Fraction::HALF,
             elapsed: None,
+            unlisted: Unlisted::default(),
         }
+    }
+
+    /// How many replies the scan counted, listed or not.
+    pub fn reply_count(&self) -> usize {
+        self.replies.len() + self.unlisted.replies
+    }
+
+    /// How many calls left no reply, listed or not.
+    pub fn calls_without_reply_count(&self) -> usize {
+        self.calls_without_reply.len() + self.unlisted.calls_without_reply
     }
 
     /// Raises `page-shrank` on the final answers of pages lost since an earlier round, from

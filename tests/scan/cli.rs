@@ -113,6 +113,21 @@ fn list_adds_the_ids_behind_every_count() {
     assert_eq!(ids["replies"].as_array().unwrap().len(), n("replies"));
     assert_eq!(ids["calls_without_reply"].as_array().unwrap().len(), n("calls_without_reply"));
     assert_eq!(ids["diagnostics"].as_array().unwrap().len(), n("diagnostics"));
+    // Each input's diagnostic whole, as printed and by its parts (no reader of one's own here).
+    let unread = ids["unread"].as_array().unwrap();
+    assert!(!unread.is_empty());
+    assert_eq!(
+        unread.iter().map(|d| &d["message"]).collect::<Vec<_>>(),
+        ids["diagnostics"].as_array().unwrap().iter().collect::<Vec<_>>()
+    );
+    for d in unread {
+        let (source, message) = (d["source"].as_str().unwrap(), d["message"].as_str().unwrap());
+        let at = match d["line"].as_u64() {
+            Some(line) => format!("{source}:{line}: "),
+            None => source.to_owned(),
+        };
+        assert!(message.starts_with(&at) && d["problem"]["kind"].is_string(), "{d}");
+    }
     for (k, count) in v["decided_by"].as_object().unwrap() {
         assert_eq!(ids["decided_by"][k].as_array().unwrap().len() as u64, count.as_u64().unwrap(), "{k}");
     }

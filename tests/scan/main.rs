@@ -6,6 +6,8 @@ mod support;
 
 mod accepted;
 mod cli;
+mod cluster;
 mod counts;
 mod merge;
 mod rounds;
+mod shards;

@@ -270,3 +270,27 @@ fn explain_says_a_final_answer_lost_its_page_since_an_earlier_round() {
     let before = format!("{}36", at(dir.path(), "round-2", first));
     assert!(!stdout(&bracewalk(&["explain", &before])).contains("page-shrank"));
 }
+
+#[test]
+fn a_merge_of_a_cut_that_lists_nothing_finds_the_pages_one_scan_finds() {
+    let dir = shrinking();
+    let root = dir.path().to_str().unwrap();
+    let shards = tempfile::tempdir().unwrap();
+    let whole = json(&["scan", "--root", root, root, "--json"]);
+    assert_eq!(whole["flags"]["page-shrank"], 2);
+    for n in [1, 2, 3, 5] {
+        let mut files = Vec::new();
+        for i in 1..=n {
+            let o = bracewalk(&["scan", "--shard", &format!("{i}/{n}"), "--root", root, root, "--json", "--list"]);
+            let f = shards.path().join(format!("{i}-of-{n}.json"));
+            std::fs::write(&f, &o.stdout).unwrap();
+            files.push(f.to_str().unwrap().to_owned());
+        }
+        let mut args = vec!["scan", "--merge"];
+        args.extend(files.iter().map(String::as_str));
+        args.push("--json");
+        let merged = json(&args);
+        assert_eq!(merged["flags"], whole["flags"], "{n}");
+        assert_eq!(merged["by_round"], whole["by_round"], "{n}");
+    }
+}

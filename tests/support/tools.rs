@@ -25,6 +25,9 @@ pub const PYTHON3: Tool = Tool { name: "python3", program: "python3", args: &["-
 /// The npm package `examples/readers/jsonrepair.mjs` wraps, found as that reader finds it.
 pub const JSONREPAIR: Tool =
     Tool { name: "the npm package jsonrepair", program: "node", args: &["examples/readers/jsonrepair.mjs"] };
+/// Dask's distributed scheduler, which `examples/cluster/dask_scan.py` runs its tasks on.
+pub const DASK: Tool =
+    Tool { name: "the Python package dask.distributed", program: "python3", args: &["-c", "import dask.distributed"] };
 /// The Python package `examples/readers/json-repair.py` wraps.
 pub const JSON_REPAIR: Tool =
     Tool { name: "the Python package json_repair", program: "python3", args: &["-c", "import json_repair"] };
