@@ -5,15 +5,22 @@
 //!     cargo run --example corpus -- fences
 //!     cargo run --example corpus -- typical BYTES [SEED]
 //!     cargo run --example corpus -- adversarial FAMILY SIZE     (FAMILY may be `all`)
+//!     cargo run --example corpus -- hard BYTES [SEED]
 //!     cargo run --release --example corpus -- campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]]
+//!     cargo run --release --example corpus -- hard-campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]]
 //!     cargo run --example corpus -- shrinking DIR
 //!
 //! `campaign` writes a bench campaign in the run-log shape under DIR (`round-N/<document>/
 //! log.jsonl` with ledgers; by default 10 rounds of 20 documents of 150 replies, some 1.1 GB)
 //! and prints what it wrote; MIN and MAX bound each reply's size in bytes (2,000 and 60,000).
-//! `shrinking` writes three rounds of two documents where, in the last, page 17 of one shrinks
-//! from 8,334 characters of page to 3 and page 5 of the other vanishes (what `bracewalk
-//! rounds` and the `page-shrank` flag are tested on).
+//! Its replies are the typical mix, mostly one envelope and a few candidates each.
+//! `hard-campaign` writes the same layout with the hard mix: replies that reason before they
+//! answer, with scratch templates, drafts, fences, quoted decoys, unescaped quotes and cut
+//! `edits` arrays, several of each (some 1 GB by default, 88 `{` a reply on average); `hard`
+//! prints those replies as `typical` prints its own. `shrinking` writes three rounds of two
+//! documents where, in the last, page 17 of one shrinks from 8,334 characters of page to 3 and
+//! page 5 of the other vanishes (what `bracewalk rounds` and the `page-shrank` flag are tested
+//! on).
 //!
 //! `scripts/regen-goldens` is the one caller that matters; see `tests/golden/README.md`.
 
@@ -27,7 +34,7 @@ use std::process::ExitCode;
 
 use corpus::Record;
 
-const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]] | shrinking DIR";
+const USAGE: &str = "usage: corpus golden [SEED] | fences | typical BYTES [SEED] | hard BYTES [SEED] | adversarial FAMILY|all SIZE | campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]] | hard-campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]] | shrinking DIR";
 
 fn number(arg: Option<&String>, what: &str) -> Result<Option<u64>, String> {
     match arg {
@@ -56,6 +63,19 @@ fn records(args: &[String]) -> Result<Vec<Record>, String> {
                 .map(|(i, text)| Record { id: format!("typical-{i}"), text, fields: None })
                 .collect())
         }
+        Some("hard") => {
+            let bytes = number(args.get(1), "bytes")?.ok_or(USAGE)?;
+            let bytes = usize::try_from(bytes).map_err(|e| e.to_string())?;
+            let seed = number(args.get(2), "seed")?.unwrap_or(corpus::GOLDEN_SEED);
+            let (mut replies, mut rng) = (corpus::Hard::new(seed), corpus::Rng::for_name(seed, "hard-sizes"));
+            let (mut out, mut total) = (Vec::new(), 0);
+            while total < bytes {
+                let text = replies.reply_of(rng.range(2_000, 60_000));
+                total += text.len();
+                out.push(Record { id: format!("hard-{}", out.len()), text, fields: None });
+            }
+            Ok(out)
+        }
         Some("adversarial") => {
             let family = args.get(1).ok_or(USAGE)?;
             let size = number(args.get(2), "size")?.ok_or(USAGE)?;
@@ -76,8 +96,9 @@ fn records(args: &[String]) -> Result<Vec<Record>, String> {
     }
 }
 
-/// `campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]]`: writes it, says what it wrote.
-fn campaign(args: &[String]) -> Result<String, String> {
+/// `campaign DIR [ROUNDS DOCUMENTS REPLIES [SEED [MIN MAX]]]` of `mix`: writes it, says what
+/// it wrote.
+fn campaign(args: &[String], mix: campaign::Mix) -> Result<String, String> {
     let dir = args.get(1).ok_or(USAGE)?;
     let mut shape = campaign::Shape::default();
     let count = |i: usize, what: &str, default: usize| -> Result<usize, String> {
@@ -88,10 +109,16 @@ fn campaign(args: &[String]) -> Result<String, String> {
     shape.replies = count(4, "replies", shape.replies)?;
     shape.seed = number(args.get(5), "seed")?.unwrap_or(shape.seed);
     shape.sizes = (count(6, "min", shape.sizes.0)?, count(7, "max", shape.sizes.1)?);
-    let w = campaign::write_campaign(std::path::Path::new(dir), &shape).map_err(|e| format!("{dir}: {e}"))?;
+    let w = campaign::write_campaign_of(std::path::Path::new(dir), &shape, mix).map_err(|e| format!("{dir}: {e}"))?;
     Ok(format!(
-        "{dir}: {} rounds x {} documents, {} replies and {} calls cut at the output ceiling, {} bytes of run logs in {} files\n",
-        shape.rounds, shape.documents, w.replies, w.truncated, w.bytes, w.files
+        "{dir}: {} rounds x {} documents, {} replies ({} `{{` a reply on average) and {} calls cut at the output ceiling, {} bytes of run logs in {} files\n",
+        shape.rounds,
+        shape.documents,
+        w.replies,
+        w.braces / w.replies.max(1) as u64,
+        w.truncated,
+        w.bytes,
+        w.files
     ))
 }
 
@@ -111,8 +138,13 @@ fn main() -> ExitCode {
             }
         };
     }
-    if args.first().map(String::as_str) == Some("campaign") {
-        return match campaign(&args) {
+    let mix = match args.first().map(String::as_str) {
+        Some("campaign") => Some(campaign::Mix::Typical),
+        Some("hard-campaign") => Some(campaign::Mix::Hard),
+        _ => None,
+    };
+    if let Some(mix) = mix {
+        return match campaign(&args, mix) {
             Ok(said) => {
                 print!("{said}");
                 ExitCode::SUCCESS

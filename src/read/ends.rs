@@ -140,13 +140,27 @@ impl<'a> SpanEnds<'a> {
         let mut ends = Table::default();
         let mut tracks: Vec<Track> = Vec::new();
         let mut i = 0;
+        // The next `\` at or after `i` (`bytes.len()` where there is none), found again only
+        // once `i` has passed it, so that looking for it costs one pass in all.
+        let mut backslash: Option<usize> = None;
         while i < bytes.len() {
-            // With one scan or none, the bytes that change nothing are skipped in bulk.
+            // The bytes that change no scan are skipped in bulk.
             let next = match tracks.as_slice() {
                 [] => memchr::memchr(b'{', &bytes[i..]),
                 [t] if t.state == State::Outside => memchr::memchr3(b'"', b'{', b'}', &bytes[i..]),
                 [t] if t.state == State::InString => memchr::memchr3(b'"', b'\\', b'{', &bytes[i..]),
-                _ => Some(0),
+                // A scan just past a backslash takes the next byte, whatever it is.
+                ts if ts.iter().any(|t| t.state == State::Escaped) => Some(0),
+                // Two or three scans, each outside a string or inside one: a byte that is no
+                // quote, brace or backslash changes none of them.
+                _ => {
+                    if backslash.is_none_or(|b| b < i) {
+                        backslash = Some(memchr::memchr(b'\\', &bytes[i..]).map_or(bytes.len(), |k| i + k));
+                    }
+                    let other = memchr::memchr3(b'"', b'{', b'}', &bytes[i..]).map_or(bytes.len(), |k| i + k);
+                    let at = backslash.unwrap_or(bytes.len()).min(other);
+                    (at < bytes.len()).then(|| at - i)
+                }
             };
             let Some(skip) = next else { break };
             i += skip;

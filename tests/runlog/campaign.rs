@@ -47,3 +47,34 @@ fn the_same_seed_writes_the_same_campaign() {
     let log = |d: &std::path::Path| std::fs::read(d.join("round-1").join(&id).join("log.jsonl")).unwrap();
     assert_eq!(log(a.path()), log(b.path()));
 }
+
+/// The hard mix: the same layout, ledgers and calls as the typical campaign of the same shape,
+/// only the replies differ, and they carry the seed's hard shapes at the density the campaign
+/// figures are measured at: dozens of `{` a reply, scratch templates, drafts, fences, decoys.
+#[test]
+fn a_hard_campaign_is_the_same_campaign_with_hard_replies() {
+    let (typical, hard) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let shape = campaign::Shape { rounds: 2, documents: 2, replies: 24, ..campaign::Shape::default() };
+    let t = campaign::write_campaign_of(typical.path(), &shape, campaign::Mix::Typical).unwrap();
+    let h = campaign::write_campaign_of(hard.path(), &shape, campaign::Mix::Hard).unwrap();
+    assert_eq!((t.files, t.replies, t.truncated), (h.files, h.replies, h.truncated));
+    let per_reply = h.braces as f64 / h.replies as f64;
+    assert!((60.0..=120.0).contains(&per_reply), "{per_reply} `{{` a reply");
+
+    let (a, b) = (loaded::load(&[typical.path()]).clean(), loaded::load(&[hard.path()]).clean());
+    assert_eq!(a.replies.len(), b.replies.len());
+    assert_eq!(a.events.len(), b.events.len());
+    for (x, y) in a.replies.iter().zip(&b.replies) {
+        assert_eq!((&x.meta.round, &x.meta.document), (&y.meta.round, &y.meta.document));
+    }
+    let texts: Vec<&str> = b.replies.iter().map(|r| r.text.as_str()).collect();
+    let share = |what: &dyn Fn(&str) -> bool| texts.iter().filter(|t| what(t)).count() * 100 / texts.len();
+    let mean = texts.iter().map(|t| t.len()).sum::<usize>() / texts.len();
+    assert!((20_000..=45_000).contains(&mean), "{mean} bytes a reply");
+    assert!(share(&|t| t.contains(r#""html": "...""#)) >= 50, "scratch templates");
+    assert!(share(&|t| t.contains("```")) >= 50, "fences");
+    assert!(share(&|t| t.contains("The contract is {")) >= 50, "decoys quoted in prose");
+    assert!(share(&|t| t.contains("reads \"CLOSED\" today")) >= 50, "unescaped quotes");
+    assert!(share(&|t| t.contains("RESTART")) >= 50, "drafts and cut arrays");
+    assert!(share(&|t| t.matches("\"suggested_agent\"").count() >= 4) >= 50, "several envelopes");
+}

@@ -8,8 +8,10 @@
 //! run of page calls: each page is read (`page.md`, a reply from the typical mix), verified
 //! (`feedback.md`, another reply) and marked `page_verify_ok` or `_failed`; a reply is a
 //! `model_call_start`, its `model_call` and its `agent_call`, whose `output` is the reply, and
-//! one page call in forty hits the output ceiling instead. Every file is written in one call,
-//! so a campaign written into a watched directory appears a whole file at a time.
+//! one page call in forty hits the output ceiling instead. The replies come from the typical
+//! mix or, for a campaign of the hard mix ([`Mix::Hard`]), from the hard one. Every file is
+//! written in one call, so a campaign written into a watched directory appears a whole file at
+//! a time.
 //!
 //! Used by `examples/corpus.rs` (`corpus campaign DIR …`) and by tests that include it
 //! beside `corpus.rs`.
@@ -19,7 +21,7 @@ use std::fmt::Write as _;
 use std::io;
 use std::path::Path;
 
-use super::corpus::{Rng, Typical, q};
+use super::corpus::{Hard, Rng, Typical, q};
 
 /// How big a campaign is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +52,8 @@ pub struct Written {
     /// Calls that hit the output ceiling (each a `model_call` with its error, no reply).
     pub truncated: usize,
     pub bytes: u64,
+    /// `{` in the replies logged (what makes a reply's candidates).
+    pub braces: u64,
 }
 
 /// The document ids of a campaign: sixteen hex digits, as the bench names them.
@@ -58,10 +62,50 @@ pub fn document_id(seed: u64, document: usize) -> String {
     format!("{:016x}", Rng::for_name(seed, &format!("document-{document}")).next_u64())
 }
 
-/// Writes the campaign `shape` under `dir` (made if missing).
+/// Which replies a campaign's logs carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mix {
+    /// The typical mix (`corpus::Typical`): mostly one envelope, a few candidates a reply.
+    Typical,
+    /// The hard mix (`corpus::Hard`): the seed's hard shapes, several of each, dozens of `{` a
+    /// reply.
+    Hard,
+}
+
+/// Where a run log's replies come from.
+pub trait Replies {
+    /// The next reply, of about `size` bytes.
+    fn reply_of(&mut self, size: usize) -> String;
+}
+
+impl Replies for Typical {
+    fn reply_of(&mut self, size: usize) -> String {
+        Typical::reply_of(self, size)
+    }
+}
+
+impl Replies for Hard {
+    fn reply_of(&mut self, size: usize) -> String {
+        Hard::reply_of(self, size)
+    }
+}
+
+/// Writes the campaign `shape` of the typical mix under `dir` (made if missing).
 pub fn write_campaign(dir: &Path, shape: &Shape) -> io::Result<Written> {
+    write_campaign_of(dir, shape, Mix::Typical)
+}
+
+/// Writes the campaign `shape` of `mix` under `dir` (made if missing): the same layout,
+/// ledgers, documents and calls whichever the mix, only the replies differ.
+pub fn write_campaign_of(dir: &Path, shape: &Shape, mix: Mix) -> io::Result<Written> {
+    match mix {
+        Mix::Typical => write_with(dir, shape, &mut Typical::new(shape.seed)),
+        Mix::Hard => write_with(dir, shape, &mut Hard::new(shape.seed)),
+    }
+}
+
+fn write_with(dir: &Path, shape: &Shape, replies: &mut impl Replies) -> io::Result<Written> {
     let mut written = Written::default();
-    let mut replies = Typical::new(shape.seed);
     for round in 1..=shape.rounds {
         let out = dir.join(format!("round-{round}"));
         std::fs::create_dir_all(&out)?;
@@ -70,9 +114,10 @@ pub fn write_campaign(dir: &Path, shape: &Shape) -> io::Result<Written> {
             let id = document_id(shape.seed, document);
             let doc = out.join(&id);
             std::fs::create_dir_all(&doc)?;
-            let log = RunLog::new(shape.seed, round, document).write(shape.replies, shape.sizes, &mut replies);
+            let log = RunLog::new(shape.seed, round, document).write(shape.replies, shape.sizes, replies);
             written.replies += log.replies;
             written.truncated += log.truncated;
+            written.braces += log.braces;
             written.bytes += log.text.len() as u64;
             std::fs::write(doc.join("log.jsonl"), &log.text)?;
             let session =
@@ -127,6 +172,8 @@ pub struct Log {
     pub truncated: usize,
     pub pages: usize,
     pub failed_pages: usize,
+    /// `{` in the replies logged.
+    pub braces: u64,
 }
 
 const MODEL: &str = "us.anthropic.claude-sonnet-4-20250514-v1:0";
@@ -198,12 +245,13 @@ impl RunLog {
 
     /// The log of a run with `count` calls, their replies drawn from `replies` at sizes in
     /// `sizes`.
-    pub fn write(mut self, count: usize, sizes: (usize, usize), replies: &mut Typical) -> Log {
+    pub fn write(mut self, count: usize, sizes: (usize, usize), replies: &mut impl Replies) -> Log {
         let mut out = String::new();
         let pages = count.div_ceil(2);
         self.line(&mut out, 0, &format!("\"type\":\"run_start\",\"pages\":{pages},\"mode\":\"full\""));
         self.line(&mut out, 40, "\"type\":\"phase\",\"phase\":\"extraction\"");
-        let (mut logged, mut truncated, mut failed) = (0, 0, 0);
+        let (mut logged, mut truncated, mut failed, mut braces) = (0, 0, 0, 0);
+        let count_braces = |reply: &str| reply.bytes().filter(|&b| b == b'{').count() as u64;
         let mut calls = 0;
         for page in 1..=pages {
             let image = format!("document-p{page}.png");
@@ -212,6 +260,7 @@ impl RunLog {
             calls += 1;
             if self.call(&mut out, "page", "page", &image, &reply, cut) {
                 logged += 1;
+                braces += count_braces(&reply);
             } else {
                 truncated += 1;
             }
@@ -222,6 +271,7 @@ impl RunLog {
             calls += 1;
             if self.call(&mut out, "feedback", "verify", &image, &verdict, false) {
                 logged += 1;
+                braces += count_braces(&verdict);
             }
             if cut || self.rng.chance(1, 6) {
                 failed += 1;
@@ -238,7 +288,7 @@ impl RunLog {
             }
         }
         self.line(&mut out, 500, &format!("\"type\":\"run_complete\",\"pages\":{pages}"));
-        Log { text: out, replies: logged, truncated, pages, failed_pages: failed }
+        Log { text: out, replies: logged, truncated, pages, failed_pages: failed, braces }
     }
 }
 

@@ -2140,6 +2140,137 @@ impl Typical {
     }
 }
 
+/// The replies of the hard mix, one at a time: what a model that reasons before it answers
+/// writes when it corrects a page or judges one, as the seed's comments describe it (the 62 kB
+/// correction of #170, the verdicts of #168 and #339): prose with decoys quoted in it
+/// (`the contract is {html, log, suggested_agent}`), scratch templates, complete envelopes
+/// marked as drafts, fenced or not, envelopes whose page carries unescaped quotes, drafts
+/// abandoned mid-string and restarted inline, `{"html":"…` quoted in a verdict, verdicts with
+/// their `problems`, `edits` arrays complete and cut, and at the end the answer. Several of
+/// each per reply, so a reply of 33 kB carries some 90 `{`. Its own stream (`hard`), so the
+/// typical mix is unchanged by it.
+pub struct Hard {
+    g: G,
+}
+
+impl Hard {
+    pub fn new(seed: u64) -> Hard {
+        Hard { g: G::new(seed, "hard") }
+    }
+
+    /// One piece of reasoning: one of the hard shapes and prose after it, some 500-5,000 bytes.
+    fn piece(&mut self, t: &mut String) {
+        let g = &mut self.g;
+        match g.rng.below(12) {
+            0 => {
+                let d = DECOYS[g.rng.below(DECOYS.len())];
+                let more = g.prose(120);
+                t.push_str(&format!("The contract is {d}, so the reply must carry all three fields. {more}"));
+            }
+            1 => {
+                let tpl = if g.chance(1, 2) { TEMPLATE } else { TEMPLATE_ONE_LINE };
+                t.push_str(&format!("The output has to be:\n\n{tpl}\n\n{}", g.prose(100)));
+            }
+            2 | 3 => {
+                // A complete envelope the model then abandons, fenced or not.
+                let n = g.rng.size(150, 2_000);
+                let html = g.page(n);
+                let log = g.pick(DRAFT_LOGS).to_owned();
+                let e = env(g.layout(), q(&html), q(&log), &g.agent());
+                let e = if g.chance(1, 2) { g.fenced(&e) } else { e };
+                t.push_str(&format!("First attempt:\n\n{e}\n\n{}", g.prose(80)));
+            }
+            4 => {
+                // The page carries quotes the model did not escape.
+                let n = g.rng.size(150, 1_500);
+                let html = format!("<p>The sign reads \"CLOSED\" today</p>{}", g.page(n));
+                t.push_str(&env(g.layout(), raw(&html), q(&g.log()), "null"));
+                t.push_str(&format!("\n\n{}", g.prose(60)));
+            }
+            5 => {
+                // A draft abandoned mid-string and restarted inline.
+                let n = g.rng.size(100, 1_200);
+                let page = g.table_page(n);
+                let abandoned = g.prose(40);
+                let rest = env(Layout::Spaced, raw(&format!("<p>use the }} token</p>{page}")), q(&g.log()), "null");
+                t.push_str(&format!("{{\"html\": \"<p>{abandoned}\n{rest}\n\n{}", g.prose(60)));
+            }
+            6 => {
+                // A verdict quoting the agent's envelope, `{"html":"…` and all.
+                let n = g.rng.size(30, 400);
+                let page = g.page(n);
+                let log = g.log();
+                t.push_str(&format!(
+                    "The agent returned {{\"html\":\"{page}\", and its \"log\": \"{log}\", with \"suggested_agent\": null}}. {}",
+                    g.prose(60)
+                ));
+            }
+            7 | 8 => {
+                // A verdict with its problems, its notes quoting the contract back.
+                let k = g.range(2, 7);
+                let d = QUOTED_NO_STRINGS[g.rng.below(QUOTED_NO_STRINGS.len())];
+                let notes = notes_quoting(g, d);
+                let p = problems(g, k);
+                let v = obj(g.layout(), &[("faithful", "false".to_owned()), ("problems", p), ("notes", raw(&notes))]);
+                t.push_str(&format!("Checking it as the reviewer would:\n\n{v}\n\n{}", g.prose(60)));
+            }
+            9 => {
+                let k = g.range(3, 10);
+                let r = edits_reply(g, k);
+                t.push_str(&format!("The edits so far:\n\n{r}\n\n{}", g.prose(60)));
+            }
+            10 => {
+                // An edits array cut mid-entry, then taken up again.
+                let k = g.range(3, 10);
+                let r = edits_reply(g, k);
+                let open = r.find('[').unwrap_or(0);
+                let close = r.rfind(']').unwrap_or(r.len());
+                let at = g.range(open + 1, close);
+                t.push_str(&format!("{}\n\nRESTART\n\n{}", cut(&r, at), g.prose(60)));
+            }
+            _ => {
+                let n = g.rng.size(200, 1_500);
+                t.push_str(&g.prose(n));
+            }
+        }
+        t.push_str("\n\n");
+        let n = g.rng.size(180, 1_400);
+        t.push_str(&g.prose(n));
+        t.push_str("\n\n");
+    }
+
+    /// The next reply of the hard mix, of about `size` bytes: reasoning until the answer's
+    /// room is left, then the answer (an envelope, fenced or not, a verdict, or edits).
+    pub fn reply_of(&mut self, size: usize) -> String {
+        let answer_size = self.g.rng.size(size / 10 + 50, size / 4 + 100);
+        let mut t =
+            String::from("I'll carefully re-read the image for all the flagged values and correct each one.\n\n");
+        while t.len() + answer_size < size {
+            self.piece(&mut t);
+        }
+        let g = &mut self.g;
+        match g.rng.below(6) {
+            0 | 1 => t.push_str(&g.envelope(answer_size)),
+            2 => {
+                let e = g.envelope(answer_size);
+                t.push_str(&g.fenced(&e));
+            }
+            3 => {
+                let k = (answer_size / 400).max(1);
+                let p = problems(g, k);
+                let notes = q(&g.sentence());
+                t.push_str(&obj(g.layout(), &[("faithful", "false".to_owned()), ("problems", p), ("notes", notes)]));
+            }
+            4 => t.push_str(&edits_reply(g, (answer_size / 250).max(1))),
+            _ => {
+                let e = g.envelope(answer_size);
+                t.push_str(&format!("{e}\n\nAll flagged values are now corrected."));
+            }
+        }
+        t
+    }
+}
+
 /// A brace-laden text of about `size` bytes in one of `ADVERSARIAL_FAMILIES` (empty for an
 /// unknown family).
 pub fn adversarial(family: &str, size: usize) -> String {
