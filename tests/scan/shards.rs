@@ -51,6 +51,10 @@ fn untimed(o: &Output) -> Json {
     for k in ["elapsed_seconds", "replies_per_second", "bytes_per_second"] {
         json.as_object_mut().unwrap().remove(k);
     }
+    // The command's own whole time, which a merge of shards made by several has not.
+    for k in ["wall_seconds", "readers_seconds"] {
+        json.as_object_mut().unwrap().remove(k);
+    }
     if let Some(m) = json.get_mut("manifest") {
         m.as_object_mut().unwrap().remove("started");
         m.as_object_mut().unwrap().remove("root_path");
