@@ -10,6 +10,7 @@ pub mod corpus;
 pub mod follower;
 pub mod fuzz_checks;
 pub mod groups;
+pub mod in_shell;
 pub mod loaded;
 pub mod replies;
 pub mod soak;

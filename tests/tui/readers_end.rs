@@ -11,17 +11,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::support::groups::{self, assert_gone, assert_running, groups_in};
-use crate::support::tmux::Tmux;
+use crate::support::in_shell::{DEADLINE, InShell};
 use crate::support::tools::{PYTHON3, TMUX};
-use crate::support::tree;
 
-/// Generous: the machine running the tests may be small and busy.
-const DEADLINE: Duration = Duration::from_secs(20);
 /// How long a group may take to go once the inspector has.
 const GONE: Duration = Duration::from_secs(5);
 
@@ -33,9 +28,13 @@ const SLEEPY: &str = "import os, subprocess, time\n\
                       def extract(text):\n    time.sleep(1000)\n";
 
 /// The inspector in a shell in tmux, with one reader of one's own.
-struct Inspector {
-    tmux: Tmux,
-    dir: tempfile::TempDir,
+struct Inspector(InShell);
+
+impl std::ops::Deref for Inspector {
+    type Target = InShell;
+    fn deref(&self) -> &InShell {
+        &self.0
+    }
 }
 
 /// The reader an inspector runs.
@@ -50,60 +49,25 @@ impl Inspector {
     /// Starts the inspector with `reader` and `env` (`NAME=value` words), and waits until
     /// the reader runs.
     fn start(reader: Reader, env: &str) -> Inspector {
-        let dir = tempfile::tempdir().unwrap();
-        tree::copy_samples(&dir.path().join("logs"));
-        let definition = match reader {
-            Reader::Sleepy => {
-                std::fs::write(dir.path().join("sleepy.py"), SLEEPY).unwrap();
-                format!("slow=py:{}", dir.path().join("sleepy.py").display())
-            }
-            Reader::Command(make) => format!("slow={}", make(&dir.path().join("group"))),
-        };
-        std::fs::write(dir.path().join("reader"), definition).unwrap();
-        // The pid is the inspector's own (`exec`); the files go beside the logs, never in them.
-        let script = format!(
-            "echo $$ > pid\nexec env BRACEWALK_STATE_DIR=state RUST_BACKTRACE=0 {env} {} --reader \"$(cat reader)\" logs\n",
-            env!("CARGO_BIN_EXE_bracewalk")
-        );
-        std::fs::write(dir.path().join("run.sh"), script).unwrap();
-        let tmux = Tmux::start(dir.path(), 120, 40, dir.path(), "env PS1='re$ ' sh");
-        let this = Inspector { tmux, dir };
-        this.tmux.wait_text("re$", DEADLINE);
-        this.tmux.text("sh run.sh; echo $? > status");
-        this.tmux.keys(&["Enter"]);
+        let this = Inspector(InShell::start("re$ ", env, "--reader \"$(cat reader)\"", "", |dir| {
+            let definition = match reader {
+                Reader::Sleepy => {
+                    std::fs::write(dir.join("sleepy.py"), SLEEPY).unwrap();
+                    format!("slow=py:{}", dir.join("sleepy.py").display())
+                }
+                Reader::Command(make) => format!("slow={}", make(&dir.join("group"))),
+            };
+            std::fs::write(dir.join("reader"), definition).unwrap();
+        }));
         this.tmux.wait_for("the first frame", DEADLINE, |s| s.contains("replies") && s.contains("slow"));
         let group = this.group();
         assert_running(group);
         this
     }
 
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
     /// The first group the reader ran in, once it runs.
     fn group(&self) -> i32 {
         groups::group_in(&self.path("group"), DEADLINE)
-    }
-
-    fn pid(&self) -> String {
-        std::fs::read_to_string(self.path("pid")).unwrap().trim().to_owned()
-    }
-
-    fn signal(&self, signal: &str) {
-        let sent = Command::new("kill").args([signal, &self.pid()]).status().unwrap();
-        assert!(sent.success(), "kill {signal}");
-    }
-
-    /// Waits for the inspector to end; its exit status.
-    fn status(&self) -> i32 {
-        let status = self.tmux.wait_until(
-            "the inspector to exit",
-            DEADLINE,
-            || std::fs::read_to_string(self.path("status")).unwrap_or_default(),
-            |s| s.ends_with('\n'),
-        );
-        status.trim().parse().unwrap()
     }
 
     /// Asserts that no process of any group the reader ran in is left.

@@ -13,17 +13,11 @@
 //!
 //! Needs tmux; without it the tests say so and pass, or fail under CI (`.ci/run` installs it).
 
+use crate::support::in_shell::{DEADLINE, InShell};
 use crate::support::tools::TMUX;
-use crate::support::{tmux, tree};
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
-
-use tmux::Tmux;
-
-/// Generous: the machine running the tests may be small and busy.
-const DEADLINE: Duration = Duration::from_secs(20);
 
 /// The pane's modes that the inspector changes, as tmux keeps them.
 const MODES: &str = "#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{mouse_standard_flag} #{mouse_button_flag} \
@@ -31,29 +25,21 @@ const MODES: &str = "#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{mouse_st
 /// Normal screen, cursor visible, no mouse mode of any kind.
 const RESTORED: &str = "0 1 0 0 0 0 0 0";
 
-/// A shell in tmux with the inspector running in it, started through a script that leaves
-/// its pid and, once it has ended, its exit status in files beside it.
-struct Inspector {
-    tmux: Tmux,
-    dir: tempfile::TempDir,
+/// The inspector in a shell in tmux, its terminal's settings (`stty -g`) saved before it
+/// starts, in `before`.
+struct Inspector(InShell);
+
+impl std::ops::Deref for Inspector {
+    type Target = InShell;
+    fn deref(&self) -> &InShell {
+        &self.0
+    }
 }
 
 impl Inspector {
     /// Starts the inspector with `env` (`NAME=value` words) and waits for its first frame.
     fn start(env: &str) -> Inspector {
-        let dir = tempfile::tempdir().unwrap();
-        tree::copy_samples(&dir.path().join("logs"));
-        // The pid is the inspector's own (`exec`); the files go beside the logs, never in them.
-        let script = format!(
-            "echo $$ > pid\nexec env BRACEWALK_STATE_DIR=state RUST_BACKTRACE=0 {env} {} logs\n",
-            env!("CARGO_BIN_EXE_bracewalk")
-        );
-        std::fs::write(dir.path().join("run.sh"), script).unwrap();
-        let tmux = Tmux::start(dir.path(), 120, 40, dir.path(), "env PS1='tr$ ' sh");
-        let this = Inspector { tmux, dir };
-        this.tmux.wait_text("tr$", DEADLINE);
-        this.tmux.text("stty -g > before; sh run.sh; echo $? > status");
-        this.tmux.keys(&["Enter"]);
+        let this = Inspector(InShell::start("tr$ ", env, "", "stty -g > before;", |_| {}));
 
         // The first frame shows the top of the list.
         this.tmux.wait_for("the first frame", DEADLINE, |s| s.contains("replies") && s.contains("msg_bad_1"));
@@ -70,30 +56,6 @@ impl Inspector {
         let raw = String::from_utf8_lossy(&raw.stdout).into_owned();
         assert!(has_words(&raw, &["-icanon", "-echo"]), "the tty is raw while running:\n{raw}");
         this
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn pid(&self) -> String {
-        std::fs::read_to_string(self.path("pid")).unwrap().trim().to_owned()
-    }
-
-    fn signal(&self, signal: &str) {
-        let sent = Command::new("kill").args([signal, &self.pid()]).status().unwrap();
-        assert!(sent.success(), "kill {signal}");
-    }
-
-    /// Waits for the inspector to end; its exit status.
-    fn status(&self) -> i32 {
-        let status = self.tmux.wait_until(
-            "the inspector to exit",
-            DEADLINE,
-            || std::fs::read_to_string(self.path("status")).unwrap_or_default(),
-            |s| s.ends_with('\n'),
-        );
-        status.trim().parse().unwrap()
     }
 
     /// Asserts that the terminal is as the shell left it, and the shell usable.
