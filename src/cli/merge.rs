@@ -98,8 +98,9 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
         let started = given[i].manifest.started;
         let took = shard.elapsed.unwrap_or_default();
         (first, last, longest) = (first.min(started), last.max(started + took.as_secs_f64()), longest.max(took));
-        merged.append(shard);
+        merged.append_unsettled(shard);
     }
+    merged.settle_pages();
     // The shards ran side by side: the merge took from the first start to the last end (as
     // their clocks tell), and no less than the longest.
     merged.elapsed = Some(Duration::try_from_secs_f64(last - first).unwrap_or_default().max(longest));

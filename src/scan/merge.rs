@@ -148,6 +148,14 @@ impl Scan {
     /// two: scans of shards run side by side (a merge sets the span they ran in, where their
     /// manifests say when each started).
     pub fn append(&mut self, other: Scan) {
+        self.append_unsettled(other);
+        self.settle_pages();
+    }
+
+    /// [`Scan::append`] without raising `page-shrank` again: a merge of many shards appends
+    /// them all, then settles the pages' history once ([`Scan::settle_pages`]), where settling
+    /// after each shard would walk the whole history as many times as there are shards.
+    pub(crate) fn append_unsettled(&mut self, other: Scan) {
         let Scan {
             config: _,
             replies,
@@ -219,7 +227,6 @@ impl Scan {
         }
         // A page lost between rounds read in two shards is found once both are in.
         self.pages.append(pages, base);
-        self.settle_pages();
         self.elapsed = match (self.elapsed, elapsed) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
