@@ -1,5 +1,6 @@
 //! Bad files and resources: a reply of 200 MB on one line, a reply nested a million deep, a
-//! file that grows while it is read. Each is read through the binary and the library.
+//! reader's answer of 300 MiB, a file that grows while it is read. Each is read through the
+//! binary and the library.
 //!
 //! Memory is the peak resident set the kernel counted for the command (`getrusage` of its
 //! children in a fresh copy of this test binary, whose one child the command is), held to a
@@ -8,7 +9,7 @@
 //! machine adds up to a fifth to a peak, by chance; the test holds what the program holds.
 //! Time is measured and printed, never asserted: machines that run tests are slow and busy.
 //!
-//! The three measurements take minutes in a debug build, so `cargo test` leaves them out
+//! The measurements take minutes in a debug build, so `cargo test` leaves them out
 //! (`#[ignore]`); `.ci/run` runs them on a release build, as a step of its own that prints
 //! each command's time and peak:
 //!
@@ -518,6 +519,42 @@ fn a_large_document_or_jsonl_file_is_read_in_the_memory_of_a_few_records() {
         let listed = r.stdout().lines().count();
         assert_eq!(listed, RECORDS, "{label}");
         fs::remove_file(&r.out).unwrap();
+    }
+}
+
+// ---- a reader's answer of 300 MiB ---------------------------------------------------
+
+/// An extractor in JavaScript and one in Python that return, for the reply `huge`, an object
+/// whose one string is 300 MiB (`tests/readers/uncarried.*`): the answer is carried across
+/// whole, its string's length what the extractor made, never dropped as if it read nothing.
+/// Node and Python must be there: CI installs them, and a missing one fails this test.
+#[test]
+#[ignore = "minutes in a debug build: cargo test --release --test resources -- --ignored --nocapture"]
+fn a_readers_answer_holding_a_300_mib_string_is_carried_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
+    fs::create_dir_all(&input).unwrap();
+    fs::create_dir(&outs).unwrap();
+    let reply = input.join("huge.txt");
+    fs::write(&reply, "huge").unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/readers");
+    let size: u64 = 300 << 20;
+    for (language, file) in [("js", "uncarried.mjs"), ("py", "uncarried.py")] {
+        let reader = format!("big={language}:{}", fixtures.join(file).display());
+        let run = run(
+            &outs,
+            &format!("explain, {language}: reader of 300 MiB"),
+            &["explain", "--reader", &reader, reply.to_str().unwrap()],
+        );
+        assert_eq!(run.code, Some(0), "{language}: {}", run.err);
+        let out = run.stdout();
+        assert!(
+            out.lines().any(|l| l.trim() == "big {s: 314,572,800 chars}"),
+            "{language}: the answer, its string whole:\n{out}"
+        );
+        assert!(out.contains("value {s} → null (lost)"), "{language}: compared with the seed:\n{out}");
+        // The answer's text, the value made of it, and the reader's own copy in flight.
+        run.within(5, size);
     }
 }
 
