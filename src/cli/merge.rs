@@ -14,6 +14,7 @@ use serde::de::IgnoredAny;
 use serde_json::Value as Json;
 
 use crate::reading::Config;
+use crate::runlog;
 use crate::scan::shard::{self, Checks, FORMAT, Given, Manifest, Named, Options, Refusal};
 use crate::scan::{InputDiagnostic, Scan, ShardError};
 
@@ -93,7 +94,7 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
         // problems said by each: one scan says them once, where the first run asked for it.
         shard.unread.retain(|d| {
             let InputDiagnostic::Loaded(loaded) = d;
-            !loaded.is_of_a_ledger() || ledgers.insert(d.clone())
+            !runlog::is_ledger(&loaded.source) || ledgers.insert(d.clone())
         });
         let started = given[i].manifest.started;
         let took = shard.elapsed.unwrap_or_default();

@@ -26,6 +26,12 @@ pub(crate) const RUN_LOG: &str = "log.jsonl";
 /// `output.html` is the delivered document, the rest are the harness's own records.
 pub(crate) const RUN_CONTEXT_FILES: [&str; 4] = ["meta.json", "status.json", "diagnostics.json", "output.html"];
 
+/// Whether `path` is a campaign's ledger, which is read as context by every run beside it
+/// (its problems come with the first run that asks for it).
+pub fn is_ledger(path: &Path) -> bool {
+    path.file_name().is_some_and(|name| name == LEDGER)
+}
+
 /// One campaign directory's ledger.
 #[derive(Debug, Default)]
 pub(crate) struct Campaign {
@@ -174,4 +180,16 @@ fn meta_outcome(run_dir: &Path) -> Option<String> {
 /// Whether `path` is one of a run directory's context files: named so, beside a run log.
 pub(crate) fn is_run_context_file(path: &Path) -> bool {
     is_beside(path, &RUN_CONTEXT_FILES, RUN_LOG)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ledger_is_known_by_its_file_name() {
+        assert!(is_ledger(Path::new("round-1/ledger.jsonl")));
+        assert!(!is_ledger(Path::new("round-1/ledger.jsonl.bak")));
+        assert!(!is_ledger(Path::new("ledger.jsonl/log.jsonl")));
+    }
 }

@@ -7,8 +7,6 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::campaign::LEDGER;
-
 /// One problem with one input: the file, the line or byte offset, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
@@ -39,12 +37,6 @@ impl Diagnostic {
     /// What is wrong, in a sentence.
     pub fn message(&self) -> String {
         self.problem.to_string()
-    }
-
-    /// Whether it is a problem of a campaign's ledger, which is read as context by every
-    /// run beside it (its problems come with the first run that asks for it).
-    pub fn is_of_a_ledger(&self) -> bool {
-        self.source.file_name().is_some_and(|name| name == LEDGER)
     }
 }
 
@@ -258,14 +250,6 @@ mod tests {
             assert_eq!(written["kind"], problem.kind(), "{written}");
             assert_eq!(serde_json::from_value::<Problem>(written).unwrap(), problem);
         }
-    }
-
-    #[test]
-    fn a_ledgers_problem_is_known_by_its_file() {
-        let bad = || Problem::BadRecord("a ledger line without an id and an outcome".into());
-        assert!(Diagnostic::new("round-1/ledger.jsonl", bad()).at_line(2, 10).is_of_a_ledger());
-        assert!(!Diagnostic::new("round-1/ledger.jsonl.bak", bad()).is_of_a_ledger());
-        assert!(!Diagnostic::new("ledger.jsonl/log.jsonl", bad()).is_of_a_ledger());
     }
 
     #[test]

@@ -63,6 +63,7 @@ mod written;
 
 use std::path::PathBuf;
 
+pub use campaign::is_ledger;
 pub use diagnostic::{Diagnostic, Offer, Problem};
 pub use discover::{Found, discover, is_passed_over, unreadable};
 pub use follow::{Sink, WatchMode, Watching, follow};
