@@ -28,6 +28,7 @@ mod pages;
 mod paths;
 pub mod report;
 pub mod rounds;
+mod row;
 mod scanner;
 pub mod shard;
 

@@ -17,7 +17,7 @@ use crate::reading::{Class, Config, Facts, Flag, Pair, flags};
 use crate::runlog::{Diagnostic, Event, Item, Reply};
 
 use super::pages::{Call, Fraction, Pages, page_size};
-use super::report::Row;
+use super::row::Row;
 
 /// The group key of a reply whose record does not say (no agent, no round).
 pub const NONE_KEY: &str = "(none)";
