@@ -9,12 +9,12 @@
 //! machine adds up to a fifth to a peak, by chance; the test holds what the program holds.
 //! Time is measured and printed, never asserted: machines that run tests are slow and busy.
 //!
-//! The measurements take minutes in a debug build, so `cargo test` leaves them out
-//! (`#[ignore]`); `.ci/run` runs them on a release build, as a step of its own that prints
-//! each command's time and peak:
+//! The measurements take a minute or more, so `cargo test` leaves them out (`#[ignore]`);
+//! `.ci/run` runs them on the test build (the `test` profile optimizes the crate), as a step
+//! of its own that prints each command's time and peak:
 //!
 //! ```text
-//! cargo test --release --test resources -- --ignored --nocapture
+//! cargo test --test resources -- --ignored --nocapture
 //! ```
 
 // Helpers outside `#[test]` fns fail the test the same way an assertion does.
@@ -185,7 +185,7 @@ fn same_bytes(a: &Path, b: &Path) -> bool {
 /// reads it, its one candidate three ways). Every command loads it and reads it, in a small
 /// multiple of its size.
 #[test]
-#[ignore = "minutes in a debug build: cargo test --release --test resources -- --ignored --nocapture"]
+#[ignore = "a minute or more: cargo test --test resources -- --ignored --nocapture"]
 fn a_reply_of_200_mb_on_one_line_is_read_in_a_small_multiple_of_its_size() {
     let dir = tempfile::tempdir().unwrap();
     let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
@@ -308,7 +308,7 @@ fn message(text: &str) -> String {
 /// memory linear in the reply (a value nested deep costs a container and a key per level,
 /// some 40 bytes for each 6 of `{"a":…}`).
 #[test]
-#[ignore = "minutes in a debug build: cargo test --release --test resources -- --ignored --nocapture"]
+#[ignore = "a minute or more: cargo test --test resources -- --ignored --nocapture"]
 fn a_reply_nested_a_million_deep_is_read_by_every_command_without_overflowing() {
     let dir = tempfile::tempdir().unwrap();
     let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
@@ -466,7 +466,7 @@ fn gemini(n: usize) -> serde_json::Value {
 /// them. Each is read a record at a time: the peak is the program and a few records, not the
 /// file.
 #[test]
-#[ignore = "minutes in a debug build: cargo test --release --test resources -- --ignored --nocapture"]
+#[ignore = "a minute or more: cargo test --test resources -- --ignored --nocapture"]
 fn a_large_document_or_jsonl_file_is_read_in_the_memory_of_a_few_records() {
     let dir = tempfile::tempdir().unwrap();
     let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
@@ -529,7 +529,7 @@ fn a_large_document_or_jsonl_file_is_read_in_the_memory_of_a_few_records() {
 /// whole, its string's length what the extractor made, never dropped as if it read nothing.
 /// Node and Python must be there: CI installs them, and a missing one fails this test.
 #[test]
-#[ignore = "minutes in a debug build: cargo test --release --test resources -- --ignored --nocapture"]
+#[ignore = "a minute or more: cargo test --test resources -- --ignored --nocapture"]
 fn a_readers_answer_holding_a_300_mib_string_is_carried_whole() {
     let dir = tempfile::tempdir().unwrap();
     let (input, outs) = (dir.path().join("in"), dir.path().join("out"));

@@ -2,10 +2,10 @@
 //! `explain` shows) reads. That walk is quadratic on brace-laden text, so a few large replies
 //! of the adversarial families are most of what a sweep over the goldens costs. The suite
 //! reads every golden reply but those, and the families up to 2 KiB; each sweep's `_in_full`
-//! twin reads them all, at full size (`#[ignore]`d; `.ci/run` runs them on a release build):
+//! twin reads them all, at full size (`#[ignore]`d; `.ci/run` runs them):
 //!
 //! ```text
-//! cargo test --release --test readers in_full -- --ignored
+//! cargo test --test readers in_full -- --ignored
 //! ```
 
 use bracewalk::read::value::Value;
