@@ -77,7 +77,7 @@ pub fn now() -> f64 {
 
 /// What could not be read of the inputs, on `err` as a command-line tool says its errors: a
 /// line each, after the program's name, whatever the output format; every one with `list`,
-/// else the first [`TOLD`] and how many more. What went wrong with a reader of one's own is
+/// else the first `TOLD` and how many more. What went wrong with a reader of one's own is
 /// the report's to say, in its readers' section.
 pub fn tell_diagnostics(scan: &Scan, list: bool, err: &mut dyn Write) -> io::Result<()> {
     let inputs = &scan.unread;

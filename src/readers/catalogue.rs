@@ -32,7 +32,7 @@ pub enum Run {
     /// Seed 000 `readArrayPrefix(text, field)`: `{entries, closed}`.
     ArrayPrefix(String),
     /// A reader of one's own, run once for the whole corpus, answering replies by id
-    /// ([`spec`], [supervisor](super::supervisor)).
+    /// ([its spec](super::own), [supervisor](super::supervisor)).
     Command(Box<Outside>),
 }
 
@@ -258,7 +258,7 @@ impl Catalogue {
 
     /// What a caller of the reader holds for `text`: `None` for nothing read, JavaScript's
     /// `null` included. A command reader is not read from a text (its answers are given to
-    /// [`Answers`]): `None`, and [`Answers`] never asks.
+    /// [`Answers`](super::Answers)): `None`, and [`Answers`](super::Answers) never asks.
     pub fn read(&self, id: ReaderId, text: &str) -> Option<Value> {
         let value = match &self.get(id)?.run {
             Run::Walk(opts) => walk::answer(text, opts),

@@ -1,6 +1,6 @@
 //! A reader's id: its place in the catalogue of a run.
 
-/// A reader of a [`Catalogue`], by its place in it.
+/// A reader of a [`Catalogue`](super::Catalogue), by its place in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ReaderId(pub(super) u16);
 

@@ -12,7 +12,7 @@
 //!   could not be carried as JSON).
 //!
 //! Lines are read with JavaScript's `JSON.parse` ([`js::parse`]), so a value is what a
-//! JavaScript caller of the reader would hold. The [caller](super::caller) then reads the
+//! JavaScript caller of the reader would hold. The [caller](super::own::caller) then reads the
 //! answer as the spec's options say.
 //!
 //! An adapter (`js:`, `py:`) first says whether it loaded the extractor, before any reply is

@@ -60,7 +60,7 @@ pub struct Noted {
     pub reader: ReaderId,
     /// [`Outcome::Threw`], [`Outcome::NotJson`] or [`Outcome::Failed`].
     pub outcome: Outcome,
-    /// What it threw, the text it returned (their first [`NOTE`] characters), or why it
+    /// What it threw, the text it returned (their first `NOTE` characters), or why it
     /// failed.
     pub note: Arc<str>,
 }

@@ -177,7 +177,7 @@ pub fn raised(
 /// Whether [`raised`] needs the seed's answer built to say its flags on `text`, where its
 /// `trace` reads one: for the walk's candidates (`visits`, which compare keys), or where a
 /// string of the answer could be a placeholder, told from its text in the reply
-/// ([`may_hold_placeholder`]): most replies have none that could be.
+/// (`may_hold_placeholder`): most replies have none that could be.
 pub fn needs_value(text: &str, trace: &Trace, visits: bool) -> bool {
     let answer = match trace.place {
         Place::Span { start, end, .. } => text.get(start..end),

@@ -95,7 +95,7 @@ impl Loader {
     }
 
     /// Every reply, event and diagnostic in `paths`, pushed to `sink` in path-then-line
-    /// order. The files are read side by side on every core ([`ahead`]).
+    /// order. The files are read side by side on every core (`runlog::ahead`).
     pub fn load(&self, paths: &[PathBuf], sink: &mut dyn FnMut(Item)) {
         self.load_found(&found(paths), &mut |_, item| sink(item));
     }
@@ -111,7 +111,7 @@ impl Loader {
     }
 
     /// [`Loader::load`] for a listing: a reply whose text a line holds whole is pushed as
-    /// [`Listed`], its text measured, not held (the rest as items, in the same order).
+    /// [`Listed`](super::Listed), its text measured, not held (the rest as items, in the same order).
     pub fn list(&self, paths: &[PathBuf], sink: &mut dyn FnMut(Listing)) {
         self.side_by_side(&found(paths), true, &mut |_, out| match out {
             FileOut::Item(item) => sink(Listing::Item(item)),

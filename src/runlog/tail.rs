@@ -59,7 +59,7 @@ pub enum Restart {
     Overwritten,
     /// A file read whole changed.
     Rewritten,
-    /// It was renamed to where it may be read otherwise (see [`Tail::rename`]).
+    /// It was renamed to where it may be read otherwise (see `Tail::rename`).
     Moved,
 }
 

@@ -8,7 +8,7 @@ use super::hash::text_hash;
 use super::skim::Measured;
 
 /// A reply's text as a listing found it written in a line of its file: one JSON string,
-/// the text as it is ([`super::skim`]). Read again, those bytes alone are decoded, and the
+/// the text as it is (`runlog::skim`). Read again, those bytes alone are decoded, and the
 /// text is taken only where it is still the one listed (its length and hash); anything else
 /// (the file changed, or was never a plain file of lines) is read again through the loader.
 /// A campaign's analysis reads every text again, and reading the string alone costs a

@@ -43,7 +43,7 @@ pub struct Batch {
 }
 
 /// Every item of the files `found` (of `sizes` bytes, [`sizes`]), in load order, a batch at a
-/// time: the files are read on a thread of their own, [`AHEAD`] batches ahead at most, while
+/// time: the files are read on a thread of their own, `AHEAD` batches ahead at most, while
 /// `each` takes the batch before, until it says to stop. A batch holds
 /// [`REPLIES`](crate::reading::batch::REPLIES) replies, or fewer that hold
 /// [`BYTES`](crate::reading::batch::BYTES) of text.

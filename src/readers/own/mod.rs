@@ -1,7 +1,7 @@
 //! A reader of one's own, as data: the [`Spec`] the user gives (a command, `--reader
 //! NAME=COMMAND`, or an extractor function bracewalk runs through its own
 //! [adapter](super::adapter), `--reader NAME=js:FILE`, `NAME=py:TARGET`, with the options of
-//! its [caller](caller)), parsed without looking at anything; what resolving it found
+//! its [caller]), parsed without looking at anything; what resolving it found
 //! ([`Resolved`]); and how a run runs it ([`RunOptions`]: its timeout, where its stderr goes,
 //! [`log_path`]). An [`Outside`] is the three together, as the catalogue holds the reader.
 //! Nothing here is a process: those are the [supervisor](super::supervisor)'s.

@@ -3,7 +3,7 @@
 //! (`--reader NAME=COMMAND`), or an extractor function bracewalk runs through its own
 //! [adapter](super::adapter) (`--reader NAME=js:FILE`, `NAME=py:TARGET`).
 //!
-//! A reader runs once, as a long-lived child that speaks the [protocol](super::protocol): a JSON line per
+//! A reader runs once, as a long-lived child that speaks the [protocol]: a JSON line per
 //! reply in, a JSON line per reply out, in the same order; an adapter first says it has
 //! loaded the function, so a bad spec is an error before any reply is read ([`start_ahead`]).
 //! [`Commands`] runs every reader a comparison needs: replies go to each in batches as they

@@ -379,7 +379,7 @@ impl Change<'_> {
 
     /// Files renamed, all at once (a rotation's chain, a swap): each file's entries are the
     /// entries of the file at its new path (what was there before leaves), ids named after
-    /// the path renamed with it, each under a new key ([`MOVED`]). They keep their place,
+    /// the path renamed with it, each under a new key (`MOVED`). They keep their place,
     /// their facts, the selection, and their marks, which move with them.
     pub fn moved(&mut self, moves: &[(PathBuf, PathBuf)]) -> Moved {
         // A file renamed over another replaces it (one that moves on itself is moved).
