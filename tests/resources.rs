@@ -135,6 +135,17 @@ fn run(outs: &Path, label: &str, args: &[&str]) -> Run {
     run
 }
 
+/// A scratch directory with `in/`, where a measurement's inputs go, and `out/`, where its
+/// commands' outputs go ([`run`]); both gone when the first of the three is dropped, so a
+/// test keeps it bound (`_dir`) to its end.
+fn workspace() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
+    fs::create_dir(&input).unwrap();
+    fs::create_dir(&outs).unwrap();
+    (dir, input, outs)
+}
+
 // ---- a reply of 200 MB on one line ---------------------------------------------------
 
 const BIG: usize = 200_000_000;
@@ -187,10 +198,8 @@ fn same_bytes(a: &Path, b: &Path) -> bool {
 #[test]
 #[ignore = "a minute or more: cargo test --test resources -- --ignored --nocapture"]
 fn a_reply_of_200_mb_on_one_line_is_read_in_a_small_multiple_of_its_size() {
-    let dir = tempfile::tempdir().unwrap();
-    let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
-    fs::create_dir_all(input.join("run")).unwrap();
-    fs::create_dir(&outs).unwrap();
+    let (_dir, input, outs) = workspace();
+    fs::create_dir(input.join("run")).unwrap();
     let text = envelope(BIG);
     let size = text.len() as u64;
     let reply = input.join("reply.txt");
@@ -310,10 +319,7 @@ fn message(text: &str) -> String {
 #[test]
 #[ignore = "a minute or more: cargo test --test resources -- --ignored --nocapture"]
 fn a_reply_nested_a_million_deep_is_read_by_every_command_without_overflowing() {
-    let dir = tempfile::tempdir().unwrap();
-    let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
-    fs::create_dir(&input).unwrap();
-    fs::create_dir(&outs).unwrap();
+    let (_dir, input, outs) = workspace();
     let open = "{\"a\":".repeat(DEPTH);
     let closed = format!("{open}1{}", "}".repeat(DEPTH));
     let arrays = "[".repeat(DEPTH);
@@ -468,10 +474,7 @@ fn gemini(n: usize) -> serde_json::Value {
 #[test]
 #[ignore = "a minute or more: cargo test --test resources -- --ignored --nocapture"]
 fn a_large_document_or_jsonl_file_is_read_in_the_memory_of_a_few_records() {
-    let dir = tempfile::tempdir().unwrap();
-    let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
-    fs::create_dir_all(&input).unwrap();
-    fs::create_dir(&outs).unwrap();
+    let (_dir, input, outs) = workspace();
     let largest = serde_json::to_string_pretty(&gemini(RECORDS)).unwrap().len() as u64;
 
     let array = input.join("responses.json");
@@ -531,10 +534,7 @@ fn a_large_document_or_jsonl_file_is_read_in_the_memory_of_a_few_records() {
 #[test]
 #[ignore = "a minute or more: cargo test --test resources -- --ignored --nocapture"]
 fn a_readers_answer_holding_a_300_mib_string_is_carried_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    let (input, outs) = (dir.path().join("in"), dir.path().join("out"));
-    fs::create_dir_all(&input).unwrap();
-    fs::create_dir(&outs).unwrap();
+    let (_dir, input, outs) = workspace();
     let reply = input.join("huge.txt");
     fs::write(&reply, "huge").unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/readers");
