@@ -22,7 +22,8 @@ use std::process::ExitCode;
 /// the reader of the output goes away (`| head`) the command stops quietly with 0, as grep
 /// does.
 pub fn to_stdout(command: impl FnOnce(&mut dyn Write) -> anyhow::Result<u8>) -> anyhow::Result<ExitCode> {
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    // A scan whose parent is gone writes nothing more (see `task::die_with_parent`).
+    let mut out = io::BufWriter::new(task::UnlessOrphaned(io::stdout().lock()));
     let done = command(&mut out).and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match done {
         Ok(code) => Ok(ExitCode::from(code)),
