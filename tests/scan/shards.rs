@@ -501,10 +501,13 @@ fn a_scan_that_dies_with_its_parent_ends_when_a_worker_is_killed() {
     let mut line = String::new();
     BufReader::new(worker.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let pid = line.trim().to_owned();
-    while !reader_pid.exists() && started.elapsed() < Duration::from_secs(2) {
+    // The shell creates the file before it writes the pid: wait for the whole line.
+    let written = || std::fs::read_to_string(&reader_pid).ok().filter(|t| t.ends_with('\n'));
+    while written().is_none() && started.elapsed() < Duration::from_secs(2) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let reader = std::fs::read_to_string(&reader_pid).unwrap().trim().to_owned();
+    let reader = written().unwrap().trim().to_owned();
+    assert!(reader.parse::<u32>().is_ok(), "the reader's pid: {reader:?}");
     assert!(!ended(&pid) && !ended(&reader), "the scan and its reader are running");
     worker.kill().unwrap();
     worker.wait().unwrap();
