@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use bracewalk::runlog::Item;
+use bracewalk::logs::Item;
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::list::SortKey;
 use bracewalk::tui::message::{Incoming, Progress};

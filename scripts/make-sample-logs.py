@@ -5,7 +5,7 @@ directory of deliberately bad inputs. Deterministic: the same files every run.
     python3 scripts/make-sample-logs.py [OUT]      (default: sample-logs/ beside scripts/)
 
 The replies are reconstructions, written for this project, of the shapes the seed
-comments describe; `tests/runlog/samples.rs` checks that each reads the way they say.
+comments describe; `tests/logs/samples.rs` checks that each reads the way they say.
 """
 
 import datetime

@@ -12,7 +12,7 @@
 //!    [`natural`] (the natural order of names), [`visible`] (text made safe to show),
 //!    [`state_dir`] (where what outlives a run is kept).
 //! 2. [`readers`]: which readers there are, what a caller of each holds, and readers run as
-//!    processes; [`runlog`]: loading logs of every format, and following them on disk;
+//!    processes; [`logs`]: loading logs of every format, and following them on disk;
 //!    [`describe`]: the wording of a decision record.
 //! 3. [`reading`]: one reply's reading: its facts, its flags, its full record, how replies
 //!    are batched.
@@ -23,12 +23,12 @@
 
 pub mod cli;
 pub mod describe;
+pub mod logs;
 pub mod natural;
 pub mod query;
 pub mod read;
 pub mod readers;
 pub mod reading;
-pub mod runlog;
 pub mod scan;
 pub mod state_dir;
 pub mod tui;

@@ -17,11 +17,11 @@ use bracewalk::cli::record::Offsets;
 use bracewalk::cli::scan as cli_scan;
 use bracewalk::cli::style::Style;
 use bracewalk::cli::{self, accepted, extract, list};
+use bracewalk::logs::{Format, LoadOptions};
 use bracewalk::query::Query;
 use bracewalk::readers::ReaderId;
 use bracewalk::readers::supervisor;
 use bracewalk::reading::Pair;
-use bracewalk::runlog::{Format, LoadOptions};
 use bracewalk::scan::shard::{Options, Part, Plan};
 use bracewalk::tui;
 
@@ -435,7 +435,7 @@ fn inspect(args: InspectArgs) -> Result<ExitCode> {
 /// A path given that cannot be read stops the command before it reads anything (a typo is
 /// not an empty corpus): each one is named on stderr with why, and the exit status is 2.
 fn unreadable(paths: &[PathBuf]) -> Option<ExitCode> {
-    let bad = bracewalk::runlog::unreadable(paths);
+    let bad = bracewalk::logs::unreadable(paths);
     for d in &bad {
         eprintln!("bracewalk: {}", bracewalk::visible::visible(&d.to_string(), false));
     }

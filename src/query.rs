@@ -32,9 +32,9 @@ use std::fmt;
 
 use regex::{Regex, RegexBuilder};
 
+use crate::logs::{Event, Format, Meta, Reply, StopReason};
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::reading::{Facts, Flag};
-use crate::runlog::{Event, Format, Meta, Reply, StopReason};
 
 /// A parsed query.
 #[derive(Debug, Clone)]
@@ -653,7 +653,7 @@ fn number(field: NumField, s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runlog::Meta;
+    use crate::logs::Meta;
 
     fn meta() -> Meta {
         let mut m = Meta::new(Format::RunLog);

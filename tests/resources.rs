@@ -30,8 +30,8 @@ use std::time::{Duration, Instant};
 
 use bracewalk::cli::explain;
 use bracewalk::cli::style::Style;
+use bracewalk::logs::{self, Change, Item, LoadOptions, Loader, Reply, Tail};
 use bracewalk::read::{js, walk};
-use bracewalk::runlog::{self, Change, Item, LoadOptions, Loader, Reply, Tail};
 
 const BIN: &str = env!("CARGO_BIN_EXE_bracewalk");
 const MB: u64 = 1_000_000;
@@ -288,7 +288,7 @@ fn a_reply_of_200_mb_on_one_line_is_read_in_a_small_multiple_of_its_size() {
     // The library, as the inspector and a program use it.
     let started = Instant::now();
     let mut replies: Vec<Reply> = Vec::new();
-    runlog::load(std::slice::from_ref(&input), &LoadOptions::default(), &mut |item| match item {
+    logs::load(std::slice::from_ref(&input), &LoadOptions::default(), &mut |item| match item {
         Item::Reply(r) => replies.push(r),
         other => panic!("{other:?}"),
     });

@@ -11,9 +11,9 @@ use anyhow::{Context, Result};
 use serde_json::{Value as Json, json};
 
 use crate::describe::plural;
+use crate::logs::LoadOptions;
 use crate::query::Query;
 use crate::reading::{Class, Config};
-use crate::runlog::LoadOptions;
 use crate::scan::Scan;
 use crate::scan::accepted::{self, Check, Entry};
 use crate::scan::report::headline;

@@ -7,10 +7,10 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use crate::logs::{self, LoadOptions, StopReason};
 use crate::read::walk;
 use crate::readers::{Catalogue, ReaderId};
 use crate::reading::{Config, flags};
-use crate::runlog::{self, LoadOptions, StopReason};
 use crate::scan::rounds::{Call, Fraction, Pages, page_size};
 
 use super::explain;
@@ -31,9 +31,9 @@ pub fn read_reply_stopped(input: &str) -> Result<(String, bool)> {
 }
 
 /// [`read_reply_stopped`], and the reply as its log has it where it was read from one.
-fn read_reply_found(input: &str) -> Result<(String, bool, Option<runlog::Reply>)> {
+fn read_reply_found(input: &str) -> Result<(String, bool, Option<logs::Reply>)> {
     if input != "-" {
-        let found = runlog::resolve(input, &LoadOptions::default())?;
+        let found = logs::resolve(input, &LoadOptions::default())?;
         for d in &found.diagnostics {
             eprintln!("bracewalk: {d}");
         }
@@ -56,22 +56,22 @@ fn read_reply_found(input: &str) -> Result<(String, bool, Option<runlog::Reply>)
 /// `page-shrank`, where `reply` is a page's final answer in a bench round whose page shrank
 /// or vanished since an earlier round: the same document's logs in the rounds beside its own
 /// (`<campaign>/<round>/<document>/log.jsonl`) are read, their calls of the same page only.
-fn page_shrank(reply: &runlog::Reply, catalogue: &Catalogue) -> Option<flags::Raised> {
+fn page_shrank(reply: &logs::Reply, catalogue: &Catalogue) -> Option<flags::Raised> {
     let (document, page) = (reply.meta.document.as_ref()?, reply.meta.page?);
     reply.meta.round.as_ref()?;
     let name = reply.source.file_name()?;
     let campaign = reply.source.parent()?.parent()?.parent()?;
     let campaign = if campaign.as_os_str().is_empty() { Path::new(".") } else { campaign };
-    let mut logs: Vec<std::path::PathBuf> = std::fs::read_dir(campaign)
+    let mut rounds: Vec<std::path::PathBuf> = std::fs::read_dir(campaign)
         .ok()?
         .filter_map(|e| Some(e.ok()?.path().join(document).join(name)))
         .filter(|p| p.is_file())
         .collect();
-    logs.sort_by(|a, b| crate::natural::cmp_paths(a, b));
+    rounds.sort_by(|a, b| crate::natural::cmp_paths(a, b));
     let mut pages = Pages::default();
     let mut at = None;
-    runlog::load(&logs, &LoadOptions::default(), &mut |item| match item {
-        runlog::Item::Reply(r) if r.meta.document.as_ref() == Some(document) && r.meta.page == Some(page) => {
+    logs::load(&rounds, &LoadOptions::default(), &mut |item| match item {
+        logs::Item::Reply(r) if r.meta.document.as_ref() == Some(document) && r.meta.page == Some(page) => {
             let html = page_size(catalogue.read(ReaderId::LAST_WINS, &r.text).as_ref());
             let same = r.line == reply.line && same_file(&r.source, &reply.source);
             if same {
@@ -79,7 +79,7 @@ fn page_shrank(reply: &runlog::Reply, catalogue: &Catalogue) -> Option<flags::Ra
             }
             pages.calls.extend(Call::of(&r.meta, Some(pages.calls.len()), true, html));
         }
-        runlog::Item::Event(e) if e.meta.document.as_ref() == Some(document) && e.meta.page == Some(page) => {
+        logs::Item::Event(e) if e.meta.document.as_ref() == Some(document) && e.meta.page == Some(page) => {
             pages.calls.extend(Call::of(&e.meta, None, false, None));
         }
         _ => {}

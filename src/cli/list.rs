@@ -10,8 +10,8 @@ use crate::describe::{plural, thousands};
 use crate::query::{Known, Query, Subject};
 use rayon::prelude::*;
 
+use crate::logs::{Diagnostic, Event, Item, Listed, Listing, LoadOptions, Loader, Meta, Reply, discover};
 use crate::reading::{Config, Facts};
-use crate::runlog::{Diagnostic, Event, Item, Listed, Listing, LoadOptions, Loader, Meta, Reply, discover};
 use crate::scan::rounds::{Call, Fraction, Pages};
 use crate::scan::{in_batches, sizes};
 use crate::visible::visible;
@@ -273,8 +273,8 @@ fn row(id: &str, meta: &Meta, size: &str, note: &str, style: &Style) -> String {
     }
     let stop = meta.stop.name();
     let stop = match meta.stop {
-        crate::runlog::StopReason::Finished => style.good(stop),
-        crate::runlog::StopReason::Truncated => style.bad(stop),
+        crate::logs::StopReason::Finished => style.good(stop),
+        crate::logs::StopReason::Truncated => style.bad(stop),
         _ => style.dim(stop),
     };
     format!(

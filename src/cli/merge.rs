@@ -13,8 +13,8 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value as Json;
 
+use crate::logs;
 use crate::reading::Config;
-use crate::runlog;
 use crate::scan::shard::{self, Checks, FORMAT, Given, Manifest, Named, Options, Refusal};
 use crate::scan::{InputDiagnostic, Scan, ShardError};
 
@@ -94,7 +94,7 @@ pub fn run(merge: Merge, out: &mut dyn Write) -> Result<u8> {
         // problems said by each: one scan says them once, where the first run asked for it.
         shard.unread.retain(|d| {
             let InputDiagnostic::Loaded(loaded) = d;
-            !runlog::is_ledger(&loaded.source) || ledgers.insert(d.clone())
+            !logs::is_ledger(&loaded.source) || ledgers.insert(d.clone())
         });
         let started = given[i].manifest.started;
         let took = shard.elapsed.unwrap_or_default();

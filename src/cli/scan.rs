@@ -13,11 +13,11 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::describe::plural;
 use crate::describe::thousands;
+use crate::logs::LoadOptions;
 use crate::natural::Json as Natural;
 use crate::query::Query;
 use crate::read::trace::DecidedBy;
 use crate::reading::{Class, Config};
-use crate::runlog::LoadOptions;
 use crate::scan::report::{self, Kind, Row, headline};
 use crate::scan::shard::{Manifest, Options, Plan};
 use crate::scan::{Comparison, Difference, Group, InputDiagnostic, Progress, Scan, Whole, scan_found, scan_paths_only};

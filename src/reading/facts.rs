@@ -17,11 +17,11 @@
 
 use std::sync::Arc;
 
+use crate::logs::{Format, Reply, StopReason};
 use crate::read::trace::{DecidedBy, NoReading, Trace, Verdict, WholeReply};
 use crate::read::value::Value;
 use crate::read::walk;
 use crate::readers::{Answers, Given, Outcome, ReaderId};
-use crate::runlog::{Format, Reply, StopReason};
 
 use super::config::Config;
 use super::difference::{Class, difference};

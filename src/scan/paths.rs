@@ -13,11 +13,11 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::logs::{Found, Item, LoadOptions, Loader, discover};
 use crate::query::Query;
 use crate::readers::pending::{Asked, Pending};
 use crate::reading::Config;
 use crate::reading::batch::Filling;
-use crate::runlog::{Found, Item, LoadOptions, Loader, discover};
 
 use super::scanner::{Scan, Scanner};
 

@@ -20,7 +20,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::runlog::Meta;
+use crate::logs::Meta;
 
 use super::report::{self, Kind, Row};
 use super::scanner::{NONE_KEY, Scan};

@@ -9,12 +9,12 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::logs::{Diagnostic, Event, Item, Reply};
 use crate::query::Query;
 use crate::read::trace::{DecidedBy, Verdict};
 use crate::readers::pending::Answered;
 use crate::readers::{Outcome, ReaderId, ReaderProblem};
 use crate::reading::{Class, Config, Facts, Flag, Pair, flags};
-use crate::runlog::{Diagnostic, Event, Item, Reply};
 
 use super::pages::{Call, Fraction, Pages, page_size};
 use super::row::Row;
@@ -583,7 +583,7 @@ impl Scanner {
 /// A reply's facts, and for a call of a bench document's page the characters of page its
 /// answer delivers ([`page_size`]): the seed's answer read once for both.
 pub fn read(reply: &Reply, config: &Config, given: &[(ReaderId, crate::readers::Given)]) -> (Facts, Option<usize>) {
-    let mut partial = Facts::start(&reply.text, reply.meta.stop == crate::runlog::StopReason::Truncated, config);
+    let mut partial = Facts::start(&reply.text, reply.meta.stop == crate::logs::StopReason::Truncated, config);
     let html = match (&reply.meta.document, reply.meta.page) {
         (Some(_), Some(_)) => page_size(partial.seed()),
         _ => None,

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::logs::{Diagnostic, EventKind, Item, Listed, Locator, Meta, StopReason, Written};
 use crate::readers::ReaderId;
 use crate::reading::{Config, Facts, Flag};
-use crate::runlog::{Diagnostic, EventKind, Item, Listed, Locator, Meta, StopReason, Written};
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
 pub type EntryKey = u64;
@@ -52,7 +52,7 @@ impl Text {
 
 /// The hash [`Text::hash`] is.
 pub fn hash(text: &str) -> u64 {
-    crate::runlog::text_hash(text)
+    crate::logs::text_hash(text)
 }
 
 /// One line of the list.
@@ -126,7 +126,7 @@ impl Entry {
                 of(e.id, e.source, e.line, Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) })
             }
             Item::Diagnostic(d) => {
-                of(crate::runlog::Diagnostic::to_string(&d), d.source.clone(), d.line, Body::Diagnostic(d))
+                of(crate::logs::Diagnostic::to_string(&d), d.source.clone(), d.line, Body::Diagnostic(d))
             }
         }
     }

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::describe::sketch;
+use crate::logs::{Locator, Meta, Problem};
 use crate::query::{Query, TextHit};
 use crate::readers::{Given, ReaderId, ReaderProblem};
 use crate::reading::{Config, Facts};
-use crate::runlog::{Locator, Meta, Problem};
 
 use super::entry::{Entry, EntryKey};
 use super::marks::Mark;

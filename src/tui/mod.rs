@@ -52,7 +52,7 @@ use crossterm::execute;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-use crate::runlog::LoadOptions;
+use crate::logs::LoadOptions;
 
 use terminal::{Restore, StopSignals, Term, enter, install_panic_hook, open_external, watch_for_hangup};
 

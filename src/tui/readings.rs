@@ -20,10 +20,10 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::logs::{Loader, Locator, Problem};
 use crate::readers::pending::{Asked, Pending};
 use crate::reading::batch::Filling;
 use crate::reading::{Config, Facts};
-use crate::runlog::{Loader, Locator, Problem};
 
 use super::entry::EntryKey;
 use super::message::{Msg, Read, Unread};

@@ -1,4 +1,4 @@
-//! The inspector's end of the follower ([`crate::runlog::follow`]): what it finds becomes
+//! The inspector's end of the follower ([`crate::logs::follow`]): what it finds becomes
 //! list entries, sent to the event loop in batches, and replies to read, sent to the
 //! readings thread once their entries have gone (with their texts, while the texts on their
 //! way stay within budget; see [`super::readings`]).
@@ -8,13 +8,13 @@ use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
-use crate::runlog::{Change, Item, LoadOptions, Locator, Sink, Watching, follow};
+use crate::logs::{Change, Item, LoadOptions, Locator, Sink, Watching, follow};
 
 use super::entry::{Entry, EntryKey};
 use super::message::{Incoming, Msg, Progress, WatchState};
 use super::readings::{InFlight, ReadJob};
 
-pub use crate::runlog::WatchMode;
+pub use crate::logs::WatchMode;
 
 /// Where loaded items go: entries to the event loop in batches, replies to the readings
 /// thread.

@@ -29,11 +29,11 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::logs::{LoadOptions, Loader, Locator};
 use crate::query::TextHit;
 use crate::readers::own::RunOptions;
 use crate::readers::pending::{Asked, Pending};
 use crate::reading::Config;
-use crate::runlog::{LoadOptions, Loader, Locator};
 
 use super::entry::{EntryKey, hash};
 use super::message::{DetailJob, Msg, SearchJob, Unread};

@@ -4,7 +4,7 @@
 
 use std::fs;
 
-use bracewalk::runlog::Format;
+use bracewalk::logs::Format;
 use clap::ValueEnum;
 use serde_json::{Value, json};
 

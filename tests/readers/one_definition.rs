@@ -16,10 +16,10 @@ use serde_json::Value as Json;
 
 use bracewalk::cli::extract::{Extract, extract_text};
 use bracewalk::cli::scan::render_json;
+use bracewalk::logs::{self, Format, Item, LoadOptions, Meta, Reply};
 use bracewalk::read::value::Value;
 use bracewalk::readers::{Catalogue, ReaderId};
 use bracewalk::reading::{Config, Pair, account};
-use bracewalk::runlog::{self, Format, Item, LoadOptions, Meta, Reply};
 use bracewalk::scan::Scanner;
 use bracewalk::tui::badges::{self, Badge};
 use bracewalk::tui::entry::Entry;
@@ -58,7 +58,7 @@ fn corpus() -> Vec<Item> {
         })
         .collect();
     items.extend(NAMED.iter().map(|(id, t)| Item::Reply(reply(id, t))));
-    runlog::load(&[PathBuf::from(SAMPLES)], &LoadOptions::default(), &mut |item| items.push(item));
+    logs::load(&[PathBuf::from(SAMPLES)], &LoadOptions::default(), &mut |item| items.push(item));
     items
 }
 

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use bracewalk::logs::{self, Format, Item, LoadOptions, Meta, Reply};
 use bracewalk::read::first::{FirstOutcome, first_wins};
 use bracewalk::read::js;
 use bracewalk::read::trace::Verdict;
@@ -13,7 +14,6 @@ use bracewalk::read::value::Value;
 use bracewalk::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 use bracewalk::readers::Catalogue;
 use bracewalk::reading::{Config, Pair};
-use bracewalk::runlog::{self, Format, Item, LoadOptions, Meta, Reply};
 use bracewalk::scan::{Scan, Scanner, scan_paths};
 
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs");
@@ -90,7 +90,7 @@ struct Loaded {
 
 fn load_samples() -> Loaded {
     let mut l = Loaded { replies: Vec::new(), calls: 0, diagnostics: 0 };
-    runlog::load(&sample_paths(), &LoadOptions::default(), &mut |item| match item {
+    logs::load(&sample_paths(), &LoadOptions::default(), &mut |item| match item {
         Item::Reply(r) => l.replies.push(r),
         Item::Event(_) => l.calls += 1,
         Item::Diagnostic(_) => l.diagnostics += 1,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use bracewalk::runlog::{LoadOptions, Loader};
+use bracewalk::logs::{LoadOptions, Loader};
 use bracewalk::tui::marks::Mark;
 use bracewalk::tui::message::WatchState;
 use bracewalk::tui::readings::{self, InFlight, ReadJob};

@@ -10,13 +10,13 @@ use std::sync::Arc;
 use bracewalk::cli::explain;
 use bracewalk::cli::record::{self, Input, Offsets};
 use bracewalk::cli::style::Style;
+use bracewalk::logs::{LoadOptions, Loader, Tail};
 use bracewalk::read::reprint::reprint;
 use bracewalk::read::trace::Trace;
 use bracewalk::read::value::Value;
 use bracewalk::read::walk::{Visit, WalkOptions, run};
 use bracewalk::read::{first, js, served, walk};
 use bracewalk::readers::{Catalogue, Run};
-use bracewalk::runlog::{LoadOptions, Loader, Tail};
 use bracewalk::visible::stand_in;
 
 /// Everything bracewalk does with one reply's text: every reader, the trace renderers and the
@@ -274,7 +274,7 @@ pub fn load_files(root: &Path, files: &[(String, String, Vec<u8>)], opts: &LoadO
         std::fs::write(sub.join(name), bytes).expect("write");
     }
     let mut items = 0usize;
-    bracewalk::runlog::load(&[PathBuf::from(root)], opts, &mut |_| items += 1);
+    bracewalk::logs::load(&[PathBuf::from(root)], opts, &mut |_| items += 1);
     items
 }
 

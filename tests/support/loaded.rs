@@ -3,7 +3,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use bracewalk::runlog::{self, Diagnostic, Event, EventKind, Item, LoadOptions, Reply, StopReason};
+use bracewalk::logs::{self, Diagnostic, Event, EventKind, Item, LoadOptions, Reply, StopReason};
 
 #[derive(Default, Debug)]
 pub struct Loaded {
@@ -32,7 +32,7 @@ impl Loaded {
 pub fn load_with(paths: &[&Path], opts: &LoadOptions) -> Loaded {
     let paths: Vec<PathBuf> = paths.iter().map(|p| p.to_path_buf()).collect();
     let mut got = Loaded::default();
-    runlog::load(&paths, opts, &mut |item| match item {
+    logs::load(&paths, opts, &mut |item| match item {
         Item::Reply(r) => got.replies.push(r),
         Item::Event(e) => got.events.push(e),
         Item::Diagnostic(d) => got.diagnostics.push(d),

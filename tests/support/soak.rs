@@ -23,7 +23,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use bracewalk::runlog::{Item, LoadOptions, Loader, Problem};
+use bracewalk::logs::{Item, LoadOptions, Loader, Problem};
 use bracewalk::tui::State;
 use bracewalk::tui::entry::{Body, Entry, hash};
 use bracewalk::tui::list::arrival;

@@ -11,9 +11,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
+use bracewalk::logs::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason};
 use bracewalk::readers::{Given, ReaderId};
 use bracewalk::reading::detail;
-use bracewalk::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason};
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::message::Read;
 use bracewalk::tui::message::{Incoming, Progress};
@@ -123,7 +123,7 @@ pub fn drive(s: &mut State, msg: Msg) -> Vec<Effect> {
                 let text = match (&job.held, &job.locator) {
                     (Some(t), _) => t.clone(),
                     (None, Some(at)) => {
-                        let loader = bracewalk::runlog::Loader::new(Default::default());
+                        let loader = bracewalk::logs::Loader::new(Default::default());
                         Arc::from(loader.reread(at).unwrap())
                     }
                     (None, None) => panic!("a record asked for something that is not a reply"),
@@ -135,7 +135,7 @@ pub fn drive(s: &mut State, msg: Msg) -> Vec<Effect> {
             Effect::Search(job) => {
                 // The worker's search thread, by its own function: texts read again from
                 // their files where the list does not hold them.
-                let loader = bracewalk::runlog::Loader::new(Default::default());
+                let loader = bracewalk::logs::Loader::new(Default::default());
                 let mut answers = Vec::new();
                 bracewalk::tui::worker::search(&job, &loader, &mut |hits| {
                     answers.push(hits);

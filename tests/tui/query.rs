@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use bracewalk::logs::{Item, LoadOptions, load};
 use bracewalk::query::Query;
 use bracewalk::reading::{Config, Facts};
-use bracewalk::runlog::{Item, LoadOptions, load};
 use bracewalk::tui::documents::{self, Row};
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::list::SortKey;
@@ -41,7 +41,7 @@ fn inspector(items: &[Item]) -> State {
     for (i, item) in items.iter().enumerate() {
         let key = i as u64 + 1;
         if let Item::Reply(r) = item {
-            let stopped = r.meta.stop == bracewalk::runlog::StopReason::Truncated;
+            let stopped = r.meta.stop == bracewalk::logs::StopReason::Truncated;
             let early = Read::early(key, &r.text, stopped, &config);
             reads.push(Read::complete(key, &r.text, early.facts.clone(), &config, &[]));
             reads.insert(reads.len() - 1, early);

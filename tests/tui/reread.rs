@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use bracewalk::runlog::{Item, Loader};
+use bracewalk::logs::{Item, Loader};
 use bracewalk::tui::badges::Badge;
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::message::Read;

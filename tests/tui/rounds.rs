@@ -5,8 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use bracewalk::logs::{self, Item, LoadOptions};
 use bracewalk::reading::{Config, Flag};
-use bracewalk::runlog::{self, Item, LoadOptions};
 use bracewalk::scan::Scanner;
 use bracewalk::scan::rounds::{Count, Fraction, Rounds};
 use bracewalk::tui::State;
@@ -17,7 +17,7 @@ use crate::support::tui_fixture::{self as fixture, screen, typed};
 
 fn loaded(dir: &std::path::Path) -> Vec<Item> {
     let mut items = Vec::new();
-    runlog::load(&[dir.to_path_buf()], &LoadOptions::default(), &mut |i| items.push(i));
+    logs::load(&[dir.to_path_buf()], &LoadOptions::default(), &mut |i| items.push(i));
     items
 }
 
@@ -148,7 +148,7 @@ fn the_flag_follows_replies_as_they_come_and_go() {
     meta.agent = Some("page".to_owned());
     meta.ts = Some("2025-05-03T23:59:59.000Z".to_owned());
     let text = format!("{{\"html\": \"{}\", \"log\": \"Page 17.\"}}", "x".repeat(8_000));
-    let reply = bracewalk::runlog::Reply {
+    let reply = bracewalk::logs::Reply {
         id: format!("{}:99", log.display()),
         source: log.clone(),
         line: Some(99),
@@ -169,7 +169,7 @@ fn the_flag_follows_replies_as_they_come_and_go() {
     (meta.document_outcome, meta.run_outcome, meta.page) = (None, None, Some(1));
     let source = dir.path().join("round-11").join(first).join("log.jsonl");
     let text = format!("{{\"html\": \"{}\"}}", "y".repeat(40));
-    let reply = bracewalk::runlog::Reply {
+    let reply = bracewalk::logs::Reply {
         id: format!("{}:2", source.display()),
         source,
         line: Some(2),

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
+use bracewalk::logs::Item;
 use bracewalk::read::trace::{DecidedBy, Verdict};
 use bracewalk::readers::ReaderId;
 use bracewalk::reading::Config;
-use bracewalk::runlog::Item;
 use bracewalk::scan::report::Row;
 use bracewalk::scan::{Scan, Scanner};
 use bracewalk::tui::badges::Badge;

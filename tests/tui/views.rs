@@ -5,7 +5,7 @@
 use crate::support::replies::{REFUSED_NOT_SELF_CONTAINED, REFUSED_WALK_CLOSED, TRUNCATED_ARRAY, WHOLE_REPLY_TAKEN};
 use crate::support::tui_fixture as fixture;
 
-use bracewalk::runlog::{EventKind, Item};
+use bracewalk::logs::{EventKind, Item};
 use bracewalk::tui::State;
 use bracewalk::tui::state::Pane;
 use fixture::{bad_file, cut_reply, pane, reply, screen, state, typed};
@@ -18,7 +18,7 @@ fn scanned(s: &mut State) {
 /// A call the model was cut off in, logged without its text.
 fn no_reply(line: usize) -> Item {
     let Item::Reply(r) = reply(line, "page", 20, "") else { unreachable!() };
-    Item::Event(bracewalk::runlog::Event {
+    Item::Event(bracewalk::logs::Event {
         id: r.id,
         source: r.source,
         line: r.line,

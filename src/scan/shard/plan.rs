@@ -11,7 +11,7 @@ use std::path::{Component, Path, PathBuf};
 use std::str::FromStr;
 use std::time::UNIX_EPOCH;
 
-use crate::runlog::{Diagnostic, Found, Item, Problem, discover};
+use crate::logs::{Diagnostic, Found, Item, Problem, discover};
 
 /// Which part of a cut a scan reads: the `index`-th (from 1) of `of`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -425,8 +425,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::logs::{Diagnostic, Format, Item, Meta, Problem, Reply};
     use crate::reading::Facts;
-    use crate::runlog::{Diagnostic, Format, Item, Meta, Problem, Reply};
     use crate::scan::report::Row;
     use crate::tui::badges::Badge;
     use crate::tui::list::MOVED;

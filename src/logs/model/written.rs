@@ -1,0 +1,64 @@
+//! Where a reply's text is written in its line, as a listing found it: enough to read that
+//! text again by its string alone.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+
+use crate::logs::model::hash::text_hash;
+
+/// A reply's text as a listing found it written in a line of its file: one JSON string,
+/// the text as it is (`logs::bytes::skim`). Read again, those bytes alone are decoded, and the
+/// text is taken only where it is still the one listed (its length and hash); anything else
+/// (the file changed, or was never a plain file of lines) is read again through the loader.
+/// A campaign's analysis reads every text again, and reading the string alone costs a
+/// fraction of reading its line through the loader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Written {
+    /// The byte offset, in its file, of the string's first byte past its opening quote.
+    pub at: u64,
+    /// Its bytes as written, up to the closing quote.
+    pub raw: u32,
+    /// The text's bytes and [`crate::logs::text_hash`], as listed.
+    pub len: usize,
+    pub hash: u64,
+}
+
+impl Written {
+    /// A long string of the line at `offset`, measured by a listing's skim.
+    pub(crate) fn of(offset: u64, m: &Measured) -> Option<Written> {
+        Some(Written { at: offset + u64::from(m.within.0), raw: m.within.1, len: m.len, hash: m.hash })
+    }
+
+    /// The text, read from `file` where it is written; `None` where those bytes are not the
+    /// text listed any more.
+    pub(crate) fn read(&self, file: &mut File, buf: &mut Vec<u8>) -> Option<String> {
+        // With its quotes, which tell that the string is where it was: decoded as a JSON
+        // text by the readers' own parser.
+        let raw = usize::try_from(self.raw).ok()?;
+        buf.clear();
+        buf.resize(raw + 2, 0);
+        file.seek(SeekFrom::Start(self.at.checked_sub(1)?)).ok()?;
+        file.read_exact(buf).ok()?;
+        let written = std::str::from_utf8(buf).ok()?;
+        if !(written.starts_with('"') && written.ends_with('"')) {
+            return None;
+        }
+        let mut value = crate::read::js::parse(written).ok()?;
+        let crate::read::Value::String(crate::read::JsString::Utf8(text)) = &mut value else { return None };
+        let text = std::mem::take(text);
+        (text.len() == self.len && text_hash(&text) == self.hash).then_some(text)
+    }
+}
+
+/// A long string's measure: what a listing keeps of a reply's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Measured {
+    /// Bytes of the string as decoded.
+    pub len: usize,
+    /// [`crate::logs::text_hash`] of it.
+    pub hash: u64,
+    /// Where it is written in its line: the byte past its opening quote, and its bytes as
+    /// written up to the closing one. What it takes to read the text again alone
+    /// ([`Written`]).
+    pub within: (u32, u32),
+}
