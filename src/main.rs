@@ -519,9 +519,15 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
         (Some(file), _) => accepted::accept(&plan, &load, config, only.clone(), file, out),
         (None, Some(file)) => accepted::check(&plan, &load, (config, only.clone()), file, args.json, out),
         (None, None) => {
-            let timed = (started, readers_starting);
-            cli_scan::run(&plan, &load, config, output, args.list, only.clone(), options, timed, out)
-                .context("writing the scan")
+            let job = cli_scan::Job {
+                plan: &plan,
+                load: &load,
+                config,
+                only: only.clone(),
+                began: started,
+                readers_starting,
+            };
+            cli_scan::run(job, cli_scan::Printed { output, list: args.list, options }, out).context("writing the scan")
         }
     });
     readers::tell_logs(&catalogue);

@@ -39,34 +39,40 @@ pub enum Output {
     Json,
 }
 
-/// Scans what `plan` reads and prints the result to `out`; the exit status is `list`'s: 0
-/// when everything loaded, 1 when some inputs had diagnostics, 2 when nothing could be read.
-/// `--json --list` carries the manifest of what was read, made with `options`. An error is a
+/// One scan a command runs: what it reads and with what, and when the command began.
+pub struct Job<'a> {
+    pub plan: &'a Plan,
+    pub load: &'a LoadOptions,
+    pub config: Config,
+    /// The replies counted, where `--filter` narrows them.
+    pub only: Option<Query>,
+    /// When the command started, and how long starting its readers of one's own took before
+    /// the scan: the report gives the whole time, and their share.
+    pub began: Instant,
+    pub readers_starting: Duration,
+}
+
+/// How a scan's result is printed: its form, whether every difference and diagnostic is
+/// listed, and the options its manifest records (`--json --list`).
+pub struct Printed {
+    pub output: Output,
+    pub list: bool,
+    pub options: Options,
+}
+
+/// Runs `job` and prints the result to `out`; the exit status is `list`'s: 0 when everything
+/// loaded, 1 when some inputs had diagnostics, 2 when nothing could be read. An error is a
 /// failed write.
-///
-/// `began` is when the command started and `readers_starting` how long starting its readers
-/// of one's own took before the scan: the report gives the whole time, and their share.
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    plan: &Plan,
-    load: &LoadOptions,
-    config: Config,
-    output: Output,
-    list: bool,
-    only: Option<Query>,
-    options: Options,
-    (began, readers_starting): (Instant, Duration),
-    out: &mut dyn Write,
-) -> io::Result<u8> {
+pub fn run(job: Job<'_>, printed: Printed, out: &mut dyn Write) -> io::Result<u8> {
     let started = now();
-    let mut scan = scan_only_with_progress(plan, load, config, only);
-    scan.whole = Some(Whole { wall: began.elapsed(), readers_starting });
-    let status = plan_exit_code(&scan, plan);
-    let manifest = Manifest::of(plan, options, status, started);
-    print(&scan, output, list, Some(&manifest), out)?;
+    let mut scan = scan_only_with_progress(job.plan, job.load, job.config, job.only);
+    scan.whole = Some(Whole { wall: job.began.elapsed(), readers_starting: job.readers_starting });
+    let status = plan_exit_code(&scan, job.plan);
+    let manifest = Manifest::of(job.plan, printed.options, status, started);
+    print(&scan, printed.output, printed.list, Some(&manifest), out)?;
     // After the report, so that on a terminal they are the last thing said.
     out.flush()?;
-    let _ = tell_diagnostics(&scan, list, &mut io::stderr().lock());
+    let _ = tell_diagnostics(&scan, printed.list, &mut io::stderr().lock());
     Ok(status)
 }
 
