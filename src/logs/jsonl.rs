@@ -458,7 +458,7 @@ impl JsonlReader {
                 Ok((value, bad)) => {
                     self.advance(&at);
                     self.pending_newline = true;
-                    self.record(host, path, value, &at, bad, None, emit);
+                    self.record(Source { host, path }, value, &at, bad, None, emit);
                 }
                 Err(p) if !cut_short(buf) => {
                     self.advance(&at);
@@ -487,7 +487,7 @@ impl JsonlReader {
     ) {
         self.whole += 1;
         match parsed {
-            Ok((value, bad)) => self.record(host, path, value, at, bad, None, emit),
+            Ok((value, bad)) => self.record(Source { host, path }, value, at, bad, None, emit),
             Err(p) => self.problem(host.options(), Diagnostic::new(path, p).at_line(at.number, at.offset), emit),
         }
     }
@@ -561,7 +561,7 @@ impl JsonlReader {
                 }
                 Prepared::Loaded(value) => {
                     self.skimmed += 1;
-                    self.record(host, path, value, &at, None, None, emit);
+                    self.record(Source { host, path }, value, &at, None, None, emit);
                 }
                 Prepared::Whole(parsed) => self.parsed(host, path, parsed, &at, emit),
             }
@@ -613,7 +613,7 @@ impl JsonlReader {
             }
         }
         for (index, record) in records {
-            self.push(host, path, record, line, at.offset, index, emit);
+            self.push(Source { host, path }, record, Place { line, offset: at.offset, index }, emit);
         }
         true
     }
@@ -625,11 +625,9 @@ impl JsonlReader {
 
     /// One record (or, for a JSON array, each of its elements). `index` is the record's
     /// place in the document it is an element of.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn record(
         &mut self,
-        host: &dyn Host,
-        path: &Path,
+        Source { host, path }: Source<'_>,
         value: Value,
         at: &LineAt,
         bad: Option<Problem>,
@@ -675,22 +673,18 @@ impl JsonlReader {
                 }
                 other => other,
             };
-            self.push(host, path, record, line, at.offset, index, emit);
+            self.push(Source { host, path }, record, Place { line, offset: at.offset, index }, emit);
         }
     }
 
     /// What one record gave, pushed: replies and events under their own ids or, lacking
     /// one, `path:line` (`#index` for an element of a document, `#n` for the n-th call of
     /// a record of many).
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn push(
         &mut self,
-        host: &dyn Host,
-        path: &Path,
+        Source { host, path }: Source<'_>,
         record: Record,
-        line: Option<usize>,
-        offset: u64,
-        index: Option<usize>,
+        Place { line, offset, index }: Place,
         emit: &mut dyn FnMut(FileOut),
     ) {
         let opts = host.options();
@@ -747,6 +741,29 @@ impl JsonlReader {
                 }
             }
         }
+    }
+}
+
+/// The file a record was read from, and the loader that reads it.
+#[derive(Clone, Copy)]
+pub(crate) struct Source<'a> {
+    pub host: &'a dyn Host,
+    pub path: &'a Path,
+}
+
+/// Where a record sits in its file: its line (none in a document), the byte it starts at,
+/// and its place among the elements of the array it is one of.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Place {
+    pub line: Option<usize>,
+    pub offset: u64,
+    pub index: Option<usize>,
+}
+
+impl Place {
+    /// A record of a document read whole: no line, and the document's start.
+    pub(crate) fn in_document(index: Option<usize>) -> Place {
+        Place { line: None, offset: 0, index }
     }
 }
 

@@ -22,7 +22,7 @@ use crate::logs::file::{self, Plan, binary, extension, head, is_line_named};
 use crate::logs::formats::record::Record;
 use crate::logs::formats::stream::Out;
 use crate::logs::formats::{self, Shape, classify, gemini, helm, inspect, lm_eval, promptfoo};
-use crate::logs::jsonl::{Host, JsonlReader};
+use crate::logs::jsonl::{Host, JsonlReader, Place, Source};
 use crate::logs::model::diagnostic::{Diagnostic, Problem};
 use crate::logs::model::options::LoadOptions;
 use crate::logs::model::reply::{FileOut, Format, Item, Listing, Reply};
@@ -285,6 +285,11 @@ impl Loader {
         }
     }
 
+    /// `path` as this loader reads it, for a record's reader.
+    fn source<'a>(&'a self, path: &'a Path) -> Source<'a> {
+        Source { host: self, path }
+    }
+
     /// A stream saved to a file, reassembled; each reply at the line its stream began.
     fn read_stream(&self, path: &Path, file: &File, format: Format, emit: &mut dyn FnMut(FileOut)) {
         let mut state = JsonlReader::new(false);
@@ -293,10 +298,20 @@ impl Loader {
         let mut numbered = 0;
         let mut push = |out: Out| match out.what {
             Ok(record) if out.line == 0 => {
-                state.push(self, path, record, None, out.offset, Some(numbered), emit);
+                state.push(
+                    self.source(path),
+                    record,
+                    Place { line: None, offset: out.offset, index: Some(numbered) },
+                    emit,
+                );
                 numbered += 1;
             }
-            Ok(record) => state.push(self, path, record, Some(out.line), out.offset, None, emit),
+            Ok(record) => state.push(
+                self.source(path),
+                record,
+                Place { line: Some(out.line), offset: out.offset, index: None },
+                emit,
+            ),
             Err(p) if out.line == 0 => state.problem(&self.opts, Diagnostic::new(path, p).at_offset(out.offset), emit),
             Err(p) => {
                 let d = Diagnostic::new(path, p).at_line(out.line, out.offset);
@@ -315,7 +330,7 @@ impl Loader {
         let mut state = JsonlReader::new(false);
         let base = path.display().to_string();
         inspect::read_eval(file, &base, &mut |r| match r {
-            Ok(record) => state.push(self, path, record, None, 0, None, emit),
+            Ok(record) => state.push(self.source(path), record, Place::in_document(None), emit),
             Err(p) => state.problem(&self.opts, Diagnostic::new(path, p), emit),
         });
         state.finish(path, emit);
@@ -341,12 +356,14 @@ impl Loader {
             let is_chunk =
                 matches!(&item, document::Item::Value { value, index: Some(_) } if classify(value) == Shape::Gemini);
             if !is_chunk {
-                chunks.finish(&mut |i, r| state.push(self, path, r, None, 0, Some(i), emit));
+                chunks.finish(&mut |i, r| state.push(self.source(path), r, Place::in_document(Some(i)), emit));
             }
             match item {
                 document::Item::Value { value, index: Some(i) } if is_chunk => {
                     values += 1;
-                    chunks.feed(value, i, &mut |i, r| state.push(self, path, r, None, 0, Some(i), emit));
+                    chunks.feed(value, i, &mut |i, r| {
+                        state.push(self.source(path), r, Place::in_document(Some(i)), emit)
+                    });
                 }
                 document::Item::Value { value, index } => {
                     if values == 0 && text_like && classify(&value) == Shape::Unknown {
@@ -356,26 +373,36 @@ impl Loader {
                     let index = index.or((values > 0).then_some(values));
                     values += 1;
                     let at = LineAt { number: 0, offset: 0, ending: Ending::Eof, len: 0, too_long: false };
-                    state.record(self, path, value, &at, None, index, emit);
+                    state.record(self.source(path), value, &at, None, index, emit);
                 }
                 document::Item::Sample { header, sample } => {
                     values += 1;
-                    state.push(self, path, inspect::sample(header, &sample, &base), None, 0, None, emit);
+                    state.push(
+                        self.source(path),
+                        inspect::sample(header, &sample, &base),
+                        Place::in_document(None),
+                        emit,
+                    );
                 }
                 document::Item::RequestState { adapter, state: request } => {
                     let index = Some(values);
                     values += 1;
-                    state.push(self, path, helm::request_state(adapter, &request), None, 0, index, emit);
+                    state.push(
+                        self.source(path),
+                        helm::request_state(adapter, &request),
+                        Place::in_document(index),
+                        emit,
+                    );
                 }
                 document::Item::Result { eval_id, result } => {
                     let index = Some(values);
                     values += 1;
-                    state.push(self, path, promptfoo::result(eval_id, &result), None, 0, index, emit);
+                    state.push(self.source(path), promptfoo::result(eval_id, &result), Place::in_document(index), emit);
                 }
             }
             Flow::Continue
         });
-        chunks.finish(&mut |i, r| state.push(self, path, r, None, 0, Some(i), emit));
+        chunks.finish(&mut |i, r| state.push(self.source(path), r, Place::in_document(Some(i)), emit));
         if outcome.stopped {
             return Doc::Text;
         }
@@ -454,7 +481,7 @@ impl Loader {
         }
         let mut state = JsonlReader::new(false);
         let at = LineAt { number: 0, offset: 0, ending: Ending::Eof, len, too_long: false };
-        state.record(self, path, value, &at, None, None, emit);
+        state.record(self.source(path), value, &at, None, None, emit);
         state.finish(path, emit);
     }
 }
