@@ -1,7 +1,9 @@
-//! What a file is, told by its content: binary or text; a stream saved as server-sent
-//! events; a JSON document (one value, several, an array, pretty-printed or not); JSON
-//! Lines; or a reply as written. Its name only breaks ties (a `.json` file of no known
-//! shape is a record to report, a `.txt` one a reply).
+//! What a file is, decided in one place ([`what`]): a run's context file or a campaign's
+//! ledger (read for the logs beside them), an eval archive, a binary event stream, or text,
+//! told by its content: a stream saved as server-sent events; a JSON document (one value,
+//! several, an array, pretty-printed or not); JSON Lines; or a reply as written. Its name
+//! only breaks ties (a `.json` file of no known shape is a record to report, a `.txt` one a
+//! reply). The loader acts on the decision.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -12,17 +14,99 @@ use serde::de::IgnoredAny;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::logs::bytes::eventstream;
 use crate::logs::bytes::json::{cut_short, parse_line};
 use crate::logs::bytes::lines::{LineAt, Lines};
 use crate::logs::bytes::sse;
-use crate::logs::campaign::RUN_LOG;
-use crate::logs::formats::{self, ReadAs, Shape, Sniffed, classify};
+use crate::logs::campaign::{RUN_LOG, is_run_context_file};
+use crate::logs::formats::{self, ReadAs, Shape, Sniffed, classify, helm, inspect};
 use crate::logs::model::diagnostic::Problem;
 use crate::logs::model::options::LoadOptions;
 use crate::logs::model::reply::Format;
 
 /// How much of a file is looked at to tell text from binary.
 const SNIFF: usize = 8192;
+
+/// What a file is, told from its metadata and first bytes before any of it is read as
+/// replies.
+pub(crate) enum Look {
+    /// A run's context file: read with its log, not as replies.
+    Context,
+    /// An Inspect AI eval archive.
+    Eval(File),
+    /// A Bedrock binary event stream.
+    BedrockStream(File),
+    /// Anything else, to be planned from its first bytes ([`plan`]).
+    Text { file: File, len: u64, head: Vec<u8> },
+}
+
+/// What the file at `path` is, from its metadata and first bytes, or why it is not read.
+/// `listed`: a walk found it, so that it is gone now means it vanished.
+pub(crate) fn look(opts: &LoadOptions, path: &Path, listed: bool) -> Result<Look, Problem> {
+    let mut file = File::open(path).map_err(|e| Problem::from_io(&e, listed))?;
+    let len = match file.metadata() {
+        Ok(m) if m.is_file() => m.len(),
+        Ok(_) => return Err(Problem::NotAFile),
+        Err(e) => return Err(Problem::from_io(&e, listed)),
+    };
+    if len == 0 {
+        return Err(Problem::Empty);
+    }
+    if is_run_context_file(path) || helm::is_run_file(path) {
+        return Ok(Look::Context);
+    }
+    let head = head(&mut file).map_err(|e| Problem::from_io(&e, listed))?;
+    let as_eval = matches!(opts.format, None | Some(Format::Inspect));
+    if as_eval && head.starts_with(b"PK\x03\x04") && inspect::is_eval_archive(&file) {
+        return Ok(Look::Eval(file));
+    }
+    // A Bedrock event stream is binary: told by its first frame, before any binary file.
+    if matches!(opts.format, None | Some(Format::BedrockStream)) && eventstream::opens_a_frame(&head) {
+        return Ok(Look::BedrockStream(file));
+    }
+    if let Some(what) = binary(&head) {
+        return Err(Problem::Binary(what.to_owned()));
+    }
+    Ok(Look::Text { file, len, head })
+}
+
+/// What a file is and how it is to be read: the one decision the loader acts on.
+pub(crate) enum What {
+    /// A run's context file: read with its log, not as replies.
+    Context,
+    /// A campaign's ledger: context too, read once for the run logs beside it.
+    Ledger,
+    /// An Inspect AI eval archive.
+    Eval(File),
+    /// A Bedrock binary event stream.
+    BedrockStream(File),
+    /// A file of text, opened, with its plan.
+    Opened(Opened),
+}
+
+/// A file of text opened to be read as `plan` says: its length and first bytes.
+pub(crate) struct Opened {
+    pub file: File,
+    pub len: u64,
+    pub head: Vec<u8>,
+    pub plan: Plan,
+}
+
+/// What the file at `path`, which a walk found, is ([`look`]) and how it is read ([`plan`]),
+/// or why it is not read.
+pub(crate) fn what(opts: &LoadOptions, path: &Path) -> Result<What, Problem> {
+    let (mut file, len, head) = match look(opts, path, true)? {
+        Look::Text { file, len, head } => (file, len, head),
+        Look::Context => return Ok(What::Context),
+        Look::Eval(file) => return Ok(What::Eval(file)),
+        Look::BedrockStream(file) => return Ok(What::BedrockStream(file)),
+    };
+    let plan = plan(opts, path, &mut file, &head, len).map_err(|e| Problem::from_io(&e, true))?;
+    if matches!(plan, Plan::Jsonl(Some(Shape::Ledger))) && opts.format.is_none() {
+        return Ok(What::Ledger);
+    }
+    Ok(What::Opened(Opened { file, len, head, plan }))
+}
 
 /// How a file is to be read.
 pub(crate) enum Plan {

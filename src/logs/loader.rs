@@ -12,13 +12,12 @@ use serde_json::Value;
 
 use crate::logs::ahead;
 use crate::logs::bytes::document::{self, Flow};
-use crate::logs::bytes::eventstream;
 use crate::logs::bytes::json::{decode, json_error, skip_bom};
 use crate::logs::bytes::lines::{Ending, LineAt};
 use crate::logs::bytes::nan;
-use crate::logs::campaign::{Campaigns, is_run_context_file};
+use crate::logs::campaign::Campaigns;
 use crate::logs::discover::{Found, discover};
-use crate::logs::file::{self, Plan, binary, extension, head, is_line_named};
+use crate::logs::file::{self, Opened, Plan, What, extension, is_line_named};
 use crate::logs::formats::record::Record;
 use crate::logs::formats::stream::Out;
 use crate::logs::formats::{self, Shape, classify, gemini, helm, inspect, lm_eval, promptfoo};
@@ -50,18 +49,6 @@ pub(crate) enum Start {
     Skipped,
     /// A tail's file's first line is not complete yet.
     NotYet,
-}
-
-/// What a file is, told before any of it is read as replies ([`Loader::start`]).
-enum Look {
-    /// A run's context file: read with its log, not as replies.
-    Context,
-    /// An Inspect AI eval archive.
-    Eval(File),
-    /// A Bedrock binary event stream.
-    BedrockStream(File),
-    /// Anything else, planned from its first bytes.
-    Text { file: File, len: u64, head: Vec<u8> },
 }
 
 /// How reading a file as a JSON document went.
@@ -171,51 +158,27 @@ impl Loader {
     /// Why `list` reads nothing of the file at `path`: it cannot be opened, is not a regular
     /// file, is empty or is binary. `explain` and `extract` stop there, as `list` skips it.
     pub fn unread(&self, path: &Path) -> Option<Diagnostic> {
-        self.look(path, false).err().map(|p| Diagnostic::new(path, p))
-    }
-
-    /// What the file at `path` is, from its metadata and first bytes, or why it is not read.
-    /// `listed`: a walk found it, so that it is gone now means it vanished.
-    fn look(&self, path: &Path, listed: bool) -> Result<Look, Problem> {
-        let mut file = File::open(path).map_err(|e| Problem::from_io(&e, listed))?;
-        let len = match file.metadata() {
-            Ok(m) if m.is_file() => m.len(),
-            Ok(_) => return Err(Problem::NotAFile),
-            Err(e) => return Err(Problem::from_io(&e, listed)),
-        };
-        if len == 0 {
-            return Err(Problem::Empty);
-        }
-        if is_run_context_file(path) || helm::is_run_file(path) {
-            return Ok(Look::Context);
-        }
-        let head = head(&mut file).map_err(|e| Problem::from_io(&e, listed))?;
-        let as_eval = matches!(self.opts.format, None | Some(Format::Inspect));
-        if as_eval && head.starts_with(b"PK\x03\x04") && inspect::is_eval_archive(&file) {
-            return Ok(Look::Eval(file));
-        }
-        // A Bedrock event stream is binary: told by its first frame, before any binary file.
-        if matches!(self.opts.format, None | Some(Format::BedrockStream)) && eventstream::opens_a_frame(&head) {
-            return Ok(Look::BedrockStream(file));
-        }
-        if let Some(what) = binary(&head) {
-            return Err(Problem::Binary(what.to_owned()));
-        }
-        Ok(Look::Text { file, len, head })
+        file::look(&self.opts, path, false).err().map(|p| Diagnostic::new(path, p))
     }
 
     /// Opens `path`, decides what it is, and reads it if it is read whole. An empty file is
     /// a problem for a tail too, as `list` says of it; the tail reads it again once written.
     pub(crate) fn start(&self, path: &Path, tail: bool, emit: &mut dyn FnMut(FileOut)) -> Start {
         let mut problem = |p: Problem| emit(FileOut::Item(Item::Diagnostic(Diagnostic::new(path, p))));
-        let (mut file, len, head) = match self.look(path, true) {
-            Ok(Look::Text { file, len, head }) => (file, len, head),
-            Ok(Look::Context) => return Start::Skipped,
-            Ok(Look::Eval(file)) => {
+        let Opened { mut file, len, head, plan } = match file::what(&self.opts, path) {
+            Ok(What::Opened(opened)) => opened,
+            Ok(What::Context) => return Start::Skipped,
+            Ok(What::Ledger) => {
+                // The ledger is context: read once, for the run logs beside it.
+                let dir = path.parent().unwrap_or(Path::new(""));
+                let _ = self.campaigns.get(dir, self.opts.max_line, &mut |d| emit(FileOut::Item(Item::Diagnostic(d))));
+                return Start::Skipped;
+            }
+            Ok(What::Eval(file)) => {
                 self.read_eval(path, &file, emit);
                 return Start::Whole;
             }
-            Ok(Look::BedrockStream(file)) => {
+            Ok(What::BedrockStream(file)) => {
                 self.read_stream(path, &file, Format::BedrockStream, emit);
                 return Start::Whole;
             }
@@ -224,25 +187,11 @@ impl Loader {
                 return Start::Skipped;
             }
         };
-        let plan = match file::plan(&self.opts, path, &mut file, &head, len) {
-            Ok(p) => p,
-            Err(e) => {
-                problem(Problem::from_io(&e, true));
-                return Start::Skipped;
-            }
-        };
         match plan {
             Plan::Jsonl(shape) => {
                 let mut state = JsonlReader::new(tail);
                 if self.opts.format == Some(Format::RunLog) || shape == Some(Shape::RunLogEvent) {
                     state.reads_a_run_log(self.run_log(path, tail, emit));
-                }
-                if shape == Some(Shape::Ledger) && self.opts.format.is_none() {
-                    // The ledger is context: read once, for the run logs beside it.
-                    let dir = path.parent().unwrap_or(Path::new(""));
-                    let _ =
-                        self.campaigns.get(dir, self.opts.max_line, &mut |d| emit(FileOut::Item(Item::Diagnostic(d))));
-                    return Start::Skipped;
                 }
                 Start::Jsonl(file, Box::new(state))
             }
