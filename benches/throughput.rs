@@ -26,7 +26,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use bracewalk::read::walk::extract_json;
+use bracewalk::exact::walk::extract_json;
 
 /// Best of `passes` timings of `f`, in seconds.
 fn best(passes: usize, mut f: impl FnMut()) -> f64 {

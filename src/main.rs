@@ -12,6 +12,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{CommandFactory, Parser, Subcommand};
 
+use bracewalk::analysis::Pair;
 use bracewalk::cli::readers::{self, ReaderArgs};
 use bracewalk::cli::record::Offsets;
 use bracewalk::cli::scan as cli_scan;
@@ -21,7 +22,6 @@ use bracewalk::logs::{Format, LoadOptions};
 use bracewalk::query::Query;
 use bracewalk::readers::ReaderId;
 use bracewalk::readers::supervisor;
-use bracewalk::reading::Pair;
 use bracewalk::scan::shard::{Options, Part, Plan};
 use bracewalk::tui;
 
@@ -421,7 +421,7 @@ fn inspect(args: InspectArgs) -> Result<ExitCode> {
     if let Some(code) = unreadable(&paths) {
         return Ok(code);
     }
-    let config = bracewalk::reading::Config::new(args.readers.args()?.catalogue(&paths, false)?);
+    let config = bracewalk::analysis::Config::new(args.readers.args()?.catalogue(&paths, false)?);
     let watch = match (args.no_watch, args.poll) {
         (true, _) => tui::WatchMode::Off,
         (_, true) => tui::WatchMode::Poll,
@@ -475,7 +475,7 @@ fn scan(args: &ScanArgs) -> Result<ExitCode> {
     let readers = args.readers.args()?;
     // Readers of one's own are started (their runners load the extractor) in the catalogue.
     let starting = std::time::Instant::now();
-    let mut config = bracewalk::reading::Config::new(readers.catalogue(&inputs, false)?);
+    let mut config = bracewalk::analysis::Config::new(readers.catalogue(&inputs, false)?);
     let readers_starting = starting.elapsed();
     config.fields.clone_from(&args.fields);
     if !args.compare.is_empty() {
@@ -540,7 +540,7 @@ fn rounds(args: &RoundsArgs) -> Result<ExitCode> {
         return Ok(code);
     }
     let readers = args.readers.args()?;
-    let config = bracewalk::reading::Config::new(readers.catalogue(&args.paths, false)?);
+    let config = bracewalk::analysis::Config::new(readers.catalogue(&args.paths, false)?);
     let output = match (args.json, args.markdown) {
         (true, _) => cli_scan::Output::Json,
         (_, true) => cli_scan::Output::Markdown,

@@ -32,9 +32,9 @@ use std::fmt;
 
 use regex::{Regex, RegexBuilder};
 
+use crate::analysis::{Facts, Flag};
+use crate::exact::trace::{DecidedBy, Verdict};
 use crate::logs::{Event, Format, Meta, Reply, StopReason};
-use crate::read::trace::{DecidedBy, Verdict};
-use crate::reading::{Facts, Flag};
 
 /// A parsed query.
 #[derive(Debug, Clone)]
@@ -740,7 +740,7 @@ mod tests {
 
     #[test]
     fn flags_answer_from_the_facts() {
-        let config = crate::reading::Config::default();
+        let config = crate::analysis::Config::default();
         let m = meta();
         fn s<'a>(m: &'a Meta, f: &'a Facts) -> Subject<'a> {
             Subject { id: "x", reference: "x", meta: Some(m), size: Some(1), facts: Known::Yes(f) }

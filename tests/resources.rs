@@ -30,8 +30,8 @@ use std::time::{Duration, Instant};
 
 use bracewalk::cli::explain;
 use bracewalk::cli::style::Style;
+use bracewalk::exact::{js, walk};
 use bracewalk::logs::{self, Change, Item, LoadOptions, Loader, Reply, Tail};
-use bracewalk::read::{js, walk};
 
 const BIN: &str = env!("CARGO_BIN_EXE_bracewalk");
 const MB: u64 = 1_000_000;
@@ -448,7 +448,7 @@ fn a_reply_nested_a_million_deep_is_read_by_every_command_without_overflowing() 
     let started = Instant::now();
     for text in [&open, &closed] {
         let detail =
-            bracewalk::reading::detail::detail(text.as_str().into(), false, &bracewalk::reading::Config::default());
+            bracewalk::analysis::detail::detail(text.as_str().into(), false, &bracewalk::analysis::Config::default());
         assert!(detail.trace.visited() == DEPTH || detail.trace.value.is_some());
     }
     eprintln!("{:<40} {:>7.2} s", "library: inspector analysis (deep)", started.elapsed().as_secs_f64());

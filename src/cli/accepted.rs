@@ -10,10 +10,10 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::{Value as Json, json};
 
+use crate::analysis::{Class, Config};
 use crate::describe::plural;
 use crate::logs::LoadOptions;
 use crate::query::Query;
-use crate::reading::{Class, Config};
 use crate::scan::Scan;
 use crate::scan::accepted::{self, Check, Entry};
 use crate::scan::report::headline;

@@ -6,13 +6,13 @@ use std::fmt::Write;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::analysis::flags::{self, Raised};
 use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
-use crate::read::js::ParseError;
-use crate::read::span::utf16_len;
-use crate::read::trace::{Candidate, Fate, NoReading, Reading, Step, Trace, WholeReply};
-use crate::read::value::Value;
-use crate::reading::flags::{self, Raised};
+use crate::exact::js::ParseError;
+use crate::exact::span::utf16_len;
+use crate::exact::trace::{Candidate, Fate, NoReading, Reading, Step, Trace, WholeReply};
+use crate::exact::value::Value;
 
 use super::style::Style;
 
@@ -381,8 +381,8 @@ pub fn write_json<'t>(
     serde_json::to_writer(out, &json).map_err(std::io::Error::from)
 }
 
-fn repair_key(kind: crate::read::repair::RepairKind) -> &'static str {
-    use crate::read::repair::RepairKind::*;
+fn repair_key(kind: crate::exact::repair::RepairKind) -> &'static str {
+    use crate::exact::repair::RepairKind::*;
     match kind {
         QuoteEscaped => "quote-escaped",
         NewlineEscaped => "newline-escaped",

@@ -7,10 +7,10 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use crate::analysis::{Config, flags};
+use crate::exact::walk;
 use crate::logs::{self, LoadOptions, StopReason};
-use crate::read::walk;
 use crate::readers::{Catalogue, ReaderId};
-use crate::reading::{Config, flags};
 use crate::scan::rounds::{Call, Fraction, Pages, page_size};
 
 use super::explain;

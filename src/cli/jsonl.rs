@@ -20,7 +20,7 @@ use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 
-use crate::read::{js, lex};
+use crate::exact::{js, lex};
 
 use super::record::{self, Input, Offsets};
 

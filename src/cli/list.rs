@@ -10,8 +10,8 @@ use crate::describe::{plural, thousands};
 use crate::query::{Known, Query, Subject};
 use rayon::prelude::*;
 
+use crate::analysis::{Config, Facts};
 use crate::logs::{Diagnostic, Event, Item, Listed, Listing, LoadOptions, Loader, Meta, Reply, discover};
-use crate::reading::{Config, Facts};
 use crate::scan::rounds::{Call, Fraction, Pages};
 use crate::scan::{in_batches, sizes};
 use crate::visible::visible;

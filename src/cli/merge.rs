@@ -13,8 +13,8 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value as Json;
 
+use crate::analysis::Config;
 use crate::logs;
-use crate::reading::Config;
 use crate::scan::shard::{self, Checks, FORMAT, Given, Manifest, Named, Options, Refusal};
 use crate::scan::{InputDiagnostic, Scan, ShardError};
 

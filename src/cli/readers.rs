@@ -10,12 +10,12 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use serde_json::{Map, Value as Json, json};
 
-use crate::read::trace::Trace;
-use crate::read::value::Value;
+use crate::analysis::{Class, Pair, Raised, difference};
+use crate::exact::trace::Trace;
+use crate::exact::value::Value;
 use crate::readers::own::{self, RunOptions, Spec};
 use crate::readers::supervisor::{self, Commands};
 use crate::readers::{Answers, Catalogue, Given, Outcome, ReaderError, ReaderId, resolve};
-use crate::reading::{Class, Pair, Raised, difference};
 use crate::scan::Scan;
 
 use super::explain;

@@ -3,12 +3,12 @@
 
 use std::fmt::Write;
 
-use crate::read::js;
-use crate::read::span::Utf16Index;
-use crate::read::trace::Trace;
-use crate::read::value::{JsString, Object, Value, write_json_string};
-use crate::read::walk::Visit;
-use crate::read::{first, served, walk};
+use crate::exact::js;
+use crate::exact::span::Utf16Index;
+use crate::exact::trace::Trace;
+use crate::exact::value::{JsString, Object, Value, write_json_string};
+use crate::exact::walk::Visit;
+use crate::exact::{first, served, walk};
 
 /// The record's keys, in the order they are printed.
 pub const KEYS: [&str; 10] = [

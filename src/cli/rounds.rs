@@ -11,9 +11,9 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value as Json, json};
 
+use crate::analysis::Config;
 use crate::describe::{chars, plural, thousands};
 use crate::logs::LoadOptions;
-use crate::reading::Config;
 use crate::scan::Scan;
 use crate::scan::rounds::{Fraction, Line, Loss, Rounds};
 use crate::visible::visible;

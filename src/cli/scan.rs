@@ -11,13 +11,13 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Map, Value as Json, json};
 
+use crate::analysis::{Class, Config};
 use crate::describe::plural;
 use crate::describe::thousands;
+use crate::exact::trace::DecidedBy;
 use crate::logs::LoadOptions;
 use crate::natural::Json as Natural;
 use crate::query::Query;
-use crate::read::trace::DecidedBy;
-use crate::reading::{Class, Config};
 use crate::scan::report::{self, Kind, Row, headline};
 use crate::scan::shard::{Manifest, Options, Plan};
 use crate::scan::{Comparison, Difference, Group, InputDiagnostic, Progress, Scan, Whole, scan_found, scan_paths_only};
@@ -884,9 +884,9 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::read::trace::Verdict;
+    use crate::analysis::{Facts, Flag};
+    use crate::exact::trace::Verdict;
     use crate::readers::{Catalogue, ReaderId};
-    use crate::reading::{Facts, Flag};
     use crate::scan::Scanner;
 
     /// Where the scan's readers and its `--json` keys are documented for users.

@@ -3,8 +3,8 @@
 
 pub mod trace;
 
-use crate::read::span::{CharIndex, Utf16Index};
-use crate::read::value::{Value, js_number_to_string};
+use crate::exact::span::{CharIndex, Utf16Index};
+use crate::exact::value::{Value, js_number_to_string};
 use crate::visible::visible;
 
 /// `12345` → `12,345`.
@@ -92,7 +92,7 @@ impl<'a> Locator<'a> {
         Locator { text, utf16: Utf16Index::new(text), chars: CharIndex::new(text), lines }
     }
 
-    /// 1-based line and column (in characters) of `byte`, as [`crate::read::span::line_col`] counts them.
+    /// 1-based line and column (in characters) of `byte`, as [`crate::exact::span::line_col`] counts them.
     pub fn line_col(&self, byte: usize) -> (usize, usize) {
         let byte = floor_boundary(self.text, byte);
         let line = self.lines.partition_point(|&start| start <= byte).max(1);
@@ -144,14 +144,14 @@ pub fn floor_boundary(s: &str, mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::js::parse;
+    use crate::exact::js::parse;
 
     #[test]
     fn the_locator_counts_lines_and_columns_as_line_col_does() {
         let text = "ab\ncé{\n\nx😀y";
         let loc = Locator::new(text);
         for (i, _) in text.char_indices().chain([(text.len(), ' ')]) {
-            assert_eq!(loc.line_col(i), crate::read::span::line_col(text, i), "byte {i}");
+            assert_eq!(loc.line_col(i), crate::exact::span::line_col(text, i), "byte {i}");
         }
     }
 

@@ -4,8 +4,8 @@
 //! here; each styles a [`Phrase`]'s parts by their [`Class`] in its own way (ANSI colours,
 //! ratatui styles).
 
-use crate::read::js::ParseError;
-use crate::read::trace::{DecidedBy, Fate, NoReading, Reading, Step, Trace, WholeReply};
+use crate::exact::js::ParseError;
+use crate::exact::trace::{DecidedBy, Fate, NoReading, Reading, Step, Trace, WholeReply};
 
 use super::{Locator, sketch, thousands};
 

@@ -12,12 +12,12 @@
 
 use std::ops::Range;
 
-use crate::read::fence::FenceTries;
-use crate::read::first::first_found;
-use crate::read::trace::{DecidedBy, Place, ReadingKind, Reads, Trace, Verdict};
-use crate::read::value::Value;
-use crate::read::walk::{self, Keep, Readings, WalkOptions, Walker};
-use crate::read::{js, lex};
+use crate::exact::fence::FenceTries;
+use crate::exact::first::first_found;
+use crate::exact::trace::{DecidedBy, Place, ReadingKind, Reads, Trace, Verdict};
+use crate::exact::value::Value;
+use crate::exact::walk::{self, Keep, Readings, WalkOptions, Walker};
+use crate::exact::{js, lex};
 
 use super::catalogue::{Catalogue, Run};
 use super::given::{Given, changes_in_json, held, json_view};
@@ -247,7 +247,7 @@ impl<'a> Answers<'a> {
         }
         // The first balanced span parses where the strict reading of the object at its `{`
         // reads, and is then that object: where the text is JSON the span's brace match and
-        // the parser agree on every string and brace (`read::memo`). Where the object does not
+        // the parser agree on every string and brace (`exact::memo`). Where the object does not
         // read, no span that opens there parses. So the span need not be found, and its
         // object is what the walks' strict validator read (the seed's first candidate).
         match tries.first_brace(text).map(|start| (start, self.walker.strict_end(start))) {
@@ -534,7 +534,7 @@ mod tests {
         ) {
             let text = format!("{{\"k\": \"{}", pieces.concat());
             for start in memchr::memchr_iter(b'{', text.as_bytes()) {
-                if let Ok((wide, end)) = js::parse_repaired_at(&text, start, crate::read::repair::ColonRule::Wide) {
+                if let Ok((wide, end)) = js::parse_repaired_at(&text, start, crate::exact::repair::ColonRule::Wide) {
                     let narrow = js::parse_narrow_at(&text, start);
                     proptest::prop_assert!(narrow.is_ok(), "{text:?} at {start}");
                     let narrow = narrow.unwrap();
@@ -553,8 +553,8 @@ mod tests {
         let mut known = vec![0usize; catalogue.iter().count()];
         let replies = include_str!("../../tests/golden/replies.jsonl");
         for line in replies.lines().filter(|l| !l.trim().is_empty()) {
-            let record = crate::read::js::parse(line).unwrap();
-            let Some(crate::read::value::Value::String(text)) = record.as_object().and_then(|o| o.get("text")) else {
+            let record = crate::exact::js::parse(line).unwrap();
+            let Some(crate::exact::value::Value::String(text)) = record.as_object().and_then(|o| o.get("text")) else {
                 panic!("a golden record has a text")
             };
             let text = text.to_string_lossy();

@@ -2,12 +2,12 @@
 //! one's own a run adds, each a [`ReaderDef`] named by a [`ReaderId`], and what a caller of
 //! each built-in reader holds of a reply ([`Catalogue::read`]).
 
-use crate::read::fence::fence_first;
-use crate::read::first::{FirstOutcome, first_wins};
-use crate::read::js;
-use crate::read::served;
-use crate::read::value::{JsString, Value};
-use crate::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
+use crate::exact::fence::fence_first;
+use crate::exact::first::{FirstOutcome, first_wins};
+use crate::exact::js;
+use crate::exact::served;
+use crate::exact::value::{JsString, Value};
+use crate::exact::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 
 use super::error::{ReaderError, UnknownReader};
 use super::given::held;

@@ -9,8 +9,8 @@
 
 use std::sync::Arc;
 
-use crate::read::js;
-use crate::read::value::Value;
+use crate::exact::js;
+use crate::exact::value::Value;
 
 /// How many characters of text that is not JSON an answer keeps for display.
 pub const KEPT: usize = 1000;

@@ -21,9 +21,9 @@
 //! "functions": ["<name>", …]}}` ([`parse_handshake`]).
 
 use super::adapter::Found;
-use crate::read::js;
-use crate::read::lex;
-use crate::read::value::{JsString, Value, write_json_str};
+use crate::exact::js;
+use crate::exact::lex;
+use crate::exact::value::{JsString, Value, write_json_str};
 use crate::visible::visible;
 
 /// How much of a line a message quotes.

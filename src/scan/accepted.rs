@@ -15,8 +15,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::Class;
 use crate::readers::Outcome;
-use crate::reading::Class;
 
 use super::scanner::Scan;
 
@@ -178,13 +178,13 @@ impl<'s> Checked<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reading::Config;
+    use crate::analysis::Config;
     use crate::scan::Scanner;
 
     fn scan(texts: &[(&str, &str)]) -> Scan {
         let mut s = Scanner::new(Config::default());
         for (id, t) in texts {
-            let mut f = crate::reading::Facts::of_text(t, false, s.config(), &[]);
+            let mut f = crate::analysis::Facts::of_text(t, false, s.config(), &[]);
             f.id = (*id).to_owned();
             s.add_facts(f);
         }

@@ -24,10 +24,10 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::Value as Json;
 
+use crate::analysis::{Class, Config};
+use crate::exact::trace::DecidedBy;
 use crate::logs::{Diagnostic, Problem};
-use crate::read::trace::DecidedBy;
 use crate::readers::{Fault, ReaderProblem};
-use crate::reading::{Class, Config};
 
 use super::pages::{Call, Pages};
 use super::report::{self, Kind, Row};

@@ -8,7 +8,7 @@
 //! seed 001's first-wins reader, and each what-if, all of them readers of the
 //! [catalogue](crate::readers), which says what each is and what its caller holds.
 //!
-//! Each reply is read once into its [`Facts`](crate::reading::Facts) (counts and one-line
+//! Each reply is read once into its [`Facts`](crate::analysis::Facts) (counts and one-line
 //! accounts, never text or values); a [`Scanner`] folds facts into a [`Scan`] in the order
 //! the replies were given (one at a time, or a batch read in parallel), and [`scan_paths`]
 //! drives it over files with the loader on its own thread. The [`report`] is how a scan is

@@ -11,10 +11,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::str::FromStr;
 
+use crate::analysis::Raised;
+use crate::exact::Value;
 use crate::logs::Meta;
 use crate::natural::Natural;
-use crate::read::Value;
-use crate::reading::Raised;
 
 /// The agent whose replies are a page's renders: its last one is the page's final answer.
 pub const PAGE_AGENT: &str = "page";

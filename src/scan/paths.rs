@@ -13,11 +13,11 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::analysis::Config;
+use crate::analysis::batch::Filling;
 use crate::logs::{Found, Item, LoadOptions, Loader, discover};
 use crate::query::Query;
 use crate::readers::pending::{Asked, Pending};
-use crate::reading::Config;
-use crate::reading::batch::Filling;
 
 use super::scanner::{Scan, Scanner};
 
@@ -45,8 +45,8 @@ pub struct Batch {
 /// Every item of the files `found` (of `sizes` bytes, [`sizes`]), in load order, a batch at a
 /// time: the files are read on a thread of their own, `AHEAD` batches ahead at most, while
 /// `each` takes the batch before, until it says to stop. A batch holds
-/// [`REPLIES`](crate::reading::batch::REPLIES) replies, or fewer that hold
-/// [`BYTES`](crate::reading::batch::BYTES) of text.
+/// [`REPLIES`](crate::analysis::batch::REPLIES) replies, or fewer that hold
+/// [`BYTES`](crate::analysis::batch::BYTES) of text.
 pub fn in_batches(found: &[Found], sizes: &[u64], load: &LoadOptions, each: &mut dyn FnMut(Batch) -> bool) {
     let (send, receive) = mpsc::sync_channel::<Batch>(AHEAD);
     std::thread::scope(|s| {

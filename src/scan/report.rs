@@ -6,10 +6,10 @@
 
 use std::collections::BTreeMap;
 
+use crate::analysis::{Class, Config, Facts, Flag, Pair};
 use crate::describe::{percent, plural, thousands};
-use crate::read::trace::{DecidedBy, Verdict};
+use crate::exact::trace::{DecidedBy, Verdict};
 use crate::readers::{Outcome, ReaderId};
-use crate::reading::{Class, Config, Facts, Flag, Pair};
 use crate::visible::visible;
 
 pub use super::row::Row;
@@ -481,7 +481,7 @@ mod command_tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::read::js;
+    use crate::exact::js;
     use crate::readers::own::Outside;
     use crate::readers::{Catalogue, Given};
     use crate::scan::Scanner;

@@ -339,11 +339,11 @@ mod tests {
         assert_eq!(h.pages_delivered, [2, 1, 2]);
         assert_eq!(h.documents, [1, 1, 1]);
         assert_eq!(
-            crate::reading::flags::explain(&h.losses[1].raised()),
+            crate::analysis::flags::explain(&h.losses[1].raised()),
             "page 17 of d: 8,000 chars in round-3, 3 chars now"
         );
         assert_eq!(
-            crate::reading::flags::explain(&h.losses[0].raised()),
+            crate::analysis::flags::explain(&h.losses[0].raised()),
             "page 18 of d: 1,000 chars in round-2, no page now: it vanished"
         );
     }

@@ -1,9 +1,9 @@
 //! A number the report shows ([`Row`]): the data alone, which a [`Scan`](super::Scan) keeps
 //! counts by and the [report](super::report) labels, counts and lists.
 
-use crate::read::trace::{DecidedBy, Verdict};
+use crate::analysis::{Class, Flag};
+use crate::exact::trace::{DecidedBy, Verdict};
 use crate::readers::{Outcome, ReaderId};
-use crate::reading::{Class, Flag};
 
 /// A number the report shows, as the replies behind it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -9,12 +9,12 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::analysis::{Class, Config, Facts, Flag, Pair, flags};
+use crate::exact::trace::{DecidedBy, Verdict};
 use crate::logs::{Diagnostic, Event, Item, Reply};
 use crate::query::Query;
-use crate::read::trace::{DecidedBy, Verdict};
 use crate::readers::pending::Answered;
 use crate::readers::{Outcome, ReaderId, ReaderProblem};
-use crate::reading::{Class, Config, Facts, Flag, Pair, flags};
 
 use super::pages::{Call, Fraction, Pages, page_size};
 use super::row::Row;
@@ -544,7 +544,7 @@ impl Scanner {
                 Held::Event(e) => pages.calls.extend(Call::of(&e.meta, None, false, None)),
             }
         }
-        let mut raised: Vec<Vec<crate::reading::Raised>> = vec![Vec::new(); held.len()];
+        let mut raised: Vec<Vec<crate::analysis::Raised>> = vec![Vec::new(); held.len()];
         for l in pages.history(self.scan.fraction).losses {
             if let Some(i) = l.reply {
                 raised[i].push(l.raised());

@@ -9,9 +9,9 @@
 
 use ratatui::style::{Modifier, Style};
 
-use crate::read::trace::{DecidedBy, Verdict};
+use crate::analysis::{Config, Flag};
+use crate::exact::trace::{DecidedBy, Verdict};
 use crate::readers::ReaderId;
-use crate::reading::{Config, Flag};
 use crate::scan::report::{Alternatives, Row};
 
 use super::entry::{Body, Entry};

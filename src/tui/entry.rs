@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::analysis::{Config, Facts, Flag};
 use crate::logs::{Diagnostic, EventKind, Item, Listed, Locator, Meta, StopReason, Written};
 use crate::readers::ReaderId;
-use crate::reading::{Config, Facts, Flag};
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
 pub type EntryKey = u64;

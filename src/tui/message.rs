@@ -8,15 +8,15 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyEvent, MouseEvent};
 
+use crate::analysis::{Config, Facts};
 use crate::describe::sketch;
 use crate::logs::{Locator, Meta, Problem};
 use crate::query::{Query, TextHit};
 use crate::readers::{Given, ReaderId, ReaderProblem};
-use crate::reading::{Config, Facts};
 
 use super::entry::{Entry, EntryKey};
 use super::marks::Mark;
-use crate::reading::detail::Detail;
+use crate::analysis::detail::Detail;
 
 /// Something that happened.
 #[derive(Debug)]
@@ -161,7 +161,7 @@ impl Read {
     }
 
     /// `facts`, with the sketch of the seed's answer and its `html`'s length.
-    pub fn sketched(key: EntryKey, facts: Facts, seed: Option<&crate::read::Value>) -> Read {
+    pub fn sketched(key: EntryKey, facts: Facts, seed: Option<&crate::exact::Value>) -> Read {
         Read { key, facts, sketch: Some(sketch_of(seed)), html: html_of(seed) }
     }
 
@@ -183,17 +183,17 @@ impl Read {
 }
 
 /// The size of the page an answer delivers: its `html` string's characters.
-fn html_of(seed: Option<&crate::read::Value>) -> Option<usize> {
+fn html_of(seed: Option<&crate::exact::Value>) -> Option<usize> {
     match seed? {
-        crate::read::Value::Object(o) => match o.get("html")? {
-            crate::read::Value::String(s) => Some(s.char_len()),
+        crate::exact::Value::Object(o) => match o.get("html")? {
+            crate::exact::Value::String(s) => Some(s.char_len()),
             _ => None,
         },
         _ => None,
     }
 }
 
-fn sketch_of(seed: Option<&crate::read::Value>) -> String {
+fn sketch_of(seed: Option<&crate::exact::Value>) -> String {
     let s = seed.map_or_else(|| "null".to_owned(), sketch);
     crate::visible::clip(&s, SKETCH_MAX)
 }

@@ -69,7 +69,7 @@ pub struct Options {
     /// The marks file (default: [`marks::default_path`]).
     pub marks: Option<PathBuf>,
     /// What is read and compared: the readers, reader commands included.
-    pub config: crate::reading::Config,
+    pub config: crate::analysis::Config,
     /// The query the list opens with (`--filter`), already checked.
     pub query: Option<String>,
 }

@@ -20,10 +20,10 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::analysis::batch::Filling;
+use crate::analysis::{Config, Facts};
 use crate::logs::{Loader, Locator, Problem};
 use crate::readers::pending::{Asked, Pending};
-use crate::reading::batch::Filling;
-use crate::reading::{Config, Facts};
 
 use super::entry::EntryKey;
 use super::message::{Msg, Read, Unread};

@@ -10,7 +10,7 @@ use crate::readers::{Given, ReaderId};
 
 use super::entry::EntryKey;
 use super::wrap::Wrapping;
-use crate::reading::detail::Detail;
+use crate::analysis::detail::Detail;
 
 /// How many full records are kept, at most, and in how many bytes of text.
 pub const DETAILS_KEPT: usize = 6;

@@ -12,7 +12,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::reading::{Flag, Raised};
+use crate::analysis::{Flag, Raised};
 use crate::scan::rounds::{Call, Fraction, Pages};
 
 use super::entry::{Entry, EntryKey};

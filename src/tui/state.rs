@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::analysis::Config;
+use crate::exact::value::Value;
 use crate::query::QueryError;
-use crate::read::value::Value;
 use crate::readers::ReaderId;
-use crate::reading::Config;
 use crate::scan::rounds::{CallKey, Rounds};
 
 use super::badges::Badge;
@@ -23,7 +23,7 @@ use super::marks::Mark;
 use super::reply::{ReplyPanes, ValueSource};
 use super::shrank::PageFlags;
 use super::summary::Corpus;
-use crate::reading::detail::Detail;
+use crate::analysis::detail::Detail;
 
 /// The panes, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

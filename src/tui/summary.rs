@@ -1,7 +1,7 @@
 //! The summary screen's content, apart from how it is drawn: the corpus scan of what is
 //! loaded, and the report's rows as the screen shows them.
 //!
-//! The worker reads every reply with the scan's own [`Facts`](crate::reading::Facts), and the facts are kept on
+//! The worker reads every reply with the scan's own [`Facts`](crate::analysis::Facts), and the facts are kept on
 //! the entry. The [`Corpus`] is folded from them by the same [`Scanner`] `bracewalk scan`
 //! uses, and its sections and rows are the scan's [`report`], so the screen and the command
 //! agree; it is rebuilt (cheaply: the reading is done) whenever entries or facts change
@@ -12,9 +12,9 @@
 use std::cmp::Ordering;
 use std::collections::HashSet;
 
+use crate::analysis::{Class, Config};
 use crate::describe::thousands;
 use crate::describe::{self, plural};
-use crate::reading::{Class, Config};
 use crate::scan::report::{self, Kind, Row, Section};
 use crate::scan::rounds::Call;
 use crate::scan::{InputDiagnostic, Scan, Scanner};

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use crate::describe::{chars, leaf};
-use crate::read::value::{Value, js_number_to_string};
+use crate::exact::value::{Value, js_number_to_string};
 use crate::visible::visible;
 
 use super::wrap::hard_wrap;
@@ -178,7 +178,7 @@ pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<Row
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::js::parse;
+    use crate::exact::js::parse;
 
     #[test]
     fn containers_show_counts_and_long_strings_their_length() {

@@ -29,17 +29,17 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::analysis::Config;
 use crate::logs::{LoadOptions, Loader, Locator};
 use crate::query::TextHit;
 use crate::readers::own::RunOptions;
 use crate::readers::pending::{Asked, Pending};
-use crate::reading::Config;
 
 use super::entry::{EntryKey, hash};
 use super::message::{DetailJob, Msg, SearchJob, Unread};
 use super::readings::{self, InFlight, REREAD_CHUNK, ReadJob};
 use super::watch::{self, Intake, WatchMode};
-use crate::reading::detail;
+use crate::analysis::detail;
 
 /// Chunks of one file searched at once, in parallel, between two looks at whether the
 /// search is still wanted.

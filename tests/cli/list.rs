@@ -138,9 +138,9 @@ fn custom_json_needs_a_pointer_and_reads_through_it() {
 /// core; what it prints is in the order of the files, as read one by one, across batches.
 #[test]
 fn a_filter_on_the_readings_prints_in_load_order_across_batches() {
+    use bracewalk::analysis::{Config, Facts};
     use bracewalk::logs::{Item, LoadOptions, load};
     use bracewalk::query::Query;
-    use bracewalk::reading::{Config, Facts};
 
     let dir = tempfile::tempdir().unwrap();
     let shapes = [

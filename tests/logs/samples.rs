@@ -1,10 +1,10 @@
 //! `sample-logs/` reads the way its README says: every reply found with its agent, page and
 //! round, and each reply shape from the seed comments decided as the comments describe.
 
+use bracewalk::exact::trace::{DecidedBy, Fate, Trace};
+use bracewalk::exact::value::Value;
+use bracewalk::exact::walk;
 use bracewalk::logs::{self, Diagnostic, Event, EventKind, Item, LoadOptions, Reply, StopReason};
-use bracewalk::read::trace::{DecidedBy, Fate, Trace};
-use bracewalk::read::value::Value;
-use bracewalk::read::walk;
 
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs");
 const BUDGET_4: &str = "round-4/3f1c9a0e7b2d4c58/log.jsonl";
@@ -412,11 +412,11 @@ fn no_sample_the_readme_calls_right_carries_a_shape_flag() {
     }
     // The campaign's right replies carry none at all but the disagreement.
     let (replies, _, _) = load(&["round-4"]);
-    let config = bracewalk::reading::Config::default();
+    let config = bracewalk::analysis::Config::default();
     for r in &replies {
-        let f = bracewalk::reading::Facts::of(r, &config, &[]);
+        let f = bracewalk::analysis::Facts::of(r, &config, &[]);
         assert!(
-            f.flags.iter().all(|x| x.flag() == bracewalk::reading::Flag::ReadersDisagree),
+            f.flags.iter().all(|x| x.flag() == bracewalk::analysis::Flag::ReadersDisagree),
             "{}: {:?}",
             r.id,
             f.flags

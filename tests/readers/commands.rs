@@ -305,9 +305,9 @@ fn the_inspector_stays_responsive_while_a_reader_hangs() {
 fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     use std::sync::Arc;
 
+    use bracewalk::analysis::Config;
     use bracewalk::readers::own::Outside;
     use bracewalk::readers::{Catalogue, Fault, Given, ReaderProblem};
-    use bracewalk::reading::Config;
     use bracewalk::tui::entry::Entry;
     use bracewalk::tui::message::Incoming;
     use bracewalk::tui::message::Read;
@@ -340,7 +340,7 @@ fn in_the_inspector_a_reader_command_is_a_reader_like_any_other() {
     let drawn = fixture::screen(&s);
     assert!(drawn.contains("mine → last-wins"), "{drawn}");
     // Its answers: the same as the seed's, another one, none (it failed).
-    let value = |t: &str| Given::Read(bracewalk::read::js::parse(t).unwrap());
+    let value = |t: &str| Given::Read(bracewalk::exact::js::parse(t).unwrap());
     let given = [value(r#"{"a": 1}"#), value(r#"{"b": 3}"#), Given::Failed(Arc::from("reader failed: exited"))];
     let done: Vec<Read> = early
         .into_iter()

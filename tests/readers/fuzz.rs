@@ -22,7 +22,7 @@
 use proptest::prelude::*;
 
 use bracewalk::cli::record::Input;
-use bracewalk::read::value::JsString;
+use bracewalk::exact::value::JsString;
 
 use crate::support::fuzz_checks as checks;
 use checks::{exercise, exercise_variants, explain_renders, parse_agrees};
@@ -94,7 +94,7 @@ fn json_text() -> impl Strategy<Value = String> {
         any::<i64>().prop_map(|i| i.to_string()),
         "[ -~é😀\\\\\"]{0,12}".prop_map(|s| {
             let mut out = String::new();
-            bracewalk::read::value::write_json_string(&mut out, &JsString::from(s.as_str()));
+            bracewalk::exact::value::write_json_string(&mut out, &JsString::from(s.as_str()));
             out
         }),
     ];

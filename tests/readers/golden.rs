@@ -7,8 +7,8 @@
 //! pipeline's original reader (`original.mjs`) returned.
 
 use bracewalk::cli::record::{self, Input, KEYS, Offsets};
-use bracewalk::read::js;
-use bracewalk::read::value::Value;
+use bracewalk::exact::js;
+use bracewalk::exact::value::Value;
 
 use crate::sweep::Sweep;
 
@@ -107,7 +107,7 @@ fn the_memoized_walk_answers_as_the_recorded_walk_on_every_golden_reply_in_full(
 }
 
 fn memoized_against_recorded(sweep: Sweep) {
-    use bracewalk::read::walk::{self, WalkOptions, run};
+    use bracewalk::exact::walk::{self, WalkOptions, run};
     let mut failures = Vec::new();
     for line in lines(REPLIES) {
         let input = Input::parse(line).unwrap();
@@ -116,7 +116,7 @@ fn memoized_against_recorded(sweep: Sweep) {
         }
         let fast = run(&input.text, &WalkOptions::SEED, false);
         // What explain shows: bounded, but no golden reply comes near the bound.
-        let slow = bracewalk::read::walk::trace(&input.text);
+        let slow = bracewalk::exact::walk::trace(&input.text);
         let same = fast.value.as_ref().map(Value::to_json) == slow.value.as_ref().map(Value::to_json)
             && fast.walk_end == slow.walk_end
             && fast.decided_by == slow.decided_by
@@ -194,7 +194,7 @@ fn json_text_carries_every_answer_as_it_is_but_non_finite_numbers() {
 /// corpus's `edits` and for a field most replies do not have.
 #[test]
 fn an_array_in_json_as_it_stands_is_counted_as_its_entries_are_read() {
-    use bracewalk::read::walk::{count_array_prefix, count_array_prefix_within};
+    use bracewalk::exact::walk::{count_array_prefix, count_array_prefix_within};
     use bracewalk::readers::{Answers, Catalogue};
     let catalogue = Catalogue::builtin();
     let mut within = 0;

@@ -4,7 +4,7 @@
 
 use crate::support::corpus;
 
-use bracewalk::read::walk::{OnFailure, Readings, WalkOptions, run, visits};
+use bracewalk::exact::walk::{OnFailure, Readings, WalkOptions, run, visits};
 
 #[test]
 fn work_per_byte_stays_flat_as_replies_grow() {
@@ -101,8 +101,8 @@ fn the_record_of_candidates_does_linear_work() {
 /// flags build are of superseded candidates, which do not overlap: at most the reply's length.
 #[test]
 fn the_flags_walk_does_linear_work() {
-    use bracewalk::read::walk::Walker;
-    use bracewalk::reading::flags;
+    use bracewalk::analysis::flags;
+    use bracewalk::exact::walk::Walker;
     for family in corpus::ADVERSARIAL_FAMILIES {
         let mut per_byte = Vec::new();
         for size in [16 << 10, 64 << 10, 256 << 10] {

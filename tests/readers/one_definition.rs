@@ -14,12 +14,12 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
+use bracewalk::analysis::{Config, Pair, account};
 use bracewalk::cli::extract::{Extract, extract_text};
 use bracewalk::cli::scan::render_json;
+use bracewalk::exact::value::Value;
 use bracewalk::logs::{self, Format, Item, LoadOptions, Meta, Reply};
-use bracewalk::read::value::Value;
 use bracewalk::readers::{Catalogue, ReaderId};
-use bracewalk::reading::{Config, Pair, account};
 use bracewalk::scan::Scanner;
 use bracewalk::tui::badges::{self, Badge};
 use bracewalk::tui::entry::Entry;

@@ -23,7 +23,7 @@ use proptest::test_runner::{Config, TestRunner};
 use crate::support::tools::{self, NODE};
 
 use bracewalk::cli::record::{self, Input, Offsets};
-use bracewalk::read::value::{JsString, write_json_string};
+use bracewalk::exact::value::{JsString, write_json_string};
 
 const TOKENS: &[&str] = &[
     "{",
@@ -147,7 +147,7 @@ fn random_replies_read_as_the_oracle_reads_them() {
 /// nothing outside the project, so it runs in the ordinary suite.
 mod fast_path {
     use super::reply;
-    use bracewalk::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy, run};
+    use bracewalk::exact::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy, run};
     use proptest::prelude::*;
 
     pub fn variants() -> Vec<WalkOptions> {

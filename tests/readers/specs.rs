@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use bracewalk::read::js;
+use bracewalk::exact::js;
 use bracewalk::readers::own::{RunOptions, Spec};
 use bracewalk::readers::supervisor::Commands;
 use bracewalk::readers::{Catalogue, Given, Outcome, ReaderId, json_view, resolve};
@@ -628,8 +628,8 @@ enum Carried {
     None(&'static str),
 }
 
-fn deep(v: &bracewalk::read::value::Value, depth: usize) -> bool {
-    use bracewalk::read::value::Value;
+fn deep(v: &bracewalk::exact::value::Value, depth: usize) -> bool {
+    use bracewalk::exact::value::Value;
     let mut v = v;
     for _ in 0..depth {
         match v {

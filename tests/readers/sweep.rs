@@ -8,7 +8,7 @@
 //! cargo test --test readers in_full -- --ignored
 //! ```
 
-use bracewalk::read::value::Value;
+use bracewalk::exact::value::Value;
 
 use crate::support::corpus::{ADVERSARIAL_FAMILIES, GOLDEN_ADVERSARIAL_SIZES};
 

@@ -12,9 +12,9 @@ use crate::sweep::Sweep;
 use proptest::prelude::*;
 
 use bracewalk::cli::record::{self, Input, Offsets};
-use bracewalk::read::js;
-use bracewalk::read::value::Value;
-use bracewalk::read::walk::{self, WalkOptions, run};
+use bracewalk::exact::js;
+use bracewalk::exact::value::Value;
+use bracewalk::exact::walk::{self, WalkOptions, run};
 
 const REPLIES: &str = include_str!("../golden/replies.jsonl");
 
@@ -92,7 +92,7 @@ fn each_key_takes_the_walk_it_needs_and_prints_what_the_full_record_does() {
     let keys = |ks: &[&str]| ks.iter().map(|k| (*k).to_owned()).collect::<Vec<_>>();
     for input in golden().iter().step_by(11) {
         let full = record::render(input, Offsets::Utf16, None);
-        let full = bracewalk::read::js::parse(&full).unwrap();
+        let full = bracewalk::exact::js::parse(&full).unwrap();
         let full = full.as_object().unwrap();
         for k in ["extract_json", "decided_by", "whole_reply", "walk_end", "candidates"] {
             let one = record::render(input, Offsets::Utf16, Some(&keys(&["id", k])));

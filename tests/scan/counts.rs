@@ -6,14 +6,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use bracewalk::analysis::{Config, Pair};
+use bracewalk::exact::first::{FirstOutcome, first_wins};
+use bracewalk::exact::js;
+use bracewalk::exact::trace::Verdict;
+use bracewalk::exact::value::Value;
+use bracewalk::exact::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 use bracewalk::logs::{self, Format, Item, LoadOptions, Meta, Reply};
-use bracewalk::read::first::{FirstOutcome, first_wins};
-use bracewalk::read::js;
-use bracewalk::read::trace::Verdict;
-use bracewalk::read::value::Value;
-use bracewalk::read::walk::{self, Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 use bracewalk::readers::Catalogue;
-use bracewalk::reading::{Config, Pair};
 use bracewalk::scan::{Scan, Scanner, scan_paths};
 
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-logs");
@@ -57,7 +57,7 @@ fn what_if(key: &str, text: &str) -> Option<Value> {
         "no-whole-reply" => walk_with(text, w(WholeReplyPolicy { enabled: false, ..GATES })),
         "no-walk-closed-gate" => walk_with(text, w(WholeReplyPolicy { walk_closed_gate: false, ..GATES })),
         "no-self-contained-gate" => walk_with(text, w(WholeReplyPolicy { self_contained_gate: false, ..GATES })),
-        "fence-first" => bracewalk::read::fence::fence_first(text).filter(|v| !matches!(v, Value::Null)),
+        "fence-first" => bracewalk::exact::fence::fence_first(text).filter(|v| !matches!(v, Value::Null)),
         other => panic!("no what-if {other}"),
     }
 }
@@ -153,11 +153,11 @@ fn every_number_over_sample_logs_matches_a_count_made_here() {
             .entry((r.meta.agent.clone().unwrap_or_else(|| "(none)".into()), t.decided_by.name()))
             .or_default() += 1;
     }
-    for d in bracewalk::read::DecidedBy::ALL {
+    for d in bracewalk::exact::DecidedBy::ALL {
         assert_eq!(ids(&scan, scan.decided(d)), decided.get(d.name()).cloned().unwrap_or_default(), "{}", d.name());
     }
     for (agent, g) in &scan.by_agent {
-        for (i, d) in bracewalk::read::DecidedBy::ALL.iter().enumerate() {
+        for (i, d) in bracewalk::exact::DecidedBy::ALL.iter().enumerate() {
             assert_eq!(g.decided_by[i], by_agent_decided.get(&(agent.clone(), d.name())).copied().unwrap_or(0));
         }
     }

@@ -444,7 +444,7 @@ fn a_merge_that_lists_nothing_holds_the_differences_not_the_replies() {
     let dir = tempfile::tempdir().unwrap();
     corpus(dir.path());
     let shard = &cut(dir.path(), 1, &["corpus"], &[], &dir.path().join("one"))[0];
-    let config = bracewalk::reading::Config::default();
+    let config = bracewalk::analysis::Config::default();
     let counted = bracewalk::scan::Scan::from_counts(std::fs::File::open(shard).unwrap(), config.clone()).unwrap();
     let json: Json = serde_json::from_slice(&std::fs::read(shard).unwrap()).unwrap();
     let listed = bracewalk::scan::Scan::from_json(&json, config).unwrap();

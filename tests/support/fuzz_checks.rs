@@ -10,12 +10,12 @@ use std::sync::Arc;
 use bracewalk::cli::explain;
 use bracewalk::cli::record::{self, Input, Offsets};
 use bracewalk::cli::style::Style;
+use bracewalk::exact::reprint::reprint;
+use bracewalk::exact::trace::Trace;
+use bracewalk::exact::value::Value;
+use bracewalk::exact::walk::{Visit, WalkOptions, run};
+use bracewalk::exact::{first, js, served, walk};
 use bracewalk::logs::{LoadOptions, Loader, Tail};
-use bracewalk::read::reprint::reprint;
-use bracewalk::read::trace::Trace;
-use bracewalk::read::value::Value;
-use bracewalk::read::walk::{Visit, WalkOptions, run};
-use bracewalk::read::{first, js, served, walk};
 use bracewalk::readers::{Catalogue, Run};
 use bracewalk::visible::stand_in;
 

@@ -11,9 +11,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
+use bracewalk::analysis::detail;
 use bracewalk::logs::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason};
 use bracewalk::readers::{Given, ReaderId};
-use bracewalk::reading::detail;
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::message::Read;
 use bracewalk::tui::message::{Incoming, Progress};
@@ -67,12 +67,12 @@ pub fn bad_file() -> Item {
 
 /// A state holding `items`, loaded and summarized, on a `w`×`h` terminal.
 pub fn state(items: Vec<Item>, w: u16, h: u16) -> State {
-    state_with(bracewalk::reading::Config::default(), items, w, h)
+    state_with(bracewalk::analysis::Config::default(), items, w, h)
 }
 
 /// [`state`], reading with `config`'s readers (readers of one's own among them: their
 /// answers are given with [`complete_with`]).
-pub fn state_with(config: bracewalk::reading::Config, items: Vec<Item>, w: u16, h: u16) -> State {
+pub fn state_with(config: bracewalk::analysis::Config, items: Vec<Item>, w: u16, h: u16) -> State {
     let mut s = State::new(vec![PathBuf::from("logs")], Default::default(), (w, h));
     s.set_config(config);
     let entries: Vec<Entry> = items.into_iter().enumerate().map(|(i, it)| Entry::from_item(i as u64 + 1, it)).collect();

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use bracewalk::analysis::{Config, Facts};
 use bracewalk::logs::{Item, LoadOptions, load};
 use bracewalk::query::Query;
-use bracewalk::reading::{Config, Facts};
 use bracewalk::tui::documents::{self, Row};
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::list::SortKey;

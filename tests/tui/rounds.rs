@@ -5,8 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use bracewalk::analysis::{Config, Flag};
 use bracewalk::logs::{self, Item, LoadOptions};
-use bracewalk::reading::{Config, Flag};
 use bracewalk::scan::Scanner;
 use bracewalk::scan::rounds::{Count, Fraction, Rounds};
 use bracewalk::tui::State;

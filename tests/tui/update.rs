@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
+use bracewalk::analysis::Config;
+use bracewalk::exact::trace::{DecidedBy, Verdict};
 use bracewalk::logs::Item;
-use bracewalk::read::trace::{DecidedBy, Verdict};
 use bracewalk::readers::ReaderId;
-use bracewalk::reading::Config;
 use bracewalk::scan::report::Row;
 use bracewalk::scan::{Scan, Scanner};
 use bracewalk::tui::badges::Badge;
@@ -125,7 +125,7 @@ fn the_filter_combines_choices_and_says_so() {
     let mut s = state(items, 100, 30);
     assert_eq!(s.list.view().len(), 4);
     typed(&mut s, "f");
-    let none = s.choices.iter().position(|c| *c == Badge::Report(Row::Decided(bracewalk::read::DecidedBy::None)));
+    let none = s.choices.iter().position(|c| *c == Badge::Report(Row::Decided(bracewalk::exact::DecidedBy::None)));
     let none = none.expect("decided by none is offered");
     for _ in 0..none {
         typed(&mut s, "j");

@@ -189,10 +189,10 @@ fn the_what_if_column_beside_the_seed() {
 fn the_readers_pane_with_a_reader_of_ones_own() {
     use std::sync::Arc;
 
-    use bracewalk::read::js;
+    use bracewalk::analysis::Config;
+    use bracewalk::exact::js;
     use bracewalk::readers::own::Outside;
     use bracewalk::readers::{Catalogue, Given};
-    use bracewalk::reading::Config;
     use bracewalk::tui::Msg;
 
     let mut catalogue = Catalogue::builtin();
@@ -234,8 +234,8 @@ fn the_readers_pane_with_a_reader_of_ones_own() {
 /// it takes the value pane's place too, so that its two trees have the width they need.
 #[test]
 fn the_readers_pane_focused_takes_the_value_panes_place() {
+    use bracewalk::analysis::Config;
     use bracewalk::readers::Catalogue;
-    use bracewalk::reading::Config;
     use bracewalk::tui::layout;
 
     let mut s = fixture::state_with(

@@ -141,7 +141,7 @@ pub(crate) fn decode(line: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usi
     out.clear();
     let mut i = start;
     loop {
-        let k = crate::read::lex::next_string_special(line, i);
+        let k = crate::exact::lex::next_string_special(line, i);
         out.extend_from_slice(line.get(i..k)?);
         i = k;
         match line.get(i)? {
@@ -175,7 +175,7 @@ pub(crate) fn decode(line: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usi
                 out.extend_from_slice(char::from_u32(code)?.encode_utf8(&mut utf8).as_bytes());
                 continue;
             }
-            e => crate::read::lex::simple_escape(e)?,
+            e => crate::exact::lex::simple_escape(e)?,
         };
         out.push(byte);
     }

@@ -43,8 +43,8 @@ impl Written {
         if !(written.starts_with('"') && written.ends_with('"')) {
             return None;
         }
-        let mut value = crate::read::js::parse(written).ok()?;
-        let crate::read::Value::String(crate::read::JsString::Utf8(text)) = &mut value else { return None };
+        let mut value = crate::exact::js::parse(written).ok()?;
+        let crate::exact::Value::String(crate::exact::JsString::Utf8(text)) = &mut value else { return None };
         let text = std::mem::take(text);
         (text.len() == self.len && text_hash(&text) == self.hash).then_some(text)
     }

@@ -20,8 +20,8 @@
 
 use std::sync::Arc;
 
-use crate::read::js;
-use crate::read::value::{JsString, Value};
+use crate::exact::js;
+use crate::exact::value::{JsString, Value};
 use crate::readers::given::{Given, changes_in_json, json_view};
 
 use crate::readers::error::OptionError;

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::read::value::JsString;
+use crate::exact::value::JsString;
 use crate::readers::error::ReaderError;
 use crate::readers::given::Given;
 use crate::readers::id::ReaderId;
@@ -208,7 +208,7 @@ fn js_shown(id: &JsString) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::js;
+    use crate::exact::js;
 
     fn ledger() -> Ledger {
         Ledger::new(ReaderId::LAST_WINS, "mine")

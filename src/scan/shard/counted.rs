@@ -11,9 +11,9 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{Map, Value as Json};
 
-use crate::read::trace::DecidedBy;
+use crate::analysis::{Class, Config, Flag};
+use crate::exact::trace::DecidedBy;
 use crate::readers::Outcome;
-use crate::reading::{Class, Config, Flag};
 
 use crate::scan::merge::{ShardError, Unread, at, check_config, number, read_problems};
 use crate::scan::report::{self, Kind, Row};

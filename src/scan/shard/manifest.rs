@@ -4,10 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::Config;
 use crate::logs::LoadOptions;
 use crate::readers::adapter::{JS_RUNNER, PY_RUNNER};
 use crate::readers::own::Runs;
-use crate::reading::Config;
 
 use super::plan::{Plan, Root};
 

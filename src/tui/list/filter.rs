@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::analysis::Config;
 use crate::query::{Known, Query, Subject, TextHit};
-use crate::reading::Config;
 
 use crate::tui::badges::{Badge, Kind};
 use crate::tui::entry::{Entry, EntryKey};

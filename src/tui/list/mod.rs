@@ -16,11 +16,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::analysis::Config;
 use crate::logs::Meta;
 use crate::natural::Natural;
 use crate::query::TextHit;
 use crate::readers::ReaderId;
-use crate::reading::Config;
 
 use super::badges::Badge;
 use super::entry::{Body, Entry, EntryKey};

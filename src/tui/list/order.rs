@@ -15,10 +15,10 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::analysis::Config;
+use crate::exact::trace::DecidedBy;
 use crate::natural;
-use crate::read::trace::DecidedBy;
 use crate::readers::ReaderId;
-use crate::reading::Config;
 
 use super::{Lens, List, arrival};
 use crate::tui::entry::{Body, Entry, EntryKey};
@@ -425,8 +425,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::analysis::Facts;
     use crate::logs::{Diagnostic, Format, Item, Meta, Problem, Reply};
-    use crate::reading::Facts;
     use crate::scan::report::Row;
     use crate::tui::badges::Badge;
     use crate::tui::list::MOVED;

@@ -2,7 +2,7 @@
 
 use crossterm::event::KeyEvent;
 
-use crate::reading::{Class, Flag};
+use crate::analysis::{Class, Flag};
 use crate::scan::report::Row;
 
 use super::documents::{documents_key, open_documents};

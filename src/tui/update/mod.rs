@@ -27,7 +27,7 @@ use super::message::{DetailJob, Effect, Msg};
 use super::reply::Wrap;
 use super::state::State;
 use super::wrap;
-use crate::reading::detail::Detail;
+use crate::analysis::detail::Detail;
 use incoming::apply;
 use keys::key;
 use mouse::mouse;

@@ -1,7 +1,7 @@
 //! Moving within the panes: the cursor, the scroll positions, the selected candidate, the
 //! value tree's nodes.
 
-use crate::read::trace::DecidedBy;
+use crate::exact::trace::DecidedBy;
 
 use crate::tui::layout::{self, Panes};
 use crate::tui::reply::ValueSource;

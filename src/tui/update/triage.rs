@@ -1,6 +1,6 @@
 //! Triage: marking a reply with a note, the next mark, opening a reply in the editor.
 
-use crate::read::span::line_col;
+use crate::exact::span::line_col;
 
 use crate::tui::marks::{self, Mark};
 use crate::tui::message::Effect;

@@ -16,15 +16,15 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
+use crate::analysis::{Class, difference, parts};
 use crate::describe::{Locator, thousands};
-use crate::read::first::FirstOutcome;
-use crate::read::value::Value;
+use crate::exact::first::FirstOutcome;
+use crate::exact::value::Value;
 use crate::readers::{Given, Outcome, ReaderId, changes_in_json, json_view};
-use crate::reading::{Class, difference, parts};
 use crate::visible::visible;
 
 use super::{bad, block, bold, columns, dim, flow, good, para, scrolled, warn};
-use crate::reading::detail::Detail;
+use crate::analysis::detail::Detail;
 use crate::tui::entry::Entry;
 use crate::tui::layout;
 use crate::tui::state::{Pane, State};

@@ -7,10 +7,10 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
+use crate::analysis::flags;
 use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
-use crate::read::trace::{DecidedBy, Step, Trace, WholeReply};
-use crate::reading::flags;
+use crate::exact::trace::{DecidedBy, Step, Trace, WholeReply};
 
 use super::{bad, block, bold, dim, flow, good, paint_glyph, paint_style, para, scrolled, warn, whole_reply_style};
 use crate::tui::layout;

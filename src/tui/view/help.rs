@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::analysis::Config;
 use crate::readers::ReaderId;
-use crate::reading::Config;
 
 use crate::tui::badges;
 use crate::tui::keymap::{self, Binding};
@@ -15,7 +15,7 @@ use crate::tui::state::State;
 use unicode_width::UnicodeWidthStr;
 
 use super::{accent, bad, bold, centered, dim, flow, paint_glyph, paint_style, paint_word, popup};
-use crate::reading::detail::Paint;
+use crate::analysis::detail::Paint;
 
 /// The help text, one line per entry; the badges are those of `config`'s readers, the `≠`
 /// one for `compared`.
@@ -55,7 +55,7 @@ pub fn lines(config: &Config, compared: ReaderId) -> Vec<Line<'static>> {
         out.push(Line::from(vec![Span::styled(format!("  {:<20}", look.glyph), look.style), Span::raw(look.legend)]));
     }
     section(&mut out, "Risk flags (⚑; readers-disagree is the ≠): the filter (f) and flag= take each");
-    for f in crate::reading::Flag::ALL {
+    for f in crate::analysis::Flag::ALL {
         out.push(Line::from(vec![Span::styled(format!("  {:<24}", f.name()), bold()), Span::raw(f.meaning())]));
     }
     section(&mut out, "The what-if column");

@@ -25,7 +25,7 @@ use unicode_width::UnicodeWidthStr;
 use super::layout::{self, Panes};
 use super::state::{Mode, Pane, State};
 use super::wrap::word_wrap;
-use crate::reading::detail::Paint;
+use crate::analysis::detail::Paint;
 use crate::visible::{stand_in, visible};
 
 /// Draws the whole screen.
@@ -114,7 +114,7 @@ pub fn render_pane(state: &State, frame: &mut Frame, pane: Pane, area: Rect) {
 }
 
 /// The help screen's text, whole: the key tables and the legends for `config`'s readers.
-pub fn help_lines(config: &crate::reading::Config, compared: crate::readers::ReaderId) -> Vec<Line<'static>> {
+pub fn help_lines(config: &crate::analysis::Config, compared: crate::readers::ReaderId) -> Vec<Line<'static>> {
     help::lines(config, compared)
 }
 

@@ -8,9 +8,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
+use crate::analysis::Class;
 use crate::describe::thousands;
 use crate::readers::ReaderId;
-use crate::reading::Class;
 use crate::visible::visible;
 
 use super::{accent, bad, bold, centered, dim, popup};

@@ -10,10 +10,10 @@ use ratatui::text::Line;
 
 use crate::describe::trace as words;
 use crate::describe::{Locator, sketch, thousands};
-use crate::read::trace::{Reading, ReadingKind, Step};
+use crate::exact::trace::{Reading, ReadingKind, Step};
 
 use super::{bad, block, bold, columns, dim, good, para, scrolled};
-use crate::reading::detail::Detail;
+use crate::analysis::detail::Detail;
 use crate::tui::layout;
 use crate::tui::state::{Pane, State};
 

@@ -365,7 +365,7 @@ fn side_by_side(
                 Style::new(),
             ));
             for r in &f.flags {
-                out.push(row("⚑", format!("{}: {}", r.flag().name(), crate::reading::flags::explain(r)), warn()));
+                out.push(row("⚑", format!("{}: {}", r.flag().name(), crate::analysis::flags::explain(r)), warn()));
             }
         }
         let verified = match e.meta().and_then(|m| m.page_verified) {

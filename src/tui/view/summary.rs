@@ -10,12 +10,12 @@ use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use crate::describe::thousands;
-use crate::read::trace::DecidedBy;
+use crate::exact::trace::DecidedBy;
 use crate::visible::visible;
 
+use crate::analysis::Class;
 use crate::describe::plural;
-use crate::read::trace::Verdict;
-use crate::reading::Class;
+use crate::exact::trace::Verdict;
 use crate::scan::report::{self, Row};
 use crate::tui::layout;
 use crate::tui::state::State;

@@ -9,11 +9,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState};
 
 use crate::describe::{Locator, thousands};
-use crate::read::span::utf16_len;
+use crate::exact::span::utf16_len;
 use crate::visible::{stand_in, visible};
 
 use super::{accent, bad, block, dim, paint_glyph, paint_style, paint_word, para, warn};
-use crate::reading::detail::{Detail, Paint};
+use crate::analysis::detail::{Detail, Paint};
 use crate::tui::entry::{Body, Entry};
 use crate::tui::layout;
 use crate::tui::state::{Pane, State};

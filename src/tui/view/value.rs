@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::describe::sketch;
-use crate::read::trace::DecidedBy;
+use crate::exact::trace::DecidedBy;
 
 use super::{accent, bad, block, dim, good, para, warn, whole_reply_style};
 use crate::tui::layout;

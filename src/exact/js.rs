@@ -901,7 +901,7 @@ mod tests {
         /// text, for strings crowded with quotes.
         #[test]
         fn dense_repaired_readings_are_the_parse_of_the_repaired_text(body in dense_text(), other in dense_text()) {
-            use crate::read::repair::repaired_span;
+            use crate::exact::repair::repaired_span;
             let text = format!(r#"{{"k": "{body}", "{other}": ["{body}", {{"{body}": "{other}"}}]}}"#);
             for rule in [ColonRule::Wide, ColonRule::Narrow] {
                 let Some(fixed) = repaired_span(&text, 0, rule, None) else { continue };
@@ -1018,7 +1018,7 @@ mod tests {
 
     #[test]
     fn repaired_reading_is_the_parse_of_the_repaired_text() {
-        use crate::read::repair::repaired_span;
+        use crate::exact::repair::repaired_span;
         let bodies = [
             r#"plain"#,
             r#""#,

@@ -2,7 +2,7 @@
 //!
 //! A batch prints a reply's answer, and where the answer is a repaired reading (a page with
 //! quotes left unescaped), building its value to print it cost ten times what printing a
-//! strict reading costs ([`crate::read::reprint`]): a string allocated per string, a
+//! strict reading costs ([`crate::exact::reprint`]): a string allocated per string, a
 //! container per container, each dropped again, and every string searched a second time for
 //! what to escape. The reading's strings are what the repair makes of them, each run of text
 //! read as itself, so a run is written escaped as `JSON.stringify` escapes it, and each
@@ -15,9 +15,9 @@
 //! error is the parse's.
 
 use super::{ColonRule, Escaped, Parser, next_string_special, push_run, simple_escape};
-use crate::read::lex::number_end;
-use crate::read::reprint::write_number;
-use crate::read::value::{Value, write_utf8_inside};
+use crate::exact::lex::number_end;
+use crate::exact::reprint::write_number;
+use crate::exact::value::{Value, write_utf8_inside};
 
 /// Keys an object may have and still be checked for repeats one by one.
 const KEYS: usize = 32;
@@ -243,8 +243,8 @@ fn brace_depth(text: &str, mut open: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::js::parse_repaired;
-    use crate::read::walk::strings_are_self_contained;
+    use crate::exact::js::parse_repaired;
+    use crate::exact::walk::strings_are_self_contained;
 
     /// Printing agrees with building: the same text as the value's, the same end and the same
     /// colon decision, the gate's answer; or nothing printed, where the value is needed.
@@ -312,7 +312,7 @@ mod tests {
         }
     }
 
-    /// Text made mostly of the bytes the repair decides on ([`crate::read::js::tests`] has the
+    /// Text made mostly of the bytes the repair decides on ([`crate::exact::js::tests`] has the
     /// same kind for the parse).
     fn dense_text() -> impl proptest::strategy::Strategy<Value = String> {
         use proptest::strategy::Strategy;

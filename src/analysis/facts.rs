@@ -17,10 +17,10 @@
 
 use std::sync::Arc;
 
+use crate::exact::trace::{DecidedBy, NoReading, Trace, Verdict, WholeReply};
+use crate::exact::value::Value;
+use crate::exact::walk;
 use crate::logs::{Format, Reply, StopReason};
-use crate::read::trace::{DecidedBy, NoReading, Trace, Verdict, WholeReply};
-use crate::read::value::Value;
-use crate::read::walk;
 use crate::readers::{Answers, Given, Outcome, ReaderId};
 
 use super::config::Config;

@@ -2,11 +2,11 @@
 //! `stringsAreSelfContained`): for a reply that is one object from first to last character,
 //! the narrow-colon reading of the whole, taken only where both gates let it through.
 
-use crate::read::js::{self, ParseError, ParseErrorKind};
-use crate::read::memo::{Mode, Validator};
-use crate::read::repair::{ColonRule, repaired_end};
-use crate::read::trace::{NoReading, NotSelfContained, Reading, ReadingKind, WholeReply, WholeText};
-use crate::read::value::{JsString, Value};
+use crate::exact::js::{self, ParseError, ParseErrorKind};
+use crate::exact::memo::{Mode, Validator};
+use crate::exact::repair::{ColonRule, repaired_end};
+use crate::exact::trace::{NoReading, NotSelfContained, Reading, ReadingKind, WholeReply, WholeText};
+use crate::exact::value::{JsString, Value};
 
 use super::WholeNarrow;
 use super::options::WholeReplyPolicy;
@@ -218,7 +218,7 @@ fn render_path(parts: &[PathPart]) -> String {
                     out.push_str(&name);
                 } else {
                     out.push('[');
-                    crate::read::value::write_json_string(&mut out, &JsString::from(&*name));
+                    crate::exact::value::write_json_string(&mut out, &JsString::from(&*name));
                     out.push(']');
                 }
             }

@@ -12,8 +12,8 @@
 //! ([`strict_then_wide`]): the wide one departs from the strict one only at the string right
 //! before the strict failure, so it is read on from that string's quote.
 
-use crate::read::lex::scalar_end;
-use crate::read::repair::{after_quote_ascii, escaped_before_plain, is_escape};
+use crate::exact::lex::scalar_end;
+use crate::exact::repair::{after_quote_ascii, escaped_before_plain, is_escape};
 
 use super::{MEMO_MIN, Mode};
 

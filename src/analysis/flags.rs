@@ -35,10 +35,10 @@ mod sentence;
 
 use std::collections::HashSet;
 
-use crate::read::lex;
-use crate::read::trace::{DecidedBy, Place, ReadingKind, Trace};
-use crate::read::value::{JsString, Value};
-use crate::read::walk::{self, Visit};
+use crate::exact::lex;
+use crate::exact::trace::{DecidedBy, Place, ReadingKind, Trace};
+use crate::exact::value::{JsString, Value};
+use crate::exact::walk::{self, Visit};
 
 use super::config::Config;
 use super::difference::account;
@@ -212,7 +212,7 @@ fn may_hold_placeholder(answer: &str) -> bool {
         let maybe = if !body.contains(&b'\\') {
             answer.get(run).is_none_or(|s| placeholder_str(s).is_some())
         } else {
-            match answer.get(run.start - 1..=run.end).map(crate::read::js::parse) {
+            match answer.get(run.start - 1..=run.end).map(crate::exact::js::parse) {
                 Some(Ok(Value::String(ref s))) => placeholder(s).is_some(),
                 _ => true,
             }
@@ -394,7 +394,7 @@ fn placeholder_trimmed(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::walk::{WalkOptions, run};
+    use crate::exact::walk::{WalkOptions, run};
 
     proptest::proptest! {
         #![proptest_config(proptest::test_runner::Config { cases: 4000, ..Default::default() })]
@@ -591,7 +591,7 @@ mod tests {
         let replies = include_str!("../../tests/golden/replies.jsonl");
         let mut unbuilt = 0;
         for line in replies.lines().filter(|l| !l.trim().is_empty()) {
-            let record = crate::read::js::parse(line).unwrap();
+            let record = crate::exact::js::parse(line).unwrap();
             let Some(Value::String(text)) = record.as_object().and_then(|o| o.get("text")) else {
                 panic!("a golden record has a text")
             };

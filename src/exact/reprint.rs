@@ -155,7 +155,7 @@ fn string(text: &str, at: usize, out: &mut String) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::js;
+    use crate::exact::js;
 
     fn same(json: &str) {
         let mut out = String::from("before ");

@@ -4,14 +4,14 @@
 //! from it (how each candidate is painted, the first-wins reader's tries). What is known of
 //! every reply is its facts ([`Facts`](super::Facts)), not this.
 
-use crate::read::Value;
+use crate::exact::Value;
 use std::sync::Arc;
 
-use crate::read::first::{FirstWins, first_wins};
-use crate::read::trace::{Fate, NoReading, Step, Trace, WholeReply};
-use crate::read::walk::{self, ArrayPrefix};
+use crate::analysis::Config;
+use crate::exact::first::{FirstWins, first_wins};
+use crate::exact::trace::{Fate, NoReading, Step, Trace, WholeReply};
+use crate::exact::walk::{self, ArrayPrefix};
 use crate::readers::{Answers, ReaderId, held};
-use crate::reading::Config;
 
 /// What a candidate's span is painted as in the reply text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

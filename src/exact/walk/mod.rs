@@ -289,7 +289,7 @@ impl Located {
 
 /// Where an answer is: a value, or a span of the reply whose reading is the answer, for a
 /// caller that prints it without building it: a span that is JSON (a strict reading,
-/// [`crate::read::reprint`]), or one read through the repair under a colon rule
+/// [`crate::exact::reprint`]), or one read through the repair under a colon rule
 /// ([`js::print_repaired_at`]).
 pub enum Answer {
     Value(Value),
@@ -344,7 +344,7 @@ pub fn locate(text: &str, opts: &WalkOptions) -> Located {
 
 /// Appends `JSON.stringify` of the walk's answer under `opts` to `out` (`null` where there is
 /// none): [`answer`], printed without building a value the reply's text says how to print.
-/// A strict reading is printed from the reply ([`crate::read::reprint`]), and so is a
+/// A strict reading is printed from the reply ([`crate::exact::reprint`]), and so is a
 /// repaired one ([`js::print_repaired_at`]), the whole-reply reading included, printed as
 /// soon as it can read where [`answer`] would build it. `written`: where a line wrote the
 /// reply in JSON, its text copied from there where it can be ([`js::Escaped`]).
@@ -837,7 +837,7 @@ pub fn read_object_at(text: &str, start: usize) -> Option<(Value, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::trace::Step;
+    use crate::exact::trace::Step;
 
     fn extract(t: &str) -> String {
         extract_json(t).map_or("null".into(), |v| v.to_json())

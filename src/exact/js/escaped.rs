@@ -12,7 +12,7 @@
 //! place in the line; a place between marks is found from the one before it, an escape at a
 //! time.
 
-use crate::read::lex::escape_of;
+use crate::exact::lex::escape_of;
 
 /// Text bytes between marks, at least.
 const STEP: usize = 256;
@@ -144,8 +144,8 @@ impl Marks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::js::{ColonRule, parse_recycled, print_repaired_at};
-    use crate::read::value::{JsString, Value, write_utf8_inside};
+    use crate::exact::js::{ColonRule, parse_recycled, print_repaired_at};
+    use crate::exact::value::{JsString, Value, write_utf8_inside};
 
     /// The string of JSON `line`, decoded, and where the line wrote it.
     fn decoded(line: &str) -> (String, Escaped<'_>) {
@@ -212,7 +212,7 @@ mod tests {
             places in proptest::collection::vec((0usize..20_000, 0usize..20_000), 20),
         ) {
             let text = text_of(&pieces, repeat);
-            proptest::prop_assume!(text.len() >= crate::read::js::MARKED);
+            proptest::prop_assume!(text.len() >= crate::exact::js::MARKED);
             let canonical = !odd.contains(&true);
             let line = line_of(&text, &odd);
             let (decoded, written) = decoded(&line);

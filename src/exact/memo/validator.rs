@@ -1,8 +1,8 @@
 //! The memoized validator: the JSON grammar, strictly or under the repair's string rule,
 //! read from a position of the reply with every outcome it learns kept for the next question.
 
-use crate::read::lex::{next_string_special, scalar_end, simple_escape};
-use crate::read::repair::{AfterQuote, after_quote, after_quote_ascii, escaped_before_plain, is_escape, quote_closes};
+use crate::exact::lex::{next_string_special, scalar_end, simple_escape};
+use crate::exact::repair::{AfterQuote, after_quote, after_quote_ascii, escaped_before_plain, is_escape, quote_closes};
 
 use super::flat::{self, Flat, Slot};
 use super::table::{Containers, Frame, Strings};
@@ -712,10 +712,10 @@ fn strict_escape_len(bytes: &[u8], i: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::js;
-    use crate::read::memo::table::GROUP_MIN;
-    use crate::read::repair::{ColonRule, repaired_span};
-    use crate::read::strict::strict_span;
+    use crate::exact::js;
+    use crate::exact::memo::table::GROUP_MIN;
+    use crate::exact::repair::{ColonRule, repaired_span};
+    use crate::exact::strict::strict_span;
 
     /// The validator's verdict must be the seed's: the span parses, and ends where it says.
     fn agree(text: &str) {

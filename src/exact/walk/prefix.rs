@@ -3,8 +3,8 @@
 
 use std::ops::Range;
 
-use crate::read::lex;
-use crate::read::value::Value;
+use crate::exact::lex;
+use crate::exact::value::Value;
 
 use super::options::Readings;
 use super::{Readers, read_object_at};

@@ -9,7 +9,7 @@
 //! * a span end is where the brace-matching scan from that `{` closes, and [`SpanEnds`]
 //!   finds every `{`'s in one pass;
 //! * a reading parses iff the grammar accepts the object at its brace (the essay in
-//!   [`crate::read::memo`]), which the memoized validators answer, each candidate at the
+//!   [`crate::exact::memo`]), which the memoized validators answer, each candidate at the
 //!   cost of a lookup where an earlier one read through it;
 //! * a strict reading that parses is the repaired reading too (a container that reads
 //!   strictly reads the same repaired, [`Validator::object_at_knowing`]), so the walk's
@@ -19,10 +19,10 @@
 //! The walk is the recorded walk's: every `{` from the start, past a candidate it read and
 //! into one it did not, not the engine's, which steps over braces it knows open nothing.
 //!
-//! [`Validator::object_at_knowing`]: crate::read::memo::Validator::object_at_knowing
+//! [`Validator::object_at_knowing`]: crate::exact::memo::Validator::object_at_knowing
 
-use crate::read::ends::{Scan, SpanEnds};
-use crate::read::trace::{Candidate, ReadingKind, Reads, Trace};
+use crate::exact::ends::{Scan, SpanEnds};
+use crate::exact::trace::{Candidate, ReadingKind, Reads, Trace};
 
 use super::braces::find_brace;
 use super::options::{Readings, WalkOptions};
@@ -83,7 +83,7 @@ pub(super) fn walk_visiting(
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
         let read = readers.read(start, Readings::StrictThenWide);
-        // A reading that reads ends where its span does (`read::memo`), and a container that
+        // A reading that reads ends where its span does (`exact::memo`), and a container that
         // reads strictly is spanned alike by the repair (which changes nothing in JSON): only
         // the spans no reading gave are scanned for.
         let (strict_end, repaired_end) = match read {
@@ -118,8 +118,8 @@ pub(super) fn walk_visiting(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::value::Value;
-    use crate::read::walk::run;
+    use crate::exact::value::Value;
+    use crate::exact::walk::run;
 
     fn agree(text: &str) {
         let (fast, got) = visits(text);

@@ -234,8 +234,8 @@ fn join_alike(tracks: &mut Vec<Track>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::repair::repaired_span;
-    use crate::read::strict::strict_span;
+    use crate::exact::repair::repaired_span;
+    use crate::exact::strict::strict_span;
 
     fn agree(text: &str) {
         let mut strict = SpanEnds::new(text, Scan::Strict);

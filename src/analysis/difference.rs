@@ -7,7 +7,7 @@ use std::cmp::Reverse;
 use std::collections::HashMap;
 
 use crate::describe::{chars, plural, thousands};
-use crate::read::value::{JsString, Object, Value};
+use crate::exact::value::{JsString, Object, Value};
 use crate::visible::visible;
 
 /// At most this many field differences are named; the rest are counted.
@@ -229,7 +229,7 @@ fn objects(a: &Object, b: &Object) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::js::parse;
+    use crate::exact::js::parse;
 
     fn acc(a: &str, b: &str) -> Option<String> {
         let v = |s: &str| if s == "null" { None } else { Some(parse(s).unwrap()) };

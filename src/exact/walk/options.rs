@@ -1,8 +1,8 @@
 //! The walk's parameters. The seed's behaviour is [`WalkOptions::SEED`]; each what-if the
 //! seed's comments measured is another value of the same options, never a copy of the walk.
 
-use crate::read::memo::Carries;
-use crate::read::trace::ReadingKind;
+use crate::exact::memo::Carries;
+use crate::exact::trace::ReadingKind;
 
 /// Which readings a candidate gets, in the order they are tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

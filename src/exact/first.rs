@@ -134,7 +134,7 @@ mod tests {
             long.as_str(),
             within.as_str(),
         ] {
-            let mut strict = crate::read::memo::Validator::new(t, crate::read::memo::Mode::Strict);
+            let mut strict = crate::exact::memo::Validator::new(t, crate::exact::memo::Mode::Strict);
             assert_eq!(first_found(t, |start| strict.value_at(start).ok()), found(t), "{t:.60}");
         }
         assert!(found(&many).is_some() && found(&within).is_some());

@@ -5,11 +5,11 @@
 
 use std::sync::Arc;
 
-use crate::read::js::{self, ParseError};
-use crate::read::repair::{ColonRule, repaired_span};
-use crate::read::span::Span;
-use crate::read::strict::strict_span;
-use crate::read::trace::{Candidate, Reading, ReadingKind, Reads, Step, Trace, Unrecorded};
+use crate::exact::js::{self, ParseError};
+use crate::exact::repair::{ColonRule, repaired_span};
+use crate::exact::span::Span;
+use crate::exact::strict::strict_span;
+use crate::exact::trace::{Candidate, Reading, ReadingKind, Reads, Step, Trace, Unrecorded};
 
 use super::braces::find_brace;
 use super::options::{Keep, OnFailure, Readings, WalkOptions};
@@ -194,8 +194,8 @@ fn recorded_read(c: &Candidate, readings: Readings) -> Option<(usize, ReadingKin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::trace::DecidedBy;
-    use crate::read::walk::trace;
+    use crate::exact::trace::DecidedBy;
+    use crate::exact::walk::trace;
 
     #[test]
     fn a_bounded_trace_records_the_first_candidates_and_the_kept_one() {
