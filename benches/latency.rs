@@ -22,7 +22,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use bracewalk::logs::Item;
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::list::SortKey;
-use bracewalk::tui::message::{Incoming, Progress};
+use bracewalk::tui::message::{Incoming, LoadProgress};
 use bracewalk::tui::{Msg, State, update};
 use support::corpus;
 use support::tui_fixture::{drive, reply, screen, state};
@@ -128,7 +128,7 @@ fn batches_during_a_flood() {
             update(&mut s, Msg::Incoming { batch, initial: true });
             times.push(t.elapsed());
         }
-        update(&mut s, Msg::Progress(Progress { files: 1000, items: 100_000, bytes: 0, done: true }));
+        update(&mut s, Msg::Progress(LoadProgress { files: 1000, items: 100_000, bytes: 0, done: true }));
         println!("{sort:?}: 100,000 replies loaded in {:?}", t.elapsed());
         stats("  a batch of 2,000", times);
         // Then the follower: 10,000 more in batches of 40, as 25 a second would bring them.

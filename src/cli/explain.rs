@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 
 use crate::analysis::flags::{self, Raised};
 use crate::describe::trace as words;
-use crate::describe::{Locator, sketch, thousands};
+use crate::describe::{Positions, sketch, thousands};
 use crate::exact::js::ParseError;
 use crate::exact::span::utf16_len;
 use crate::exact::trace::{Candidate, Fate, NoReading, Reading, Step, Trace, WholeReply};
@@ -18,7 +18,7 @@ use super::style::Style;
 
 /// The trace as text a person reads.
 pub fn render_text(text: &str, trace: &Trace, style: &Style) -> String {
-    let loc = Locator::new(text);
+    let loc = Positions::new(text);
     let mut out = String::new();
     let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
     let _ = writeln!(
@@ -86,7 +86,7 @@ pub fn render_flags(raised: &[Raised], style: &Style) -> String {
 }
 
 /// The candidates a bounded trace walked past, in a sentence.
-fn unrecorded(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
+fn unrecorded(out: &mut String, loc: &Positions, trace: &Trace, style: &Style) {
     let Some(u) = trace.unrecorded.filter(|u| u.count > 0) else { return };
     let read = match u.read {
         0 => "none read".to_owned(),
@@ -104,7 +104,7 @@ fn unrecorded(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
     );
 }
 
-fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candidate, nested: bool, style: &Style) {
+fn candidate(out: &mut String, loc: &Positions, trace: &Trace, i: usize, c: &Candidate, nested: bool, style: &Style) {
     let fate = style.phrase(&words::fate(trace, i));
     let nested = if nested { ", inside an unreadable candidate" } else { "" };
     let number = format!("#{}", trace.number(i) + 1);
@@ -128,7 +128,7 @@ fn candidate(out: &mut String, loc: &Locator, trace: &Trace, i: usize, c: &Candi
     let _ = writeln!(out, "    → {}", words::step(loc, c.step));
 }
 
-fn whole_reply(out: &mut String, loc: &Locator, trace: &Trace, style: &Style) {
+fn whole_reply(out: &mut String, loc: &Positions, trace: &Trace, style: &Style) {
     let _ = writeln!(out, "{} {}", style.bold("whole reply"), style.phrase(&words::verdict(loc, trace)));
     if let Some(r) = trace.whole_reply.reading() {
         let _ = writeln!(out, "    narrow   {}", style.phrase(&words::reading(loc, r)));
@@ -264,7 +264,7 @@ pub fn write_json<'t>(
     raised: &[Raised],
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let loc = Locator::new(text);
+    let loc = Positions::new(text);
     let offset = |byte: usize| {
         let (line, column) = loc.line_col(byte);
         Offset { byte, utf16: loc.utf16(byte), line, column }

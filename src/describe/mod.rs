@@ -75,7 +75,7 @@ pub fn leaf(value: &Value) -> String {
 
 /// Where a byte offset is, in every unit a reader of the reply may have in hand: bytes (what
 /// bracewalk keeps), line and column (what a person reads), UTF-16 (what the pipeline logs).
-pub struct Locator<'a> {
+pub struct Positions<'a> {
     text: &'a str,
     utf16: Utf16Index<'a>,
     /// Columns count characters; on a reply that is one long line, counting them from the
@@ -86,10 +86,10 @@ pub struct Locator<'a> {
     lines: Vec<usize>,
 }
 
-impl<'a> Locator<'a> {
+impl<'a> Positions<'a> {
     pub fn new(text: &'a str) -> Self {
         let lines = std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect();
-        Locator { text, utf16: Utf16Index::new(text), chars: CharIndex::new(text), lines }
+        Positions { text, utf16: Utf16Index::new(text), chars: CharIndex::new(text), lines }
     }
 
     /// 1-based line and column (in characters) of `byte`, as [`crate::exact::span::line_col`] counts them.
@@ -149,7 +149,7 @@ mod tests {
     #[test]
     fn the_locator_counts_lines_and_columns_as_line_col_does() {
         let text = "ab\ncé{\n\nx😀y";
-        let loc = Locator::new(text);
+        let loc = Positions::new(text);
         for (i, _) in text.char_indices().chain([(text.len(), ' ')]) {
             assert_eq!(loc.line_col(i), crate::exact::span::line_col(text, i), "byte {i}");
         }

@@ -7,7 +7,7 @@
 use crate::exact::js::ParseError;
 use crate::exact::trace::{DecidedBy, Fate, NoReading, Reading, Step, Trace, WholeReply};
 
-use super::{Locator, sketch, thousands};
+use super::{Positions, sketch, thousands};
 
 /// What a part of a phrase is, for the front end to style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +43,7 @@ impl Phrase {
 }
 
 /// Which rule produced the answer, and what that rule is.
-pub fn decided(loc: &Locator, trace: &Trace) -> Phrase {
+pub fn decided(loc: &Positions, trace: &Trace) -> Phrase {
     match trace.decided_by {
         DecidedBy::WholeText => {
             Phrase::of("whole-text", Class::Good).then(": the trimmed reply parsed as JSON", Class::Plain)
@@ -65,7 +65,7 @@ pub fn decided(loc: &Locator, trace: &Trace) -> Phrase {
 }
 
 /// A parse error: what, where, and the text around it.
-pub fn error(loc: &Locator, e: &ParseError) -> String {
+pub fn error(loc: &Positions, e: &ParseError) -> String {
     let kind = e.to_string();
     let kind = kind.rsplit_once(" at byte").map_or(kind.as_str(), |(k, _)| k);
     format!("{kind} at {}  {}", loc.at(e.offset), loc.context(e.offset, 12, 20))
@@ -81,7 +81,7 @@ pub fn fate(trace: &Trace, i: usize) -> Phrase {
 }
 
 /// What the walk did after a candidate.
-pub fn step(loc: &Locator, step: Step) -> String {
+pub fn step(loc: &Positions, step: Step) -> String {
     match step {
         Step::Took { by, end } => format!("took it ({} reading), resumed after {}", by.name(), loc.at(end)),
         Step::Descended => "could not read it: descended to the next `{` inside it".to_owned(),
@@ -90,7 +90,7 @@ pub fn step(loc: &Locator, step: Step) -> String {
 }
 
 /// One reading of a candidate: its span, and whether it parses (or where it fails).
-pub fn reading(loc: &Locator, r: &Reading) -> Phrase {
+pub fn reading(loc: &Positions, r: &Reading) -> Phrase {
     match r {
         Reading::Unbalanced => Phrase::of("never balances (cut off, or a `{` in prose)", Class::Dim),
         Reading::Balanced { span, repairs, outcome } => {
@@ -111,7 +111,7 @@ pub fn reading(loc: &Locator, r: &Reading) -> Phrase {
 }
 
 /// The whole-reply attempt's verdict and its reason, in a sentence.
-pub fn verdict(loc: &Locator, trace: &Trace) -> Phrase {
+pub fn verdict(loc: &Positions, trace: &Trace) -> Phrase {
     match &trace.whole_reply {
         WholeReply::NotTried { whole_text_parsed: true } => {
             Phrase::of("not tried: the whole text parsed", Class::Plain)

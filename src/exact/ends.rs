@@ -20,7 +20,7 @@ use super::strict::strict_span_in;
 
 /// Which span.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scan {
+pub enum SpanRule {
     /// The strict span: a `"` opens or closes a string, full stop.
     Strict,
     /// The repaired span under the wide colon rule: a `"` closes its string only where the
@@ -73,7 +73,7 @@ struct Track {
 /// asked for.
 pub struct SpanEnds<'a> {
     text: &'a str,
-    scan: Scan,
+    scan: SpanRule,
     ends: Option<Table>,
     /// Bytes the spans asked for one by one have scanned.
     scanned: usize,
@@ -81,7 +81,7 @@ pub struct SpanEnds<'a> {
 }
 
 impl<'a> SpanEnds<'a> {
-    pub fn new(text: &'a str, scan: Scan) -> SpanEnds<'a> {
+    pub fn new(text: &'a str, scan: SpanRule) -> SpanEnds<'a> {
         SpanEnds { text, scan, ends: None, scanned: 0, work: Work::default() }
     }
 
@@ -119,13 +119,13 @@ impl<'a> SpanEnds<'a> {
     fn one_within(&self, start: usize, limit: usize) -> (Option<Option<usize>>, usize) {
         let len = self.text.len();
         let found = match self.scan {
-            Scan::Strict => {
+            SpanRule::Strict => {
                 let end = self.text.as_bytes().get(..limit.min(len)).and_then(|within| strict_span_in(within, start));
                 // A span that does not balance within the bytes scanned never does where they
                 // are all of the reply.
                 end.map(Some).or((limit >= len).then_some(None))
             }
-            Scan::Wide => repaired_end_within(self.text, start, ColonRule::Wide, limit),
+            SpanRule::Wide => repaired_end_within(self.text, start, ColonRule::Wide, limit),
         };
         let reached = match found {
             Some(Some(end)) => end,
@@ -198,10 +198,12 @@ impl<'a> SpanEnds<'a> {
             }
             (State::Outside, _) => State::Outside,
             (State::Escaped, _) => State::InString,
-            (State::InString, b'\\') if self.scan == Scan::Strict || is_escape(self.text.as_bytes(), i) => {
+            (State::InString, b'\\') if self.scan == SpanRule::Strict || is_escape(self.text.as_bytes(), i) => {
                 State::Escaped
             }
-            (State::InString, b'"') if self.scan == Scan::Strict || quote_closes(self.text, i, true) => State::Outside,
+            (State::InString, b'"') if self.scan == SpanRule::Strict || quote_closes(self.text, i, true) => {
+                State::Outside
+            }
             (State::InString, _) => State::InString,
         };
     }
@@ -238,8 +240,8 @@ mod tests {
     use crate::exact::strict::strict_span;
 
     fn agree(text: &str) {
-        let mut strict = SpanEnds::new(text, Scan::Strict);
-        let mut wide = SpanEnds::new(text, Scan::Wide);
+        let mut strict = SpanEnds::new(text, SpanRule::Strict);
+        let mut wide = SpanEnds::new(text, SpanRule::Wide);
         for (j, _) in text.match_indices('{') {
             assert_eq!(strict.end(j), strict_span(text, j), "strict at {j} in {text:?}");
             let seed = repaired_span(text, j, ColonRule::Wide, None).map(|r| r.end);
@@ -284,8 +286,8 @@ mod tests {
     #[test]
     fn a_reply_nested_deep_costs_two_passes_at_most() {
         let text = "{\"a\":".repeat(100_000);
-        let mut strict = SpanEnds::new(&text, Scan::Strict);
-        let mut wide = SpanEnds::new(&text, Scan::Wide);
+        let mut strict = SpanEnds::new(&text, SpanRule::Strict);
+        let mut wide = SpanEnds::new(&text, SpanRule::Wide);
         for (j, _) in text.match_indices('{') {
             assert_eq!((strict.end(j), wide.end(j)), (None, None));
         }
@@ -301,7 +303,7 @@ mod tests {
     #[test]
     fn a_short_span_is_scanned_on_its_own() {
         let text = format!("the contract is {{html, log}} and {}", "{\"a\": 1} ".repeat(10_000));
-        let mut strict = SpanEnds::new(&text, Scan::Strict);
+        let mut strict = SpanEnds::new(&text, SpanRule::Strict);
         let at = text.find('{').unwrap();
         assert_eq!(strict.end(at), strict_span(&text, at));
         assert_eq!(strict.work.bytes, "{html, log}".len() as u64);

@@ -302,19 +302,18 @@ impl Loader {
         let input = BufReader::with_capacity(1 << 16, nan::Tolerant::new(input));
         let mut chunks = gemini::GeminiArray::default();
         let outcome = document::read(input, &mut |item| {
-            let is_chunk =
-                matches!(&item, document::Item::Value { value, index: Some(_) } if classify(value) == Shape::Gemini);
+            let is_chunk = matches!(&item, document::DocumentItem::Value { value, index: Some(_) } if classify(value) == Shape::Gemini);
             if !is_chunk {
                 chunks.finish(&mut |i, r| state.push(self.source(path), r, Place::in_document(Some(i)), emit));
             }
             match item {
-                document::Item::Value { value, index: Some(i) } if is_chunk => {
+                document::DocumentItem::Value { value, index: Some(i) } if is_chunk => {
                     values += 1;
                     chunks.feed(value, i, &mut |i, r| {
                         state.push(self.source(path), r, Place::in_document(Some(i)), emit)
                     });
                 }
-                document::Item::Value { value, index } => {
+                document::DocumentItem::Value { value, index } => {
                     if values == 0 && text_like && classify(&value) == Shape::Unknown {
                         return Flow::Stop;
                     }
@@ -324,7 +323,7 @@ impl Loader {
                     let at = LineAt { number: 0, offset: 0, ending: Ending::Eof, len: 0, too_long: false };
                     state.record(self.source(path), value, &at, None, index, emit);
                 }
-                document::Item::Sample { header, sample } => {
+                document::DocumentItem::Sample { header, sample } => {
                     values += 1;
                     state.push(
                         self.source(path),
@@ -333,7 +332,7 @@ impl Loader {
                         emit,
                     );
                 }
-                document::Item::RequestState { adapter, state: request } => {
+                document::DocumentItem::RequestState { adapter, state: request } => {
                     let index = Some(values);
                     values += 1;
                     state.push(
@@ -343,7 +342,7 @@ impl Loader {
                         emit,
                     );
                 }
-                document::Item::Result { eval_id, result } => {
+                document::DocumentItem::Result { eval_id, result } => {
                     let index = Some(values);
                     values += 1;
                     state.push(self.source(path), promptfoo::result(eval_id, &result), Place::in_document(index), emit);

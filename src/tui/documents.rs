@@ -80,7 +80,7 @@ pub(crate) fn quoted(v: &str) -> String {
 
 /// A row of the screen: a document's heading, or one of its pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Row {
+pub enum DocumentRow {
     Document(usize),
     Page(usize, usize),
 }
@@ -140,11 +140,11 @@ fn page(number: Option<u32>, mut calls: Vec<&Entry>) -> Page {
 }
 
 /// The rows of the screen, documents and their pages in order.
-pub fn rows(docs: &[Document]) -> Vec<Row> {
+pub fn rows(docs: &[Document]) -> Vec<DocumentRow> {
     let mut out = Vec::new();
     for (d, doc) in docs.iter().enumerate() {
-        out.push(Row::Document(d));
-        out.extend((0..doc.pages.len()).map(|p| Row::Page(d, p)));
+        out.push(DocumentRow::Document(d));
+        out.extend((0..doc.pages.len()).map(|p| DocumentRow::Page(d, p)));
     }
     out
 }

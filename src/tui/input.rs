@@ -8,7 +8,7 @@ use super::keymap::{self, Action, Key};
 
 /// The text typed, and the cursor in it (in characters).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
+pub struct LineEditor {
     text: String,
     cursor: usize,
     /// The longest the line may grow, in characters.
@@ -31,11 +31,11 @@ pub enum Typed {
     Ignored,
 }
 
-impl Input {
+impl LineEditor {
     /// `text`, the cursor at its end; `max` characters at most.
-    pub fn new(text: String, max: usize) -> Input {
+    pub fn new(text: String, max: usize) -> LineEditor {
         let cursor = text.chars().count();
-        Input { text, cursor, max }
+        LineEditor { text, cursor, max }
     }
 
     pub fn text(&self) -> &str {
@@ -58,7 +58,7 @@ impl Input {
 
     /// Replaces the text, the cursor at its end.
     pub fn set_text(&mut self, text: String) {
-        *self = Input::new(text, self.max);
+        *self = LineEditor::new(text, self.max);
     }
 
     /// Applies key `ev`, as [`keymap::LINE`] binds it; a character no binding takes is typed.
@@ -146,17 +146,17 @@ mod tests {
 
     use super::*;
 
-    fn typed(input: &mut Input, keys: &[KeyCode]) -> Vec<Typed> {
+    fn typed(input: &mut LineEditor, keys: &[KeyCode]) -> Vec<Typed> {
         keys.iter().map(|&k| input.key(&KeyEvent::new(k, KeyModifiers::NONE))).collect()
     }
 
-    fn ctrl(input: &mut Input, c: char) -> Typed {
+    fn ctrl(input: &mut LineEditor, c: char) -> Typed {
         input.key(&KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
     }
 
     #[test]
     fn the_cursor_moves_and_edits_where_it_is() {
-        let mut line = Input::new("agent=page size>10k".to_owned(), 100);
+        let mut line = LineEditor::new("agent=page size>10k".to_owned(), 100);
         assert_eq!(line.cursor(), 19);
         assert_eq!(ctrl(&mut line, 'w'), Typed::Edited);
         assert_eq!((line.text(), line.cursor()), ("agent=page ", 11));
@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn what_has_nothing_to_act_on_is_ignored() {
-        let mut line = Input::new("ab".to_owned(), 2);
+        let mut line = LineEditor::new("ab".to_owned(), 2);
         assert_eq!(typed(&mut line, &[KeyCode::Char('c'), KeyCode::Delete]), [Typed::Ignored, Typed::Ignored]);
         assert_eq!(typed(&mut line, &[KeyCode::Home, KeyCode::Backspace]), [Typed::Edited, Typed::Ignored]);
         assert_eq!(typed(&mut line, &[KeyCode::Tab, KeyCode::F(2)]), [Typed::Ignored, Typed::Ignored]);
@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn enter_escape_and_the_history_keys_are_the_callers() {
-        let mut line = Input::new(String::new(), 10);
+        let mut line = LineEditor::new(String::new(), 10);
         assert_eq!(
             typed(&mut line, &[KeyCode::Enter, KeyCode::Esc, KeyCode::Up, KeyCode::Down]),
             [Typed::Accept, Typed::Cancel, Typed::Older, Typed::Newer]

@@ -2,11 +2,11 @@
 //! the logs are watched, whether changes are applied as they come (or held while paused,
 //! or followed), and what could not be read.
 
-use super::message::{Incoming, Progress, WatchState};
+use super::message::{Incoming, LoadProgress, WatchState};
 
 #[derive(Debug, Default)]
 pub struct Loading {
-    pub progress: Progress,
+    pub progress: LoadProgress,
     pub watch: WatchState,
     /// Each new reply is selected as it arrives.
     pub follow: bool,

@@ -36,7 +36,7 @@ pub enum Msg {
         batch: Vec<Incoming>,
         initial: bool,
     },
-    Progress(Progress),
+    Progress(LoadProgress),
     /// What the scan's readers make of replies: early facts (the badges), then complete
     /// ones (the summary screen, the what-if column).
     Facts(Vec<Read>),
@@ -134,7 +134,7 @@ pub enum WatchState {
 
 /// How far the first load has got.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Progress {
+pub struct LoadProgress {
     pub files: usize,
     pub items: usize,
     pub bytes: u64,

@@ -16,7 +16,7 @@ use crate::scan::rounds::{CallKey, Rounds};
 
 use super::badges::Badge;
 use super::entry::Entry;
-use super::input::Input;
+use super::input::LineEditor;
 use super::list::{Lens, List};
 use super::loading::Loading;
 use super::marks::Mark;
@@ -70,7 +70,7 @@ pub enum Mode {
     },
     Prompt {
         kind: PromptKind,
-        line: Input,
+        line: LineEditor,
     },
     Filter {
         cursor: usize,
@@ -102,7 +102,7 @@ pub enum Mode {
 /// Down), and why the last Enter was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryLine {
-    pub input: Input,
+    pub input: LineEditor,
     pub recall: Option<usize>,
     pub error: Option<QueryError>,
 }

@@ -31,7 +31,7 @@ pub enum RowKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Row {
+pub struct TreeRow {
     pub depth: usize,
     /// Child indices from the root; a string's lines share their string's path.
     pub path: Vec<u32>,
@@ -44,7 +44,7 @@ pub struct Row {
     pub note: String,
 }
 
-impl Row {
+impl TreeRow {
     pub fn toggles(&self) -> bool {
         matches!(self.kind, RowKind::Container { .. } | RowKind::LongString { .. } | RowKind::More)
     }
@@ -64,7 +64,7 @@ pub fn is_open(v: &Value, depth: usize, path: &[u32], toggled: &HashSet<Vec<u32>
 }
 
 /// The rows of `value` for a pane `width` cells wide.
-pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<Row> {
+pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<TreeRow> {
     let mut out = Vec::new();
     let mut stack: Vec<(&Value, String, usize, Vec<u32>)> = vec![(value, String::new(), 0, Vec::new())];
     while let Some((v, key, depth, path)) = stack.pop() {
@@ -73,7 +73,7 @@ pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<Row
             Value::Object(o) => {
                 let open = is_open(v, depth, &path, toggled);
                 let count = leaf(v);
-                out.push(Row {
+                out.push(TreeRow {
                     depth,
                     path: path.clone(),
                     kind: RowKind::Container { open },
@@ -93,7 +93,7 @@ pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<Row
             Value::Array(a) => {
                 let open = is_open(v, depth, &path, toggled);
                 let count = leaf(v);
-                out.push(Row {
+                out.push(TreeRow {
                     depth,
                     path: path.clone(),
                     kind: RowKind::Container { open },
@@ -117,12 +117,12 @@ pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<Row
                     !shown.contains('\n') && shown.chars().count() + 3 + note.len() <= room && s.char_len() <= 80;
                 if one_line {
                     let text = format!("\"{shown}\"");
-                    out.push(Row { depth, path, kind: RowKind::Scalar, key, text, note });
+                    out.push(TreeRow { depth, path, kind: RowKind::Scalar, key, text, note });
                     continue;
                 }
                 let open = toggled.contains(&path);
                 let text = chars(s.char_len());
-                out.push(Row {
+                out.push(TreeRow {
                     depth,
                     path: path.clone(),
                     kind: RowKind::LongString { open },
@@ -141,7 +141,7 @@ pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<Row
                 let total_known = open || lines.len() <= PREVIEW_LINES;
                 let shown_lines = if open { lines.len() } else { lines.len().min(PREVIEW_LINES) };
                 for line in lines.iter().take(shown_lines) {
-                    out.push(Row {
+                    out.push(TreeRow {
                         depth: depth + 1,
                         path: path.clone(),
                         kind: RowKind::StringLine,
@@ -151,7 +151,7 @@ pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<Row
                     });
                 }
                 if !total_known {
-                    out.push(Row {
+                    out.push(TreeRow {
                         depth: depth + 1,
                         path,
                         kind: RowKind::More,
@@ -168,7 +168,7 @@ pub fn rows(value: &Value, toggled: &HashSet<Vec<u32>>, width: usize) -> Vec<Row
                     Value::Number(n) => js_number_to_string(*n),
                     _ => String::new(),
                 };
-                out.push(Row { depth, path, kind: RowKind::Scalar, key, text, note: String::new() });
+                out.push(TreeRow { depth, path, kind: RowKind::Scalar, key, text, note: String::new() });
             }
         }
     }

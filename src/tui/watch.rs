@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crate::logs::{Change, Item, LoadOptions, Locator, Sink, Watching, follow};
 
 use super::entry::{Entry, EntryKey};
-use super::message::{Incoming, Msg, Progress, WatchState};
+use super::message::{Incoming, LoadProgress, Msg, WatchState};
 use super::readings::{InFlight, ReadJob};
 
 pub use crate::logs::WatchMode;
@@ -27,7 +27,7 @@ pub struct Intake {
     /// Replies to read once their entries have been sent (so they arrive after them).
     jobs: Vec<ReadJob>,
     last_flush: Instant,
-    progress: Progress,
+    progress: LoadProgress,
     initial: bool,
 }
 
@@ -41,7 +41,7 @@ impl Intake {
             batch: Vec::new(),
             jobs: Vec::new(),
             last_flush: Instant::now(),
-            progress: Progress::default(),
+            progress: LoadProgress::default(),
             initial: true,
         }
     }

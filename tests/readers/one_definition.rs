@@ -24,7 +24,7 @@ use bracewalk::scan::Scanner;
 use bracewalk::tui::badges::{self, Badge};
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::message::Read;
-use bracewalk::tui::message::{Incoming, Progress};
+use bracewalk::tui::message::{Incoming, LoadProgress};
 use bracewalk::tui::state::Mode;
 use bracewalk::tui::{Msg, State};
 use fixture::{drive, typed};
@@ -163,7 +163,7 @@ fn extract_scan_and_the_inspector_read_every_reply_alike() {
     let early: Vec<Read> =
         entries.iter().filter_map(|e| e.held_text().map(|t| Read::early(e.key, t, e.cut(), &config))).collect();
     drive(&mut s, Msg::Incoming { batch: entries.into_iter().map(Incoming::Entry).collect(), initial: true });
-    drive(&mut s, Msg::Progress(Progress { files: 1, items: 0, bytes: 0, done: true }));
+    drive(&mut s, Msg::Progress(LoadProgress { files: 1, items: 0, bytes: 0, done: true }));
     drive(&mut s, Msg::Facts(early));
     // The `≠` badge comes with the early facts: the first-wins comparison, as the scan made it.
     for e in s.list.entries().iter().filter(|e| e.is_reply()) {

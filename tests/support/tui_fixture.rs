@@ -16,7 +16,7 @@ use bracewalk::logs::{Diagnostic, Format, Item, Meta, Problem, Reply, StopReason
 use bracewalk::readers::{Given, ReaderId};
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::message::Read;
-use bracewalk::tui::message::{Incoming, Progress};
+use bracewalk::tui::message::{Incoming, LoadProgress};
 use bracewalk::tui::state::Pane;
 use bracewalk::tui::{Effect, Msg, State, update, view};
 
@@ -80,7 +80,7 @@ pub fn state_with(config: bracewalk::analysis::Config, items: Vec<Item>, w: u16,
     let early: Vec<Read> =
         entries.iter().filter_map(|e| e.held_text().map(|t| Read::early(e.key, t, e.cut(), &config))).collect();
     drive(&mut s, Msg::Incoming { batch: entries.into_iter().map(Incoming::Entry).collect(), initial: true });
-    drive(&mut s, Msg::Progress(Progress { files: 1, items: 0, bytes: 0, done: true }));
+    drive(&mut s, Msg::Progress(LoadProgress { files: 1, items: 0, bytes: 0, done: true }));
     drive(&mut s, Msg::Facts(early));
     s
 }

@@ -12,11 +12,11 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use bracewalk::analysis::{Config, Facts};
 use bracewalk::logs::{Item, LoadOptions, load};
 use bracewalk::query::Query;
-use bracewalk::tui::documents::{self, Row};
+use bracewalk::tui::documents::{self, DocumentRow};
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::list::SortKey;
 use bracewalk::tui::message::Read;
-use bracewalk::tui::message::{Incoming, Progress};
+use bracewalk::tui::message::{Incoming, LoadProgress};
 use bracewalk::tui::state::Mode;
 use bracewalk::tui::{Msg, State};
 use fixture::{drive, key, screen, typed};
@@ -49,7 +49,7 @@ fn inspector(items: &[Item]) -> State {
         entries.push(Entry::loaded(key, item.clone()));
     }
     drive(&mut s, Msg::Incoming { batch: entries.into_iter().map(Incoming::Entry).collect(), initial: true });
-    drive(&mut s, Msg::Progress(Progress { files: 1, items: 0, bytes: 0, done: true }));
+    drive(&mut s, Msg::Progress(LoadProgress { files: 1, items: 0, bytes: 0, done: true }));
     drive(&mut s, Msg::Facts(reads));
     s
 }
@@ -197,17 +197,17 @@ fn the_documents_screen_reaches_page_17_and_lists_its_calls_in_time_order() {
     let target = rows
         .iter()
         .position(|r| match *r {
-            Row::Page(d, p) => {
+            DocumentRow::Page(d, p) => {
                 docs[d].id.starts_with("3f1c")
                     && docs[d].round.as_deref() == Some("round-4")
                     && docs[d].pages[p].number == Some(17)
             }
-            Row::Document(_) => false,
+            DocumentRow::Document(_) => false,
         })
         .unwrap();
     let page = match rows[target] {
-        Row::Page(d, p) => &docs[d].pages[p],
-        Row::Document(_) => unreachable!(),
+        DocumentRow::Page(d, p) => &docs[d].pages[p],
+        DocumentRow::Document(_) => unreachable!(),
     };
     assert_eq!(page.agents, vec![("page".to_owned(), 2), ("feedback".to_owned(), 1)]);
     assert_eq!(page.verified, Some(false), "rejected, and no verdict logged after the correction");

@@ -13,7 +13,7 @@ use bracewalk::logs::{Item, Loader};
 use bracewalk::tui::badges::Badge;
 use bracewalk::tui::entry::Entry;
 use bracewalk::tui::message::Read;
-use bracewalk::tui::message::{Incoming, Progress};
+use bracewalk::tui::message::{Incoming, LoadProgress};
 use bracewalk::tui::reply::{DETAILS_BYTES, DETAILS_KEPT};
 use bracewalk::tui::{Effect, Msg, State};
 use fixture::{drive, typed};
@@ -51,7 +51,7 @@ fn loaded_state(path: &Path) -> State {
         })
         .collect();
     drive(&mut s, Msg::Incoming { batch: entries.into_iter().map(Incoming::Entry).collect(), initial: true });
-    drive(&mut s, Msg::Progress(Progress { files: 1, items: 0, bytes: 0, done: true }));
+    drive(&mut s, Msg::Progress(LoadProgress { files: 1, items: 0, bytes: 0, done: true }));
     drive(&mut s, Msg::Facts(early));
     s
 }

@@ -28,7 +28,7 @@ mod visits;
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::ends::{Scan, SpanEnds};
+use super::ends::{SpanEnds, SpanRule};
 use super::js::{self, ParseError, ParseErrorKind, RepairedReading};
 use super::lex;
 use super::memo::{Carries, Carrying, Mode, Validator, Work, flat};
@@ -792,8 +792,8 @@ impl<'a> Readers<'a> {
     /// span, or its wide one.
     fn resume_point(&mut self, start: usize) -> Option<usize> {
         let text = self.text;
-        let strict = self.strict_ends.get_or_insert_with(|| SpanEnds::new(text, Scan::Strict)).end(start);
-        strict.or_else(|| self.wide_ends.get_or_insert_with(|| SpanEnds::new(text, Scan::Wide)).end(start))
+        let strict = self.strict_ends.get_or_insert_with(|| SpanEnds::new(text, SpanRule::Strict)).end(start);
+        strict.or_else(|| self.wide_ends.get_or_insert_with(|| SpanEnds::new(text, SpanRule::Wide)).end(start))
     }
 
     fn work(&self) -> Work {

@@ -21,7 +21,7 @@
 //!
 //! [`Validator::object_at_knowing`]: crate::exact::memo::Validator::object_at_knowing
 
-use crate::exact::ends::{Scan, SpanEnds};
+use crate::exact::ends::{SpanEnds, SpanRule};
 use crate::exact::trace::{Candidate, ReadingKind, Reads, Trace};
 
 use super::braces::find_brace;
@@ -77,8 +77,8 @@ pub(super) fn walk_visiting(
     reads: &mut Reads,
 ) -> Option<(usize, usize, ReadingKind)> {
     let text = readers.text;
-    let mut strict_ends = SpanEnds::new(readers.text, Scan::Strict);
-    let mut wide_ends = SpanEnds::new(readers.text, Scan::Wide);
+    let mut strict_ends = SpanEnds::new(readers.text, SpanRule::Strict);
+    let mut wide_ends = SpanEnds::new(readers.text, SpanRule::Wide);
     let mut last = None;
     let mut next = find_brace(text, 0);
     while let Some(start) = next {

@@ -15,7 +15,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::{Map, Value};
 
 /// One record of a document.
-pub(crate) enum Item<'a> {
+pub(crate) enum DocumentItem<'a> {
     /// A top-level value, or an element of a top-level array (`index`), counted across the
     /// whole document.
     Value { value: Value, index: Option<usize> },
@@ -37,7 +37,7 @@ pub(crate) enum Flow {
 
 /// How a read ended.
 #[derive(Debug)]
-pub(crate) struct Outcome {
+pub(crate) struct DocumentRead {
     /// Records handed on.
     pub records: usize,
     /// The caller stopped it.
@@ -46,7 +46,7 @@ pub(crate) struct Outcome {
     pub error: Option<serde_json::Error>,
 }
 
-type Sink<'s> = dyn FnMut(Item<'_>) -> Flow + 's;
+type Sink<'s> = dyn FnMut(DocumentItem<'_>) -> Flow + 's;
 
 /// The caller stopped the read: what unwinds serde's visit of the document, said to serde as
 /// its error (the only way out of a visit), and told apart from a real one by the outcome.
@@ -61,7 +61,7 @@ struct State<'s, 'k> {
 }
 
 impl State<'_, '_> {
-    fn give(&mut self, item: Item<'_>) -> Result<(), Stopped> {
+    fn give(&mut self, item: DocumentItem<'_>) -> Result<(), Stopped> {
         self.records += 1;
         if (self.sink)(item) == Flow::Stop {
             self.stopped = true;
@@ -72,7 +72,7 @@ impl State<'_, '_> {
 }
 
 /// Reads every value of `input`, handing on its records.
-pub(crate) fn read(input: impl Read, sink: &mut Sink<'_>) -> Outcome {
+pub(crate) fn read(input: impl Read, sink: &mut Sink<'_>) -> DocumentRead {
     let mut de = serde_json::Deserializer::from_reader(input);
     let mut state = State { sink, records: 0, stopped: false };
     let error = loop {
@@ -88,7 +88,7 @@ pub(crate) fn read(input: impl Read, sink: &mut Sink<'_>) -> Outcome {
         }
     };
     let stopped = state.stopped;
-    Outcome { records: state.records, stopped, error: error.filter(|_| !stopped) }
+    DocumentRead { records: state.records, stopped, error: error.filter(|_| !stopped) }
 }
 
 struct Top<'a, 's, 'k> {
@@ -106,7 +106,7 @@ macro_rules! scalar_is_a_record {
     ($($method:ident: $ty:ty),*) => {$(
         fn $method<E: de::Error>(self, v: $ty) -> Result<(), E> {
             let index = None;
-            self.state.give(Item::Value { value: Value::from(v), index }).map_err(E::custom)
+            self.state.give(DocumentItem::Value { value: Value::from(v), index }).map_err(E::custom)
         }
     )*};
 }
@@ -121,13 +121,13 @@ impl<'de> Visitor<'de> for Top<'_, '_, '_> {
     scalar_is_a_record!(visit_bool: bool, visit_i64: i64, visit_u64: u64, visit_f64: f64, visit_str: &str);
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.state.give(Item::Value { value: Value::Null, index: None }).map_err(E::custom)
+        self.state.give(DocumentItem::Value { value: Value::Null, index: None }).map_err(E::custom)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while let Some(value) = seq.next_element::<Value>()? {
             let index = Some(self.state.records);
-            self.state.give(Item::Value { value, index }).map_err(de::Error::custom)?;
+            self.state.give(DocumentItem::Value { value, index }).map_err(de::Error::custom)?;
         }
         Ok(())
     }
@@ -140,13 +140,16 @@ impl<'de> Visitor<'de> for Top<'_, '_, '_> {
                 "samples" if kept.get("eval").is_some_and(Value::is_object) => {
                     let header = Value::Object(kept.clone());
                     let state = &mut *self.state;
-                    map.next_value_seed(Elements(&mut |sample| state.give(Item::Sample { header: &header, sample })))?;
+                    map.next_value_seed(Elements(&mut |sample| {
+                        state.give(DocumentItem::Sample { header: &header, sample })
+                    }))?;
                     streamed = true;
                 }
                 "results" if kept.get("evalId").is_some_and(Value::is_string) => {
                     let eval_id = kept.get("evalId").and_then(Value::as_str).map(str::to_owned);
                     let state = &mut *self.state;
-                    let mut give = |result: Value| state.give(Item::Result { eval_id: eval_id.as_deref(), result });
+                    let mut give =
+                        |result: Value| state.give(DocumentItem::Result { eval_id: eval_id.as_deref(), result });
                     map.next_value_seed(Nested { key: "results", give: &mut give })?;
                     streamed = true;
                 }
@@ -154,7 +157,7 @@ impl<'de> Visitor<'de> for Top<'_, '_, '_> {
                     let adapter = kept.get("adapter_spec").cloned().unwrap_or(Value::Null);
                     let state = &mut *self.state;
                     map.next_value_seed(Elements(&mut |s| {
-                        state.give(Item::RequestState { adapter: &adapter, state: s })
+                        state.give(DocumentItem::RequestState { adapter: &adapter, state: s })
                     }))?;
                     streamed = true;
                 }
@@ -163,7 +166,7 @@ impl<'de> Visitor<'de> for Top<'_, '_, '_> {
                     let mut give = |v: Value| {
                         let mut one = Map::new();
                         one.insert(key.clone(), Value::Array(vec![v]));
-                        state.give(Item::Value { value: Value::Object(one), index: None })
+                        state.give(DocumentItem::Value { value: Value::Object(one), index: None })
                     };
                     map.next_value_seed(Elements(&mut give))?;
                     streamed = true;
@@ -175,7 +178,9 @@ impl<'de> Visitor<'de> for Top<'_, '_, '_> {
             }
         }
         if !streamed {
-            self.state.give(Item::Value { value: Value::Object(kept), index: None }).map_err(de::Error::custom)?;
+            self.state
+                .give(DocumentItem::Value { value: Value::Object(kept), index: None })
+                .map_err(de::Error::custom)?;
         }
         Ok(())
     }
@@ -278,10 +283,10 @@ mod tests {
         let mut got = Vec::new();
         let r = read(input.as_bytes(), &mut |item| {
             got.push(match item {
-                Item::Value { value, index } => format!("{index:?} {value}"),
-                Item::Sample { header, sample } => format!("sample {} of {}", sample, header["eval"]["task"]),
-                Item::Result { eval_id, result } => format!("result {result} of {eval_id:?}"),
-                Item::RequestState { adapter, state } => format!("state {state} of {}", adapter["model"]),
+                DocumentItem::Value { value, index } => format!("{index:?} {value}"),
+                DocumentItem::Sample { header, sample } => format!("sample {} of {}", sample, header["eval"]["task"]),
+                DocumentItem::Result { eval_id, result } => format!("result {result} of {eval_id:?}"),
+                DocumentItem::RequestState { adapter, state } => format!("state {state} of {}", adapter["model"]),
             });
             Flow::Continue
         });

@@ -70,7 +70,7 @@ fn be32(b: &[u8]) -> u32 {
 
 /// What reading the next frame found.
 #[derive(Debug)]
-pub(crate) enum Frame {
+pub(crate) enum EventFrame {
     Message(Message),
     /// A frame that could not be read, at `offset`. When its prelude is wrong, or the file
     /// ends inside it, nothing after it can be found, and it is the last.
@@ -95,7 +95,7 @@ impl<R: Read> Frames<R> {
     }
 
     /// The next frame; `None` at the end (or after a frame nothing follows).
-    pub fn next_frame(&mut self) -> io::Result<Option<Frame>> {
+    pub fn next_frame(&mut self) -> io::Result<Option<EventFrame>> {
         if self.done {
             return Ok(None);
         }
@@ -107,7 +107,7 @@ impl<R: Read> Frames<R> {
         }
         let bad = |this: &mut Self, what: String| {
             this.done = true;
-            Ok(Some(Frame::Bad { offset: at, problem: Problem::BadRecord(what) }))
+            Ok(Some(EventFrame::Bad { offset: at, problem: Problem::BadRecord(what) }))
         };
         if got < 12 {
             return bad(self, format!("the stream ends inside a frame's prelude at byte {at} (a capture cut short)"));
@@ -133,15 +133,15 @@ impl<R: Read> Frames<R> {
         let crc = be32(&frame[total - 4..]);
         if crc != crc32fast::hash(&frame[..total - 4]) {
             let problem = Problem::BadRecord(format!("the frame at byte {at} fails its message CRC; skipped"));
-            return Ok(Some(Frame::Bad { offset: at, problem }));
+            return Ok(Some(EventFrame::Bad { offset: at, problem }));
         }
         let payload = frame[12 + headers..total - 4].to_vec();
         match parse_headers(&frame[12..12 + headers]) {
-            Ok(headers) => Ok(Some(Frame::Message(Message { offset: at, headers, payload }))),
+            Ok(headers) => Ok(Some(EventFrame::Message(Message { offset: at, headers, payload }))),
             Err(what) => {
                 let problem =
                     Problem::BadRecord(format!("the frame at byte {at} has headers that do not read: {what}"));
-                Ok(Some(Frame::Bad { offset: at, problem }))
+                Ok(Some(EventFrame::Bad { offset: at, problem }))
             }
         }
     }
@@ -243,7 +243,7 @@ mod tests {
         f
     }
 
-    fn read_all(bytes: &[u8]) -> Vec<Frame> {
+    fn read_all(bytes: &[u8]) -> Vec<EventFrame> {
         let mut frames = Frames::new(bytes, 1 << 20);
         let mut got = Vec::new();
         while let Some(f) = frames.next_frame().unwrap() {
@@ -261,7 +261,7 @@ mod tests {
         bytes.extend_from_slice(&[0x4d, 0x45, 0xea, 0xed]);
         assert_eq!(bytes, frame(&[(":event-type", "messageStop")], br#"{"stopReason":"max_tokens"}"#));
         assert!(opens_a_frame(&bytes));
-        let [Frame::Message(m)] = &read_all(&bytes)[..] else { panic!("one message") };
+        let [EventFrame::Message(m)] = &read_all(&bytes)[..] else { panic!("one message") };
         assert_eq!(
             (m.header(":event-type"), m.payload.as_slice()),
             (Some("messageStop"), &br#"{"stopReason":"max_tokens"}"#[..])
@@ -277,14 +277,14 @@ mod tests {
         let stream = [one.clone(), bad, one.clone()].concat();
         let got = read_all(&stream);
         assert!(
-            matches!(&got[..], [Frame::Message(_), Frame::Bad { .. }, Frame::Message(m)] if m.offset == 2 * one.len() as u64)
+            matches!(&got[..], [EventFrame::Message(_), EventFrame::Bad { .. }, EventFrame::Message(m)] if m.offset == 2 * one.len() as u64)
         );
         let mut broken = one.clone();
         broken[9] ^= 1;
         let got = read_all(&[one.clone(), broken, one.clone()].concat());
-        assert!(matches!(&got[..], [Frame::Message(_), Frame::Bad { .. }]));
+        assert!(matches!(&got[..], [EventFrame::Message(_), EventFrame::Bad { .. }]));
         let got = read_all(&one[..one.len() - 3]);
-        let [Frame::Bad { problem, .. }] = &got[..] else { panic!("{got:?}") };
+        let [EventFrame::Bad { problem, .. }] = &got[..] else { panic!("{got:?}") };
         assert!(problem.to_string().contains("cut short"), "{problem}");
         assert!(!opens_a_frame(b"{\"data\": 1}\n") && !opens_a_frame(&broken_prelude()));
     }

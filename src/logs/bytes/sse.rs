@@ -13,7 +13,7 @@ use crate::logs::bytes::lines::{LineAt, Lines};
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Event {
+pub(crate) struct SseEvent {
     /// The `event:` field, when there was one.
     pub name: Option<String>,
     /// The `data:` lines, joined with `\n`.
@@ -26,7 +26,7 @@ pub(crate) struct Event {
 /// What reading a capture gives.
 #[derive(Debug)]
 pub(crate) enum Frame {
-    Event(Event),
+    Event(SseEvent),
     /// A line over the limit, skipped.
     TooLong(LineAt),
 }
@@ -45,7 +45,7 @@ impl<R: BufRead> Events<R> {
     /// The next event, or a line that could not be held; `None` at the end. An event the
     /// file ends in the middle of is dispatched: a capture cut short keeps what arrived.
     pub fn next_frame(&mut self) -> io::Result<Option<Frame>> {
-        let mut event: Option<Event> = None;
+        let mut event: Option<SseEvent> = None;
         let mut has_data = false;
         while let Some(at) = self.lines.next_line(&mut self.buf)? {
             if at.too_long {
@@ -74,7 +74,7 @@ impl<R: BufRead> Events<R> {
                 }
                 None => (line, &b""[..]),
             };
-            let e = event.get_or_insert_with(|| Event {
+            let e = event.get_or_insert_with(|| SseEvent {
                 name: None,
                 data: String::new(),
                 line: at.number,

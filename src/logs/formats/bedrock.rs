@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::shape::{Claim, Shape};
 use super::{anthropic, api_error, cohere};
-use crate::logs::bytes::eventstream::{Frame, Frames};
+use crate::logs::bytes::eventstream::{EventFrame, Frames};
 use crate::logs::formats::fields::{describe, has, join_text, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::formats::stream::{self, Assemble, At, Out, cut_short};
@@ -279,8 +279,8 @@ pub(crate) fn read_event_stream(inner: impl Read, max: usize, out: &mut dyn FnMu
     };
     while let Some(frame) = frames.next_frame()? {
         let m = match frame {
-            Frame::Message(m) => m,
-            Frame::Bad { offset, problem, .. } => {
+            EventFrame::Message(m) => m,
+            EventFrame::Bad { offset, problem, .. } => {
                 out(Out { line: 0, offset, what: Err(problem) });
                 continue;
             }

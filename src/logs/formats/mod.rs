@@ -109,7 +109,7 @@ pub(crate) enum ReadAs {
 
 /// What the loader needs to know of a format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Spec {
+pub(crate) struct FormatSpec {
     pub read: ReadAs,
     /// Its replies take their text as the record holds it, one string as it is: only then is
     /// a stand-in in a reply's text the text (see `skim`). Others parse a string, join
@@ -119,7 +119,7 @@ pub(crate) struct Spec {
 
 /// The table: what each format is. (A format added to [`Format`] and not here does not
 /// build.)
-pub(crate) fn spec(format: Format) -> Spec {
+pub(crate) fn spec(format: Format) -> FormatSpec {
     use ReadAs::{Records, Stream, Text};
     let (read, text_as_is) = match format {
         Format::RunLog => (Records, false),
@@ -153,10 +153,10 @@ pub(crate) fn spec(format: Format) -> Spec {
         Format::Records => (Records, true),
         Format::Json => (Records, true),
     };
-    Spec { read, text_as_is }
+    FormatSpec { read, text_as_is }
 }
 
-/// Whether replies of `format` take their text as the record holds it ([`Spec::text_as_is`]).
+/// Whether replies of `format` take their text as the record holds it ([`FormatSpec::text_as_is`]).
 pub(crate) fn takes_text_as_is(format: Format) -> bool {
     spec(format).text_as_is
 }

@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::logs::bytes::json::json_error;
 use crate::logs::bytes::lines::Lines;
 use crate::logs::bytes::nan::parse as parse_tolerant;
-use crate::logs::bytes::sse::{Event, Events, Frame};
+use crate::logs::bytes::sse::{Events, Frame, SseEvent};
 use crate::logs::formats::record::Record;
 use crate::logs::model::diagnostic::Problem;
 use crate::logs::model::reply::{EventKind, Format, StopReason};
@@ -65,7 +65,7 @@ pub(crate) fn kind<'a>(name: Option<&'a str>, payload: &'a Value) -> &'a str {
 
 /// An event's data as JSON. Data lines that do not make JSON together are tried one by one:
 /// a capture that lost the blank lines between events still reads.
-pub(crate) fn payloads(e: &Event) -> Vec<Result<Value, Problem>> {
+pub(crate) fn payloads(e: &SseEvent) -> Vec<Result<Value, Problem>> {
     if e.data.trim() == "[DONE]" {
         return Vec::new();
     }

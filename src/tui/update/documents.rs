@@ -4,7 +4,7 @@
 use crossterm::event::KeyEvent;
 
 use super::query::set_query;
-use crate::tui::documents::{self, Row};
+use crate::tui::documents::{self, DocumentRow};
 use crate::tui::keymap::{self, Action, Key};
 use crate::tui::layout;
 use crate::tui::list::SortKey;
@@ -21,8 +21,8 @@ pub(super) fn open_documents(state: &mut State) {
     let rows = documents::rows(&docs);
     if let Some(key) = state.selected().map(|e| e.key) {
         let at = rows.iter().position(|r| match *r {
-            Row::Page(d, p) => docs[d].pages[p].calls.contains(&key),
-            Row::Document(_) => false,
+            DocumentRow::Page(d, p) => docs[d].pages[p].calls.contains(&key),
+            DocumentRow::Document(_) => false,
         });
         if let Some(at) = at {
             state.documents.cursor = at;
@@ -40,7 +40,7 @@ pub(super) fn documents_key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effec
     let page = (layout::summary(state.size.0, state.size.1).body.height as usize).saturating_sub(1).max(1);
     let at = state.documents.cursor.min(last);
     let heading = |from: usize, forward: bool| {
-        let is_doc = |i: &usize| matches!(rows[*i], Row::Document(_));
+        let is_doc = |i: &usize| matches!(rows[*i], DocumentRow::Document(_));
         if forward {
             (from + 1..rows.len()).find(is_doc).unwrap_or(at)
         } else {
@@ -55,8 +55,8 @@ pub(super) fn documents_key(state: &mut State, ev: &KeyEvent, fx: &mut Vec<Effec
             Action::FocusPrev => heading(at, false),
             Action::Choose => {
                 let (query, sort) = match rows.get(at) {
-                    Some(Row::Document(d)) => (docs[*d].query(None), SortKey::Document),
-                    Some(Row::Page(d, p)) => (docs[*d].query(Some(&docs[*d].pages[*p])), SortKey::Time),
+                    Some(DocumentRow::Document(d)) => (docs[*d].query(None), SortKey::Document),
+                    Some(DocumentRow::Page(d, p)) => (docs[*d].query(Some(&docs[*d].pages[*p])), SortKey::Time),
                     None => return,
                 };
                 if set_query(state, &query, fx).is_ok() {

@@ -15,7 +15,7 @@ use super::search::{next_match, start_search};
 use super::triage::{mark, next_mark, open};
 use super::what_if::{open_readers, readers_key, step_what_if};
 use crate::tui::badges::{self, Badge};
-use crate::tui::input::{Input, Typed};
+use crate::tui::input::{LineEditor, Typed};
 use crate::tui::keymap::{self, Action, Key};
 use crate::tui::message::Effect;
 use crate::tui::reply::{TreeView, ValueSource};
@@ -49,10 +49,16 @@ const PROMPT_LONGEST: usize = 500;
 
 /// Opens a line to type a search or a note on, holding `text`.
 fn prompt(state: &mut State, kind: PromptKind, text: String) {
-    state.mode = Mode::Prompt { kind, line: Input::new(text, PROMPT_LONGEST) };
+    state.mode = Mode::Prompt { kind, line: LineEditor::new(text, PROMPT_LONGEST) };
 }
 
-pub(super) fn prompt_key(state: &mut State, kind: PromptKind, mut line: Input, ev: &KeyEvent, fx: &mut Vec<Effect>) {
+pub(super) fn prompt_key(
+    state: &mut State,
+    kind: PromptKind,
+    mut line: LineEditor,
+    ev: &KeyEvent,
+    fx: &mut Vec<Effect>,
+) {
     match line.key(ev) {
         Typed::Cancel => state.mode = Mode::Normal,
         Typed::Accept => {

@@ -59,7 +59,7 @@ pub(super) fn current_panes(state: &State) -> Panes {
     layout::panes(state.size.0, state.size.1, state)
 }
 
-pub(super) fn value_rows(state: &State, panes: &Panes) -> Vec<tree::Row> {
+pub(super) fn value_rows(state: &State, panes: &Panes) -> Vec<tree::TreeRow> {
     let width = panes.value.map_or(state.size.0.saturating_sub(2), |r| layout::inner(r).width);
     match state.shown_value() {
         Ok(Some(v)) => tree::rows(v, &state.reply.tree.toggled, width as usize),

@@ -10,7 +10,7 @@ use crate::query::{Query, TextHit};
 use crate::visible::clip;
 
 use crate::tui::entry::EntryKey;
-use crate::tui::input::{Input, Typed};
+use crate::tui::input::{LineEditor, Typed};
 use crate::tui::list::Applied;
 use crate::tui::message::{Effect, SearchJob};
 use crate::tui::state::{Mode, QueryLine, State};
@@ -23,7 +23,7 @@ const HISTORY: usize = 100;
 /// Opens the query line on the query applied, to edit it.
 pub(super) fn open_query(state: &mut State) {
     let source = state.list.filter().query.as_ref().map(|q| q.query.source().to_owned()).unwrap_or_default();
-    state.mode = Mode::Query(QueryLine { input: Input::new(source, LONGEST), recall: None, error: None });
+    state.mode = Mode::Query(QueryLine { input: LineEditor::new(source, LONGEST), recall: None, error: None });
 }
 
 pub(super) fn query_key(state: &mut State, mut line: QueryLine, ev: &KeyEvent, fx: &mut Vec<Effect>) {

@@ -12,7 +12,7 @@ use crate::scan::rounds::Count;
 
 use super::query::set_query;
 use crate::tui::badges::Badge;
-use crate::tui::documents::{self, Row as DocRow, quoted};
+use crate::tui::documents::{self, DocumentRow, quoted};
 use crate::tui::keymap::{self, Action, Key};
 use crate::tui::layout;
 use crate::tui::list::Picked;
@@ -81,9 +81,9 @@ fn choose(state: &mut State, s: &screen::Screen, fx: &mut Vec<Effect>) {
             state.mode = Mode::Documents;
             let docs = documents::documents(state);
             let rows = documents::rows(&docs);
-            let at = rows
-                .iter()
-                .position(|r| matches!(r, DocRow::Document(d) if docs[*d].round.as_deref() == Some(name.as_str())));
+            let at = rows.iter().position(
+                |r| matches!(r, DocumentRow::Document(d) if docs[*d].round.as_deref() == Some(name.as_str())),
+            );
             state.documents.cursor = at.unwrap_or(0);
             return;
         }
@@ -141,8 +141,8 @@ pub(super) fn open_history(state: &mut State) {
     let rows = documents::rows(&docs);
     let at = state.documents.cursor.min(rows.len().saturating_sub(1));
     let (d, page) = match rows.get(at) {
-        Some(DocRow::Document(d)) => (*d, None),
-        Some(DocRow::Page(d, p)) => (*d, docs[*d].pages[*p].number),
+        Some(DocumentRow::Document(d)) => (*d, None),
+        Some(DocumentRow::Page(d, p)) => (*d, docs[*d].pages[*p].number),
         None => return,
     };
     let document = docs[d].id.clone();

@@ -17,7 +17,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
 use crate::analysis::{Class, difference, parts};
-use crate::describe::{Locator, thousands};
+use crate::describe::{Positions, thousands};
 use crate::exact::first::FirstOutcome;
 use crate::exact::value::Value;
 use crate::readers::{Given, Outcome, ReaderId, changes_in_json, json_view};
@@ -236,7 +236,7 @@ fn indented(line: Line<'static>, n: usize) -> Line<'static> {
 
 /// How first-wins (seed 001) came to its answer.
 fn first_wins(d: &Detail) -> String {
-    let loc = Locator::new(&d.text);
+    let loc = Positions::new(&d.text);
     match &d.first.outcome {
         FirstOutcome::Found(s) => {
             format!("the {} `{{` it tried parses, at {}", ordinal(d.first.attempts.len()), loc.at(s.start))

@@ -9,7 +9,7 @@ use ratatui::text::Line;
 
 use crate::analysis::flags;
 use crate::describe::trace as words;
-use crate::describe::{Locator, sketch, thousands};
+use crate::describe::{Positions, sketch, thousands};
 use crate::exact::trace::{DecidedBy, Step, Trace, WholeReply};
 
 use super::{bad, block, bold, dim, flow, good, paint_glyph, paint_style, para, scrolled, warn, whole_reply_style};
@@ -43,7 +43,7 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
     let Some(d) = state.detail() else { return para("reading the reply…", dim(), width, 0) };
     let text = &*d.text;
     let t = &d.trace;
-    let loc = Locator::new(text);
+    let loc = Positions::new(text);
     let mut out = Vec::new();
 
     // The whole text.
@@ -185,7 +185,7 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
 }
 
 /// The walk-closed gate: refused, passed, or not reached, and why.
-fn gate_walk_closed(loc: &Locator, t: &Trace) -> (&'static str, String, Style) {
+fn gate_walk_closed(loc: &Positions, t: &Trace) -> (&'static str, String, Style) {
     match &t.whole_reply {
         WholeReply::NotTried { .. } | WholeReply::NoReading { .. } => ("not reached", String::new(), dim()),
         WholeReply::RefusedWalkClosed { walk_end, .. } => (

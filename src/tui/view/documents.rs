@@ -14,7 +14,7 @@ use crate::visible::visible;
 
 use super::{accent, bad, bold, dim, good, warn};
 use crate::tui::badges;
-use crate::tui::documents::{self, Document, Page, Row, TINY_HTML};
+use crate::tui::documents::{self, Document, DocumentRow, Page, TINY_HTML};
 use crate::tui::layout;
 use crate::tui::state::State;
 use crate::tui::wrap::{fit, pad};
@@ -65,8 +65,8 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         .take(h)
         .map(|(i, r)| {
             let line = match *r {
-                Row::Document(d) => doc_line(&docs[d]),
-                Row::Page(d, p) => page_line(state, &docs[d].pages[p], body.width as usize, &table),
+                DocumentRow::Document(d) => doc_line(&docs[d]),
+                DocumentRow::Page(d, p) => page_line(state, &docs[d].pages[p], body.width as usize, &table),
             };
             if i == cursor { line.patch_style(Style::new().add_modifier(Modifier::REVERSED)) } else { line }
         })

@@ -9,7 +9,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
 use crate::describe::trace as words;
-use crate::describe::{Locator, sketch, thousands};
+use crate::describe::{Positions, sketch, thousands};
 use crate::exact::trace::{Reading, ReadingKind, Step};
 
 use super::{bad, block, bold, columns, dim, good, para, scrolled};
@@ -46,7 +46,7 @@ pub fn lines(state: &State, width: u16) -> Vec<Line<'static>> {
         };
         return para(why, dim(), width, 0);
     };
-    let loc = Locator::new(text);
+    let loc = Positions::new(text);
     let i = state.reply.candidate;
     let fate = super::paint_word(d.class(i));
     let mut out = Vec::new();
@@ -94,7 +94,7 @@ fn enclosing(d: &Detail, i: usize) -> Option<usize> {
     })
 }
 
-fn reading_column(loc: &Locator, r: &Reading, kind: ReadingKind, taken: bool) -> Vec<(String, Style)> {
+fn reading_column(loc: &Positions, r: &Reading, kind: ReadingKind, taken: bool) -> Vec<(String, Style)> {
     let mut col = Vec::new();
     let head = match kind {
         ReadingKind::Strict => "strict",

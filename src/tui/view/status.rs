@@ -15,7 +15,7 @@ use crate::visible::visible;
 
 use super::{accent, bad, bold, centered, dim, popup, warn};
 use crate::tui::badges::Badge;
-use crate::tui::input::Input;
+use crate::tui::input::LineEditor;
 use crate::tui::list::{Applied, SortKey};
 use crate::tui::message::WatchState;
 use crate::tui::state::{PromptKind, QueryLine, State};
@@ -139,7 +139,7 @@ pub fn query_line(frame: &mut Frame, area: Rect, line: &QueryLine) {
 }
 
 /// A search or a note being typed, in place of the status line.
-pub fn prompt(state: &State, frame: &mut Frame, area: Rect, kind: PromptKind, line: &Input) {
+pub fn prompt(state: &State, frame: &mut Frame, area: Rect, kind: PromptKind, line: &LineEditor) {
     let head = match kind {
         PromptKind::Search => "/".to_owned(),
         PromptKind::Mark => {
@@ -152,7 +152,7 @@ pub fn prompt(state: &State, frame: &mut Frame, area: Rect, kind: PromptKind, li
 
 /// A line being typed: `head`, the text scrolled sideways so the cursor stays on screen, and
 /// `note` after it where there is room; the terminal's cursor where the line's is.
-fn typed(frame: &mut Frame, area: Rect, head: &str, line: &Input, note: Option<(String, Style)>) {
+fn typed(frame: &mut Frame, area: Rect, head: &str, line: &LineEditor, note: Option<(String, Style)>) {
     let chars: Vec<char> = line.text().chars().collect();
     let cursor = line.cursor();
     let room = (area.width as usize).saturating_sub(head.width() + 1).max(1);

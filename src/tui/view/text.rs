@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState};
 
-use crate::describe::{Locator, thousands};
+use crate::describe::{Positions, thousands};
 use crate::exact::span::utf16_len;
 use crate::visible::{stand_in, visible};
 
@@ -182,7 +182,7 @@ fn position(state: &State, text: &str, detail: Option<&Detail>) -> Line<'static>
     }
     let i = state.reply.candidate.min(n - 1);
     let c = &d.trace.candidates[i];
-    let loc = Locator::new(text);
+    let loc = Positions::new(text);
     let p = d.class(i);
     let (s, e) = d.spans.get(i).copied().unwrap_or((c.start, c.start + 1));
     let utf16_total = utf16_len(text);

@@ -75,7 +75,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-fn row(r: &tree::Row) -> Line<'static> {
+fn row(r: &tree::TreeRow) -> Line<'static> {
     let indent = "  ".repeat(r.depth);
     let marker = match r.kind {
         RowKind::Container { open: true } | RowKind::LongString { open: true } => "▾ ",
