@@ -216,7 +216,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: cases(300), ..ProptestConfig::default() })]
 
     #[test]
-    #[ignore = "the full sweep: .ci/run runs it on a release build"]
+    #[ignore = "the full sweep: .ci/run runs it"]
     fn what_if_readers_agree_with_their_recorded_walks_in_full(text in what_if_text()) {
         exercise_variants(&text);
     }

@@ -101,7 +101,7 @@ fn the_memoized_walk_answers_as_the_recorded_walk_on_every_golden_reply() {
 }
 
 #[test]
-#[ignore = "the full sweep: .ci/run runs it on a release build"]
+#[ignore = "the full sweep: .ci/run runs it"]
 fn the_memoized_walk_answers_as_the_recorded_walk_on_every_golden_reply_in_full() {
     memoized_against_recorded(Sweep::Full);
 }

@@ -28,7 +28,7 @@ fn the_visits_are_the_recorded_walks_candidates_on_every_golden_reply() {
 }
 
 #[test]
-#[ignore = "the full sweep: .ci/run runs it on a release build"]
+#[ignore = "the full sweep: .ci/run runs it"]
 fn the_visits_are_the_recorded_walks_candidates_on_every_golden_reply_in_full() {
     visits_on_the_goldens(Sweep::Full);
 }
@@ -54,7 +54,7 @@ fn the_visits_are_the_recorded_walks_candidates_on_every_adversarial_family() {
 }
 
 #[test]
-#[ignore = "the full sweep: .ci/run runs it on a release build"]
+#[ignore = "the full sweep: .ci/run runs it"]
 fn the_visits_are_the_recorded_walks_candidates_on_every_adversarial_family_in_full() {
     visits_on_the_families(Sweep::Full);
 }
