@@ -162,9 +162,10 @@ fn ctrl_c_in_a_pager_the_inspector_opened_is_the_pagers() {
     // (which cancels a search with it), quit once the pager was left, and with a second
     // signal ending the process at once would have ended it under the pager.
     let Some(ins) = inspector("EDITOR='sh pager.sh'") else { return };
-    // A pager that notes each Ctrl-C and carries on until told to stop.
+    // A pager that notes each Ctrl-C and carries on until told to stop, then ends well (a
+    // loop's status is its last `sleep`'s, which a Ctrl-C just before the stop ended).
     let pager = "trap 'echo interrupted >> pager.log' INT\necho started >> pager.log\n\
-                 while [ ! -e pager.done ]; do sleep 0.1; done\n";
+                 while [ ! -e pager.done ]; do sleep 0.1; done\nexit 0\n";
     std::fs::write(ins.path("pager.sh"), pager).unwrap();
     let log = || std::fs::read_to_string(ins.path("pager.log")).unwrap_or_default();
     ins.tmux.keys(&["o"]);
