@@ -209,7 +209,7 @@ pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[S
         && wanted("candidates")
     {
         key(out, "candidates");
-        write_candidates(out, visits, &off);
+        write_candidates(out, visits, &walk::repaired_ends(text, visits), &off);
     }
     if wanted("array_prefix") {
         key(out, "array_prefix");
@@ -246,20 +246,21 @@ pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[S
     out.push('}');
 }
 
-fn write_candidates(out: &mut String, visits: &[Visit], off: &dyn Fn(usize) -> usize) {
+/// The visits, each with the end of its repaired span (`repaired`, one a visit).
+fn write_candidates(out: &mut String, visits: &[Visit], repaired: &[Option<usize>], off: &dyn Fn(usize) -> usize) {
     // Each is 96 bytes and four offsets at most: room made once for a list that may be a
     // hundred times the reply, not by doubling.
     let digits = visits.last().map_or(1, |v| off(v.start).max(1).ilog10() as usize + 1);
     out.reserve(visits.len() * (96 + 4 * digits) + 2);
     out.push('[');
-    for (i, v) in visits.iter().enumerate() {
+    for (i, (v, repaired_end)) in visits.iter().zip(repaired).enumerate() {
         if i > 0 {
             out.push(',');
         }
         let _ = write!(out, "{{\"start\":{},\"strict\":", off(v.start));
         write_end(out, v.strict_end.map(off), true);
         let _ = write!(out, ",\"strict_ok\":{},\"repaired\":", v.strict_ok);
-        write_end(out, v.repaired_end.map(off), true);
+        write_end(out, repaired_end.map(off), true);
         let _ = write!(out, ",\"repaired_ok\":{},\"read_end\":", v.repaired_ok);
         write_end(out, v.read_end.map(off), false);
         out.push('}');

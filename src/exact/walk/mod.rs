@@ -49,7 +49,7 @@ pub use gates::{first_string, strings_are_self_contained, strings_not_self_conta
 pub use options::{Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 pub use prefix::{ArrayPrefix, count_array_prefix, count_array_prefix_within, read_array_prefix};
 pub use recorded::{RecordLimit, reading_at};
-pub use visits::{Visit, visits};
+pub use visits::{Visit, repaired_ends, visits};
 
 /// `extractJson(text)`: the answer only.
 pub fn extract_json(text: &str) -> Option<Value> {

@@ -28,7 +28,9 @@ use super::braces::find_brace;
 use super::options::{Readings, WalkOptions};
 use super::{How, Readers, walk_text};
 
-/// One `{` the walk visited, as the oracle's record lists it. Offsets are bytes.
+/// One `{` the walk visited, as the oracle's record lists it, but for the end of its repaired
+/// span, which [`repaired_ends`] gives where it is asked for (the flags read none). Offsets
+/// are bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Visit {
     /// The `{`.
@@ -37,8 +39,6 @@ pub struct Visit {
     pub strict_end: Option<usize>,
     /// The strict span parses.
     pub strict_ok: bool,
-    /// The end of the balanced repaired (wide-colon) span.
-    pub repaired_end: Option<usize>,
     /// The repaired span's text parses.
     pub repaired_ok: bool,
     /// Where the walk went on after reading it; `None` when it descended into it.
@@ -52,7 +52,6 @@ impl Visit {
             start: c.start,
             strict_end: c.strict.span().map(|s| s.end),
             strict_ok: c.strict.parses(),
-            repaired_end: c.wide.span().map(|s| s.end),
             repaired_ok: c.wide.parses(),
             read_end: c.read_end(),
         }
@@ -69,6 +68,15 @@ pub fn visits(text: &str) -> (Trace, Vec<Visit>) {
     (trace, visits)
 }
 
+/// The end of each visit's balanced repaired (wide-colon) span, `None` where its braces never
+/// balance, as the oracle's record lists it: a reading that reads ends where its span does
+/// (`exact::memo`), and a container that reads strictly is spanned alike by the repair (which
+/// changes nothing in JSON), so only the spans of candidates no reading read are scanned for.
+pub fn repaired_ends(text: &str, visits: &[Visit]) -> Vec<Option<usize>> {
+    let mut wide_ends = SpanEnds::new(text, SpanRule::Wide);
+    visits.iter().map(|v| v.read_end.or_else(|| wide_ends.end(v.start))).collect()
+}
+
 /// The candidate walk, each `{` visited kept in `visits`: where the candidate read last
 /// starts and ends, and by which reading.
 pub(super) fn walk_visiting(
@@ -77,25 +85,23 @@ pub(super) fn walk_visiting(
     reads: &mut Reads,
 ) -> Option<(usize, usize, ReadingKind)> {
     let text = readers.text;
-    let mut strict_ends = SpanEnds::new(readers.text, SpanRule::Strict);
-    let mut wide_ends = SpanEnds::new(readers.text, SpanRule::Wide);
+    // The strict span ends another walk of these readers found (the resume-after-fail
+    // what-if's) are these too.
+    let mut strict_ends = readers.strict_ends.take().unwrap_or_else(|| SpanEnds::new(text, SpanRule::Strict));
     let mut last = None;
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
         let read = readers.read(start, Readings::StrictThenWide);
-        // A reading that reads ends where its span does (`exact::memo`), and a container that
-        // reads strictly is spanned alike by the repair (which changes nothing in JSON): only
-        // the spans no reading gave are scanned for.
-        let (strict_end, repaired_end) = match read {
-            Some((end, ReadingKind::Strict)) => (Some(end), Some(end)),
-            Some((end, _)) => (strict_ends.end(start), Some(end)),
-            None => (strict_ends.end(start), wide_ends.end(start)),
+        // A strict reading that reads ends where its span does (`exact::memo`): only the spans
+        // no strict reading gave are scanned for.
+        let strict_end = match read {
+            Some((end, ReadingKind::Strict)) => Some(end),
+            _ => strict_ends.end(start),
         };
         visits.push(Visit {
             start,
             strict_end,
             strict_ok: matches!(read, Some((_, ReadingKind::Strict))),
-            repaired_end,
             repaired_ok: read.is_some(),
             read_end: read.map(|(end, _)| end),
         });
@@ -111,7 +117,6 @@ pub(super) fn walk_visiting(
         };
     }
     readers.strict_ends = Some(strict_ends);
-    readers.wide_ends = Some(wide_ends);
     last
 }
 
@@ -126,6 +131,8 @@ mod tests {
         let slow = run(text, &WalkOptions::SEED, true);
         let want: Vec<Visit> = slow.candidates.iter().map(Visit::of).collect();
         assert_eq!(got, want, "{text:?}");
+        let ends: Vec<Option<usize>> = slow.candidates.iter().map(|c| c.wide.span().map(|s| s.end)).collect();
+        assert_eq!(repaired_ends(text, &got), ends, "{text:?}");
         assert_eq!(fast.walk_end, slow.walk_end, "{text:?}");
         assert_eq!(fast.decided_by, slow.decided_by, "{text:?}");
         assert_eq!(fast.whole_reply.name(), slow.whole_reply.name(), "{text:?}");
