@@ -69,7 +69,7 @@ pub(super) fn walk_recorded(text: &str, readers: &mut Readers, opts: &WalkOption
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
         let (read, candidate) = if budget.candidates > 0 && budget.bytes > 0 {
-            let (c, cost) = record_candidate(text, start, readers);
+            let (c, cost) = record_candidate(start, readers);
             budget.candidates -= 1;
             budget.bytes = budget.bytes.saturating_sub(cost);
             (recorded_read(&c, opts.readings), Some(c))
@@ -120,7 +120,7 @@ pub(super) fn walk_recorded(text: &str, readers: &mut Readers, opts: &WalkOption
     // The kept candidate is recorded whatever the budget: it is the one a reader of the trace
     // wants most.
     if let (Some(u), Some((start, end, by)), None) = (&mut unrecorded, last, kept) {
-        let (mut c, _) = record_candidate(text, start, readers);
+        let (mut c, _) = record_candidate(start, readers);
         c.step = Step::Took { by, end };
         u.count -= 1;
         u.read -= 1;
@@ -172,11 +172,11 @@ fn strict_reading(text: &str, start: usize, end: Option<usize>) -> Reading {
 /// Whether the strict and wide spans balance is looked up in the span ends of the whole reply
 /// (found for every `{` in a pass or two), so that a reply of braces that never close costs
 /// one scan to its end a candidate, not three.
-fn record_candidate(text: &str, start: usize, readers: &mut Readers) -> (Candidate, usize) {
-    let reply = readers.text;
-    let strict_end = readers.strict_ends.get_or_insert_with(|| SpanEnds::new(reply, SpanRule::Strict)).end(start);
+fn record_candidate(start: usize, readers: &mut Readers) -> (Candidate, usize) {
+    let text = readers.text;
+    let strict_end = readers.strict_ends.get_or_insert_with(|| SpanEnds::new(text, SpanRule::Strict)).end(start);
     let wide_balances =
-        readers.wide_ends.get_or_insert_with(|| SpanEnds::new(reply, SpanRule::Wide)).end(start).is_some();
+        readers.wide_ends.get_or_insert_with(|| SpanEnds::new(text, SpanRule::Wide)).end(start).is_some();
     let strict = strict_reading(text, start, strict_end);
     let repaired = |rule: ColonRule| {
         if rule == ColonRule::Wide && !wide_balances {
