@@ -15,8 +15,7 @@
 //! Every level is made by one `{` and zipped away at most once, so the pass is linear.
 
 use super::memo::{Table, Work};
-use super::repair::{ColonRule, is_escape, quote_closes, repaired_end_within};
-use super::strict::strict_span_in;
+use super::repair::{is_escape, quote_closes};
 
 /// Which span.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,20 +68,33 @@ struct Track {
     open: Vec<Level>,
 }
 
-/// The span ends of one reply's braces, under one scan; computed in one pass when first
-/// asked for.
+/// The span ends of one reply's braces, under one scan: those the scans asked for one by one
+/// passed, and all of them once those scans have read a reply's length.
 pub struct SpanEnds<'a> {
     text: &'a str,
     scan: SpanRule,
-    ends: Option<Table>,
+    /// The ends known: those the scans one by one passed, and every brace's once
+    /// `complete`.
+    ends: Table,
+    complete: bool,
     /// Bytes the spans asked for one by one have scanned.
     scanned: usize,
+    /// The braces a scan on its own has open, innermost last (kept for the next scan's use).
+    open: Vec<usize>,
     pub work: Work,
 }
 
 impl<'a> SpanEnds<'a> {
     pub fn new(text: &'a str, scan: SpanRule) -> SpanEnds<'a> {
-        SpanEnds { text, scan, ends: None, scanned: 0, work: Work::default() }
+        SpanEnds {
+            text,
+            scan,
+            ends: Table::default(),
+            complete: false,
+            scanned: 0,
+            open: Vec::new(),
+            work: Work::default(),
+        }
     }
 
     /// The end (exclusive) of the span opening at the `{` at `start`, or `None` when its
@@ -93,9 +105,14 @@ impl<'a> SpanEnds<'a> {
     /// they are scanned one by one, until those scans have read as much as the reply holds,
     /// and then all found at once, so that a reply of a million braces costs two passes at
     /// most. One by one is the cheaper where few are asked: the pass that finds them all
-    /// carries up to three scans and a table of ends.
+    /// carries up to three scans and a table of ends. A scan on its own also finds the span of
+    /// every brace it opens outside a string, which is asked next where that candidate failed
+    /// too (the walks descend into a failed candidate): those are kept, not scanned again.
     pub fn end(&mut self, start: usize) -> Option<usize> {
-        if self.ends.is_none() {
+        if let Some(known) = self.ends.get(start) {
+            return known.ok();
+        }
+        if !self.complete {
             let len = self.text.len();
             let limit = start.saturating_add(len - self.scanned.min(len));
             let (found, scanned) = self.one_within(start, limit);
@@ -104,35 +121,81 @@ impl<'a> SpanEnds<'a> {
             if let Some(end) = found {
                 return end;
             }
-            self.ends = Some(self.all());
+            self.ends = self.all();
+            self.complete = true;
+            if let Some(known) = self.ends.get(start) {
+                return known.ok();
+            }
         }
-        match self.ends.as_ref().and_then(|t| t.get(start)) {
-            Some(Ok(end)) => Some(end),
-            Some(Err(_)) => None,
-            // Not a `{`, or a span too long for the table to keep: scanned on its own.
-            None => self.one_within(start, usize::MAX).0.flatten(),
-        }
+        // Not a `{`, or a span too long for the table to keep: scanned on its own.
+        self.one_within(start, usize::MAX).0.flatten()
     }
 
     /// The span at `start` scanned on its own, where that decides it before byte `limit`
     /// (`None` where it would read on), and the bytes scanned.
-    fn one_within(&self, start: usize, limit: usize) -> (Option<Option<usize>>, usize) {
-        let len = self.text.len();
-        let found = match self.scan {
-            SpanRule::Strict => {
-                let end = self.text.as_bytes().get(..limit.min(len)).and_then(|within| strict_span_in(within, start));
-                // A span that does not balance within the bytes scanned never does where they
-                // are all of the reply.
-                end.map(Some).or((limit >= len).then_some(None))
+    ///
+    /// A scan from a brace it opens outside a string goes on from there as this one does, so
+    /// that brace's span ends where this scan closes it, and never balances where this scan
+    /// reaches the reply's end with it open: both are kept.
+    fn one_within(&mut self, start: usize, limit: usize) -> (Option<Option<usize>>, usize) {
+        let bytes = self.text.as_bytes();
+        let len = bytes.len();
+        let stop = limit.min(len);
+        let strict = self.scan == SpanRule::Strict;
+        let mut open = std::mem::take(&mut self.open);
+        open.clear();
+        let mut in_string = false;
+        let mut i = start;
+        // Only quotes, braces and backslashes act, so the bytes between them are skipped in
+        // bulk: outside a string quotes and braces, inside one quotes and backslashes.
+        let found = loop {
+            let Some(window) = bytes.get(i..stop) else { break None };
+            let next = if in_string {
+                memchr::memchr2(b'"', b'\\', window)
+            } else {
+                memchr::memchr3(b'"', b'{', b'}', window)
+            };
+            let Some(k) = next else { break None };
+            i += k;
+            match (in_string, bytes[i]) {
+                (false, b'"') => in_string = true,
+                (false, b'{') => open.push(i),
+                (false, _) => match open.pop() {
+                    Some(p) => {
+                        self.ends.set(p, Ok(i + 1));
+                        if open.is_empty() {
+                            break Some(i + 1);
+                        }
+                    }
+                    // Only where `start` is no `{`.
+                    None => break Some(i + 1),
+                },
+                // An escape takes the byte after it, whatever it is.
+                (true, b'\\') => {
+                    if strict || is_escape(bytes, i) {
+                        i += 1;
+                    }
+                }
+                (true, _) => {
+                    if strict || quote_closes(self.text, i, true) {
+                        in_string = false;
+                    }
+                }
             }
-            SpanRule::Wide => repaired_end_within(self.text, start, ColonRule::Wide, limit),
+            i += 1;
         };
-        let reached = match found {
-            Some(Some(end)) => end,
-            Some(None) => len,
-            None => limit.min(len),
+        let result = match found {
+            Some(end) => (Some(Some(end)), end - start),
+            None if stop == len => {
+                for &p in &open {
+                    self.ends.set(p, Err(p));
+                }
+                (Some(None), len.saturating_sub(start))
+            }
+            None => (None, stop.saturating_sub(start)),
         };
-        (found, reached.saturating_sub(start))
+        self.open = open;
+        result
     }
 
     fn all(&mut self) -> Table {
@@ -236,16 +299,21 @@ fn join_alike(tracks: &mut Vec<Track>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::repair::repaired_span;
+    use crate::exact::repair::{ColonRule, repaired_span};
     use crate::exact::strict::strict_span;
 
+    /// Every brace's span ends as a scan from it alone says, asked in order and from the
+    /// last brace back (the ends a scan of an outer span kept are read for inner ones).
     fn agree(text: &str) {
-        let mut strict = SpanEnds::new(text, SpanRule::Strict);
-        let mut wide = SpanEnds::new(text, SpanRule::Wide);
-        for (j, _) in text.match_indices('{') {
-            assert_eq!(strict.end(j), strict_span(text, j), "strict at {j} in {text:?}");
-            let seed = repaired_span(text, j, ColonRule::Wide, None).map(|r| r.end);
-            assert_eq!(wide.end(j), seed, "wide at {j} in {text:?}");
+        let braces: Vec<usize> = text.match_indices('{').map(|(j, _)| j).collect();
+        for order in [braces.clone(), braces.iter().rev().copied().collect()] {
+            let mut strict = SpanEnds::new(text, SpanRule::Strict);
+            let mut wide = SpanEnds::new(text, SpanRule::Wide);
+            for &j in &order {
+                assert_eq!(strict.end(j), strict_span(text, j), "strict at {j} in {text:?}");
+                let seed = repaired_span(text, j, ColonRule::Wide, None).map(|r| r.end);
+                assert_eq!(wide.end(j), seed, "wide at {j} in {text:?}");
+            }
         }
     }
 
@@ -286,15 +354,33 @@ mod tests {
     #[test]
     fn a_reply_nested_deep_costs_two_passes_at_most() {
         let text = "{\"a\":".repeat(100_000);
+        // Asked from the innermost out, every span is scanned on its own until those scans
+        // have read the reply's length, and then all are found in one pass.
         let mut strict = SpanEnds::new(&text, SpanRule::Strict);
         let mut wide = SpanEnds::new(&text, SpanRule::Wide);
-        for (j, _) in text.match_indices('{') {
+        for (j, _) in text.rmatch_indices('{') {
             assert_eq!((strict.end(j), wide.end(j)), (None, None));
         }
-        // The spans are scanned one by one before the pass, within a pass of their own.
         let n = text.len() as u64;
         for work in [strict.work.bytes, wide.work.bytes] {
             assert!(n < work && work <= 2 * n, "{work} bytes for {n}");
+        }
+    }
+
+    /// The walks ask for a failed candidate's span, then descend into it and ask for those of
+    /// the failed candidates inside: one scan of the outer span finds them all.
+    #[test]
+    fn spans_inside_a_scanned_one_are_not_scanned_again() {
+        for text in ["{\"a\":".repeat(2_000), format!("{{{}}} tail", "{\"a\": [1,}".repeat(2_000))] {
+            let n = text.len() as u64;
+            for rule in [SpanRule::Strict, SpanRule::Wide] {
+                let mut ends = SpanEnds::new(&text, rule);
+                for (j, _) in text.match_indices('{') {
+                    assert_eq!(ends.end(j), strict_span(&text, j), "at {j}");
+                }
+                assert!(ends.work.bytes <= n, "{} bytes for {n}", ends.work.bytes);
+                assert!(!ends.complete);
+            }
         }
     }
 
@@ -307,6 +393,6 @@ mod tests {
         let at = text.find('{').unwrap();
         assert_eq!(strict.end(at), strict_span(&text, at));
         assert_eq!(strict.work.bytes, "{html, log}".len() as u64);
-        assert!(strict.ends.is_none());
+        assert!(!strict.complete);
     }
 }

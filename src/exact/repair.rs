@@ -199,100 +199,25 @@ static ESCAPED_BEFORE_PLAIN: [bool; 256] = {
 pub fn repaired_span(text: &str, start: usize, rule: ColonRule, repairs: Option<&mut Vec<Repair>>) -> Option<Repaired> {
     // Most spans are short candidates; a long one grows by doubling from here.
     let mut out = String::with_capacity((text.len() - start.min(text.len())).min(4096));
-    let end = scan(text, start, rule, Some(&mut out), repairs, usize::MAX).ok()?;
+    let end = scan(text, start, rule, Some(&mut out), repairs)?;
     Some(Repaired { text: out, end })
 }
 
 /// Where the repaired span of the object at `start` ends, without writing its text: what
 /// [`repaired_span`] would give as `end`.
 pub fn repaired_end(text: &str, start: usize, rule: ColonRule) -> Option<usize> {
-    end_only(text, start, rule, usize::MAX).ok()
+    scan(text, start, rule, None, None)
 }
 
-/// [`repaired_end`], where the scan decides it before byte `limit`: `None` where it would
-/// read on past it. (Its lookahead after a quote reads the text as it is, whatever the
-/// limit: only where the scan stops is bounded.)
-pub(crate) fn repaired_end_within(text: &str, start: usize, rule: ColonRule, limit: usize) -> Option<Option<usize>> {
-    match end_only(text, start, rule, limit) {
-        Ok(end) => Some(Some(end)),
-        Err(Unended::Text) => Some(None),
-        Err(Unended::Limit) => None,
-    }
-}
-
-/// Why the repair's pass gave no end: the text ended first (the braces never balance), or
-/// the limit it was given came first.
-enum Unended {
-    Text,
-    Limit,
-}
-
-/// The repair's pass where only the span's end is asked.
-fn end_only(text: &str, start: usize, rule: ColonRule, limit: usize) -> Result<usize, Unended> {
-    match rule {
-        ColonRule::Wide => wide_end(text, start, limit),
-        ColonRule::Narrow => scan(text, start, rule, None, None, limit),
-    }
-}
-
-/// [`scan`]'s end under the wide rule, where nothing is written: there a quote closes its
-/// string by what follows it alone, so no container or key need be tracked; outside a
-/// string only quotes and braces act, inside one only quotes and backslashes (a control
-/// character is a repair, which moves nothing), and the bytes between them are skipped in
-/// bulk. The resume-after-fail what-if asks this of every candidate whose strict span never
-/// balances, and each such scan runs to the reply's end.
-fn wide_end(text: &str, start: usize, limit: usize) -> Result<usize, Unended> {
-    let bytes = text.as_bytes();
-    let stop = bytes.len().min(limit);
-    let mut depth: usize = 0;
-    let mut in_str = false;
-    let mut i = start;
-    while i < stop {
-        let window = &bytes[i..stop];
-        let found =
-            if in_str { memchr::memchr2(b'"', b'\\', window) } else { memchr::memchr3(b'"', b'{', b'}', window) };
-        let Some(k) = found else {
-            i = stop;
-            break;
-        };
-        i += k;
-        match (in_str, bytes[i]) {
-            (false, b'"') => in_str = true,
-            (false, b'{') => depth += 1,
-            (false, _) => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Ok(i + 1);
-                }
-            }
-            // An escape takes the byte after it, whatever it is.
-            (true, b'\\') => {
-                if is_escape(bytes, i) {
-                    i += 1;
-                }
-            }
-            (true, _) => {
-                if quote_closes(text, i, true) {
-                    in_str = false;
-                }
-            }
-        }
-        i += 1;
-    }
-    // An escape at the limit's last byte steps one past it.
-    Err(if i.min(stop) >= bytes.len() { Unended::Text } else { Unended::Limit })
-}
-
-/// The repair's one pass: the span's end, its repaired text into `out` when given, or why
-/// there is none before byte `limit`.
+/// The repair's one pass: the span's end, its repaired text into `out` when given; `None`
+/// where its braces never balance.
 fn scan(
     text: &str,
     start: usize,
     rule: ColonRule,
     mut out: Option<&mut String>,
     mut repairs: Option<&mut Vec<Repair>>,
-    limit: usize,
-) -> Result<usize, Unended> {
+) -> Option<usize> {
     let bytes = text.as_bytes();
     // Source bytes not yet copied to `out` start here: copying is done in runs.
     let mut run = start;
@@ -317,7 +242,7 @@ fn scan(
     };
 
     let mut i = start;
-    let stop = bytes.len().min(limit);
+    let stop = bytes.len();
     while i < stop {
         let c = bytes[i];
         if !in_str {
@@ -346,7 +271,7 @@ fn scan(
                         if let Some(out) = out {
                             out.push_str(&text[run..=i]);
                         }
-                        return Ok(i + 1);
+                        return Some(i + 1);
                     }
                 }
                 _ => {}
@@ -388,7 +313,7 @@ fn scan(
         }
         i += 1;
     }
-    Err(if i >= bytes.len() { Unended::Text } else { Unended::Limit })
+    None
 }
 
 #[cfg(test)]
@@ -434,42 +359,6 @@ mod tests {
         assert_eq!(wide(t).as_deref(), Some(t));
         // U+0085 is not JavaScript whitespace: the quote is escaped, the string runs on.
         assert_eq!(wide("{\"a\": \"x\"\u{85}}"), None);
-    }
-
-    /// The wide end alone says what the full pass says, within any limit: the same end, or
-    /// that the text or the limit came first.
-    #[test]
-    fn the_wide_end_alone_agrees_with_the_full_pass() {
-        let verdict = |r: Result<usize, Unended>| match r {
-            Ok(end) => Some(Some(end)),
-            Err(Unended::Text) => Some(None),
-            Err(Unended::Limit) => None,
-        };
-        // A small linear congruential generator: the same texts on every run.
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) as usize
-        };
-        let alphabet = ["{", "}", "\"", "\\", ":", ",", "]", "[", " ", "a", "u", "n", "\n", "\t", "é", "\u{3000}"];
-        for _ in 0..4000 {
-            let len = next() % 40 + 1;
-            let text: String = (0..len).map(|_| alphabet[next() % alphabet.len()]).collect();
-            for (start, _) in text.match_indices('{') {
-                for limit in [usize::MAX, start + next() % (text.len() - start + 1)] {
-                    let full = verdict(scan(&text, start, ColonRule::Wide, Some(&mut String::new()), None, limit));
-                    let alone = verdict(wide_end(&text, start, limit));
-                    // The full pass may read past its limit where a string runs to the end;
-                    // what both decide is the same.
-                    if full.is_some() && alone.is_some() {
-                        assert_eq!(alone, full, "at {start} within {limit} in {text:?}");
-                    }
-                    if limit == usize::MAX {
-                        assert_eq!(alone, full, "at {start} in {text:?}");
-                    }
-                }
-            }
-        }
     }
 
     #[test]

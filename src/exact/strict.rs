@@ -9,12 +9,7 @@
 /// The end (exclusive, in bytes) of the balanced object opening at `start`, or `None` when
 /// the braces never balance (an object cut off, or a `{` in prose).
 pub fn strict_span(text: &str, start: usize) -> Option<usize> {
-    strict_span_in(text.as_bytes(), start)
-}
-
-/// [`strict_span`] over `bytes`, which may stop short of the text's end: the walk only goes
-/// forward, so a span that balances within them balances there in the whole text.
-pub(crate) fn strict_span_in(bytes: &[u8], start: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut depth: usize = 0;
     let mut i = start;
     // Only quotes, backslashes and braces act, so the bytes between them are skipped in bulk.
