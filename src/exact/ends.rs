@@ -25,6 +25,11 @@ pub enum SpanRule {
     /// The repaired span under the wide colon rule: a `"` closes its string only where the
     /// object continues after it.
     Wide,
+    /// The repaired span under the narrow colon rule: a `:` after a `"` closes only a key.
+    /// Whether a string is a key depends on the containers a scan has open, so scans from
+    /// two braces do not become one where they meet: these spans are only ever scanned one
+    /// by one (each keeping the spans it can vouch for, [`SpanEnds::narrow`]).
+    Narrow,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +117,12 @@ impl<'a> SpanEnds<'a> {
         if let Some(known) = self.ends.get(start) {
             return known.ok();
         }
+        if self.scan == SpanRule::Narrow {
+            let (end, scanned) = self.narrow(start);
+            self.scanned += scanned;
+            self.work.bytes += scanned as u64;
+            return end;
+        }
         if !self.complete {
             let len = self.text.len();
             let limit = start.saturating_add(len - self.scanned.min(len));
@@ -196,6 +207,75 @@ impl<'a> SpanEnds<'a> {
         };
         self.open = open;
         result
+    }
+
+    /// The narrow span at `start` scanned on its own, and the bytes scanned, keeping the
+    /// spans of the braces it opens outside a string as [`SpanEnds::one_within`] does, where
+    /// they are vouched for.
+    ///
+    /// A scan from a brace it opens reads each quote as this one does as long as the
+    /// containers it looks at are its own: this scan's stack never drops below that brace's
+    /// entry while the brace is open (only a `]` or `}` that closes what it did not open
+    /// makes it). A brace whose entry this scan uncovers is not kept.
+    fn narrow(&mut self, start: usize) -> (Option<usize>, usize) {
+        let bytes = self.text.as_bytes();
+        // The containers open, objects `true`; the braces open (by the depth of braces, which
+        // alone ends a span) with their entry's height in `stack`; of those, the ones still
+        // vouched for, whose heights rise from bottom to top.
+        let mut stack: Vec<bool> = Vec::new();
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        let mut vouched: Vec<usize> = Vec::new();
+        let (mut in_string, mut expect_key, mut key) = (false, false, false);
+        let mut i = start;
+        while let Some(&b) = bytes.get(i) {
+            if in_string {
+                match b {
+                    b'\\' if is_escape(bytes, i) => i += 1,
+                    b'"' if quote_closes(self.text, i, key) => in_string = false,
+                    _ => {}
+                }
+                i += 1;
+                continue;
+            }
+            match b {
+                b'"' => {
+                    in_string = true;
+                    key = stack.last() == Some(&true) && expect_key;
+                }
+                b':' => expect_key = false,
+                b',' => expect_key = stack.last() == Some(&true),
+                b'[' => stack.push(false),
+                b'{' => {
+                    stack.push(true);
+                    expect_key = true;
+                    vouched.push(open.len());
+                    open.push((i, stack.len()));
+                }
+                b']' | b'}' => {
+                    if b == b'}' {
+                        let Some((p, _)) = open.pop() else { return (Some(i + 1), i + 1 - start) };
+                        if vouched.last() == Some(&open.len()) {
+                            vouched.pop();
+                            self.ends.set(p, Ok(i + 1));
+                        }
+                        if open.is_empty() {
+                            return (Some(i + 1), i + 1 - start);
+                        }
+                    }
+                    stack.pop();
+                    expect_key = false;
+                    while vouched.last().is_some_and(|&k| open[k].1 > stack.len()) {
+                        vouched.pop();
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        for &k in &vouched {
+            self.ends.set(open[k].0, Err(open[k].0));
+        }
+        (None, bytes.len().saturating_sub(start))
     }
 
     fn all(&mut self) -> Table {
@@ -309,10 +389,13 @@ mod tests {
         for order in [braces.clone(), braces.iter().rev().copied().collect()] {
             let mut strict = SpanEnds::new(text, SpanRule::Strict);
             let mut wide = SpanEnds::new(text, SpanRule::Wide);
+            let mut narrow = SpanEnds::new(text, SpanRule::Narrow);
             for &j in &order {
                 assert_eq!(strict.end(j), strict_span(text, j), "strict at {j} in {text:?}");
                 let seed = repaired_span(text, j, ColonRule::Wide, None).map(|r| r.end);
                 assert_eq!(wide.end(j), seed, "wide at {j} in {text:?}");
+                let seed = repaired_span(text, j, ColonRule::Narrow, None).map(|r| r.end);
+                assert_eq!(narrow.end(j), seed, "narrow at {j} in {text:?}");
             }
         }
     }
@@ -326,6 +409,9 @@ mod tests {
             r#"{"\"{"\"{"\"{"\"}"}"}"#,
             r#"{"a":"{"a":"{"a":""#,
             r#"{"html": "<q>"hi"</q>", "log": "a: b"} {"k": "v" x} }"#,
+            r#"{"notes": "read as { "faithful": true }; no", "a": {"b": "c": 1}}"#,
+            r#"{"a": [{"b": "x": 1}], "c": "y": 2} {"d": ]{"e": "z": 3}}"#,
+            r#"{"a": {"b": ] "c": "d" }, "e": "f": "g"}"#,
             "{\"a\": \"\\é\"} {\"b\\\": 1} \\{\"{}\"}",
             "{{}{\"}\"}}}{",
         ] {
@@ -337,7 +423,7 @@ mod tests {
     fn ends_agree_on_random_brace_laden_text() {
         // A small linear congruential generator: the same texts on every run.
         let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let alphabet = ['{', '}', '"', '\\', ':', ',', ']', ' ', 'a', 'u', '0', '\n'];
+        let alphabet = ['{', '}', '"', '\\', ':', ',', '[', ']', ' ', 'a', 'u', '0', '\n'];
         for _ in 0..3000 {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             let len = (seed >> 58) as usize + 1;

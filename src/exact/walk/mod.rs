@@ -642,6 +642,8 @@ struct Readers<'a> {
     /// Span ends, for the what-if that resumes after a candidate it cannot read.
     strict_ends: Option<SpanEnds<'a>>,
     wide_ends: Option<SpanEnds<'a>>,
+    /// Narrow span ends, for the recorded walk's narrow readings.
+    narrow_ends: Option<SpanEnds<'a>>,
     /// Quotes at which the walk's one repaired reading (where it has one) is known to fail
     /// at a key ([`Validator::failing_keys`], as of its last reading: what it was known to
     /// fail at stays known).
@@ -679,6 +681,7 @@ impl<'a> Readers<'a> {
             narrow: None,
             strict_ends: None,
             wide_ends: None,
+            narrow_ends: None,
             failing_keys: 0..0,
             shared: None,
             whole_narrow: WholeNarrow::default(),
@@ -802,7 +805,7 @@ impl<'a> Readers<'a> {
             w.bytes += v.work.bytes;
             w.hits += v.work.hits;
         }
-        for e in [&self.strict_ends, &self.wide_ends].into_iter().flatten() {
+        for e in [&self.strict_ends, &self.wide_ends, &self.narrow_ends].into_iter().flatten() {
             w.bytes += e.work.bytes;
         }
         w

@@ -168,18 +168,23 @@ fn strict_reading(text: &str, start: usize, end: Option<usize>) -> Reading {
 }
 
 /// The candidate at `start` read three ways, as [`reading_at`] reads each, and the bytes that
-/// took: each reading's span, or the rest of the reply for a narrow reading that never closes.
-/// Whether the strict and wide spans balance is looked up in the span ends of the whole reply
-/// (found for every `{` in a pass or two), so that a reply of braces that never close costs
-/// one scan to its end a candidate, not three.
+/// took: each reading's span, and what finding whether the spans balance scanned. Whether
+/// they balance is looked up in the span ends of the whole reply (the strict and wide ones
+/// found for every `{` in a pass or two, the narrow ones kept from each scan of a span for
+/// the spans inside it), so that a reply of braces that never close costs a scan to its end
+/// for a few candidates, not three for each.
 fn record_candidate(start: usize, readers: &mut Readers) -> (Candidate, usize) {
     let text = readers.text;
     let strict_end = readers.strict_ends.get_or_insert_with(|| SpanEnds::new(text, SpanRule::Strict)).end(start);
     let wide_balances =
         readers.wide_ends.get_or_insert_with(|| SpanEnds::new(text, SpanRule::Wide)).end(start).is_some();
+    let narrow_ends = readers.narrow_ends.get_or_insert_with(|| SpanEnds::new(text, SpanRule::Narrow));
+    let scanned_before = narrow_ends.work.bytes;
+    let narrow_balances = narrow_ends.end(start).is_some();
+    let narrow_scanned = usize::try_from(narrow_ends.work.bytes - scanned_before).unwrap_or(usize::MAX);
     let strict = strict_reading(text, start, strict_end);
-    let repaired = |rule: ColonRule| {
-        if rule == ColonRule::Wide && !wide_balances {
+    let repaired = |rule: ColonRule, balances: bool| {
+        if !balances {
             return Reading::Unbalanced;
         }
         let mut repairs = Vec::new();
@@ -192,9 +197,9 @@ fn record_candidate(start: usize, readers: &mut Readers) -> (Candidate, usize) {
             _ => Reading::from_repaired(start, span, repairs),
         }
     };
-    let (wide, narrow) = (repaired(ColonRule::Wide), repaired(ColonRule::Narrow));
-    let covered = |r: &Reading, unbalanced: usize| r.span().map_or(unbalanced, |s| s.end - start);
-    let cost = covered(&strict, 0) + covered(&wide, 0) + covered(&narrow, text.len() - start) + 1;
+    let (wide, narrow) = (repaired(ColonRule::Wide, wide_balances), repaired(ColonRule::Narrow, narrow_balances));
+    let covered = |r: &Reading| r.span().map_or(0, |s| s.end - start);
+    let cost = covered(&strict) + covered(&wide) + covered(&narrow) + narrow_scanned + 1;
     (Candidate { start, strict, wide, narrow, step: Step::Descended }, cost)
 }
 
@@ -223,9 +228,16 @@ mod tests {
         assert_eq!(t.value.unwrap().to_json(), r#"{"ok":1}"#);
         assert_eq!(t.decided_by, DecidedBy::LastWins);
         assert_eq!(t.walk_end, Some(text.len()));
-        // Bytes bound it too: each of these candidates' narrow reading runs to the end of the
-        // reply (that its strict and wide spans never close is looked up), so some ten of them
-        // fit in ten replies' length, and the kept one is recorded beside them.
+        // Within a budget of ten replies' length all are recorded: that none of their spans
+        // ever closes is found by one scan from the first, each rule's, and looked up.
+        let limit = RecordLimit { candidates: usize::MAX, bytes: 10 * text.len(), per_byte: 0 };
+        let t = record(&text, &WalkOptions::SEED, Some(limit));
+        assert_eq!((t.candidates.len(), t.unrecorded.map(|u| u.count)), (depth + 1, None));
+        // Bytes bound it where each narrow scan runs to the end on its own: a `]` that closes
+        // a brace's object leaves the containers of the scan from an earlier brace unlike the
+        // scan from it, which is not taken on trust. Some ten of them fit in ten replies'
+        // length, and the kept one is recorded beside them.
+        let text = format!("{} {{\"ok\": 1}}", "{\"a\":]".repeat(depth));
         let limit = RecordLimit { candidates: usize::MAX, bytes: 10 * text.len(), per_byte: 0 };
         let t = record(&text, &WalkOptions::SEED, Some(limit));
         assert!((10..=12).contains(&t.candidates.len()), "{}", t.candidates.len());
