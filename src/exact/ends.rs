@@ -15,7 +15,7 @@
 //! Every level is made by one `{` and zipped away at most once, so the pass is linear.
 
 use super::memo::{Table, Work};
-use super::repair::{is_escape, quote_closes};
+use super::repair::{Containers, is_escape, quote_closes};
 
 /// Which span.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +119,6 @@ impl<'a> SpanEnds<'a> {
         }
         if self.scan == SpanRule::Narrow {
             let (end, scanned) = self.narrow(start);
-            self.scanned += scanned;
             self.work.bytes += scanned as u64;
             return end;
         }
@@ -219,13 +218,13 @@ impl<'a> SpanEnds<'a> {
     /// makes it). A brace whose entry this scan uncovers is not kept.
     fn narrow(&mut self, start: usize) -> (Option<usize>, usize) {
         let bytes = self.text.as_bytes();
-        // The containers open, objects `true`; the braces open (by the depth of braces, which
-        // alone ends a span) with their entry's height in `stack`; of those, the ones still
-        // vouched for, whose heights rise from bottom to top.
-        let mut stack: Vec<bool> = Vec::new();
+        // The braces open (by the depth of braces, which alone ends a span) with their entry's
+        // height among the containers; of those, the ones still vouched for, whose heights
+        // rise from bottom to top.
+        let mut containers = Containers::default();
         let mut open: Vec<(usize, usize)> = Vec::new();
         let mut vouched: Vec<usize> = Vec::new();
-        let (mut in_string, mut expect_key, mut key) = (false, false, false);
+        let (mut in_string, mut key) = (false, false);
         let mut i = start;
         while let Some(&b) = bytes.get(i) {
             if in_string {
@@ -237,38 +236,31 @@ impl<'a> SpanEnds<'a> {
                 i += 1;
                 continue;
             }
+            containers.step(b);
             match b {
                 b'"' => {
                     in_string = true;
-                    key = stack.last() == Some(&true) && expect_key;
+                    key = containers.key_next();
                 }
-                b':' => expect_key = false,
-                b',' => expect_key = stack.last() == Some(&true),
-                b'[' => stack.push(false),
                 b'{' => {
-                    stack.push(true);
-                    expect_key = true;
                     vouched.push(open.len());
-                    open.push((i, stack.len()));
+                    open.push((i, containers.height()));
                 }
-                b']' | b'}' => {
-                    if b == b'}' {
-                        let Some((p, _)) = open.pop() else { return (Some(i + 1), i + 1 - start) };
-                        if vouched.last() == Some(&open.len()) {
-                            vouched.pop();
-                            self.ends.set(p, Ok(i + 1));
-                        }
-                        if open.is_empty() {
-                            return (Some(i + 1), i + 1 - start);
-                        }
-                    }
-                    stack.pop();
-                    expect_key = false;
-                    while vouched.last().is_some_and(|&k| open[k].1 > stack.len()) {
+                b'}' => {
+                    let Some((p, _)) = open.pop() else { return (Some(i + 1), i + 1 - start) };
+                    if vouched.last() == Some(&open.len()) {
                         vouched.pop();
+                        self.ends.set(p, Ok(i + 1));
+                    }
+                    if open.is_empty() {
+                        return (Some(i + 1), i + 1 - start);
                     }
                 }
                 _ => {}
+            }
+            // A brace whose entry a `]` or `}` took is no longer vouched for.
+            while vouched.last().is_some_and(|&k| open[k].1 > containers.height()) {
+                vouched.pop();
             }
             i += 1;
         }

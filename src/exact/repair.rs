@@ -109,6 +109,48 @@ enum Container {
     Array,
 }
 
+/// The containers a repaired scan is inside, innermost last, and whether a string opened now
+/// is a key: what the narrow colon rule asks of a `"` followed by `:`. A byte outside strings
+/// is given to [`Containers::step`]; the braces' depth alone decides where a span ends.
+#[derive(Default)]
+pub(crate) struct Containers {
+    stack: Vec<Container>,
+    expect_key: bool,
+}
+
+impl Containers {
+    /// Takes a byte outside a string (any byte; only `{ } [ ] : ,` change anything).
+    #[inline]
+    pub(crate) fn step(&mut self, b: u8) {
+        match b {
+            b':' => self.expect_key = false,
+            b',' => self.expect_key = self.stack.last() == Some(&Container::Object),
+            b'[' => self.stack.push(Container::Array),
+            b'{' => {
+                self.stack.push(Container::Object);
+                self.expect_key = true;
+            }
+            b']' | b'}' => {
+                self.stack.pop();
+                self.expect_key = false;
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether a string opened now is a key.
+    #[inline]
+    pub(crate) fn key_next(&self) -> bool {
+        self.stack.last() == Some(&Container::Object) && self.expect_key
+    }
+
+    /// How many containers are open.
+    #[inline]
+    pub(crate) fn height(&self) -> usize {
+        self.stack.len()
+    }
+}
+
 /// What follows a `"` inside a repaired string, after JavaScript whitespace: the repair's
 /// rule for it. Every reader of the repaired reading asks this.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,10 +266,8 @@ fn scan(
     let mut depth: usize = 0;
     let mut in_str = false;
     let mut esc = false;
-    // Containers we are inside, innermost last, and whether a string opened now would be a
-    // key. They exist only for the `":` case; `depth` alone decides where the object ends.
-    let mut stack: Vec<Container> = Vec::new();
-    let mut expect_key = false;
+    // Only for the `":` case; `depth` alone decides where the object ends.
+    let mut containers = Containers::default();
     let mut key_string = false;
 
     let mut repair = |out: &mut Option<&mut String>, run: &mut usize, i: usize, kind: RepairKind| {
@@ -246,26 +286,14 @@ fn scan(
     while i < stop {
         let c = bytes[i];
         if !in_str {
+            containers.step(c);
             match c {
                 b'"' => {
                     in_str = true;
-                    key_string = stack.last() == Some(&Container::Object) && expect_key;
+                    key_string = containers.key_next();
                 }
-                b':' => expect_key = false,
-                b',' => expect_key = stack.last() == Some(&Container::Object),
-                b'[' => stack.push(Container::Array),
-                b']' => {
-                    stack.pop();
-                    expect_key = false;
-                }
-                b'{' => {
-                    stack.push(Container::Object);
-                    expect_key = true;
-                    depth += 1;
-                }
+                b'{' => depth += 1,
                 b'}' => {
-                    stack.pop();
-                    expect_key = false;
                     depth = depth.saturating_sub(1);
                     if depth == 0 {
                         if let Some(out) = out {
