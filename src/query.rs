@@ -34,7 +34,7 @@ use regex::{Regex, RegexBuilder};
 
 use crate::analysis::{Facts, Flag};
 use crate::exact::trace::{DecidedBy, Verdict};
-use crate::logs::{Event, Format, Meta, Reply, StopReason};
+use crate::logs::{Event, Format, Meta, Name, Reply, StopReason};
 
 /// A parsed query.
 #[derive(Debug, Clone)]
@@ -340,7 +340,7 @@ impl Test {
 /// The value of a string field of `s`, `None` where it has none.
 fn str_value<'a>(field: StrField, s: &Subject<'a>) -> Result<Option<Cow<'a, str>>, Unknown> {
     let meta = s.meta;
-    let text = |v: Option<&'a String>| v.map(|v| Cow::Borrowed(v.as_str()));
+    let text = |v: Option<&'a Name>| v.map(|v| Cow::Borrowed(&**v));
     Ok(match field {
         StrField::Doc => text(meta.and_then(|m| m.document.as_ref())),
         StrField::Agent => text(meta.and_then(|m| m.agent.as_ref())),
@@ -657,11 +657,11 @@ mod tests {
 
     fn meta() -> Meta {
         let mut m = Meta::new(Format::RunLog);
-        m.document = Some("3f1c9a0e7b2d4c58".to_owned());
+        m.document = Some("3f1c9a0e7b2d4c58".into());
         m.page = Some(17);
-        m.agent = Some("page".to_owned());
-        m.round = Some("round-4".to_owned());
-        m.model = Some("us.anthropic.claude-sonnet-4".to_owned());
+        m.agent = Some("page".into());
+        m.round = Some("round-4".into());
+        m.model = Some("us.anthropic.claude-sonnet-4".into());
         m.page_verified = Some(false);
         m
     }
@@ -793,7 +793,7 @@ mod tests {
     #[test]
     fn quoted_values_and_slashed_regexes_keep_their_spaces() {
         let mut m = meta();
-        m.model = Some("Big Model, v2".to_owned());
+        m.model = Some("Big Model, v2".into());
         assert!(holds("model=\"big model, v2\"", &m, 1, ""));
         assert!(holds("model=\"big model, v2\",other", &m, 1, ""));
         assert!(holds("model~/big m/", &m, 1, ""));

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use crate::exact::trace::{DecidedBy, NoReading, Trace, Verdict, WholeReply};
 use crate::exact::value::Value;
 use crate::exact::walk;
-use crate::logs::{Format, Reply, StopReason};
+use crate::logs::{Format, Name, Reply, StopReason};
 use crate::readers::{Answers, Given, Outcome, ReaderId};
 
 use super::config::Config;
@@ -95,8 +95,8 @@ pub struct Facts {
     /// `explain` takes.
     pub reference: Option<String>,
     pub bytes: usize,
-    pub agent: Option<String>,
-    pub round: Option<String>,
+    pub agent: Option<Name>,
+    pub round: Option<Name>,
     pub format: Format,
     /// How the seed decided.
     pub decided_by: DecidedBy,

@@ -64,7 +64,7 @@ fn page_shrank(reply: &logs::Reply, catalogue: &Catalogue) -> Option<flags::Rais
     let campaign = if campaign.as_os_str().is_empty() { Path::new(".") } else { campaign };
     let mut rounds: Vec<std::path::PathBuf> = std::fs::read_dir(campaign)
         .ok()?
-        .filter_map(|e| Some(e.ok()?.path().join(document).join(name)))
+        .filter_map(|e| Some(e.ok()?.path().join(&**document).join(name)))
         .filter(|p| p.is_file())
         .collect();
     rounds.sort_by(|a, b| crate::natural::cmp_paths(a, b));

@@ -261,7 +261,7 @@ pub fn listed_text_line(l: &Listed, style: &Style) -> String {
 
 fn row(id: &str, meta: &Meta, size: &str, note: &str, style: &Style) -> String {
     let page = meta.page.map_or_else(|| "—".to_owned(), |p| format!("p{p}"));
-    let mut round = meta.round.clone().unwrap_or_default();
+    let mut round = meta.round.as_deref().unwrap_or_default().to_owned();
     if let Some(it) = meta.iteration {
         if !round.is_empty() {
             round.push(' ');
@@ -311,7 +311,7 @@ struct MetaJson<'a> {
     document_outcome: Option<&'a str>,
     run_outcome: Option<&'a str>,
     page_verified: Option<bool>,
-    inferred: &'a [&'static str],
+    inferred: Vec<&'static str>,
     extra: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -339,7 +339,7 @@ impl<'a> MetaJson<'a> {
             document_outcome: m.document_outcome.as_deref(),
             run_outcome: m.run_outcome.as_deref(),
             page_verified: m.page_verified,
-            inferred: &m.inferred,
+            inferred: m.inferred.names().collect(),
             extra: m.extra.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect(),
         }
     }

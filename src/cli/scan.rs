@@ -815,11 +815,11 @@ fn render_json_of(scan: &Scan, list: bool, differences: bool) -> Json {
                 if let Some(r) = scan.replies.get(i).and_then(|r| r.reference.as_ref()) {
                     o.insert("reference".to_owned(), json!(r));
                 }
-                o.insert("round".to_owned(), json!(c.round));
-                o.insert("document".to_owned(), json!(c.document));
+                o.insert("round".to_owned(), json!(&*c.round));
+                o.insert("document".to_owned(), json!(&*c.document));
                 o.insert("page".to_owned(), json!(c.page));
-                o.insert("agent".to_owned(), json!(c.agent));
-                o.insert("ts".to_owned(), json!(c.ts));
+                o.insert("agent".to_owned(), json!(c.agent.as_deref()));
+                o.insert("ts".to_owned(), json!(c.ts.as_deref()));
                 o.insert("html".to_owned(), json!(c.html));
                 o.insert("ended".to_owned(), json!(c.ended));
                 Some(Json::Object(o))

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
 
+use crate::logs::Name;
 use crate::logs::bytes::json::json_error;
 use crate::logs::bytes::lines::{Ending, Lines};
 use crate::logs::formats::fields::string;
@@ -42,9 +43,9 @@ pub(crate) struct Campaign {
 /// What the directories around a run log say about its replies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct FileContext {
-    pub round: Option<String>,
-    pub document: Option<String>,
-    pub document_outcome: Option<String>,
+    pub round: Option<Name>,
+    pub document: Option<Name>,
+    pub document_outcome: Option<Name>,
 }
 
 /// Ledgers already read, shared by every file of a load (and by parallel loaders).
@@ -87,14 +88,14 @@ impl Campaigns {
     pub fn context_for(&self, log: &Path, max_line: usize, problems: &mut dyn FnMut(Diagnostic)) -> FileContext {
         let mut ctx = FileContext::default();
         let Some(run_dir) = log.parent() else { return ctx };
-        ctx.document = dir_name(run_dir);
+        ctx.document = dir_name(run_dir).map(Name::from);
         let campaign = run_dir.parent().and_then(|c| self.get(c, max_line, problems));
         if let Some(c) = &campaign {
-            ctx.round = Some(c.round.clone());
-            ctx.document_outcome = ctx.document.as_ref().and_then(|d| c.outcomes.get(d).cloned());
+            ctx.round = Some(c.round.as_str().into());
+            ctx.document_outcome = ctx.document.as_deref().and_then(|d| c.outcomes.get(d)).map(|o| o.as_str().into());
         }
         if ctx.document_outcome.is_none() {
-            ctx.document_outcome = meta_outcome(run_dir);
+            ctx.document_outcome = meta_outcome(run_dir).map(Name::from);
         }
         if campaign.is_none() {
             ctx.document = ctx.document.filter(|_| run_dir.join("meta.json").is_file());

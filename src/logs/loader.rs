@@ -473,7 +473,7 @@ impl Host for Loader {
             // The samples carry no model; the run's results file beside them does.
             if let Some(model) = self.evals.model(path) {
                 record.each_meta(&mut |m| {
-                    m.model.get_or_insert_with(|| model.clone());
+                    m.model.get_or_insert_with(|| model.as_str().into());
                 });
             }
         }

@@ -64,8 +64,9 @@ pub use loader::Loader;
 pub use locator::Locator;
 pub use model::diagnostic::{Diagnostic, Offer, Problem};
 pub use model::hash::text_hash;
+pub use model::names::{Name, Names};
 pub use model::options::LoadOptions;
-pub use model::reply::{Event, EventKind, Format, Item, Listed, Listing, Meta, Reply, StopReason, Tokens};
+pub use model::reply::{Event, EventKind, Format, Inferred, Item, Listed, Listing, Meta, Reply, StopReason, Tokens};
 pub use model::written::Written;
 pub use reference::{ReferenceError, Resolved, parse_reference, resolve};
 

@@ -29,10 +29,11 @@ use std::sync::LazyLock;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::logs::Name;
 use crate::logs::bytes::lines::LineAt;
 use crate::logs::bytes::skim;
 use crate::logs::campaign::FileContext;
-use crate::logs::formats::fields::{page_of_image, string, take_string, uint};
+use crate::logs::formats::fields::{name, page_of_image, string, take_string, uint};
 use crate::logs::formats::record::meta_mentions;
 use crate::logs::model::diagnostic::Problem;
 use crate::logs::model::reply::{Event, EventKind, Format, Listed, Meta, Reply, StopReason, Tokens};
@@ -177,8 +178,8 @@ fn run_failed(error: Option<&Value>) -> String {
 /// What a successful `model_call` says about the reply that follows it.
 #[derive(Debug, Clone)]
 struct Facts {
-    model: Option<String>,
-    provider: Option<String>,
+    model: Option<Name>,
+    provider: Option<Name>,
     tokens: Tokens,
     duration_ms: Option<u64>,
 }
@@ -186,8 +187,8 @@ struct Facts {
 impl Facts {
     fn of(record: &Value) -> Facts {
         Facts {
-            model: string(record, "model"),
-            provider: string(record, "provider"),
+            model: name(record, "model"),
+            provider: name(record, "provider"),
             tokens: Tokens {
                 input: uint(record, "input_tokens"),
                 output: uint(record, "output_tokens"),
@@ -236,9 +237,9 @@ struct Pending {
 pub(crate) struct RunLog {
     ctx: FileContext,
     pub index: ContextIndex,
-    unpaired: HashMap<String, VecDeque<Facts>>,
+    unpaired: HashMap<Name, VecDeque<Facts>>,
     last_iteration: Option<u32>,
-    run_outcome: Option<String>,
+    run_outcome: Option<Name>,
     pending: Vec<Pending>,
     tail: bool,
 }
@@ -287,10 +288,11 @@ impl RunLog {
             "model_call" => {
                 let ok = record.get("ok").and_then(Value::as_bool);
                 let facts = Facts::of(&record);
-                let agent = string(&record, "agent").map(|a| a.strip_suffix(".md").map(str::to_owned).unwrap_or(a));
+                let agent =
+                    record.get("agent").and_then(Value::as_str).map(|a| Name::from(a.strip_suffix(".md").unwrap_or(a)));
                 match ok {
                     Some(true) => {
-                        let waiting = self.unpaired.entry(agent.unwrap_or_default()).or_default();
+                        let waiting = self.unpaired.entry(agent.unwrap_or_else(|| Name::from(""))).or_default();
                         if waiting.len() == UNPAIRED_PER_AGENT {
                             waiting.pop_front();
                         }
@@ -301,7 +303,7 @@ impl RunLog {
                         let truncated = message.contains(TRUNCATED);
                         let mut meta = self.meta();
                         facts.apply(&mut meta);
-                        meta.ts = string(&record, "ts");
+                        meta.ts = name(&record, "ts");
                         meta.stop = if truncated { StopReason::Truncated } else { StopReason::Other };
                         if let Some(step) = string(&record, "step") {
                             meta.extra.push(("step".to_owned(), step));
@@ -355,8 +357,11 @@ impl RunLog {
                 }
             }
             "run_complete" | "run_failed" => {
-                let outcome =
-                    if kind == "run_complete" { "complete".to_owned() } else { run_failed(record.get("error")) };
+                let outcome = if kind == "run_complete" {
+                    Name::from("complete")
+                } else {
+                    run_failed(record.get("error")).into()
+                };
                 self.run_outcome = Some(outcome.clone());
                 self.resolve(out, |p| {
                     p.run = false;
@@ -408,18 +413,19 @@ impl RunLog {
     /// What an `agent_call` event says of its reply itself.
     fn call_meta(&self, record: &Value) -> Meta {
         let mut meta = self.meta();
-        meta.agent = string(record, "agent").map(|a| a.strip_suffix(".md").map(str::to_owned).unwrap_or(a));
-        meta.phase = string(record, "phase");
-        meta.image = string(record, "image");
+        meta.agent =
+            record.get("agent").and_then(Value::as_str).map(|a| Name::from(a.strip_suffix(".md").unwrap_or(a)));
+        meta.phase = name(record, "phase");
+        meta.image = name(record, "image");
         meta.page = meta.image.as_deref().and_then(page_of_image);
-        meta.ts = string(record, "ts");
+        meta.ts = name(record, "ts");
         meta
     }
 
     /// An `agent_call`'s reply at `line`, `meta` what it says itself: paired with its model's
     /// call, and given what the lines after it say.
     fn call(&mut self, mut meta: Meta, line: usize) -> Meta {
-        let paired = meta.agent.as_ref().and_then(|a| self.unpaired.get_mut(a)).and_then(VecDeque::pop_back);
+        let paired = meta.agent.as_deref().and_then(|a| self.unpaired.get_mut(a)).and_then(VecDeque::pop_back);
         if let Some(facts) = paired {
             facts.apply(&mut meta);
             // The pipeline raises on a truncation instead of logging the text, so a
@@ -460,7 +466,7 @@ impl RunLog {
                 None => missing.1 = self.tail,
             }
         }
-        match self.index.run_end(line).map(str::to_owned).or_else(|| self.run_outcome.clone()) {
+        match self.index.run_end(line).map(Name::from).or_else(|| self.run_outcome.clone()) {
             Some(outcome) => meta.run_outcome = Some(outcome),
             None => missing.2 = self.tail,
         }
@@ -596,6 +602,6 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert_eq!(amended, [(1, Some(true), None), (1, Some(true), Some("complete".to_owned()))]);
+        assert_eq!(amended, [(1, Some(true), None), (1, Some(true), Some("complete".into()))]);
     }
 }

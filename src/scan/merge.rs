@@ -26,7 +26,7 @@ use serde_json::Value as Json;
 
 use crate::analysis::{Class, Config};
 use crate::exact::trace::DecidedBy;
-use crate::logs::{Diagnostic, Problem};
+use crate::logs::{Diagnostic, Name, Problem};
 use crate::readers::{Fault, ReaderProblem};
 
 use super::pages::{Call, Pages};
@@ -249,7 +249,7 @@ fn pages(ids: &Json, places: &Places) -> Result<Pages<usize>, ShardError> {
     let replies = places.place(listed, "ids.pages")?;
     let mut out = Pages::default();
     for ((reply, _), item) in replies.into_iter().zip(listed) {
-        let text = |k: &str| item.get(k).and_then(Json::as_str).map(str::to_owned);
+        let text = |k: &str| item.get(k).and_then(Json::as_str).map(Name::from);
         let (Some(round), Some(document)) = (text("round"), text("document")) else {
             return Err(ShardError::NotAScan(format!("ids.pages: a call with no round or document: {item}")));
         };

@@ -13,7 +13,7 @@ use std::str::FromStr;
 
 use crate::analysis::Raised;
 use crate::exact::Value;
-use crate::logs::Meta;
+use crate::logs::{Meta, Name};
 use crate::natural::Natural;
 
 /// The agent whose replies are a page's renders: its last one is the page's final answer.
@@ -97,12 +97,12 @@ pub struct Call<R> {
     pub reply: Option<R>,
     /// Whether it left a reply (a reply a filter passed over is one, unnamed).
     pub answered: bool,
-    pub round: String,
-    pub document: String,
+    pub round: Name,
+    pub document: Name,
     /// `None`: a call of the document that names no page (the review loop).
     pub page: Option<u32>,
-    pub agent: Option<String>,
-    pub ts: Option<String>,
+    pub agent: Option<Name>,
+    pub ts: Option<Name>,
     /// The characters of page its answer delivers ([`page_size`]).
     pub html: Option<usize>,
     /// The document's run in this round has ended (the bench or the run logged its outcome).
@@ -233,7 +233,7 @@ impl<R: Clone> Pages<R> {
     /// part of its size a page may keep.
     pub fn history(&self, fraction: Fraction) -> History<R> {
         let rounds: Vec<String> = {
-            let set: BTreeSet<Natural> = self.calls.iter().map(|c| Natural(c.round.clone())).collect();
+            let set: BTreeSet<Natural> = self.calls.iter().map(|c| Natural(c.round.to_string())).collect();
             set.into_iter().map(|n| n.0).collect()
         };
         let at: HashMap<&str, usize> = rounds.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
@@ -241,8 +241,8 @@ impl<R: Clone> Pages<R> {
         type Run<'a, R> = (bool, BTreeMap<u32, Vec<(usize, &'a Call<R>)>>);
         let mut runs: BTreeMap<(&str, usize), Run<R>> = BTreeMap::new();
         for (n, c) in self.calls.iter().enumerate() {
-            let Some(&r) = at.get(c.round.as_str()) else { continue };
-            let run = runs.entry((c.document.as_str(), r)).or_default();
+            let Some(&r) = at.get(&*c.round) else { continue };
+            let run = runs.entry((&*c.document, r)).or_default();
             run.0 |= c.ended;
             if let Some(p) = c.page {
                 run.1.entry(p).or_default().push((n, c));

@@ -20,7 +20,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::logs::Meta;
+use crate::logs::{Meta, Name};
 
 use super::report::{self, Kind, Row};
 use super::scanner::{NONE_KEY, Scan};
@@ -165,7 +165,7 @@ impl Rounds {
         // Calls that left no reply, by the round their documents' calls name.
         let mut without = vec![0u64; names.len()];
         for c in scan.pages.calls.iter().filter(|c| !c.answered) {
-            if let Some(&r) = index.get(c.round.as_str()) {
+            if let Some(&r) = index.get(&*c.round) {
                 without[r] += 1;
             }
         }
@@ -185,7 +185,7 @@ impl Rounds {
         let mut open = vec![false; names.len()];
         let mut ended: BTreeMap<(&str, &str), bool> = BTreeMap::new();
         for c in &scan.pages.calls {
-            *ended.entry((c.round.as_str(), c.document.as_str())).or_default() |= c.ended;
+            *ended.entry((&*c.round, &*c.document)).or_default() |= c.ended;
         }
         for ((round, _), done) in ended {
             if let (false, Some(&r)) = (done, index.get(round)) {
@@ -251,9 +251,9 @@ impl Rounds {
 /// and how many calls of those came before it in its round.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CallKey {
-    pub document: Option<String>,
+    pub document: Option<Name>,
     pub page: Option<u32>,
-    pub agent: Option<String>,
+    pub agent: Option<Name>,
     pub iteration: Option<u32>,
     pub nth: usize,
 }
@@ -261,7 +261,7 @@ pub struct CallKey {
 /// The keys of calls, given in scan order with their round: each call's [`CallKey`].
 #[derive(Debug, Default)]
 pub struct CallKeys {
-    seen: HashMap<(Option<String>, CallKey), usize>,
+    seen: HashMap<(Option<Name>, CallKey), usize>,
     pub keys: Vec<CallKey>,
 }
 
@@ -297,11 +297,11 @@ mod tests {
         Call {
             reply: Some(reply),
             answered: true,
-            round: round.to_owned(),
-            document: doc.to_owned(),
+            round: round.into(),
+            document: doc.into(),
             page: Some(page),
-            agent: Some(agent.to_owned()),
-            ts: Some(ts.to_owned()),
+            agent: Some(agent.into()),
+            ts: Some(ts.into()),
             html,
             ended: true,
         }

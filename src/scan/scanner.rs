@@ -326,8 +326,8 @@ impl Scan {
     pub(crate) fn add(&mut self, f: Facts) {
         let index = self.replies.len();
         let decided = f.decided_by.index();
-        let agent = f.agent.unwrap_or_else(|| NONE_KEY.to_owned());
-        let round = f.round.unwrap_or_else(|| NONE_KEY.to_owned());
+        let agent = f.agent.as_deref().unwrap_or(NONE_KEY).to_owned();
+        let round = f.round.as_deref().unwrap_or(NONE_KEY).to_owned();
         for (groups, key) in [
             (&mut self.by_agent, agent),
             (&mut self.by_round, round),

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::logs::Name;
 use crate::natural::Natural;
 use crate::scan::rounds::final_of;
 
@@ -88,13 +89,13 @@ pub enum DocumentRow {
 /// Every document the list's entries name, by round then id.
 pub fn documents(state: &State) -> Vec<Document> {
     // (round, document) → (its outcome, its calls by page).
-    type Calls<'a> = (Option<String>, BTreeMap<Option<u32>, Vec<&'a Entry>>);
+    type Calls<'a> = (Option<Name>, BTreeMap<Option<u32>, Vec<&'a Entry>>);
     // Rounds in natural order: `round-2` before `round-10`.
-    let mut by_doc: BTreeMap<(Option<Natural>, String), Calls> = BTreeMap::new();
+    let mut by_doc: BTreeMap<(Option<Natural>, Name), Calls> = BTreeMap::new();
     for e in state.list.entries() {
         let Some(m) = e.meta() else { continue };
         let Some(doc) = &m.document else { continue };
-        let slot = by_doc.entry((m.round.clone().map(Natural), doc.clone())).or_default();
+        let slot = by_doc.entry((m.round.as_deref().map(|r| Natural(r.to_owned())), doc.clone())).or_default();
         if slot.0.is_none() {
             slot.0.clone_from(&m.document_outcome);
         }
@@ -115,7 +116,12 @@ pub fn documents(state: &State) -> Vec<Document> {
             if let Some(calls) = pages.get(&None) {
                 out.push(page(None, calls.clone()));
             }
-            Document { round: round.map(|r| r.0), id, outcome, pages: out }
+            Document {
+                round: round.map(|r| r.0),
+                id: id.to_string(),
+                outcome: outcome.as_deref().map(str::to_owned),
+                pages: out,
+            }
         })
         .collect()
 }
@@ -127,7 +133,7 @@ fn page(number: Option<u32>, mut calls: Vec<&Entry>) -> Page {
     });
     let mut agents: Vec<(String, usize)> = Vec::new();
     for e in calls.iter().filter(|e| e.is_reply()) {
-        let name = e.meta().and_then(|m| m.agent.clone()).unwrap_or_else(|| "—".to_owned());
+        let name = e.meta().and_then(|m| m.agent.as_deref()).unwrap_or("—").to_owned();
         match agents.iter_mut().find(|(a, _)| *a == name) {
             Some((_, n)) => *n += 1,
             None => agents.push((name, 1)),

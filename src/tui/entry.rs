@@ -1,7 +1,7 @@
 //! A line of the inspector's list: a reply, a call that left no reply, or a load problem,
 //! with what the scan's readers made of it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::analysis::{Config, Facts, Flag};
@@ -60,7 +60,9 @@ pub fn hash(text: &str) -> u64 {
 pub struct Entry {
     pub key: EntryKey,
     pub id: String,
-    pub source: PathBuf,
+    /// Shared with every entry of its file, where the list's intake gave it one copy
+    /// ([`crate::logs::Names::path`]).
+    pub source: Arc<Path>,
     pub line: Option<usize>,
     pub body: Body,
     /// What the scan's readers make of the reply: its badges, the what-if column, the
@@ -93,11 +95,11 @@ impl Entry {
     /// An entry for a reply listed without its text: read from its file when it is wanted.
     pub fn listed(key: EntryKey, l: Listed) -> Entry {
         let text = Text { len: l.len, hash: l.hash, offset: l.offset, held: None, written: l.written };
-        Entry::of(key, l.id, l.source, l.line, Body::Reply { text, meta: Box::new(l.meta) })
+        Entry::of(key, l.id, l.source.into(), l.line, Body::Reply { text, meta: Box::new(l.meta) })
     }
 
     /// What is known of an item as it is listed; its reading comes later.
-    fn of(key: EntryKey, id: String, source: PathBuf, line: Option<usize>, body: Body) -> Entry {
+    fn of(key: EntryKey, id: String, source: Arc<Path>, line: Option<usize>, body: Body) -> Entry {
         Entry {
             key,
             id,
@@ -118,15 +120,18 @@ impl Entry {
         match item {
             Item::Reply(r) => of(
                 r.id,
-                r.source,
+                r.source.into(),
                 r.line,
                 Body::Reply { text: Text::of(&r.text, r.offset, hold), meta: Box::new(r.meta) },
             ),
-            Item::Event(e) => {
-                of(e.id, e.source, e.line, Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) })
-            }
+            Item::Event(e) => of(
+                e.id,
+                e.source.into(),
+                e.line,
+                Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) },
+            ),
             Item::Diagnostic(d) => {
-                of(crate::logs::Diagnostic::to_string(&d), d.source.clone(), d.line, Body::Diagnostic(d))
+                of(crate::logs::Diagnostic::to_string(&d), d.source.as_path().into(), d.line, Body::Diagnostic(d))
             }
         }
     }
@@ -148,7 +153,7 @@ impl Entry {
     pub fn locator(&self) -> Option<Locator> {
         let t = self.text()?;
         Some(Locator {
-            source: self.source.clone(),
+            source: self.source.to_path_buf(),
             id: self.id.clone(),
             line: self.line,
             offset: t.offset,

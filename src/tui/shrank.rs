@@ -13,6 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::analysis::{Flag, Raised};
+use crate::logs::Name;
 use crate::scan::rounds::{Call, Fraction, Pages};
 
 use super::entry::{Entry, EntryKey};
@@ -20,7 +21,7 @@ use super::list::Lens;
 use super::list::List;
 
 /// A page of a document: what the flag is judged by.
-type Page = (String, u32);
+type Page = (Name, u32);
 
 /// The calls of every page the list names, and the pages to judge again.
 #[derive(Debug, Default)]

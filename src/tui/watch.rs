@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
-use crate::logs::{Change, Item, LoadOptions, Locator, Sink, Watching, follow};
+use crate::logs::{Change, Item, LoadOptions, Locator, Names, Sink, Watching, follow};
 
 use super::entry::{Entry, EntryKey};
 use super::message::{Incoming, LoadProgress, Msg, WatchState};
@@ -29,6 +29,9 @@ pub struct Intake {
     last_flush: Instant,
     progress: LoadProgress,
     initial: bool,
+    /// One copy of each name the entries' metadata repeat (agents, rounds, documents,
+    /// models), and of each file's path: a list of 100,000 replies holds pointers to them.
+    names: Names,
 }
 
 impl Intake {
@@ -43,6 +46,7 @@ impl Intake {
             last_flush: Instant::now(),
             progress: LoadProgress::default(),
             initial: true,
+            names: Names::new(),
         }
     }
 
@@ -65,7 +69,12 @@ impl Intake {
 impl Sink for Intake {
     fn change(&mut self, change: Change) {
         let incoming = match change {
-            Change::Item(item) => {
+            Change::Item(mut item) => {
+                match &mut item {
+                    Item::Reply(r) => self.names.meta(&mut r.meta),
+                    Item::Event(e) => self.names.meta(&mut e.meta),
+                    Item::Diagnostic(_) => {}
+                }
                 self.progress.items += 1;
                 let key = self.next_key;
                 self.next_key += 1;
@@ -77,25 +86,31 @@ impl Sink for Intake {
                     }
                     _ => None,
                 };
-                let entry = Entry::loaded(key, item);
+                let mut entry = Entry::loaded(key, item);
+                entry.source = self.names.path(&entry.source);
                 if let Some(mut job) = job {
                     job.stopped = entry.cut();
                     self.jobs.push(job);
                 }
                 Incoming::Entry(entry)
             }
-            Change::Listed(listed) => {
+            Change::Listed(mut listed) => {
+                self.names.meta(&mut listed.meta);
                 self.progress.items += 1;
                 self.progress.bytes += listed.len as u64;
                 let key = self.next_key;
                 self.next_key += 1;
-                let entry = Entry::listed(key, listed);
+                let mut entry = Entry::listed(key, listed);
+                entry.source = self.names.path(&entry.source);
                 if let Some(locator) = entry.locator() {
                     self.jobs.push(ReadJob { key, locator, text: None, stopped: entry.cut() });
                 }
                 Incoming::Entry(entry)
             }
-            Change::Amended { source, line, meta } => Incoming::Amended { source, line, meta: Box::new(meta) },
+            Change::Amended { source, line, mut meta } => {
+                self.names.meta(&mut meta);
+                Incoming::Amended { source, line, meta: Box::new(meta) }
+            }
             Change::Restarted { source, .. } => Incoming::Restarted { source },
             Change::Removed { source } => Incoming::Removed { source },
             Change::Moved { moves } => Incoming::Moved { moves },

@@ -253,13 +253,16 @@ fn openai_responses_take_the_output_text_of_message_outputs() {
     write(&dir.path().join("a.json"), &resp("resp_1", "completed", None).to_string());
     write(&dir.path().join("b.json"), &resp("resp_2", "incomplete", Some("max_output_tokens")).to_string());
     let got = load(&[dir.path()]);
-    let r: Vec<_> =
-        got.replies.iter().map(|r| (r.id.as_str(), r.text.as_str(), r.meta.stop, r.meta.stop_detail.clone())).collect();
+    let r: Vec<_> = got
+        .replies
+        .iter()
+        .map(|r| (r.id.as_str(), r.text.as_str(), r.meta.stop, r.meta.stop_detail.as_deref()))
+        .collect();
     assert_eq!(
         r,
         [
-            ("resp_1", "answer", StopReason::Finished, Some("completed".to_owned())),
-            ("resp_2", "answer", StopReason::Truncated, Some("incomplete: max_output_tokens".to_owned())),
+            ("resp_1", "answer", StopReason::Finished, Some("completed")),
+            ("resp_2", "answer", StopReason::Truncated, Some("incomplete: max_output_tokens")),
         ]
     );
     assert_eq!((got.replies[0].meta.format, got.replies[0].meta.tokens.cache_read), (Format::OpenAiResponses, Some(1)));

@@ -178,7 +178,9 @@ fn context_logged_after_a_reply_arrives_as_an_amendment() {
     let amended: Vec<_> = got
         .iter()
         .map(|c| match c {
-            Change::Amended { line, meta, .. } => (*line, meta.iteration, meta.page_verified, meta.run_outcome.clone()),
+            Change::Amended { line, meta, .. } => {
+                (*line, meta.iteration, meta.page_verified, meta.run_outcome.as_deref().map(str::to_owned))
+            }
             other => panic!("only amendments, got {other:?}"),
         })
         .collect();

@@ -133,8 +133,8 @@ fn every_number_over_sample_logs_matches_a_count_made_here() {
             e.0 += 1;
             e.1 += r.text.len() as u64;
         };
-        add(&mut agents, r.meta.agent.clone().unwrap_or_else(|| "(none)".into()));
-        add(&mut rounds, r.meta.round.clone().unwrap_or_else(|| "(none)".into()));
+        add(&mut agents, r.meta.agent.as_deref().unwrap_or("(none)").to_owned());
+        add(&mut rounds, r.meta.round.as_deref().unwrap_or("(none)").to_owned());
         add(&mut formats, r.meta.format.name().into());
     }
     assert_eq!(group_counts(&scan.by_agent), agents);
@@ -150,7 +150,7 @@ fn every_number_over_sample_logs_matches_a_count_made_here() {
         decided.entry(t.decided_by.name()).or_default().push(r.id.clone());
         verdicts.entry(t.whole_reply.name()).or_default().push(r.id.clone());
         *by_agent_decided
-            .entry((r.meta.agent.clone().unwrap_or_else(|| "(none)".into()), t.decided_by.name()))
+            .entry((r.meta.agent.as_deref().unwrap_or("(none)").to_owned(), t.decided_by.name()))
             .or_default() += 1;
     }
     for d in bracewalk::exact::DecidedBy::ALL {

@@ -117,7 +117,7 @@ fn shown(s: &State) -> Vec<Listed> {
         .iter()
         .map(|e| {
             let (len, hash) = e.text().map_or((0, 0), |t| (t.len, t.hash));
-            (e.id.clone(), e.source.clone(), e.line, len, hash)
+            (e.id.clone(), e.source.to_path_buf(), e.line, len, hash)
         })
         .collect();
     out.sort();

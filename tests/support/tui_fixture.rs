@@ -24,9 +24,9 @@ use bracewalk::tui::{Effect, Msg, State, update, view};
 pub fn reply(line: usize, agent: &str, page: u32, text: &str) -> Item {
     let source = PathBuf::from("logs/run-1/log.jsonl");
     let mut meta = Meta::new(Format::RunLog);
-    meta.agent = Some(agent.to_owned());
+    meta.agent = Some(agent.into());
     meta.page = Some(page);
-    meta.round = Some("round-4".to_owned());
+    meta.round = Some("round-4".into());
     meta.stop = StopReason::Finished;
     Item::Reply(Reply {
         id: format!("{}:{line}", source.display()),
@@ -42,7 +42,7 @@ pub fn reply(line: usize, agent: &str, page: u32, text: &str) -> Item {
 pub fn in_round(item: Item, round: &str) -> Item {
     match item {
         Item::Reply(mut r) => {
-            r.meta.round = Some(round.to_owned());
+            r.meta.round = Some(round.into());
             Item::Reply(r)
         }
         other => other,

@@ -235,7 +235,7 @@ fn a_missing_page_and_a_tiny_one_stand_out() {
     use fixture::reply;
     let doc = |item: Item, page: u32| match item {
         Item::Reply(mut r) => {
-            r.meta.document = Some("d0c".to_owned());
+            r.meta.document = Some("d0c".into());
             r.meta.page = Some(page);
             Item::Reply(r)
         }

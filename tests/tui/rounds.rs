@@ -37,7 +37,7 @@ fn flagged(s: &State) -> Vec<(String, String, u32)> {
         .filter(|e| e.facts.as_deref().is_some_and(|f| f.has(Flag::PageShrank)))
         .map(|e| {
             let m = e.meta().unwrap();
-            (m.round.clone().unwrap(), m.document.clone().unwrap(), m.page.unwrap())
+            (m.round.as_deref().unwrap().to_owned(), m.document.as_deref().unwrap().to_owned(), m.page.unwrap())
         })
         .collect();
     v.sort();
@@ -143,10 +143,10 @@ fn the_flag_follows_replies_as_they_come_and_go() {
     assert_eq!(flagged(&s).len(), 2);
     // A correction of page 17 in round-10, later than the template: its final answer now.
     let log = dir.path().join("round-10").join(first).join("log.jsonl");
-    let mut meta = s.list.entries().iter().find(|e| e.source == log).unwrap().meta().unwrap().clone();
+    let mut meta = s.list.entries().iter().find(|e| *e.source == *log).unwrap().meta().unwrap().clone();
     meta.page = Some(17);
-    meta.agent = Some("page".to_owned());
-    meta.ts = Some("2025-05-03T23:59:59.000Z".to_owned());
+    meta.agent = Some("page".into());
+    meta.ts = Some("2025-05-03T23:59:59.000Z".into());
     let text = format!("{{\"html\": \"{}\", \"log\": \"Page 17.\"}}", "x".repeat(8_000));
     let reply = bracewalk::logs::Reply {
         id: format!("{}:99", log.display()),
@@ -164,8 +164,8 @@ fn the_flag_follows_replies_as_they_come_and_go() {
     fixture::drive(&mut s, Msg::Facts(vec![read]));
     assert_eq!(flagged(&s), [("round-10".to_owned(), SHRINKING.1.to_owned(), 5)]);
     // A round still being written: a reply of round-11 whose run has no outcome yet.
-    let mut meta = s.list.entries().iter().find(|e| e.source == log).unwrap().meta().unwrap().clone();
-    meta.round = Some("round-11".to_owned());
+    let mut meta = s.list.entries().iter().find(|e| *e.source == *log).unwrap().meta().unwrap().clone();
+    meta.round = Some("round-11".into());
     (meta.document_outcome, meta.run_outcome, meta.page) = (None, None, Some(1));
     let source = dir.path().join("round-11").join(first).join("log.jsonl");
     let text = format!("{{\"html\": \"{}\"}}", "y".repeat(40));

@@ -315,7 +315,7 @@ fn a_reply_renamed_with_its_file_keeps_its_mark_and_place_and_what_was_asked_und
     let renamed: Vec<String> = order.iter().map(|id| id.replace("logs/a.jsonl", "logs/a.1.jsonl")).collect();
     assert_eq!(view(&s), renamed, "every reply in its place, under its new name");
     let e = s.selected().unwrap();
-    assert_eq!((e.id.as_str(), e.source.as_path()), ("logs/a.1.jsonl:2", std::path::Path::new("logs/a.1.jsonl")));
+    assert_eq!((e.id.as_str(), &*e.source), ("logs/a.1.jsonl:2", std::path::Path::new("logs/a.1.jsonl")));
     assert_eq!(
         e.facts,
         before.facts.map(|mut f| {
@@ -361,7 +361,7 @@ fn a_reply_renamed_with_its_file_keeps_its_mark_and_place_and_what_was_asked_und
         Some("deleted: logs/a.1.jsonl, 3 replies left the list (1 marked; its mark is kept)")
     );
     assert!(s.list.marks().contains_key("logs/a.1.jsonl:2"));
-    assert!(s.selected().is_some_and(|e| e.source == std::path::Path::new("logs/b.jsonl")));
+    assert!(s.selected().is_some_and(|e| *e.source == *std::path::Path::new("logs/b.jsonl")));
 }
 
 #[test]

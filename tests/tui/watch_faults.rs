@@ -195,7 +195,7 @@ fn shown(s: &State) -> Vec<Shown> {
         .filter(|e| e.is_reply())
         .map(|e| {
             let t = e.text().unwrap();
-            (e.source.clone(), e.line, t.len, t.hash)
+            (e.source.to_path_buf(), e.line, t.len, t.hash)
         })
         .collect();
     out.sort();

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::api_error;
 use super::shape::{Claim, Shape};
-use crate::logs::formats::fields::{block_names, is_array, is_str, join_text, string, uint};
+use crate::logs::formats::fields::{block_names, is_array, is_str, join_text, name, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::formats::stream::{Assemble, At, Out, cut_short};
 use crate::logs::model::reply::{EventKind, Format, Meta, StopReason, Tokens};
@@ -74,8 +74,8 @@ fn tokens(usage: Option<&Value>) -> Tokens {
 /// An Anthropic Messages response (or a Bedrock invoke body): the `text` blocks, joined.
 pub(crate) fn message(mut record: Value, format: Format) -> Record {
     let mut meta = Meta::new(format);
-    meta.model = string(&record, "model");
-    meta.stop_detail = string(&record, "stop_reason");
+    meta.model = name(&record, "model");
+    meta.stop_detail = name(&record, "stop_reason");
     meta.stop = stop(meta.stop_detail.as_deref());
     meta.tokens = tokens(record.get("usage"));
     let id = string(&record, "id");
@@ -119,8 +119,8 @@ pub(crate) fn batch(record: &Value) -> Record {
 /// left out. It carries no usage.
 pub(crate) fn completion(record: &Value, format: Format) -> Record {
     let mut meta = Meta::new(format);
-    meta.model = string(record, "model");
-    meta.stop_detail = string(record, "stop_reason");
+    meta.model = name(record, "model");
+    meta.stop_detail = name(record, "stop_reason");
     meta.stop = stop(meta.stop_detail.as_deref());
     let id = string(record, "id");
     match string(record, "completion") {

@@ -12,8 +12,9 @@ use serde_json::{Map, Value, json};
 
 use super::shape::{Claim, Shape};
 use super::{anthropic, api_error, cohere};
+use crate::logs::Name;
 use crate::logs::bytes::eventstream::{EventFrame, Frames};
-use crate::logs::formats::fields::{describe, has, join_text, string, uint};
+use crate::logs::formats::fields::{describe, has, join_text, name, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::formats::stream::{self, Assemble, At, Out, cut_short};
 use crate::logs::model::diagnostic::Problem;
@@ -28,7 +29,7 @@ pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
 /// A Bedrock Converse response.
 pub(crate) fn converse(mut record: Value) -> Record {
     let mut meta = Meta::new(Format::BedrockConverse);
-    meta.stop_detail = string(&record, "stopReason");
+    meta.stop_detail = name(&record, "stopReason");
     meta.stop = anthropic::stop(meta.stop_detail.as_deref());
     if let Some(u) = record.get("usage") {
         meta.tokens = Tokens {
@@ -233,7 +234,7 @@ impl Assemble for TextStream {
             Some(_) => StopReason::Other,
             None => StopReason::Unknown,
         };
-        meta.stop_detail = stop;
+        meta.stop_detail = stop.map(Name::from);
         let ended = meta.stop_detail.is_some();
         let record = if text.is_empty() {
             NoText::default().into_record(None, meta)

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use super::api_error;
 use super::shape::{Claim, Shape};
-use crate::logs::formats::fields::{describe, has, is_object, string, uint};
+use crate::logs::formats::fields::{describe, has, is_object, name, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::formats::stream::{Assemble, At, Out, cut_short, non_empty};
 use crate::logs::model::diagnostic::Problem;
@@ -94,7 +94,7 @@ fn tokens(usage: Option<&Value>) -> Tokens {
 
 pub(crate) fn response(record: &Value, format: Format) -> Record {
     let mut meta = Meta::new(format);
-    meta.stop_detail = string(record, "finish_reason");
+    meta.stop_detail = name(record, "finish_reason");
     meta.stop = stop(meta.stop_detail.as_deref());
     let v2 = record.get("message").filter(|m| m.is_object());
     meta.tokens = tokens(record.get("usage").or_else(|| record.get("meta")));

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::logs::model::names::Name;
 use crate::logs::model::reply::StopReason;
 
 /// Whether `key` holds something other than null.
@@ -35,6 +36,11 @@ pub(crate) fn take_string(o: &mut Map<String, Value>, key: &str) -> Option<Strin
 
 pub(crate) fn string(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// The string at `key`, as a name of the reply's metadata.
+pub(crate) fn name(v: &Value, key: &str) -> Option<Name> {
+    v.get(key).and_then(Value::as_str).map(Name::from)
 }
 
 pub(crate) fn uint(v: &Value, key: &str) -> Option<u64> {

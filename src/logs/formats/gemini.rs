@@ -9,7 +9,7 @@
 use serde_json::{Map, Value, json};
 
 use super::shape::{Claim, Shape};
-use crate::logs::formats::fields::{has, is_array, is_object, string, uint};
+use crate::logs::formats::fields::{has, is_array, is_object, name, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::formats::stream::{Assemble, At, Out, cut_short, non_empty};
 use crate::logs::model::reply::{EventKind, Format, Meta, StopReason, Tokens};
@@ -100,13 +100,13 @@ pub(crate) fn block_reason(record: &Value) -> Option<String> {
 /// One `GenerateContentResponse`.
 pub(crate) fn response(record: &Value, format: Format) -> Record {
     let mut meta = Meta::new(format);
-    meta.model = string(record, "modelVersion");
+    meta.model = name(record, "modelVersion");
     meta.tokens = tokens(record.get("usageMetadata"));
-    meta.ts = string(record, "createTime");
+    meta.ts = name(record, "createTime");
     let id = string(record, "responseId");
     let first = record.get("candidates").and_then(|c| c.get(0));
     if let Some(c) = first {
-        meta.stop_detail = string(c, "finishReason");
+        meta.stop_detail = name(c, "finishReason");
         meta.stop = stop(meta.stop_detail.as_deref());
     }
     let mut text = String::new();
@@ -142,7 +142,7 @@ pub(crate) fn vertex_line(record: &Value) -> Record {
     let status = string(record, "status").unwrap_or_default();
     let failed = |message: String| {
         let mut meta = Meta::new(Format::VertexBatch);
-        meta.ts = string(record, "processed_time");
+        meta.ts = name(record, "processed_time");
         Record::event(None, EventKind::Failed, clip(&message, 300), meta)
     };
     if !status.is_empty() {
@@ -151,7 +151,7 @@ pub(crate) fn vertex_line(record: &Value) -> Record {
     let Some(r) = record.get("response").filter(|r| r.is_object()) else { return failed("no response".to_owned()) };
     let mut inner = response(r, Format::VertexBatch);
     if let Record::Reply { meta, .. } | Record::Event { meta, .. } = &mut inner {
-        meta.ts = meta.ts.take().or_else(|| string(record, "processed_time"));
+        meta.ts = meta.ts.take().or_else(|| name(record, "processed_time"));
     }
     inner
 }

@@ -15,7 +15,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::shape::{Claim, Shape};
-use crate::logs::formats::fields::{is_array, is_object, iso, stop_from_word, string};
+use crate::logs::formats::fields::{is_array, is_object, iso, name, stop_from_word, string};
 use crate::logs::formats::is_beside;
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::model::reply::{EventKind, Format, Meta, StopReason};
@@ -71,7 +71,7 @@ pub(crate) fn request_state(adapter: &Value, state: &Value) -> Record {
     }
     let Some(result) = state.get("result") else { return Record::Context };
     let mut meta = Meta::new(Format::Helm);
-    meta.model = request.and_then(|r| string(r, "model")).or_else(|| string(adapter, "model"));
+    meta.model = request.and_then(|r| name(r, "model")).or_else(|| name(adapter, "model"));
     let instance = state.get("instance");
     if let Some(id) = instance.and_then(|i| string(i, "id")) {
         meta.extra.push(("instance".to_owned(), id));
@@ -88,7 +88,8 @@ pub(crate) fn request_state(adapter: &Value, state: &Value) -> Record {
         }
     }
     meta.duration_ms = result.get("request_time").and_then(Value::as_f64).map(|s| (s * 1000.0).round() as u64);
-    meta.ts = result.get("request_datetime").and_then(Value::as_u64).map(|s| iso(s.saturating_mul(1_000_000_000)));
+    meta.ts =
+        result.get("request_datetime").and_then(Value::as_u64).map(|s| iso(s.saturating_mul(1_000_000_000)).into());
     if result.get("success").and_then(Value::as_bool) == Some(false) {
         let error = string(result, "error").unwrap_or_else(|| "failed".to_owned());
         return Record::event(None, EventKind::Failed, clip(&error, 300), meta);
@@ -102,7 +103,7 @@ pub(crate) fn request_state(adapter: &Value, state: &Value) -> Record {
         .iter()
         .map(|c| {
             let mut meta = meta.clone();
-            meta.stop_detail = c.get("finish_reason").and_then(|f| string(f, "reason"));
+            meta.stop_detail = c.get("finish_reason").and_then(|f| name(f, "reason"));
             meta.stop = stop(meta.stop_detail.as_deref());
             if meta.stop == StopReason::Unknown
                 && let Some(limit) = max_tokens.filter(|&m| m > 0)
@@ -110,8 +111,8 @@ pub(crate) fn request_state(adapter: &Value, state: &Value) -> Record {
                 && n as u64 >= limit
             {
                 meta.stop = StopReason::Truncated;
-                meta.stop_detail = Some(format!("cut off at the limit: {n} tokens of max_tokens {limit}"));
-                meta.inferred.push("stop");
+                meta.stop_detail = Some(format!("cut off at the limit: {n} tokens of max_tokens {limit}").into());
+                meta.infer("stop");
             }
             match string(c, "text").filter(|t| !t.is_empty()) {
                 Some(text) => Record::Reply { id: None, text, meta },

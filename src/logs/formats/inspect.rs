@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use super::shape::{Claim, Shape};
 use crate::logs::bytes::json::json_error;
 use crate::logs::bytes::nan;
-use crate::logs::formats::fields::{is_object, string, uint};
+use crate::logs::formats::fields::{is_object, name, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::model::diagnostic::Problem;
 use crate::logs::model::reply::{EventKind, Format, Meta, StopReason, Tokens};
@@ -68,13 +68,13 @@ pub(crate) fn sample(header: &Value, sample: &Value, base: &str) -> Record {
     let (sid, epoch) = (id_text(sample.get("id")), id_text(sample.get("epoch")));
     let id = Some(format!("{base}#{sid}_epoch_{epoch}"));
     let mut meta = Meta::new(Format::Inspect);
-    meta.round = eval.and_then(|e| string(e, "task"));
+    meta.round = eval.and_then(|e| name(e, "task"));
     meta.extra.push(("sample".to_owned(), sid));
     meta.extra.push(("epoch".to_owned(), epoch));
     let output = sample.get("output");
-    meta.model = output.and_then(|o| string(o, "model")).or_else(|| eval.and_then(|e| string(e, "model")));
+    meta.model = output.and_then(|o| name(o, "model")).or_else(|| eval.and_then(|e| name(e, "model")));
     let choice = output.and_then(|o| o.get("choices")).and_then(|c| c.get(0));
-    meta.stop_detail = choice.and_then(|c| string(c, "stop_reason"));
+    meta.stop_detail = choice.and_then(|c| name(c, "stop_reason"));
     meta.stop = stop(meta.stop_detail.as_deref());
     if let Some(u) = output.and_then(|o| o.get("usage")) {
         meta.tokens = Tokens {
@@ -84,7 +84,7 @@ pub(crate) fn sample(header: &Value, sample: &Value, base: &str) -> Record {
             cache_write: uint(u, "input_tokens_cache_write"),
         };
     }
-    meta.ts = string(sample, "completed_at").or_else(|| string(sample, "started_at"));
+    meta.ts = name(sample, "completed_at").or_else(|| name(sample, "started_at"));
     meta.duration_ms = sample.get("total_time").and_then(Value::as_f64).map(|s| (s * 1000.0).round() as u64);
     let mut text = output.and_then(|o| string(o, "completion")).unwrap_or_default();
     if text.is_empty() {

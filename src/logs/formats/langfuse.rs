@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 
 use super::message;
 use super::shape::{Claim, Shape};
-use crate::logs::formats::fields::{is_array, is_object, string, uint};
+use crate::logs::formats::fields::{is_array, is_object, name, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::model::reply::{EventKind, Format, Meta, StopReason, Tokens};
 use crate::visible::clip;
@@ -96,7 +96,7 @@ pub(crate) fn row(o: &Value) -> Record {
 /// What Langfuse knows of the call besides its output.
 fn meta_of(o: &Value) -> Meta {
     let mut meta = Meta::new(Format::Langfuse);
-    meta.model = string(o, "model").or_else(|| string(o, "providedModelName"));
+    meta.model = name(o, "model").or_else(|| name(o, "providedModelName"));
     let usage = o.get("usageDetails").filter(|u| u.is_object()).or_else(|| o.get("usage").filter(|u| u.is_object()));
     meta.tokens = match usage {
         Some(u) => Tokens {
@@ -106,14 +106,14 @@ fn meta_of(o: &Value) -> Meta {
         },
         None => Tokens { input: uint(o, "promptTokens"), output: uint(o, "completionTokens"), ..Tokens::default() },
     };
-    meta.ts = string(o, "startTime");
+    meta.ts = name(o, "startTime");
     meta.duration_ms = o.get("latency").and_then(Value::as_f64).map(|s| (s * 1000.0).round() as u64);
     // The trace view's download writes `metadata` as a JSON string.
     let metadata = match o.get("metadata") {
         Some(Value::String(s)) => serde_json::from_str(s).ok(),
         other => other.cloned(),
     };
-    meta.stop_detail = metadata.as_ref().and_then(|m| string(m, "finish_reason"));
+    meta.stop_detail = metadata.as_ref().and_then(|m| name(m, "finish_reason"));
     meta.stop = meta.stop_detail.as_deref().map_or(StopReason::Unknown, crate::logs::formats::fields::stop_from_word);
     meta
 }

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::message;
 use super::shape::{Claim, Shape};
-use crate::logs::formats::fields::{string, uint};
+use crate::logs::formats::fields::{name, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::model::reply::{EventKind, Format, Meta, Tokens};
 use crate::visible::clip;
@@ -54,12 +54,12 @@ fn meta_of(run: &Value) -> Meta {
     let metadata = extra.and_then(|e| e.get("metadata"));
     let params = extra.and_then(|e| e.get("invocation_params"));
     meta.model = metadata
-        .and_then(|m| string(m, "ls_model_name"))
-        .or_else(|| params.and_then(|p| string(p, "model").or_else(|| string(p, "model_name"))));
-    meta.provider = metadata.and_then(|m| string(m, "ls_provider"));
+        .and_then(|m| name(m, "ls_model_name"))
+        .or_else(|| params.and_then(|p| name(p, "model").or_else(|| name(p, "model_name"))));
+    meta.provider = metadata.and_then(|m| name(m, "ls_provider"));
     meta.tokens =
         Tokens { input: uint(run, "prompt_tokens"), output: uint(run, "completion_tokens"), ..Tokens::default() };
-    meta.ts = string(run, "start_time");
+    meta.ts = name(run, "start_time");
     meta
 }
 
@@ -101,12 +101,12 @@ fn generation(generations: &Value, llm_output: Option<&Value>, mut meta: Meta) -
     let response = message.and_then(|m| m.get("response_metadata"));
     let info = g.get("generation_info");
     meta.stop_detail = info
-        .and_then(|i| string(i, "finish_reason").or_else(|| string(i, "stop_reason")))
-        .or_else(|| response.and_then(|r| string(r, "finish_reason").or_else(|| string(r, "stop_reason"))));
+        .and_then(|i| name(i, "finish_reason").or_else(|| name(i, "stop_reason")))
+        .or_else(|| response.and_then(|r| name(r, "finish_reason").or_else(|| name(r, "stop_reason"))));
     meta.stop = meta.stop_detail.as_deref().map_or_else(Default::default, crate::logs::formats::fields::stop_from_word);
     meta.model = response
-        .and_then(|r| string(r, "model_name").or_else(|| string(r, "model")))
-        .or_else(|| llm_output.and_then(|o| string(o, "model_name")))
+        .and_then(|r| name(r, "model_name").or_else(|| name(r, "model")))
+        .or_else(|| llm_output.and_then(|o| name(o, "model_name")))
         .or(meta.model);
     if let Some(u) = message.and_then(|m| m.get("usage_metadata")) {
         meta.tokens = Tokens { input: uint(u, "input_tokens"), output: uint(u, "output_tokens"), ..Tokens::default() };

@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use super::{anthropic, gemini, openai};
-use crate::logs::formats::fields::{join_text, string, uint};
+use crate::logs::formats::fields::{join_text, name, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::model::reply::{Format, Meta, Tokens};
 
@@ -111,10 +111,10 @@ fn is_reply(m: &Value) -> bool {
 fn message(m: &Value, format: Format) -> Record {
     let mut meta = Meta::new(format);
     let response = m.get("response_metadata");
-    let said = |k: &str| string(m, k).or_else(|| response.and_then(|r| string(r, k)));
+    let said = |k: &str| name(m, k).or_else(|| response.and_then(|r| name(r, k)));
     meta.stop_detail = said("finish_reason").or_else(|| said("stop_reason"));
     meta.stop = meta.stop_detail.as_deref().map_or_else(Default::default, crate::logs::formats::fields::stop_from_word);
-    meta.model = response.and_then(|r| string(r, "model_name").or_else(|| string(r, "model")));
+    meta.model = response.and_then(|r| name(r, "model_name").or_else(|| name(r, "model")));
     if let Some(u) = m.get("usage_metadata") {
         meta.tokens = Tokens { input: uint(u, "input_tokens"), output: uint(u, "output_tokens"), ..Tokens::default() };
     }

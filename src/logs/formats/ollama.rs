@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::api_error;
 use super::shape::{Claim, Shape};
-use crate::logs::formats::fields::{describe, has, string, uint};
+use crate::logs::formats::fields::{describe, has, name, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::formats::stream::{Assemble, At, Out};
 use crate::logs::model::diagnostic::Problem;
@@ -69,12 +69,12 @@ impl Assembly {
         }
         tool_calls(record, &mut self.tools);
         if self.meta.model.is_none() {
-            self.meta.model = string(record, "model");
-            self.meta.ts = string(record, "created_at");
+            self.meta.model = name(record, "model");
+            self.meta.ts = name(record, "created_at");
         }
         let done = record.get("done").and_then(Value::as_bool) == Some(true);
         if done {
-            self.meta.stop_detail = string(record, "done_reason");
+            self.meta.stop_detail = name(record, "done_reason");
             self.meta.stop = stop(self.meta.stop_detail.as_deref());
             self.meta.tokens = Tokens {
                 input: uint(record, "prompt_eval_count"),
@@ -90,7 +90,7 @@ impl Assembly {
     pub fn finish(mut self, ended: bool) -> Record {
         if !ended {
             self.meta.stop = StopReason::Truncated;
-            self.meta.stop_detail = Some("stream cut short".to_owned());
+            self.meta.stop_detail = Some("stream cut short".into());
         }
         if self.text.is_empty() {
             if !ended {

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::shape::{Claim, Shape};
-use crate::logs::formats::fields::{block_names, has, is_array, is_str, join_text, string, uint};
+use crate::logs::Name;
+use crate::logs::formats::fields::{block_names, has, is_array, is_str, join_text, name, string, uint};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::formats::stream::{Assemble, At, Out, cut_short, non_empty};
 use crate::logs::model::reply::{EventKind, Format, Meta, StopReason, Tokens};
@@ -59,13 +60,13 @@ fn tokens(usage: Option<&Value>) -> Tokens {
 /// is read too, as vLLM and llama.cpp serve `/v1/completions`.
 pub(crate) fn chat(mut record: Value, format: Format) -> Record {
     let mut meta = Meta::new(format);
-    meta.model = string(&record, "model");
+    meta.model = name(&record, "model");
     meta.tokens = tokens(record.get("usage"));
     let id = string(&record, "id");
     let Some(choice) = record.get_mut("choices").and_then(|c| c.get_mut(0)) else {
         return NoText::default().into_record(id, meta);
     };
-    meta.stop_detail = string(choice, "finish_reason");
+    meta.stop_detail = name(choice, "finish_reason");
     meta.stop = stop(meta.stop_detail.as_deref());
     let legacy = choice.get("message").is_none() && choice.get("text").is_some_and(Value::is_string);
     let content =
@@ -104,7 +105,7 @@ pub(crate) fn stop(reason: Option<&str>) -> StopReason {
 /// An OpenAI Responses object: the `output_text` parts of its `message` outputs.
 pub(crate) fn responses(mut record: Value, format: Format) -> Record {
     let mut meta = Meta::new(format);
-    meta.model = string(&record, "model");
+    meta.model = name(&record, "model");
     meta.tokens = tokens(record.get("usage"));
     let status = string(&record, "status");
     let reason = record.get("incomplete_details").and_then(|d| string(d, "reason"));
@@ -117,8 +118,8 @@ pub(crate) fn responses(mut record: Value, format: Format) -> Record {
         None => StopReason::Unknown,
     };
     meta.stop_detail = match (&status, reason) {
-        (Some(s), Some(r)) => Some(format!("{s}: {r}")),
-        (s, r) => s.clone().or(r),
+        (Some(s), Some(r)) => Some(format!("{s}: {r}").into()),
+        (s, r) => s.clone().or(r).map(Name::from),
     };
     let id = string(&record, "id");
     let mut text = String::new();
@@ -409,7 +410,7 @@ impl Responses {
         }
         let envelope = self.envelope.unwrap_or(Value::Null);
         let mut meta = Meta::new(Format::OpenAiResponsesStream);
-        meta.model = string(&envelope, "model");
+        meta.model = name(&envelope, "model");
         let id = string(&envelope, "id");
         let record = if streamed.is_empty() {
             NoText { tools: self.tools, refusal: self.refusal, ..Default::default() }.into_record(id, meta)

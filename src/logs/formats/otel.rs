@@ -12,6 +12,7 @@
 use serde_json::{Map, Value};
 
 use super::shape::{Claim, Shape};
+use crate::logs::Name;
 use crate::logs::formats::fields::{iso, stop_from_word, string};
 use crate::logs::formats::record::{NoText, Record};
 use crate::logs::model::reply::{Format, Meta, StopReason, Tokens};
@@ -174,7 +175,7 @@ fn nanos(v: Option<&Value>) -> Option<u64> {
 
 fn meta_of(attrs: &Map<String, Value>) -> Meta {
     let mut meta = Meta::new(Format::Otel);
-    let s = |k: &str| attrs.get(k).and_then(Value::as_str).map(str::to_owned);
+    let s = |k: &str| attrs.get(k).and_then(Value::as_str).map(Name::from);
     let n = |k: &str| attrs.get(k).and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok())));
     meta.model = s("gen_ai.response.model").or_else(|| s("gen_ai.request.model"));
     meta.provider = s("gen_ai.provider.name").or_else(|| s("gen_ai.system"));
@@ -186,14 +187,14 @@ fn meta_of(attrs: &Map<String, Value>) -> Meta {
             .or_else(|| n("gen_ai.usage.cache_creation_input_tokens")),
     };
     if let Some(Value::Array(reasons)) = attrs.get("gen_ai.response.finish_reasons") {
-        meta.stop_detail = reasons.first().and_then(Value::as_str).map(str::to_owned);
+        meta.stop_detail = reasons.first().and_then(Value::as_str).map(Name::from);
     }
     meta
 }
 
 fn record(out: Output, mut meta: Meta, id: Option<String>) -> Record {
     if out.finish.is_some() {
-        meta.stop_detail = out.finish;
+        meta.stop_detail = out.finish.map(Name::from);
     }
     meta.stop = match meta.stop_detail.as_deref() {
         Some(w) => stop_from_word(w),
@@ -230,7 +231,7 @@ fn span(span: &Value, records: &mut Vec<Record>) {
     let mut meta = meta_of(&attrs);
     let start = nanos(span.get("startTimeUnixNano").or_else(|| span.get("start_time_unix_nano")));
     let end = nanos(span.get("endTimeUnixNano").or_else(|| span.get("end_time_unix_nano")));
-    meta.ts = start.map(iso);
+    meta.ts = start.map(|t| iso(t).into());
     meta.duration_ms = start.zip(end).map(|(s, e)| e.saturating_sub(s) / 1_000_000);
     let id = attrs
         .get("gen_ai.response.id")
@@ -275,7 +276,7 @@ fn log_record(log: &Value, records: &mut Vec<Record>) {
         .map(str::to_owned)
         .or_else(|| string(log, "spanId").filter(|s| !s.is_empty()));
     let mut meta = meta_of(&attrs);
-    meta.ts = nanos(log.get("timeUnixNano")).map(iso);
+    meta.ts = nanos(log.get("timeUnixNano")).map(|t| iso(t).into());
     records.push(record(out, meta, id));
 }
 

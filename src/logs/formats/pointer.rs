@@ -31,26 +31,26 @@ pub(crate) fn record(record: &Value, text_path: &str, meta_paths: &[(String, Str
         let n = v.as_u64().or_else(|| s.parse().ok());
         match name.as_str() {
             "id" => id = Some(s),
-            "agent" => meta.agent = Some(s.strip_suffix(".md").unwrap_or(&s).to_owned()),
-            "phase" => meta.phase = Some(s),
+            "agent" => meta.agent = Some(s.strip_suffix(".md").unwrap_or(&s).into()),
+            "phase" => meta.phase = Some(s.into()),
             "page" => meta.page = n.and_then(|n| u32::try_from(n).ok()),
             "image" => {
                 meta.page = meta.page.or_else(|| page_of_image(&s));
-                meta.image = Some(s);
+                meta.image = Some(s.into());
             }
-            "round" => meta.round = Some(s),
-            "document" => meta.document = Some(s),
+            "round" => meta.round = Some(s.into()),
+            "document" => meta.document = Some(s.into()),
             "iteration" => meta.iteration = n.and_then(|n| u32::try_from(n).ok()),
-            "model" => meta.model = Some(s),
-            "provider" => meta.provider = Some(s),
+            "model" => meta.model = Some(s.into()),
+            "provider" => meta.provider = Some(s.into()),
             "stop_reason" => {
                 meta.stop = stop_from_word(&s);
-                meta.stop_detail = Some(s);
+                meta.stop_detail = Some(s.into());
             }
             "input_tokens" => meta.tokens.input = n,
             "output_tokens" => meta.tokens.output = n,
-            "ts" => meta.ts = Some(s),
-            "document_outcome" => meta.document_outcome = Some(s),
+            "ts" => meta.ts = Some(s.into()),
+            "document_outcome" => meta.document_outcome = Some(s.into()),
             _ => meta.extra.push((name.clone(), s)),
         }
     }

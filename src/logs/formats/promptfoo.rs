@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::shape::{Claim, Shape};
-use crate::logs::formats::fields::{has, is_array, is_object, stop_from_word, string, uint};
+use crate::logs::formats::fields::{has, is_array, is_object, name, stop_from_word, string, uint};
 use crate::logs::formats::record::Record;
 use crate::logs::model::reply::{EventKind, Format, Meta, StopReason, Tokens};
 use crate::visible::clip;
@@ -29,12 +29,12 @@ pub(crate) fn claim(o: &Map<String, Value>) -> Option<Claim> {
 pub(crate) fn result(eval_id: Option<&str>, r: &Value) -> Record {
     let mut meta = Meta::new(Format::Promptfoo);
     meta.provider = match r.get("provider") {
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(p) => string(p, "label").filter(|l| !l.is_empty()).or_else(|| string(p, "id")),
+        Some(Value::String(s)) => Some(s.as_str().into()),
+        Some(p) => name(p, "label").filter(|l| !l.is_empty()).or_else(|| name(p, "id")),
         None => None,
     };
     let response = r.get("response").filter(|x| x.is_object());
-    meta.model = response.and_then(|x| x.get("metadata")).and_then(|m| string(m, "model"));
+    meta.model = response.and_then(|x| x.get("metadata")).and_then(|m| name(m, "model"));
     if let Some(label) = r.get("prompt").and_then(|p| string(p, "label")).filter(|l| !l.is_empty()) {
         meta.extra.push(("prompt".to_owned(), label));
     }
@@ -55,7 +55,7 @@ pub(crate) fn result(eval_id: Option<&str>, r: &Value) -> Record {
             cache_write: None,
         };
     }
-    meta.stop_detail = response.and_then(|x| string(x, "finishReason"));
+    meta.stop_detail = response.and_then(|x| name(x, "finishReason"));
     meta.stop = meta.stop_detail.as_deref().map_or(StopReason::Unknown, stop_from_word);
     let id = string(r, "id");
     match response.and_then(|x| x.get("output")) {

@@ -155,12 +155,12 @@ pub(crate) fn cut_short(record: Record) -> Record {
     match record {
         Record::Reply { id, text, mut meta } => {
             meta.stop = StopReason::Truncated;
-            meta.stop_detail = Some("stream cut short".to_owned());
+            meta.stop_detail = Some("stream cut short".into());
             Record::Reply { id, text, meta }
         }
         Record::Event { id, kind: EventKind::Empty | EventKind::Truncated, mut meta, .. } => {
             meta.stop = StopReason::Truncated;
-            meta.stop_detail = Some("stream cut short".to_owned());
+            meta.stop_detail = Some("stream cut short".into());
             Record::event(id, EventKind::Truncated, "stream cut short before any text".to_owned(), meta)
         }
         other => other,

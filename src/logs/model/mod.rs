@@ -4,6 +4,7 @@
 
 pub(super) mod diagnostic;
 pub(super) mod hash;
+pub(super) mod names;
 pub(super) mod options;
 pub(super) mod reply;
 pub(super) mod written;

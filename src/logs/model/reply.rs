@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::logs::model::diagnostic::Diagnostic;
 use crate::logs::model::hash::text_hash;
+use crate::logs::model::names::Name;
 use crate::logs::model::written::Written;
 
 /// The record format a reply was read from. Every one is detected by content; `--format`
@@ -189,38 +190,38 @@ pub struct Tokens {
 pub struct Meta {
     pub format: Format,
     /// The agent, as the pipeline names its prompt file, without `.md`: `page`, `feedback`.
-    pub agent: Option<String>,
+    pub agent: Option<Name>,
     /// `extraction` or `review`.
-    pub phase: Option<String>,
+    pub phase: Option<Name>,
     /// The page number, from the page image's name (`<base>-p<N>.png`).
     pub page: Option<u32>,
     /// The page image the call was given.
-    pub image: Option<String>,
+    pub image: Option<Name>,
     /// The bench round: the name of the campaign directory the run sits in.
-    pub round: Option<String>,
+    pub round: Option<Name>,
     /// The document: the name of the run directory (the bench's document id).
-    pub document: Option<String>,
+    pub document: Option<Name>,
     /// The review iteration the call belongs to.
     pub iteration: Option<u32>,
-    pub model: Option<String>,
-    pub provider: Option<String>,
+    pub model: Option<Name>,
+    pub provider: Option<Name>,
     pub stop: StopReason,
     /// The stop reason in the provider's own words (`max_tokens`, `length`, …).
-    pub stop_detail: Option<String>,
+    pub stop_detail: Option<Name>,
     pub tokens: Tokens,
     pub duration_ms: Option<u64>,
     /// When the record was written, as logged (ISO-8601 in the run log).
-    pub ts: Option<String>,
+    pub ts: Option<Name>,
     /// The document's outcome from the bench ledger (or `meta.json`): `ready_for_review`,
     /// `failed`, `client_timeout`, …
-    pub document_outcome: Option<String>,
+    pub document_outcome: Option<Name>,
     /// How the run ended according to its own log: `complete`, or `failed: <error>`.
-    pub run_outcome: Option<String>,
+    pub run_outcome: Option<Name>,
     /// The Feedback Agent's verdict on this page, from the `page_verify_ok` /
     /// `page_verify_failed` event that followed the call.
     pub page_verified: Option<bool>,
     /// Which of the fields above were inferred rather than read off the record.
-    pub inferred: Vec<&'static str>,
+    pub inferred: Inferred,
     /// `--meta NAME=POINTER` values whose NAME is none of the fields above.
     pub extra: Vec<(String, String)>,
 }
@@ -247,20 +248,49 @@ impl Meta {
             document_outcome: None,
             run_outcome: None,
             page_verified: None,
-            inferred: Vec::new(),
+            inferred: Inferred::default(),
             extra: Vec::new(),
         }
     }
 
     /// Whether `field` was inferred.
     pub fn is_inferred(&self, field: &str) -> bool {
-        self.inferred.contains(&field)
+        self.inferred.contains(field)
     }
 
     pub(crate) fn infer(&mut self, field: &'static str) {
-        if !self.inferred.contains(&field) {
-            self.inferred.push(field);
+        let known = self.inferred.insert(field);
+        debug_assert!(known, "{field} is not one of Inferred::FIELDS");
+    }
+}
+
+/// The fields of a [`Meta`] that were inferred: a set of [`Inferred::FIELDS`], a bit each
+/// (every reply of a run log has five; a list of them would cost each reply a vector).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Inferred(u8);
+
+impl Inferred {
+    /// Every field that can be inferred, in the order they are named: the order the run log
+    /// infers them in.
+    pub const FIELDS: [&'static str; 7] =
+        ["model", "provider", "tokens", "duration_ms", "stop", "iteration", "page_verified"];
+
+    pub fn contains(self, field: &str) -> bool {
+        Inferred::FIELDS.iter().position(|&f| f == field).is_some_and(|i| self.0 & (1 << i) != 0)
+    }
+
+    /// Adds `field`; false if it is none of [`Inferred::FIELDS`] (nothing is added).
+    fn insert(&mut self, field: &str) -> bool {
+        let at = Inferred::FIELDS.iter().position(|&f| f == field);
+        if let Some(i) = at {
+            self.0 |= 1 << i;
         }
+        at.is_some()
+    }
+
+    /// The fields inferred, in the order of [`Inferred::FIELDS`].
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Inferred::FIELDS.into_iter().enumerate().filter(move |(i, _)| self.0 & (1 << i) != 0).map(|(_, f)| f)
     }
 }
 

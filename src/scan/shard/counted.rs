@@ -13,6 +13,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::analysis::{Class, Config, Flag};
 use crate::exact::trace::DecidedBy;
+use crate::logs::Name;
 use crate::readers::Outcome;
 
 use crate::scan::merge::{ShardError, Unread, at, check_config, number, read_problems};
@@ -283,11 +284,11 @@ impl Scan {
             scan.pages.push(Call {
                 reply: Some(reply),
                 answered: true,
-                round: c.round,
-                document: c.document,
+                round: c.round.into(),
+                document: c.document.into(),
                 page: c.page,
-                agent: c.agent,
-                ts: c.ts,
+                agent: c.agent.map(Name::from),
+                ts: c.ts.map(Name::from),
                 html: c.html,
                 ended: c.ended,
             });

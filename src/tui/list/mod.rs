@@ -317,10 +317,10 @@ impl Change<'_> {
     pub fn arrive(&mut self, mut e: Entry, initial: bool) {
         let list = &mut *self.list;
         e.new = !initial && !list.restarted.remove(&e.id);
-        if let Some(r) = e.meta().and_then(|m| m.round.as_ref())
-            && !list.rounds.contains(&Natural(r.clone()))
+        if let Some(r) = e.meta().and_then(|m| m.round.as_deref())
+            && !list.rounds.contains(&Natural(r.to_owned()))
         {
-            list.rounds.insert(Natural(r.clone()));
+            list.rounds.insert(Natural(r.to_owned()));
         }
         list.problems += usize::from(matches!(e.body, Body::Diagnostic(_)));
         list.files.add(&e);
@@ -332,8 +332,8 @@ impl Change<'_> {
     /// the entry's key.
     pub fn amend(&mut self, source: &Path, line: usize, meta: Box<Meta>) -> Option<EntryKey> {
         let i = self.list.files.at_line(source, line).and_then(|k| self.index(k))?;
-        if let Some(r) = meta.round.as_ref().filter(|r| !self.list.rounds.contains(&Natural(r.to_string()))) {
-            self.list.rounds.insert(Natural(r.clone()));
+        if let Some(r) = meta.round.as_deref().filter(|r| !self.list.rounds.contains(&Natural((*r).to_owned()))) {
+            self.list.rounds.insert(Natural(r.to_owned()));
         }
         let e = self.entry_mut(i);
         match &mut e.body {
@@ -470,7 +470,7 @@ fn rename(e: &mut Entry, from: &Path, to: &Path) {
     if let Some(id) = renamed_id(&e.id, e.line, from, to) {
         e.id = id;
     }
-    e.source = to.to_path_buf();
+    e.source = Arc::from(to);
     if let Body::Diagnostic(d) = &mut e.body {
         d.source = to.to_path_buf();
         e.id = d.to_string();

@@ -436,8 +436,8 @@ mod tests {
 
     fn reply(key: EntryKey, source: &str, line: usize, id: Option<&str>, text: &str, ts: Option<&str>) -> Entry {
         let mut meta = Meta::new(Format::RunLog);
-        meta.agent = Some(if key.is_multiple_of(3) { "page" } else { "feedback" }.to_owned());
-        meta.ts = ts.map(str::to_owned);
+        meta.agent = Some(if key.is_multiple_of(3) { "page" } else { "feedback" }.into());
+        meta.ts = ts.map(Into::into);
         let id = id.map_or_else(|| format!("{source}:{line}"), str::to_owned);
         let item =
             Item::Reply(Reply { id, source: source.into(), line: Some(line), offset: 0, text: text.into(), meta });
@@ -606,12 +606,12 @@ mod tests {
     fn plain(e: &Entry) -> Plain {
         Plain {
             key: e.key,
-            source: e.source.clone(),
+            source: e.source.to_path_buf(),
             line: e.line,
             id: e.id.clone(),
             gone: e.gone,
             new: e.new,
-            ts: e.meta().and_then(|m| m.ts.clone()),
+            ts: e.meta().and_then(|m| m.ts.as_deref().map(str::to_owned)),
             problem: matches!(e.body, Body::Diagnostic(_)),
         }
     }
@@ -637,7 +637,7 @@ mod tests {
                         {
                             // A load problem has no metadata to amend.
                             if !e.problem {
-                                e.ts = meta.ts.clone();
+                                e.ts = meta.ts.as_deref().map(str::to_owned);
                             }
                         }
                     }
@@ -688,7 +688,7 @@ mod tests {
                 }
                 Change::Amend { file, line, ts } => {
                     let mut meta = Meta::new(Format::RunLog);
-                    meta.ts = ts_of(ts);
+                    meta.ts = ts_of(ts).map(Into::into);
                     Incoming::Amended { source: FILES[file].into(), line, meta: Box::new(meta) }
                 }
                 Change::Restart { file } => Incoming::Restarted { source: FILES[file].into() },

@@ -266,8 +266,8 @@ pub(super) fn choices(state: &State) -> Vec<Badge> {
     for e in state.list.entries() {
         // The groups a reply names (the summary screen has the replies that name none).
         if let (Some(m), true) = (e.meta(), e.is_reply()) {
-            groups.extend(m.agent.clone().map(Row::Agent));
-            groups.extend(m.round.clone().map(Row::Round));
+            groups.extend(m.agent.as_deref().map(|a| Row::Agent(a.to_owned())));
+            groups.extend(m.round.as_deref().map(|r| Row::Round(r.to_owned())));
             groups.insert(Row::Format(m.format.name().to_owned()));
         }
     }

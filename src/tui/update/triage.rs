@@ -51,5 +51,5 @@ pub(super) fn open(state: &mut State, fx: &mut Vec<Effect>) {
         }
         (None, None) => 1,
     };
-    fx.push(Effect::Open { path: e.source.clone(), line });
+    fx.push(Effect::Open { path: e.source.to_path_buf(), line });
 }
