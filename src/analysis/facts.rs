@@ -90,10 +90,10 @@ impl Noted {
 /// One reply, as the scan counts it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Facts {
-    pub id: String,
+    pub id: Name,
     /// `PATH:LINE`, where it is not the id (a record with an id of its own): what
     /// `explain` takes.
-    pub reference: Option<String>,
+    pub reference: Option<Name>,
     pub bytes: usize,
     pub agent: Option<Name>,
     pub round: Option<Name>,
@@ -204,8 +204,8 @@ impl Facts {
     pub fn named(self, reply: &Reply) -> Facts {
         let reference = reply.reference();
         Facts {
-            reference: (reference != reply.id).then_some(reference),
-            id: reply.id.clone(),
+            reference: (reference != reply.id).then(|| reference.into()),
+            id: reply.id.as_str().into(),
             agent: reply.meta.agent.clone(),
             round: reply.meta.round.clone(),
             format: reply.meta.format,
@@ -251,7 +251,7 @@ impl Facts {
         let never_closes = matches!(seed.whole_reply, WholeReply::NoReading { why: NoReading::NeverCloses, .. });
         let facts = Facts {
             reference: None,
-            id: String::new(),
+            id: Name::from(""),
             bytes: text.len(),
             agent: None,
             round: None,

@@ -279,8 +279,8 @@ fn put(out: &mut Map<String, Json>, key: &str, value: Json) {
 fn reply_json(scan: &Scan, reply: Option<usize>) -> Json {
     match reply.and_then(|i| scan.replies.get(i)) {
         Some(r) => match &r.reference {
-            Some(at) => json!({"id": r.id, "reference": at}),
-            None => json!({"id": r.id}),
+            Some(at) => json!({"id": &*r.id, "reference": &**at}),
+            None => json!({"id": &*r.id}),
         },
         None => Json::Null,
     }

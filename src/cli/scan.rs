@@ -638,7 +638,7 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
 fn difference_json(scan: &Scan, d: &Difference) -> Json {
     let (id, class, account) = (scan.id(d.reply), d.class.name(), &d.account);
     match scan.replies.get(d.reply).and_then(|r| r.reference.as_ref()) {
-        Some(r) => json!({"id": id, "reference": r, "class": class, "account": account}),
+        Some(r) => json!({"id": id, "reference": &**r, "class": class, "account": account}),
         None => json!({"id": id, "class": class, "account": account}),
     }
 }
@@ -813,7 +813,7 @@ fn render_json_of(scan: &Scan, list: bool, differences: bool) -> Json {
                 let mut o = Map::new();
                 o.insert("id".to_owned(), json!(scan.id(i)));
                 if let Some(r) = scan.replies.get(i).and_then(|r| r.reference.as_ref()) {
-                    o.insert("reference".to_owned(), json!(r));
+                    o.insert("reference".to_owned(), json!(&**r));
                 }
                 o.insert("round".to_owned(), json!(&*c.round));
                 o.insert("document".to_owned(), json!(&*c.document));

@@ -92,8 +92,8 @@ pub fn differences(scan: &Scan) -> Vec<Entry> {
             let name = scan.replies.get(d.reply);
             out.push(Entry {
                 comparison: comparison.clone(),
-                id: name.map(|n| n.id.clone()).unwrap_or_default(),
-                reference: name.and_then(|n| n.reference.clone()),
+                id: name.map(|n| n.id.to_string()).unwrap_or_default(),
+                reference: name.and_then(|n| n.reference.as_deref().map(str::to_owned)),
                 class: Some(d.class),
                 account: d.account.clone(),
             });
@@ -158,8 +158,7 @@ struct Checked<'s> {
 
 impl<'s> Checked<'s> {
     fn of(scan: &'s Scan) -> Checked<'s> {
-        let replies =
-            scan.replies.iter().enumerate().map(|(i, r)| ((r.id.as_str(), r.reference.as_deref()), i)).collect();
+        let replies = scan.replies.iter().enumerate().map(|(i, r)| ((&*r.id, r.reference.as_deref()), i)).collect();
         Checked { scan, replies }
     }
 
@@ -185,7 +184,7 @@ mod tests {
         let mut s = Scanner::new(Config::default());
         for (id, t) in texts {
             let mut f = crate::analysis::Facts::of_text(t, false, s.config(), &[]);
-            f.id = (*id).to_owned();
+            f.id = (*id).into();
             s.add_facts(f);
         }
         s.finish()

@@ -83,7 +83,11 @@ impl Scan {
             Some(r) if r.len() == names.len() => r.iter().map(|r| r.as_str().map(str::to_owned)).collect(),
             _ => return Err(ShardError::NotAScan("ids.references is not one per reply".to_owned())),
         };
-        scan.replies = names.into_iter().zip(references).map(|(id, reference)| ReplyName { id, reference }).collect();
+        scan.replies = names
+            .into_iter()
+            .zip(references)
+            .map(|(id, reference)| ReplyName { id: id.into(), reference: reference.map(Name::from) })
+            .collect();
         scan.bytes = number(json, "bytes")?;
         scan.calls_without_reply = strings(ids.get("calls_without_reply"), "ids.calls_without_reply")?;
         let unread = ids.get("unread").ok_or_else(|| ShardError::NotAScan("no list of ids.unread".to_owned()))?;
@@ -419,7 +423,7 @@ impl<'a> Places<'a> {
     fn of(replies: &'a [ReplyName]) -> Places<'a> {
         let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, r) in replies.iter().enumerate() {
-            by_id.entry(r.id.as_str()).or_default().push(i);
+            by_id.entry(&*r.id).or_default().push(i);
         }
         Places { replies, by_id }
     }

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use crate::analysis::{Class, Config, Facts, Flag, Pair, flags};
 use crate::exact::trace::{DecidedBy, Verdict};
-use crate::logs::{Diagnostic, Event, Item, Reply};
+use crate::logs::{Diagnostic, Event, Item, Name, Reply};
 use crate::query::Query;
 use crate::readers::pending::Answered;
 use crate::readers::{Outcome, ReaderId, ReaderProblem};
@@ -26,9 +26,10 @@ pub const NONE_KEY: &str = "(none)";
 /// list of replies in a [`Scan`] holds those numbers, ascending.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplyName {
-    pub id: String,
+    /// Shared with the reply's facts (and, in the inspector, its entry).
+    pub id: Name,
     /// `PATH:LINE` where that is not the id.
-    pub reference: Option<String>,
+    pub reference: Option<Name>,
 }
 
 /// The replies of one agent, round or format.
@@ -292,7 +293,7 @@ impl Scan {
 
     /// The id of reply `index`.
     pub fn id(&self, index: usize) -> &str {
-        self.replies.get(index).map_or("", |r| r.id.as_str())
+        self.replies.get(index).map_or("", |r| &*r.id)
     }
 
     /// The replies the seed decided this way.

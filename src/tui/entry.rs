@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::analysis::{Config, Facts, Flag};
-use crate::logs::{Diagnostic, EventKind, Item, Listed, Locator, Meta, StopReason, Written};
+use crate::logs::{Diagnostic, EventKind, Item, Listed, Locator, Meta, Name, StopReason, Written};
 use crate::readers::ReaderId;
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
@@ -59,7 +59,8 @@ pub fn hash(text: &str) -> u64 {
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub key: EntryKey,
-    pub id: String,
+    /// Shared with its facts and the summary's name of it.
+    pub id: Name,
     /// Shared with every entry of its file, where the list's intake gave it one copy
     /// ([`crate::logs::Names::path`]).
     pub source: Arc<Path>,
@@ -102,7 +103,7 @@ impl Entry {
     fn of(key: EntryKey, id: String, source: Arc<Path>, line: Option<usize>, body: Body) -> Entry {
         Entry {
             key,
-            id,
+            id: id.into(),
             source,
             line,
             body,
@@ -154,7 +155,7 @@ impl Entry {
         let t = self.text()?;
         Some(Locator {
             source: self.source.to_path_buf(),
-            id: self.id.clone(),
+            id: self.id.to_string(),
             line: self.line,
             offset: t.offset,
             // Only while the text is the one listed: a reply found changed was read whole.
@@ -183,7 +184,7 @@ impl Entry {
             facts.flags.push(r.clone());
         }
         let reference = self.reference();
-        facts.reference = (reference != self.id).then_some(reference);
+        facts.reference = (*reference != *self.id).then(|| reference.into());
         facts.id.clone_from(&self.id);
         if let Some(meta) = self.meta() {
             facts.agent.clone_from(&meta.agent);
@@ -232,7 +233,7 @@ impl Entry {
     pub fn label(&self) -> String {
         let path_based = self.id.starts_with(&*self.source.to_string_lossy());
         if !path_based && !matches!(self.body, Body::Diagnostic(_)) {
-            return self.id.clone();
+            return self.id.to_string();
         }
         let run_log = self.source.file_name().is_some_and(|n| n == "log.jsonl");
         let short = match self.source.parent().and_then(|p| p.file_name()) {

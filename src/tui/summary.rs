@@ -135,7 +135,7 @@ impl Corpus {
                 _ => self.pending += 1,
             },
             Body::Event { meta, .. } => {
-                self.scan.calls_without_reply.push(e.id.clone());
+                self.scan.calls_without_reply.push(e.id.to_string());
                 self.scan.pages.calls.extend(Call::of(meta, None, false, None));
             }
             Body::Diagnostic(d) => self.scan.unread.push(InputDiagnostic::Loaded(d.clone())),

@@ -167,14 +167,14 @@ fn extract_scan_and_the_inspector_read_every_reply_alike() {
     drive(&mut s, Msg::Facts(early));
     // The `≠` badge comes with the early facts: the first-wins comparison, as the scan made it.
     for e in s.list.entries().iter().filter(|e| e.is_reply()) {
-        let scanned = said.get(&("first-wins".to_owned(), e.id.clone())).map(String::as_str);
+        let scanned = said.get(&("first-wins".to_owned(), e.id.to_string())).map(String::as_str);
         assert_eq!(e.against_seed(&config, ReaderId::FIRST_WINS), Some(scanned), "≠ on {}", e.id);
     }
     fixture::complete(&mut s);
     // The what-if column, for every reader.
     for e in s.list.entries().iter().filter(|e| e.is_reply()) {
         for p in &config.pairs {
-            let scanned = said.get(&(config.key(p), e.id.clone())).map(String::as_str);
+            let scanned = said.get(&(config.key(p), e.id.to_string())).map(String::as_str);
             assert_eq!(e.against_seed(&config, p.from), Some(scanned), "{} on {}", config.key(p), e.id);
         }
     }
@@ -189,7 +189,7 @@ fn extract_scan_and_the_inspector_read_every_reply_alike() {
         let Mode::Filter { cursor } = s.mode else { panic!("the filter menu is open") };
         let keys = if at > cursor { "j".repeat(at - cursor) } else { "k".repeat(cursor - at) };
         typed(&mut s, &format!("{keys} "));
-        let shown: Vec<&str> = s.list.view().iter().map(|&i| s.list.entries()[i].id.as_str()).collect();
+        let shown: Vec<&str> = s.list.view().iter().map(|&i| &*s.list.entries()[i].id).collect();
         let listed = ids_at(&json, row.json_key(&config));
         let mut shown_sorted = shown.clone();
         shown_sorted.sort_unstable();

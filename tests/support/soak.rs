@@ -51,7 +51,7 @@ pub fn soak(length: Duration) -> Report {
     let marked_text = writer.first_texts[1].clone();
     for f in &mut followers {
         agrees(f, "the first load");
-        let at = f.state.list.view().iter().position(|&i| f.state.list.entries()[i].id == writer.first_id(2));
+        let at = f.state.list.view().iter().position(|&i| *f.state.list.entries()[i].id == *writer.first_id(2));
         f.state.list.set_cursor(at.unwrap());
         let fx = typed(&mut f.state, "mrotates soon\n");
         f.effects(fx);
@@ -117,7 +117,7 @@ fn shown(s: &State) -> Vec<Listed> {
         .iter()
         .map(|e| {
             let (len, hash) = e.text().map_or((0, 0), |t| (t.len, t.hash));
-            (e.id.clone(), e.source.to_path_buf(), e.line, len, hash)
+            (e.id.to_string(), e.source.to_path_buf(), e.line, len, hash)
         })
         .collect();
     out.sort();
@@ -138,13 +138,8 @@ fn agrees(f: &mut Follower, when: &str) {
             break;
         }
         if start.elapsed() > DEADLINE {
-            let problems: Vec<&str> = s
-                .list
-                .entries()
-                .iter()
-                .filter(|e| matches!(e.body, Body::Diagnostic(_)))
-                .map(|e| e.id.as_str())
-                .collect();
+            let problems: Vec<&str> =
+                s.list.entries().iter().filter(|e| matches!(e.body, Body::Diagnostic(_))).map(|e| &*e.id).collect();
             panic!(
                 "{:?}, {when}: after {DEADLINE:?} the list is not what list lists\n{}\nproblems listed: {problems:#?}\n{}",
                 f.mode,
@@ -158,7 +153,7 @@ fn agrees(f: &mut Follower, when: &str) {
     assert_eq!(s.loading.diagnostics, 0, "{:?}, {when}: {:?}", f.mode, s.loading.last_diagnostic);
     for e in s.list.entries().iter().filter(|e| e.is_reply()) {
         assert!(!e.gone, "{:?}, {when}: {} is listed as gone", f.mode, e.id);
-        let (text, stopped) = &texts[&e.id];
+        let (text, stopped) = &texts[&*e.id];
         let mut expected = e.clone();
         expected.set_facts(Read::whole(e.key, text, *stopped, &s.config).facts);
         assert_eq!(e.facts, expected.facts, "{:?}, {when}: {}'s facts are not its text's", f.mode, e.id);
@@ -174,7 +169,7 @@ fn same_place(f: &Follower, text: &str, key: u64) {
     assert!(e.id.contains("doc00/log.") && !e.id.contains("doc00/log.jsonl"), "{:?}: {} moved", f.mode, e.id);
     assert!(s.list.is_marked(e), "{:?}: the mark moved with {}", f.mode, e.id);
     let saved = f.saved_marks.as_ref().unwrap();
-    assert_eq!(saved.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(), [e.id.as_str()], "{:?}", f.mode);
+    assert_eq!(saved.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(), [&*e.id], "{:?}", f.mode);
     assert_eq!(arrival(e.key), arrival(key), "{:?}: the same entry", f.mode);
     assert!(!e.new, "{:?}: {} is not new", f.mode, e.id);
 }

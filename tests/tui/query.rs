@@ -71,7 +71,7 @@ fn shown(s: &State) -> Vec<String> {
         .iter()
         .map(|&i| &s.list.entries()[i])
         .filter(|e| e.meta().is_some())
-        .map(|e| e.id.clone())
+        .map(|e| e.id.to_string())
         .collect();
     ids.sort();
     ids

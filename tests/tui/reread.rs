@@ -138,7 +138,7 @@ fn query(s: &mut State, text: &str) {
 
 /// Ids of the replies the list shows.
 fn shown(s: &State) -> Vec<String> {
-    s.list.view().iter().map(|&i| s.list.entries()[i].id.clone()).collect()
+    s.list.view().iter().map(|&i| s.list.entries()[i].id.to_string()).collect()
 }
 
 #[test]

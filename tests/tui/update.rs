@@ -303,11 +303,11 @@ fn a_reply_renamed_with_its_file_keeps_its_mark_and_place_and_what_was_asked_und
     let mut s = state(items, 100, 30);
     // Sorted by size, where a rename moves nothing.
     typed(&mut s, "s");
-    let at = s.list.view().iter().position(|&i| s.list.entries()[i].id == "logs/a.jsonl:2").unwrap();
+    let at = s.list.view().iter().position(|&i| *s.list.entries()[i].id == *"logs/a.jsonl:2").unwrap();
     s.list.set_cursor(at);
     typed(&mut s, "mlook at this\n");
     let before = s.selected().unwrap().clone();
-    let view = |s: &State| s.list.shown().map(|e| e.id.clone()).collect::<Vec<_>>();
+    let view = |s: &State| s.list.shown().map(|e| e.id.to_string()).collect::<Vec<_>>();
     let order = view(&s);
 
     let moves = vec![(PathBuf::from("logs/a.jsonl"), PathBuf::from("logs/a.1.jsonl"))];
@@ -315,7 +315,7 @@ fn a_reply_renamed_with_its_file_keeps_its_mark_and_place_and_what_was_asked_und
     let renamed: Vec<String> = order.iter().map(|id| id.replace("logs/a.jsonl", "logs/a.1.jsonl")).collect();
     assert_eq!(view(&s), renamed, "every reply in its place, under its new name");
     let e = s.selected().unwrap();
-    assert_eq!((e.id.as_str(), &*e.source), ("logs/a.1.jsonl:2", std::path::Path::new("logs/a.1.jsonl")));
+    assert_eq!((&*e.id, &*e.source), ("logs/a.1.jsonl:2", std::path::Path::new("logs/a.1.jsonl")));
     assert_eq!(
         e.facts,
         before.facts.map(|mut f| {
@@ -487,7 +487,7 @@ fn row_index(s: &State, target: &Row) -> usize {
 }
 
 fn shown_ids(s: &State) -> Vec<String> {
-    s.list.view().iter().map(|&i| s.list.entries()[i].id.clone()).collect()
+    s.list.view().iter().map(|&i| s.list.entries()[i].id.to_string()).collect()
 }
 
 #[test]
@@ -543,7 +543,7 @@ fn enter_on_a_comparison_row_lists_exactly_its_replies_and_selects_the_first() {
     assert_eq!(expected, ["logs/run-1/log.jsonl:13", "logs/run-1/log.jsonl:14", "logs/run-1/log.jsonl:20"]);
     assert_eq!(shown_ids(&s), expected);
     assert_eq!(s.list.cursor(), 0);
-    assert_eq!(s.selected().unwrap().id, expected[0], "the first of them is selected");
+    assert_eq!(*s.selected().unwrap().id, *expected[0], "the first of them is selected");
     assert_eq!(s.what_if, Some(reader(&s, "narrow-everywhere")), "the column shows the what-if's verdict");
     let drawn = screen(&s);
     assert!(drawn.contains("filter: narrow-everywhere differs"), "{drawn}");

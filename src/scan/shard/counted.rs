@@ -198,7 +198,7 @@ impl Scan {
             for (i, key) in replies.iter().cloned().zip(references.iter().cloned()).enumerate() {
                 if keep.contains(&key) {
                     named.insert(i, scan.replies.len());
-                    scan.replies.push(ReplyName { id: key.0, reference: key.1 });
+                    scan.replies.push(ReplyName { id: key.0.into(), reference: key.1.map(Name::from) });
                 }
             }
             let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -269,13 +269,17 @@ impl Scan {
 
         name(&mut scan)?;
         // Each reply a difference names, once: where it was read, when its id repeats.
-        let mut named: HashMap<Named, usize> =
-            scan.replies.iter().enumerate().map(|(i, r)| ((r.id.clone(), r.reference.clone()), i)).collect();
+        let mut named: HashMap<Named, usize> = scan
+            .replies
+            .iter()
+            .enumerate()
+            .map(|(i, r)| ((r.id.to_string(), r.reference.as_deref().map(str::to_owned)), i))
+            .collect();
         let mut name_of = |scan: &mut Scan, key: Named| match named.get(&key) {
             Some(&reply) => reply,
             None => {
                 named.insert(key.clone(), scan.replies.len());
-                scan.replies.push(ReplyName { id: key.0, reference: key.1 });
+                scan.replies.push(ReplyName { id: key.0.into(), reference: key.1.map(Name::from) });
                 scan.replies.len() - 1
             }
         };

@@ -186,7 +186,7 @@ impl List {
     }
 
     pub fn is_marked(&self, e: &Entry) -> bool {
-        self.marks.contains_key(&e.id)
+        self.marks.contains_key(&*e.id)
     }
 
     /// Selects the entry at `pos` in the view (the last, past the end).
@@ -316,7 +316,7 @@ impl Change<'_> {
     /// file restarted is not new.
     pub fn arrive(&mut self, mut e: Entry, initial: bool) {
         let list = &mut *self.list;
-        e.new = !initial && !list.restarted.remove(&e.id);
+        e.new = !initial && !list.restarted.remove(&*e.id);
         if let Some(r) = e.meta().and_then(|m| m.round.as_deref())
             && !list.rounds.contains(&Natural(r.to_owned()))
         {
@@ -352,7 +352,7 @@ impl Change<'_> {
         let list = &mut *self.list;
         for k in list.files.take_file(source) {
             if let Some(i) = list.by_key.remove(&k) {
-                list.restarted.insert(list.entries[i].id.clone());
+                list.restarted.insert(list.entries[i].id.to_string());
                 self.kept.left(i);
             }
         }
@@ -369,7 +369,7 @@ impl Change<'_> {
                 let e = &list.entries[i];
                 if e.is_reply() {
                     replies += 1;
-                    marked += usize::from(list.marks.contains_key(&e.id));
+                    marked += usize::from(list.marks.contains_key(&*e.id));
                 }
                 self.kept.left(i);
             }
@@ -398,10 +398,10 @@ impl Change<'_> {
                 let Some(i) = self.index(k) else { continue };
                 self.kept.displace(self.list, self.lens, i);
                 let e = &mut self.list.entries[i];
-                let was = e.id.clone();
+                let was = e.id.to_string();
                 rename(e, from, to);
                 e.key = k.wrapping_add(MOVED);
-                ids.push((was, e.id.clone(), e.reference()));
+                ids.push((was, e.id.to_string(), e.reference()));
                 keys.push((k, e.key));
             }
         }
@@ -468,12 +468,12 @@ impl Change<'_> {
 /// `e`, of the file renamed from `from` to `to`, as the file at `to` has it.
 fn rename(e: &mut Entry, from: &Path, to: &Path) {
     if let Some(id) = renamed_id(&e.id, e.line, from, to) {
-        e.id = id;
+        e.id = id.into();
     }
     e.source = Arc::from(to);
     if let Body::Diagnostic(d) = &mut e.body {
         d.source = to.to_path_buf();
-        e.id = d.to_string();
+        e.id = d.to_string().into();
     }
     // The facts are named after the reply's id and where it is.
     if let Some(f) = e.facts.take() {

@@ -608,7 +608,7 @@ mod tests {
             key: e.key,
             source: e.source.to_path_buf(),
             line: e.line,
-            id: e.id.clone(),
+            id: e.id.to_string(),
             gone: e.gone,
             new: e.new,
             ts: e.meta().and_then(|m| m.ts.as_deref().map(str::to_owned)),

@@ -153,7 +153,7 @@ pub(super) fn act(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         }
         Action::Mark => {
             if let Some(e) = state.selected() {
-                let note = state.list.marks().get(&e.id).map(|m| m.note.clone()).unwrap_or_default();
+                let note = state.list.marks().get(&*e.id).map(|m| m.note.clone()).unwrap_or_default();
                 prompt(state, PromptKind::Mark, note);
             }
         }

@@ -10,10 +10,10 @@ pub(super) fn mark(state: &mut State, note: String, fx: &mut Vec<Effect>) {
     let Some(e) = state.selected() else { return };
     let reference = e.reference();
     let mark = Mark {
-        id: e.id.clone(),
+        id: e.id.to_string(),
         note: note.trim().to_owned(),
         time: marks::now(),
-        reference: (reference != e.id).then_some(reference),
+        reference: (*reference != *e.id).then_some(reference),
     };
     state.list.mark(mark);
     fx.push(Effect::SaveMarks(state.list.marks().values().cloned().collect()));

@@ -310,7 +310,7 @@ pub(super) fn badges(state: &State, e: &Entry, wide: bool, table: &[Look]) -> Ve
         }
     }
     if marked
-        && let Some(m) = state.list.marks().get(&e.id)
+        && let Some(m) = state.list.marks().get(&*e.id)
         && !m.note.is_empty()
         && wide
     {
