@@ -116,7 +116,9 @@ pub struct Facts {
     pub cut: Vec<(usize, usize)>,
     /// For each of the config's pairs (by index, ascending) whose readers disagree: which
     /// way, and the account.
-    pub differences: Vec<(usize, Class, String)>,
+    /// The account is shared with the scan that counts it (the summary keeps one per pair
+    /// and reply that differ: several a reply on a hard campaign).
+    pub differences: Vec<(usize, Class, Arc<str>)>,
     /// The command readers (ascending) that gave no value for this reply and said why: it
     /// threw, returned text that is not JSON, or failed (its comparisons are then not made).
     pub noted: Vec<Noted>,
@@ -225,7 +227,7 @@ impl Facts {
 
     /// Whether the config's pair `p` reads this reply differently: which way, and how.
     pub fn differs(&self, p: usize) -> Option<(Class, &str)> {
-        self.differences.iter().find(|(q, _, _)| *q == p).map(|(_, c, a)| (*c, a.as_str()))
+        self.differences.iter().find(|(q, _, _)| *q == p).map(|(_, c, a)| (*c, &**a))
     }
 
     /// What command reader `reader` said of this reply, where it gave no value.
@@ -316,7 +318,7 @@ impl Facts {
                     let reader = config.catalogue.name(pair.from).to_owned();
                     self.flags.push(Raised::ReadersDisagree { reader, account: line.clone() });
                 }
-                self.differences.push((i, class, line));
+                self.differences.push((i, class, line.into()));
             }
             // An answer is held only while a comparison still needs it: each may be as large as
             // the reply, and there are ten readers.

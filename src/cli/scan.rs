@@ -432,7 +432,7 @@ fn shown_by_class(c: &Comparison, list: bool) -> Vec<ClassShown<'_>> {
             } else {
                 let mut at: HashMap<&str, usize> = HashMap::new();
                 for d in c.of(class) {
-                    match at.get(d.account.as_str()) {
+                    match at.get(&*d.account) {
                         Some(&i) => lines[i].1 += 1,
                         None => {
                             at.insert(&d.account, lines.len());
@@ -638,8 +638,8 @@ pub fn render_json(scan: &Scan, list: bool) -> Json {
 fn difference_json(scan: &Scan, d: &Difference) -> Json {
     let (id, class, account) = (scan.id(d.reply), d.class.name(), &d.account);
     match scan.replies.get(d.reply).and_then(|r| r.reference.as_ref()) {
-        Some(r) => json!({"id": id, "reference": &**r, "class": class, "account": account}),
-        None => json!({"id": id, "class": class, "account": account}),
+        Some(r) => json!({"id": id, "reference": &**r, "class": class, "account": &**account}),
+        None => json!({"id": id, "class": class, "account": &**account}),
     }
 }
 

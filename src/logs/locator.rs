@@ -10,19 +10,22 @@
 //! where they were.
 
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::logs::loader::{Loader, Start};
 use crate::logs::model::diagnostic::Problem;
+use crate::logs::model::names::Name;
 use crate::logs::model::reply::{FileOut, Item, Listed, Reply};
 use crate::logs::model::written::Written;
 
 /// Where a reply was loaded from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locator {
-    pub source: PathBuf,
+    /// Shared, where its maker has one copy (an inspector's entry).
+    pub source: Arc<Path>,
     /// The reply's id, unique within what its file holds.
-    pub id: String,
+    pub id: Name,
     /// The 1-based line its record is on, in a line-oriented file.
     pub line: Option<usize>,
     /// The byte offset of that line (of the record, in a file read whole).
@@ -34,13 +37,19 @@ pub struct Locator {
 impl Locator {
     /// Where a reply a listing kept is.
     pub fn listed(l: &Listed) -> Locator {
-        Locator { source: l.source.clone(), id: l.id.clone(), line: l.line, offset: l.offset, written: l.written }
+        Locator {
+            source: l.source.as_path().into(),
+            id: l.id.as_str().into(),
+            line: l.line,
+            offset: l.offset,
+            written: l.written,
+        }
     }
 
     pub fn of(reply: &Reply) -> Locator {
         Locator {
-            source: reply.source.clone(),
-            id: reply.id.clone(),
+            source: reply.source.as_path().into(),
+            id: reply.id.as_str().into(),
             line: reply.line,
             offset: reply.offset,
             written: None,
@@ -116,7 +125,7 @@ impl Found<'_> {
         match out {
             FileOut::Item(Item::Reply(r)) => {
                 let slot = (0..self.all.len())
-                    .find(|&i| self.texts[i].is_none() && self.all[i].id == r.id && at.is_none_or(|a| a == i));
+                    .find(|&i| self.texts[i].is_none() && *self.all[i].id == *r.id && at.is_none_or(|a| a == i));
                 if let Some(i) = slot {
                     self.texts[i] = Some(r.text);
                 }
@@ -208,7 +217,7 @@ mod tests {
         let at: Vec<Locator> = listed.iter().map(Locator::listed).collect();
         let loader = Loader::new(LoadOptions::default());
         let texts: Vec<String> = loader.reread_all(&at).into_iter().map(Result::unwrap).collect();
-        assert_eq!(texts, at.iter().map(|a| loaded[&a.id].clone()).collect::<Vec<_>>());
+        assert_eq!(texts, at.iter().map(|a| loaded[&*a.id].clone()).collect::<Vec<_>>());
 
         // Every line's last byte broken: the lines are no JSON now, but each text written as
         // it was reads, by its string alone; the others are read through their lines, and fail.
@@ -226,7 +235,7 @@ mod tests {
         // is read, and gives the new text.
         let changed = lines_of_long_texts().replacen("page 3 ", "PAGE 3 ", 1);
         std::fs::write(&path, &changed).unwrap();
-        let r3 = at.iter().position(|a| a.id == "r3").unwrap();
+        let r3 = at.iter().position(|a| *a.id == *"r3").unwrap();
         let got = loader.reread(&at[r3]).unwrap();
         assert!(got.starts_with("<p class=\"x\">PAGE 3 "), "{}", &got[..30]);
         std::fs::write(&path, "").unwrap();
@@ -239,7 +248,7 @@ mod tests {
         let path = dir.path().join("replies.jsonl");
         std::fs::write(&path, "{\"id\":\"a\",\"text\":\"one\"}\n{\"id\":\"b\",\"text\":\"two\"}\n").unwrap();
         let loader = Loader::new(LoadOptions::default());
-        let b = Locator { source: path.clone(), id: "b".to_owned(), line: Some(2), offset: 24, written: None };
+        let b = Locator { source: path.as_path().into(), id: "b".into(), line: Some(2), offset: 24, written: None };
         assert_eq!(loader.reread(&b).as_deref(), Ok("two"));
         // Rewritten with a longer first line: the reply moved, and is found by its id.
         std::fs::write(&path, "{\"id\":\"a\",\"text\":\"one more\"}\n{\"id\":\"b\",\"text\":\"two\"}\n").unwrap();

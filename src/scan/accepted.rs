@@ -95,7 +95,7 @@ pub fn differences(scan: &Scan) -> Vec<Entry> {
                 id: name.map(|n| n.id.to_string()).unwrap_or_default(),
                 reference: name.and_then(|n| n.reference.as_deref().map(str::to_owned)),
                 class: Some(d.class),
-                account: d.account.clone(),
+                account: d.account.to_string(),
             });
         }
     }

@@ -346,7 +346,7 @@ fn put(row: &Row, scan: &mut Scan, held: Vec<(usize, Held)>, count: &Json) {
                 c.differ = held
                     .into_iter()
                     .filter_map(|(reply, h)| match h {
-                        Held::Difference(class, account) => Some(Difference { reply, class, account }),
+                        Held::Difference(class, account) => Some(Difference { reply, class, account: account.into() }),
                         _ => None,
                     })
                     .collect();

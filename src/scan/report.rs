@@ -287,12 +287,12 @@ impl Row {
             Row::Differs(i) => scan
                 .comparisons
                 .get(*i)
-                .map(|c| c.differ.iter().map(|d| (d.reply, d.account.clone())).collect())
+                .map(|c| c.differ.iter().map(|d| (d.reply, d.account.to_string())).collect())
                 .unwrap_or_default(),
             Row::Class(i, c) => scan
                 .comparisons
                 .get(*i)
-                .map(|x| x.of(*c).map(|d| (d.reply, d.account.clone())).collect())
+                .map(|x| x.of(*c).map(|d| (d.reply, d.account.to_string())).collect())
                 .unwrap_or_default(),
             Row::Reader(r, o) => scan
                 .notes(*r)

@@ -68,8 +68,8 @@ pub struct Difference {
     pub reply: usize,
     /// Which of them reads where the other reads nothing, if either.
     pub class: Class,
-    /// From the pair's first reader's answer to its second's.
-    pub account: String,
+    /// From the pair's first reader's answer to its second's; shared with the reply's facts.
+    pub account: Arc<str>,
 }
 
 /// The outcomes of a command reader's answers that are not a value and say why, in the order
@@ -367,7 +367,10 @@ impl Scan {
         }
         for raised in &f.flags {
             if let Some(list) = self.flags.get_mut(raised.flag().index()) {
-                list.push((index, flags::explain(raised)));
+                // Kept as long as the scan: a hard campaign raises one or two a reply.
+                let mut sentence = flags::explain(raised);
+                sentence.shrink_to_fit();
+                list.push((index, sentence));
             }
         }
         for n in f.noted {

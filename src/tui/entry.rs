@@ -154,8 +154,8 @@ impl Entry {
     pub fn locator(&self) -> Option<Locator> {
         let t = self.text()?;
         Some(Locator {
-            source: self.source.to_path_buf(),
-            id: self.id.to_string(),
+            source: self.source.clone(),
+            id: self.id.clone(),
             line: self.line,
             offset: t.offset,
             // Only while the text is the one listed: a reply found changed was read whole.

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::analysis::batch::Filling;
 use crate::analysis::{Config, Facts};
-use crate::logs::{Loader, Locator, Problem};
+use crate::logs::{Loader, Locator, Name, Problem};
 use crate::readers::pending::{Asked, Pending};
 
 use super::entry::EntryKey;
@@ -132,14 +132,14 @@ pub fn run(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &L
 /// with it.
 struct Awaiting {
     key: EntryKey,
-    id: String,
+    id: Name,
     text: Arc<str>,
     facts: Facts,
 }
 
 impl Asked for Awaiting {
     fn replies(&self) -> impl Iterator<Item = (&str, &str)> {
-        std::iter::once((self.id.as_str(), &*self.text))
+        std::iter::once((&*self.id, &*self.text))
     }
 }
 

@@ -213,7 +213,7 @@ fn details(rx: &Receiver<DetailJob>, ui: &Sender<Msg>, config: &Config, loader: 
             let msg = match text {
                 Ok(text) => {
                     if !commands.is_empty() {
-                        let id = job.locator.as_ref().map_or_else(|| job.key.to_string(), |l| l.id.clone());
+                        let id = job.locator.as_ref().map_or_else(|| job.key.to_string(), |l| l.id.to_string());
                         let asked = Asking { key: job.key, id, text: text.clone() };
                         pending.get_or_insert_with(|| Pending::start(&second_run(config), &commands)).ask(vec![asked]);
                     }

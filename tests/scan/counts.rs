@@ -276,7 +276,7 @@ fn differences(replies: &[Reply]) -> BTreeMap<String, Vec<(String, String)>> {
         .map(|c| {
             (
                 scan.config.key(&c.pair),
-                c.differ.iter().map(|d| (scan.id(d.reply).to_owned(), d.account.clone())).collect(),
+                c.differ.iter().map(|d| (scan.id(d.reply).to_owned(), d.account.to_string())).collect(),
             )
         })
         .collect()
@@ -427,7 +427,10 @@ fn one_pair_or_any_two_readers() {
     s.add_reply(&reply("hidden", &text));
     let scan = s.finish();
     assert_eq!(scan.comparisons.len(), 2);
-    assert_eq!(scan.comparison("resume-after-fail").unwrap().differ[0].account, "null → value {issues}");
-    assert_eq!(scan.comparison("last-wins,resume-after-fail").unwrap().differ[0].account, "value {issues} → null");
+    assert_eq!(scan.comparison("resume-after-fail").unwrap().differ[0].account, "null → value {issues}".into());
+    assert_eq!(
+        scan.comparison("last-wins,resume-after-fail").unwrap().differ[0].account,
+        "value {issues} → null".into()
+    );
     assert!(scan.truncation.is_empty());
 }

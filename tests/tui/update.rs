@@ -336,7 +336,7 @@ fn a_reply_renamed_with_its_file_keeps_its_mark_and_place_and_what_was_asked_und
     let reread: Vec<_> = fx
         .iter()
         .filter_map(|f| match f {
-            Effect::Reread { key, locator, .. } => Some((*key, locator.source.clone())),
+            Effect::Reread { key, locator, .. } => Some((*key, locator.source.to_path_buf())),
             _ => None,
         })
         .collect();

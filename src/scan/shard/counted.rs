@@ -315,7 +315,7 @@ impl Scan {
                                 ShardError::NotAScan(format!("{name}: a difference of {id:?} with no class"))
                             })?;
                             let reply = name_of(&mut scan, (id, reference));
-                            differ.push(Difference { reply, class, account });
+                            differ.push(Difference { reply, class, account: account.into() });
                         }
                         let want = value.get("differ").and_then(Json::as_u64);
                         if want != Some(differ.len() as u64) {
