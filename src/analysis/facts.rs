@@ -180,6 +180,11 @@ impl Facts {
         self.differences.sort_by_key(|(p, _, _)| *p);
         self.truncation(text, config, &mut answers);
         self.complete = true;
+        // Kept for as long as the reply is listed (the inspector holds every reply's): at
+        // their length, not at the room a vector's first push makes (four).
+        self.differences.shrink_to_fit();
+        self.flags.shrink_to_fit();
+        self.noted.shrink_to_fit();
     }
 
     /// Each of the config's array fields whose `]` never came, with the entries
