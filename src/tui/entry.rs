@@ -24,8 +24,9 @@ pub enum Body {
         message: String,
         meta: Box<Meta>,
     },
-    /// A problem loading an input: listed so a bad file is seen, not hidden.
-    Diagnostic(Diagnostic),
+    /// A problem loading an input: listed so a bad file is seen, not hidden. Boxed: the
+    /// list holds a reply in every other entry, and a diagnostic is the largest of the three.
+    Diagnostic(Box<Diagnostic>),
 }
 
 /// A reply's text as the list keeps it: its size and hash, and, for a reply loaded from a
@@ -131,9 +132,12 @@ impl Entry {
                 e.line,
                 Body::Event { kind: e.kind, message: e.message, meta: Box::new(e.meta) },
             ),
-            Item::Diagnostic(d) => {
-                of(crate::logs::Diagnostic::to_string(&d), d.source.as_path().into(), d.line, Body::Diagnostic(d))
-            }
+            Item::Diagnostic(d) => of(
+                crate::logs::Diagnostic::to_string(&d),
+                d.source.as_path().into(),
+                d.line,
+                Body::Diagnostic(Box::new(d)),
+            ),
         }
     }
 

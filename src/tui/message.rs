@@ -195,7 +195,10 @@ fn html_of(seed: Option<&crate::exact::Value>) -> Option<usize> {
 
 fn sketch_of(seed: Option<&crate::exact::Value>) -> String {
     let s = seed.map_or_else(|| "null".to_owned(), sketch);
-    crate::visible::clip(&s, SKETCH_MAX)
+    // Kept on the reply's entry for as long as it is listed: at its length.
+    let mut clipped = crate::visible::clip(&s, SKETCH_MAX);
+    clipped.shrink_to_fit();
+    clipped
 }
 
 /// The longest sketch of a reply's answer kept, in characters.

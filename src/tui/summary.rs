@@ -138,7 +138,7 @@ impl Corpus {
                 self.scan.calls_without_reply.push(e.id.to_string());
                 self.scan.pages.calls.extend(Call::of(meta, None, false, None));
             }
-            Body::Diagnostic(d) => self.scan.unread.push(InputDiagnostic::Loaded(d.clone())),
+            Body::Diagnostic(d) => self.scan.unread.push(InputDiagnostic::Loaded((**d).clone())),
         }
     }
 
