@@ -71,8 +71,8 @@ impl Sink for Intake {
         let incoming = match change {
             Change::Item(mut item) => {
                 match &mut item {
-                    Item::Reply(r) => self.names.meta(&mut r.meta),
-                    Item::Event(e) => self.names.meta(&mut e.meta),
+                    Item::Reply(r) => r.meta.share_names(&mut self.names),
+                    Item::Event(e) => e.meta.share_names(&mut self.names),
                     Item::Diagnostic(_) => {}
                 }
                 self.progress.items += 1;
@@ -95,7 +95,7 @@ impl Sink for Intake {
                 Incoming::Entry(entry)
             }
             Change::Listed(mut listed) => {
-                self.names.meta(&mut listed.meta);
+                listed.meta.share_names(&mut self.names);
                 self.progress.items += 1;
                 self.progress.bytes += listed.len as u64;
                 let key = self.next_key;
@@ -108,7 +108,7 @@ impl Sink for Intake {
                 Incoming::Entry(entry)
             }
             Change::Amended { source, line, mut meta } => {
-                self.names.meta(&mut meta);
+                meta.share_names(&mut self.names);
                 Incoming::Amended { source, line, meta: Box::new(meta) }
             }
             Change::Restarted { source, .. } => Incoming::Restarted { source },

@@ -1,14 +1,14 @@
 //! The strings a campaign repeats: each reply's metadata names its agent, round, document,
 //! model and provider, and its file; over a campaign of 100,000 replies they are a few
 //! hundred distinct strings. [`Names`] keeps one copy of each, so that what holds every
-//! reply's metadata (the inspector's list) holds a pointer a name, not a copy.
+//! reply's metadata (the inspector's list) holds a pointer to each name, not a copy of it.
 
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
-/// A string of a reply's metadata, shared by every reply that has it once they are
-/// [`Names::meta`]'d.
+/// A string of a reply's metadata, shared by every reply that has it once their metadata
+/// have been given one [`Names`].
 pub type Name = Arc<str>;
 
 /// One copy of each name and path seen.
@@ -46,30 +46,6 @@ impl Names {
         }
     }
 
-    /// Makes `meta` share the names it repeats with every other metadata given here. Its
-    /// time and its extras are its own and left as they are: keeping them would only grow
-    /// the set.
-    pub fn meta(&mut self, meta: &mut super::reply::Meta) {
-        let super::reply::Meta {
-            agent,
-            phase,
-            image,
-            round,
-            document,
-            model,
-            provider,
-            stop_detail,
-            document_outcome,
-            run_outcome,
-            ..
-        } = meta;
-        let fields =
-            [agent, phase, image, round, document, model, provider, stop_detail, document_outcome, run_outcome];
-        for name in fields.into_iter().flatten() {
-            *name = self.name(name);
-        }
-    }
-
     /// How many distinct names and paths are kept.
     pub fn len(&self) -> usize {
         self.names.len() + self.paths.len()
@@ -83,28 +59,17 @@ impl Names {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logs::{Format, Meta};
 
     #[test]
-    fn equal_names_share_one_copy_and_times_stay_their_own() {
+    fn equal_names_and_paths_share_one_copy() {
         let mut names = Names::new();
-        let meta = |ts: &str| {
-            let mut m = Meta::new(Format::RunLog);
-            m.agent = Some(Name::from("page"));
-            m.round = Some(Name::from("round-01"));
-            m.ts = Some(Name::from(ts));
-            m
-        };
-        let (mut a, mut b) = (meta("2026-01-01T00:00:00Z"), meta("2026-01-01T00:00:01Z"));
-        names.meta(&mut a);
-        names.meta(&mut b);
-        let (Some(x), Some(y)) = (&a.agent, &b.agent) else { unreachable!() };
-        assert!(Arc::ptr_eq(x, y), "one copy of `page`");
-        assert_eq!(a.agent, b.agent);
-        assert_ne!(a.ts, b.ts);
-        assert_eq!(names.len(), 2, "agent and round kept, the times not");
+        let page = names.name(&Name::from("page"));
+        let again = names.name(&Name::from("page"));
+        assert!(Arc::ptr_eq(&page, &again), "one copy of `page`");
+        assert!(!Arc::ptr_eq(&page, &names.name(&Name::from("feedback"))));
         let p = names.path(Path::new("/runs/a/log.jsonl"));
         let q = names.path(&std::path::PathBuf::from("/runs/a/log.jsonl"));
         assert!(Arc::ptr_eq(&p, &q));
+        assert_eq!(names.len(), 3, "two names and a path");
     }
 }

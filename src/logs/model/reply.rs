@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::logs::model::diagnostic::Diagnostic;
 use crate::logs::model::hash::text_hash;
-use crate::logs::model::names::Name;
+use crate::logs::model::names::{Name, Names};
 use crate::logs::model::written::Written;
 
 /// The record format a reply was read from. Every one is detected by content; `--format`
@@ -258,6 +258,30 @@ impl Meta {
         self.inferred.contains(field)
     }
 
+    /// Shares the names this metadata repeats with every other metadata given `names`. Its
+    /// time and its extras are its own and left as they are: keeping them would only grow
+    /// the set.
+    pub fn share_names(&mut self, names: &mut Names) {
+        let Meta {
+            agent,
+            phase,
+            image,
+            round,
+            document,
+            model,
+            provider,
+            stop_detail,
+            document_outcome,
+            run_outcome,
+            ..
+        } = self;
+        let fields =
+            [agent, phase, image, round, document, model, provider, stop_detail, document_outcome, run_outcome];
+        for name in fields.into_iter().flatten() {
+            *name = names.name(name);
+        }
+    }
+
     pub(crate) fn infer(&mut self, field: &'static str) {
         let known = self.inferred.insert(field);
         debug_assert!(known, "{field} is not one of Inferred::FIELDS");
@@ -444,4 +468,40 @@ pub(crate) enum FileOut {
     Item(Item),
     Amended { line: usize, meta: Meta },
     Listed(Listed),
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    #[test]
+    fn shared_names_are_one_copy_and_times_stay_their_own() {
+        let mut names = Names::new();
+        let meta = |ts: &str| {
+            let mut m = Meta::new(Format::RunLog);
+            m.agent = Some(Name::from("page"));
+            m.round = Some(Name::from("round-01"));
+            m.ts = Some(Name::from(ts));
+            m
+        };
+        let (mut a, mut b) = (meta("2026-01-01T00:00:00Z"), meta("2026-01-01T00:00:01Z"));
+        a.share_names(&mut names);
+        b.share_names(&mut names);
+        let (Some(x), Some(y)) = (&a.agent, &b.agent) else { unreachable!() };
+        assert!(Arc::ptr_eq(x, y), "one copy of `page`");
+        assert_ne!(a.ts, b.ts);
+        assert_eq!(names.len(), 2, "agent and round kept, the times not");
+    }
+
+    #[test]
+    fn inferred_fields_are_named_in_one_order_whatever_the_order_they_came_in() {
+        let mut m = Meta::new(Format::RunLog);
+        for field in ["page_verified", "stop", "model"] {
+            m.infer(field);
+        }
+        assert_eq!(m.inferred.names().collect::<Vec<_>>(), ["model", "stop", "page_verified"]);
+        assert!(m.is_inferred("stop") && !m.is_inferred("tokens") && !m.is_inferred("page"));
+    }
 }
