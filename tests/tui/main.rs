@@ -10,6 +10,7 @@
 mod support;
 
 mod escape_injection;
+mod footprint;
 mod query;
 mod readers_end;
 mod real_terminal;
