@@ -116,6 +116,7 @@ pub struct Facts {
     pub cut: Vec<(usize, usize)>,
     /// For each of the config's pairs (by index, ascending) whose readers disagree: which
     /// way, and the account.
+    ///
     /// The account is shared with the scan that counts it (the summary keeps one per pair
     /// and reply that differ: several a reply on a hard campaign).
     pub differences: Vec<(usize, Class, Arc<str>)>,

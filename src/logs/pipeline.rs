@@ -175,6 +175,11 @@ fn run_failed(error: Option<&Value>) -> String {
     }
 }
 
+/// The agent a call names, as the pipeline names its prompt file, without `.md`.
+fn agent_of(record: &Value) -> Option<Name> {
+    record.get("agent").and_then(Value::as_str).map(|a| Name::from(a.strip_suffix(".md").unwrap_or(a)))
+}
+
 /// What a successful `model_call` says about the reply that follows it.
 #[derive(Debug, Clone)]
 struct Facts {
@@ -288,8 +293,7 @@ impl RunLog {
             "model_call" => {
                 let ok = record.get("ok").and_then(Value::as_bool);
                 let facts = Facts::of(&record);
-                let agent =
-                    record.get("agent").and_then(Value::as_str).map(|a| Name::from(a.strip_suffix(".md").unwrap_or(a)));
+                let agent = agent_of(&record);
                 match ok {
                     Some(true) => {
                         let waiting = self.unpaired.entry(agent.unwrap_or_else(|| Name::from(""))).or_default();
@@ -413,8 +417,7 @@ impl RunLog {
     /// What an `agent_call` event says of its reply itself.
     fn call_meta(&self, record: &Value) -> Meta {
         let mut meta = self.meta();
-        meta.agent =
-            record.get("agent").and_then(Value::as_str).map(|a| Name::from(a.strip_suffix(".md").unwrap_or(a)));
+        meta.agent = agent_of(record);
         meta.phase = name(record, "phase");
         meta.image = name(record, "image");
         meta.page = meta.image.as_deref().and_then(page_of_image);

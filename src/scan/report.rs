@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use crate::analysis::{Class, Config, Facts, Flag, Pair};
 use crate::describe::{percent, plural, thousands};
 use crate::exact::trace::{DecidedBy, Verdict};
+use crate::logs::Name;
 use crate::readers::{Outcome, ReaderId};
 use crate::visible::visible;
 
@@ -248,7 +249,7 @@ impl Row {
     /// Whether the reply these facts are of is behind the row: the predicate every count of
     /// the row is made of.
     pub fn holds(&self, f: &Facts, config: &Config) -> bool {
-        let group = |g: &Option<crate::logs::Name>, want: &str| g.as_deref().unwrap_or(NONE_KEY) == want;
+        let group = |g: &Option<Name>, want: &str| g.as_deref().unwrap_or(NONE_KEY) == want;
         match self {
             Row::Decided(d) => f.decided_by == *d,
             Row::Verdict(v) => f.verdict == *v,

@@ -317,9 +317,7 @@ impl Change<'_> {
     pub fn arrive(&mut self, mut e: Entry, initial: bool) {
         let list = &mut *self.list;
         e.new = !initial && !list.restarted.remove(&*e.id);
-        if let Some(r) = e.meta().and_then(|m| m.round.as_deref())
-            && !list.rounds.contains(&Natural(r.to_owned()))
-        {
+        if let Some(r) = e.meta().and_then(|m| m.round.as_deref()) {
             list.rounds.insert(Natural(r.to_owned()));
         }
         list.problems += usize::from(matches!(e.body, Body::Diagnostic(_)));
@@ -332,7 +330,7 @@ impl Change<'_> {
     /// the entry's key.
     pub fn amend(&mut self, source: &Path, line: usize, meta: Box<Meta>) -> Option<EntryKey> {
         let i = self.list.files.at_line(source, line).and_then(|k| self.index(k))?;
-        if let Some(r) = meta.round.as_deref().filter(|r| !self.list.rounds.contains(&Natural((*r).to_owned()))) {
+        if let Some(r) = meta.round.as_deref() {
             self.list.rounds.insert(Natural(r.to_owned()));
         }
         let e = self.entry_mut(i);
