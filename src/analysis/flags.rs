@@ -39,6 +39,7 @@ use crate::exact::lex;
 use crate::exact::trace::{DecidedBy, Place, ReadingKind, Trace};
 use crate::exact::value::{JsString, Value};
 use crate::exact::walk::{self, Visit};
+use crate::logs::Name;
 
 use super::config::Config;
 use super::difference::account;
@@ -125,11 +126,12 @@ pub enum Raised {
     Placeholder { path: String, text: String, answer: (usize, usize) },
     /// Cut off by the output ceiling, and `decided_by` read the answer at `answer`.
     ReadFromTruncated { decided_by: DecidedBy, answer: (usize, usize) },
-    /// `reader` reads it otherwise; the account reads from its answer to the seed's.
-    ReadersDisagree { reader: String, account: String },
+    /// `reader` reads it otherwise; the account reads from its answer to the seed's. Both
+    /// shared: the name with the catalogue, the account with the reply's difference.
+    ReadersDisagree { reader: Name, account: Name },
     /// The final answer of `page` of `document`, whose final answer in round `since`
     /// delivered `before` characters of page, delivers `after` (`None`: no page at all).
-    PageShrank { document: String, page: u32, since: String, before: usize, after: Option<usize> },
+    PageShrank { document: Name, page: u32, since: Name, before: usize, after: Option<usize> },
 }
 
 impl Raised {
@@ -269,7 +271,7 @@ pub fn of_trace(text: &str, trace: &Trace, stopped: bool, config: &Config) -> Ve
         // What a caller holds: JavaScript's `null` is nothing.
         let seed = trace.value.as_ref().filter(|v| !matches!(v, Value::Null));
         let account = account(theirs.as_ref(), seed)?;
-        Some(Raised::ReadersDisagree { reader: config.catalogue.name(reader).to_owned(), account })
+        Some(Raised::ReadersDisagree { reader: config.catalogue.shared_name(reader), account: account.into() })
     });
     out.extend(disagreed);
     out

@@ -778,7 +778,7 @@ fn render_json_of(scan: &Scan, list: bool, differences: bool) -> Json {
                     Row::Reader(..) | Row::Flag(_) => {
                         row.replies(scan).into_iter().map(|(i, why)| json!({"id": scan.id(i), "why": why})).collect()
                     }
-                    _ => row.replies(scan).into_iter().map(|(i, _)| json!(scan.id(i))).collect(),
+                    _ => row.reply_numbers(scan).into_iter().map(|i| json!(scan.id(i))).collect(),
                 };
                 place(&mut ids, key, Json::from(listed));
             }

@@ -39,8 +39,9 @@ pub enum Run {
 /// One reader.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReaderDef {
-    /// The stable name the command line, the JSON output and the inspector use.
-    pub name: String,
+    /// The stable name the command line, the JSON output and the inspector use. Shared by
+    /// the flags that name the reader (one or two a reply on a hard campaign).
+    pub name: arcstr::ArcStr,
     /// What it is, in a line.
     pub description: String,
     pub run: Run,
@@ -63,7 +64,7 @@ const GATES: WholeReplyPolicy = SEED.whole_reply;
 fn builtins() -> Vec<ReaderDef> {
     let whole_reply = |w: WholeReplyPolicy| Run::Walk(WalkOptions { whole_reply: w, ..SEED });
     let def = |name: &str, description: &str, run: Run, what_if: bool| ReaderDef {
-        name: name.to_owned(),
+        name: name.into(),
         description: description.to_owned(),
         run,
         what_if,
@@ -170,7 +171,12 @@ impl Catalogue {
 
     /// The reader's name (`?` for an id of another catalogue).
     pub fn name(&self, id: ReaderId) -> &str {
-        self.get(id).map_or("?", |d| d.name.as_str())
+        self.get(id).map_or("?", |d| &*d.name)
+    }
+
+    /// [`Catalogue::name`], shared.
+    pub fn shared_name(&self, id: ReaderId) -> arcstr::ArcStr {
+        self.get(id).map_or_else(|| "?".into(), |d| d.name.clone())
     }
 
     pub fn description(&self, id: ReaderId) -> &str {
@@ -180,9 +186,9 @@ impl Catalogue {
     /// The reader of this name; the error lists the names there are.
     pub fn find(&self, name: &str) -> Result<ReaderId, UnknownReader> {
         let name = name.trim();
-        self.iter().find(|(_, d)| d.name == name).map(|(id, _)| id).ok_or_else(|| UnknownReader {
+        self.iter().find(|(_, d)| &*d.name == name).map(|(id, _)| id).ok_or_else(|| UnknownReader {
             name: name.to_owned(),
-            known: self.readers.iter().map(|d| d.name.clone()).collect(),
+            known: self.readers.iter().map(|d| d.name.to_string()).collect(),
         })
     }
 
@@ -190,7 +196,7 @@ impl Catalogue {
     /// where names go (a `--compare A,B` pair, a file name, its stderr log's).
     pub fn check_free(&self, name: &str) -> Result<(), ReaderError> {
         own::check_name(name)?;
-        if self.readers.iter().any(|d| d.name == name) {
+        if self.readers.iter().any(|d| &*d.name == name) {
             return Err(ReaderError::Taken { name: name.to_owned() });
         }
         Ok(())
@@ -203,7 +209,7 @@ impl Catalogue {
         let id = ReaderId(u16::try_from(self.readers.len()).map_err(|_| ReaderError::TooMany)?);
         let description = outside.description();
         self.readers.push(ReaderDef {
-            name: name.to_owned(),
+            name: name.into(),
             description,
             run: Run::Command(Box::new(outside)),
             what_if: true,

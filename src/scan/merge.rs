@@ -32,7 +32,8 @@ use crate::readers::{Fault, ReaderProblem};
 use super::pages::{Call, Pages};
 use super::report::{self, Kind, Row};
 use super::scanner::{
-    Comparison, Difference, Group, InputDiagnostic, NOTED, ReaderNotes, Repair, ReplyName, Scan, Truncation, Unlisted,
+    Comparison, Difference, Group, InputDiagnostic, NOTED, Raising, ReaderNotes, Repair, ReplyName, Scan, Truncation,
+    Unlisted,
 };
 
 /// Why a shard's JSON could not be read back.
@@ -365,8 +366,10 @@ fn put(row: &Row, scan: &mut Scan, held: Vec<(usize, Held)>, count: &Json) {
         }
         Row::Flag(f) => {
             if let Some(list) = scan.flags.get_mut(f.index()) {
-                *list =
-                    held.into_iter().map(|(i, h)| (i, if let Held::Why(w) = h { w } else { String::new() })).collect();
+                *list = held
+                    .into_iter()
+                    .map(|(i, h)| (i, Raising::Said(if let Held::Why(w) = h { w.into() } else { "".into() })))
+                    .collect();
             }
         }
         Row::Agent(name) => group(&mut scan.by_agent, name, held),

@@ -35,6 +35,6 @@ pub mod shard;
 pub use merge::ShardError;
 pub use paths::{Batch, Progress, in_batches, scan_found, scan_paths, scan_paths_only, sizes};
 pub use scanner::{
-    Comparison, Difference, Group, InputDiagnostic, NONE_KEY, NOTED, ReaderNotes, Repair, ReplyName, Scan,
+    Comparison, Difference, Group, InputDiagnostic, NONE_KEY, NOTED, Raising, ReaderNotes, Repair, ReplyName, Scan,
     ScanDiagnostic, Scanner, Truncation, Unlisted, Whole, read,
 };

@@ -190,9 +190,9 @@ impl<R> Loss<R> {
     /// The flag raised on this round's final answer.
     pub fn raised(&self) -> Raised {
         Raised::PageShrank {
-            document: self.document.clone(),
+            document: self.document.as_str().into(),
             page: self.page,
-            since: self.since.clone(),
+            since: self.since.as_str().into(),
             before: self.before,
             after: self.after,
         }

@@ -271,7 +271,25 @@ impl Row {
     /// The scan's replies behind the row, in scan order, each with what the scan says of it
     /// there (the account of a difference, the entries recovered from a cut array).
     pub fn replies(&self, scan: &Scan) -> Vec<(usize, String)> {
-        let plain = |v: &[usize]| v.iter().map(|&i| (i, String::new())).collect();
+        self.behind(scan, &|_| true, usize::MAX, true)
+    }
+
+    /// The first `n` of [`Row::replies`] that `keep` keeps: what a panel of `n` lines shows.
+    /// A flag's words are made for those alone.
+    pub fn replies_kept(&self, scan: &Scan, keep: &dyn Fn(usize) -> bool, n: usize) -> Vec<(usize, String)> {
+        self.behind(scan, keep, n, true)
+    }
+
+    /// The numbers of [`Row::replies`] alone: a caller that counts or filters makes no words.
+    pub fn reply_numbers(&self, scan: &Scan) -> Vec<usize> {
+        self.behind(scan, &|_| true, usize::MAX, false).into_iter().map(|(i, _)| i).collect()
+    }
+
+    /// Up to `limit` of the replies behind the row that `keep` keeps, with what the scan
+    /// says of each where `said` (else nothing).
+    fn behind(&self, scan: &Scan, keep: &dyn Fn(usize) -> bool, limit: usize, said: bool) -> Vec<(usize, String)> {
+        let say = |note: &dyn Fn() -> String| if said { note() } else { String::new() };
+        let plain = |v: &[usize]| v.iter().filter(|&&i| keep(i)).take(limit).map(|&i| (i, String::new())).collect();
         let group = |g: Option<&Group>| g.map(|g| plain(&g.replies)).unwrap_or_default();
         match self {
             Row::Decided(d) => plain(scan.decided(*d)),
@@ -283,23 +301,38 @@ impl Row {
             Row::Truncated(i) => scan
                 .truncation
                 .get(*i)
-                .map(|t| t.replies.iter().map(|&(r, n)| (r, plural(n, "entry", "entries"))).collect())
+                .map(|t| {
+                    let kept = t.replies.iter().filter(|&&(r, _)| keep(r)).take(limit);
+                    kept.map(|&(r, n)| (r, say(&|| plural(n, "entry", "entries")))).collect()
+                })
                 .unwrap_or_default(),
             Row::Differs(i) => scan
                 .comparisons
                 .get(*i)
-                .map(|c| c.differ.iter().map(|d| (d.reply, d.account.to_string())).collect())
+                .map(|c| {
+                    let kept = c.differ.iter().filter(|d| keep(d.reply)).take(limit);
+                    kept.map(|d| (d.reply, say(&|| d.account.to_string()))).collect()
+                })
                 .unwrap_or_default(),
             Row::Class(i, c) => scan
                 .comparisons
                 .get(*i)
-                .map(|x| x.of(*c).map(|d| (d.reply, d.account.to_string())).collect())
+                .map(|x| {
+                    let kept = x.of(*c).filter(|d| keep(d.reply)).take(limit);
+                    kept.map(|d| (d.reply, say(&|| d.account.to_string()))).collect()
+                })
                 .unwrap_or_default(),
             Row::Reader(r, o) => scan
                 .notes(*r)
-                .map(|n| n.of(*o).iter().map(|(i, why)| (*i, why.to_string())).collect())
+                .map(|n| {
+                    let kept = n.of(*o).iter().filter(|(i, _)| keep(*i)).take(limit);
+                    kept.map(|(i, why)| (*i, say(&|| why.to_string()))).collect()
+                })
                 .unwrap_or_default(),
-            Row::Flag(f) => scan.flagged(*f).to_vec(),
+            Row::Flag(f) => {
+                let kept = scan.flagged(*f).iter().filter(|(i, _)| keep(*i)).take(limit);
+                kept.map(|(i, why)| (*i, say(&|| why.sentence().into_owned()))).collect()
+            }
             Row::Agent(a) => group(scan.by_agent.get(a)),
             Row::Round(r) => group(scan.by_round.get(r)),
             Row::Format(n) => group(scan.by_format.get(n)),
@@ -463,7 +496,7 @@ mod tests {
         rows.extend((0..config.pairs.len()).flat_map(|p| Class::ALL.map(|c| Row::Class(p, c))));
         for row in &rows {
             let held: Vec<usize> = (0..facts.len()).filter(|&i| row.holds(&facts[i], &config)).collect();
-            let behind: Vec<usize> = row.replies(&scan).into_iter().map(|(i, _)| i).collect();
+            let behind: Vec<usize> = row.reply_numbers(&scan);
             assert_eq!(held, behind, "{row:?}");
             assert_eq!(row.count(&scan), held.len(), "{row:?}");
         }
@@ -515,7 +548,7 @@ mod command_tests {
             scanner.add_facts(f.clone());
         }
         let scan = scanner.finish();
-        let ids = |row: Row| row.replies(&scan).into_iter().map(|(i, _)| i).collect::<Vec<_>>();
+        let ids = |row: Row| row.reply_numbers(&scan);
         let failed = Row::Reader(mine, Outcome::Failed);
         assert_eq!(failed.count(&scan), 2);
         assert_eq!(

@@ -158,7 +158,7 @@ impl Rounds {
                 continue;
             }
             for row in section.rows {
-                let values = per_round(&mut row.replies(scan).into_iter().map(|(i, _)| i));
+                let values = per_round(&mut row.reply_numbers(scan).into_iter());
                 lines.push(Line { count: Count::Report(row), label: String::new(), values });
             }
         }
@@ -202,9 +202,7 @@ impl Rounds {
         let Some(of_round) = self.replies.get(r) else { return Vec::new() };
         match &l.count {
             Count::Replies => of_round.iter().map(|&i| (i, String::new())).collect(),
-            Count::Report(row) => {
-                row.replies(scan).into_iter().filter(|(i, _)| of_round.binary_search(i).is_ok()).collect()
-            }
+            Count::Report(row) => row.replies_kept(scan, &|i| of_round.binary_search(&i).is_ok(), usize::MAX),
             _ => Vec::new(),
         }
     }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use crate::analysis::{Class, Config, Facts, Flag, Pair, flags};
+use crate::analysis::{Class, Config, Facts, Flag, Pair, Raised, flags};
 use crate::exact::trace::{DecidedBy, Verdict};
 use crate::logs::{Diagnostic, Event, Item, Name, Reply};
 use crate::query::Query;
@@ -31,6 +31,37 @@ pub struct ReplyName {
     /// `PATH:LINE` where that is not the id.
     pub reference: Option<Name>,
 }
+
+/// What raised a flag on a reply, as a scan keeps it: the raising, put in words only when
+/// shown (a hard campaign raises one or two flags a reply, whose sentences run to some 130
+/// bytes, and the raising shares its names and accounts with the reply's facts), or the
+/// words a listing gave for it (a merge of shards). Two are equal when their words are.
+#[derive(Debug, Clone)]
+pub enum Raising {
+    Raised(Raised),
+    Said(Box<str>),
+}
+
+impl Raising {
+    /// What raised the flag, in words ([`flags::explain`]).
+    pub fn sentence(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Raising::Raised(r) => flags::explain(r).into(),
+            Raising::Said(s) => (&**s).into(),
+        }
+    }
+}
+
+impl PartialEq for Raising {
+    fn eq(&self, other: &Raising) -> bool {
+        match (self, other) {
+            (Raising::Raised(a), Raising::Raised(b)) => a == b || flags::explain(a) == flags::explain(b),
+            _ => self.sentence() == other.sentence(),
+        }
+    }
+}
+
+impl Eq for Raising {}
 
 /// The replies of one agent, round or format.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -69,7 +100,7 @@ pub struct Difference {
     /// Which of them reads where the other reads nothing, if either.
     pub class: Class,
     /// From the pair's first reader's answer to its second's; shared with the reply's facts.
-    pub account: Arc<str>,
+    pub account: Name,
 }
 
 /// The outcomes of a command reader's answers that are not a value and say why, in the order
@@ -179,7 +210,7 @@ pub struct Scan {
     pub noted: Vec<ReaderNotes>,
     /// The replies each risk flag is raised on, in [`Flag::ALL`] order, each with what
     /// raised it, in words.
-    pub flags: [Vec<(usize, String)>; Flag::ALL.len()],
+    pub flags: [Vec<(usize, Raising)>; Flag::ALL.len()],
     /// The calls of bench documents' pages, each counted reply named by its number: what the
     /// `page-shrank` flag is raised from once every round is in ([`Scan::settle_pages`]).
     pub pages: Pages<usize>,
@@ -269,10 +300,10 @@ impl Scan {
     /// every page call gathered: once the scan has every round (the flag's list is made anew).
     pub fn settle_pages(&mut self) {
         let history = self.pages.history(self.fraction);
-        let mut raised: Vec<(usize, String)> = history
+        let mut raised: Vec<(usize, Raising)> = history
             .losses
             .iter()
-            .filter_map(|l| Some((l.reply?, flags::explain(&l.raised()))))
+            .filter_map(|l| Some((l.reply?, Raising::Raised(l.raised()))))
             .filter(|(i, _)| *i < self.replies.len())
             .collect();
         raised.sort_by_key(|(i, _)| *i);
@@ -307,7 +338,7 @@ impl Scan {
     }
 
     /// The replies the flag is raised on, with what raised it.
-    pub fn flagged(&self, flag: Flag) -> &[(usize, String)] {
+    pub fn flagged(&self, flag: Flag) -> &[(usize, Raising)] {
         self.flags.get(flag.index()).map_or(&[], Vec::as_slice)
     }
 
@@ -365,12 +396,9 @@ impl Scan {
                 c.differ.push(Difference { reply: index, class, account });
             }
         }
-        for raised in &f.flags {
+        for raised in f.flags {
             if let Some(list) = self.flags.get_mut(raised.flag().index()) {
-                // Kept as long as the scan: a hard campaign raises one or two a reply.
-                let mut sentence = flags::explain(raised);
-                sentence.shrink_to_fit();
-                list.push((index, sentence));
+                list.push((index, Raising::Raised(raised)));
             }
         }
         for n in f.noted {

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::analysis::batch::Filling;
 use crate::analysis::{Config, Facts};
-use crate::logs::{Loader, Locator, Name, Problem};
+use crate::logs::{Loader, Locator, Name, Names, Problem};
 use crate::readers::pending::{Asked, Pending};
 
 use super::entry::EntryKey;
@@ -90,6 +90,7 @@ pub fn run(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &L
     let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build().ok();
     let (sharing, all) = (pool(cores.saturating_sub(1)), pool(cores));
     let mut pending = Pending::start(&config.catalogue, &config.commands());
+    let mut accounts = Names::new();
     let mut open = true;
     loop {
         let next = if !open {
@@ -107,11 +108,11 @@ pub fn run(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &L
         let batch = next.map(|first| first_batch(rx, first));
         let work = || -> bool {
             if let Some(batch) = batch
-                && !read_batch(batch, ui, config, loader, in_flight, &mut pending)
+                && !read_batch(batch, ui, config, loader, in_flight, &mut pending, &mut accounts)
             {
                 return false;
             }
-            complete(&mut pending, ui, config, !open)
+            complete(&mut pending, ui, config, !open, &mut accounts)
         };
         let sent = match pool {
             Some(p) => p.install(work),
@@ -146,7 +147,13 @@ impl Asked for Awaiting {
 /// Completes the replies the commands have answered, in parallel, and sends them; with
 /// `wait` (no more replies will come), waits for the oldest first, as long as a command
 /// lives. False when the event loop is gone.
-fn complete(pending: &mut Pending<Awaiting>, ui: &Sender<Msg>, config: &Config, wait: bool) -> bool {
+fn complete(
+    pending: &mut Pending<Awaiting>,
+    ui: &Sender<Msg>,
+    config: &Config,
+    wait: bool,
+    accounts: &mut Names,
+) -> bool {
     let ready = pending.answered(wait);
     if ready.is_empty() {
         return true;
@@ -158,7 +165,16 @@ fn complete(pending: &mut Pending<Awaiting>, ui: &Sender<Msg>, config: &Config, 
             Read::complete(a.key, &a.text, a.facts, config, &given)
         })
         .collect();
-    ui.send(Msg::Facts(done)).is_ok()
+    send_facts(ui, done, accounts)
+}
+
+/// Sends facts read, their accounts one copy each for as long as the inspector runs (the
+/// list and the summary hold every reply's); false when the event loop is gone.
+fn send_facts(ui: &Sender<Msg>, mut read: Vec<Read>, accounts: &mut Names) -> bool {
+    for r in &mut read {
+        r.facts.share_accounts(accounts);
+    }
+    ui.send(Msg::Facts(read)).is_ok()
 }
 
 /// The first job and those waiting after it, up to a batch (of texts held; one read again
@@ -189,6 +205,7 @@ fn read_batch(
     loader: &Loader,
     in_flight: &InFlight,
     pending: &mut Pending<Awaiting>,
+    accounts: &mut Names,
 ) -> bool {
     {
         let texts = texts_of(&batch, loader);
@@ -213,7 +230,7 @@ fn read_batch(
             // would come a batch sooner, but every answer would be read a second time.
             let done: Vec<Read> =
                 partials.par_iter().map(|&(key, text, stopped)| Read::whole(key, text, stopped, config)).collect();
-            return ui.send(Msg::Facts(done)).is_ok();
+            return send_facts(ui, done, accounts);
         }
         let mut started: Vec<_> =
             partials.par_iter().map(|&(key, text, stopped)| (key, Facts::start(text, stopped, config))).collect();
@@ -224,7 +241,7 @@ fn read_batch(
                 Read::sketched(*key, facts, p.seed())
             })
             .collect();
-        if ui.send(Msg::Facts(early)).is_err() {
+        if !send_facts(ui, early, accounts) {
             return false;
         }
         let ids = batch.iter().zip(&texts).filter(|(_, t)| t.is_ok()).map(|(job, _)| job.locator.id.clone());

@@ -472,7 +472,6 @@ pub(crate) enum FileOut {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
 
     use super::*;
 
@@ -490,7 +489,7 @@ mod tests {
         a.share_names(&mut names);
         b.share_names(&mut names);
         let (Some(x), Some(y)) = (&a.agent, &b.agent) else { unreachable!() };
-        assert!(Arc::ptr_eq(x, y), "one copy of `page`");
+        assert!(Name::ptr_eq(x, y), "one copy of `page`");
         assert_ne!(a.ts, b.ts);
         assert_eq!(names.len(), 2, "agent and round kept, the times not");
     }

@@ -268,7 +268,7 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
                     .collect()
             })
             .unwrap_or_default(),
-        target => target.replies(scan),
+        target => target.replies_kept(scan, &|_| true, area.height as usize),
     };
     let total = row.count;
     let tail = if total == 0 {
