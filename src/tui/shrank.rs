@@ -86,14 +86,17 @@ impl PageFlags {
         let mut flags: Vec<(EntryKey, Option<Raised>)> = Vec::new();
         for p in std::mem::take(&mut self.dirty) {
             let Some(keys) = self.calls.get_mut(&p) else { continue };
+            // Not judged while a reply of it is still being read: looked for from the calls
+            // that came last, the likeliest to be, so that a page of many rounds whose reading
+            // is under way costs a look or two, not all its calls, on every batch of facts.
+            let reading = |e: &Entry| e.is_reply() && !e.gone && e.sketch.is_none();
+            if keys.iter().rev().filter_map(|&k| list.entry(k)).any(reading) {
+                continue;
+            }
             keys.retain(|k| list.entry(*k).is_some());
             let mut entries: Vec<&Entry> = keys.iter().filter_map(|&k| list.entry(k)).collect();
             if entries.is_empty() {
                 self.calls.remove(&p);
-                continue;
-            }
-            // Not judged while a reply of it is still being read.
-            if entries.iter().any(|e| e.is_reply() && !e.gone && e.sketch.is_none()) {
                 continue;
             }
             // In load order, as a scan gathers them.

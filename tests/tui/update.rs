@@ -638,7 +638,10 @@ fn a_large_summary_folded_on_as_the_facts_come_is_the_scan_of_them_all() {
         let mut batch: Vec<Read> = reads.drain(..reads.len().min(700)).collect();
         batch.reverse();
         drive(&mut s, Msg::Facts(batch));
-        counted.push(s.corpus.as_ref().unwrap().scan.replies.len());
+        let corpus = s.corpus.as_ref().unwrap();
+        counted.push(corpus.scan.replies.len());
+        // What is not counted yet is still being read, and said to be.
+        assert_eq!(corpus.scan.replies.len() + corpus.pending, items.len());
     }
     assert!(counted.windows(2).all(|w| w[0] < w[1]), "counted as they come: {counted:?}");
     let corpus = s.corpus.as_ref().unwrap();

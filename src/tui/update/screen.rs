@@ -89,14 +89,16 @@ pub(super) fn settle_summary(state: &mut State) {
     // reply is read). A small one is folded on every change.
     let n = state.list.entries().len();
     // New facts of replies not folded in yet are folded on, in order; anything else (an
-    // entry come, gone or amended, a reply read again) is folded anew.
+    // entry come, gone or amended, a reply read again) is folded anew. Whether every reply
+    // is read is asked from the last entry back: replies are read in the order they came,
+    // so one still being read is found at once.
     let folds_on = n >= FOLD_EVERY_CHANGE && state.corpus.as_ref().is_some_and(Corpus::folds_on);
     let others = if folds_on { state.corpus_stale.saturating_sub(state.corpus_facts) } else { state.corpus_stale };
     let due = state.corpus.is_none()
         || (others > 0
             && (n < FOLD_EVERY_CHANGE
                 || others * 8 >= n
-                || state.list.entries().iter().all(|e| !e.is_reply() || e.gone || e.complete())));
+                || state.list.entries().iter().rev().all(|e| !e.is_reply() || e.gone || e.complete())));
     let list = &state.list;
     if due {
         state.corpus = Some(if n < FOLD_EVERY_CHANGE {
