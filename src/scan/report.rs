@@ -14,7 +14,7 @@ use crate::readers::{Outcome, ReaderId};
 use crate::visible::visible;
 
 pub use super::row::Row;
-use super::scanner::{Comparison, Group, NONE_KEY, NOTED, Scan};
+use super::scanner::{Comparison, Difference, Group, NONE_KEY, NOTED, Scan};
 
 /// How a section's rows are shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,6 +185,28 @@ pub enum Alternatives {
     Flag(Row),
 }
 
+/// Which of a row's replies [`Row::behind`] gives: those `keep` keeps, up to `limit`, with
+/// what the scan says of each where `said`.
+struct Pick<'a> {
+    keep: &'a dyn Fn(usize) -> bool,
+    limit: usize,
+    said: bool,
+}
+
+impl Pick<'_> {
+    /// `items`, each naming its reply (`reply`) and saying what of it (`note`, made only for
+    /// those given).
+    fn of<T>(
+        &self,
+        items: impl IntoIterator<Item = T>,
+        reply: impl Fn(&T) -> usize,
+        note: impl Fn(&T) -> String,
+    ) -> Vec<(usize, String)> {
+        let kept = items.into_iter().filter(|t| (self.keep)(reply(t))).take(self.limit);
+        kept.map(|t| (reply(&t), if self.said { note(&t) } else { String::new() })).collect()
+    }
+}
+
 impl Row {
     /// The row's label in the report.
     pub fn label(&self, config: &Config) -> String {
@@ -288,9 +310,10 @@ impl Row {
     /// Up to `limit` of the replies behind the row that `keep` keeps, with what the scan
     /// says of each where `said` (else nothing).
     fn behind(&self, scan: &Scan, keep: &dyn Fn(usize) -> bool, limit: usize, said: bool) -> Vec<(usize, String)> {
-        let say = |note: &dyn Fn() -> String| if said { note() } else { String::new() };
-        let plain = |v: &[usize]| v.iter().filter(|&&i| keep(i)).take(limit).map(|&i| (i, String::new())).collect();
+        let pick = Pick { keep, limit, said };
+        let plain = |v: &[usize]| pick.of(v, |&&i| i, |_| String::new());
         let group = |g: Option<&Group>| g.map(|g| plain(&g.replies)).unwrap_or_default();
+        let account = |d: &&Difference| d.account.to_string();
         match self {
             Row::Decided(d) => plain(scan.decided(*d)),
             Row::Verdict(v) => plain(scan.verdict(*v)),
@@ -301,38 +324,18 @@ impl Row {
             Row::Truncated(i) => scan
                 .truncation
                 .get(*i)
-                .map(|t| {
-                    let kept = t.replies.iter().filter(|&&(r, _)| keep(r)).take(limit);
-                    kept.map(|&(r, n)| (r, say(&|| plural(n, "entry", "entries")))).collect()
-                })
+                .map(|t| pick.of(&t.replies, |&&(r, _)| r, |&&(_, n)| plural(n, "entry", "entries")))
                 .unwrap_or_default(),
-            Row::Differs(i) => scan
-                .comparisons
-                .get(*i)
-                .map(|c| {
-                    let kept = c.differ.iter().filter(|d| keep(d.reply)).take(limit);
-                    kept.map(|d| (d.reply, say(&|| d.account.to_string()))).collect()
-                })
-                .unwrap_or_default(),
-            Row::Class(i, c) => scan
-                .comparisons
-                .get(*i)
-                .map(|x| {
-                    let kept = x.of(*c).filter(|d| keep(d.reply)).take(limit);
-                    kept.map(|d| (d.reply, say(&|| d.account.to_string()))).collect()
-                })
-                .unwrap_or_default(),
-            Row::Reader(r, o) => scan
-                .notes(*r)
-                .map(|n| {
-                    let kept = n.of(*o).iter().filter(|(i, _)| keep(*i)).take(limit);
-                    kept.map(|(i, why)| (*i, say(&|| why.to_string()))).collect()
-                })
-                .unwrap_or_default(),
-            Row::Flag(f) => {
-                let kept = scan.flagged(*f).iter().filter(|(i, _)| keep(*i)).take(limit);
-                kept.map(|(i, why)| (*i, say(&|| why.sentence().into_owned()))).collect()
+            Row::Differs(i) => {
+                scan.comparisons.get(*i).map(|c| pick.of(&c.differ, |d| d.reply, account)).unwrap_or_default()
             }
+            Row::Class(i, c) => {
+                scan.comparisons.get(*i).map(|x| pick.of(x.of(*c), |d| d.reply, account)).unwrap_or_default()
+            }
+            Row::Reader(r, o) => {
+                scan.notes(*r).map(|n| pick.of(n.of(*o), |(i, _)| *i, |(_, why)| why.to_string())).unwrap_or_default()
+            }
+            Row::Flag(f) => pick.of(scan.flagged(*f), |(i, _)| *i, |(_, why)| why.sentence().into_owned()),
             Row::Agent(a) => group(scan.by_agent.get(a)),
             Row::Round(r) => group(scan.by_round.get(r)),
             Row::Format(n) => group(scan.by_format.get(n)),
