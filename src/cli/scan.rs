@@ -347,7 +347,8 @@ pub fn render_text(scan: &Scan, list: bool, style: &Style) -> String {
                 .iter()
                 .zip(class_w)
                 .map(|(&k, w)| {
-                    let said = format!("{:>w$} {}{}", thousands(c.count(k)), k.name(), report::sides(scan, c, k));
+                    let said =
+                        format!("{:>w$} {}{}", thousands(c.count(k)), k.name(), report::sides(scan, c, k, c.count(k)));
                     count_style(c.count(k), &said)
                 })
                 .collect();

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::analysis::{Class, Config, Facts, Flag, Pair};
+use crate::analysis::{Class, Config, Facts, Flag, Pair, flags};
 use crate::describe::{percent, plural, thousands};
 use crate::exact::trace::{DecidedBy, Verdict};
 use crate::logs::Name;
@@ -99,12 +99,17 @@ pub const COMPARISONS: &str = "reader comparisons (A → B: gained, B reads what
 /// does not), 8 changed; mine threw on 12, failed on 0`.
 pub fn sentence(scan: &Scan, p: usize) -> String {
     let Some(c) = scan.comparisons.get(p) else { return String::new() };
-    let classes: Vec<String> =
-        Class::ALL.iter().map(|&k| format!("{} {}{}", thousands(c.count(k)), k.name(), sides(scan, c, k))).collect();
+    let classes: Vec<String> = Class::ALL
+        .iter()
+        .map(|&k| {
+            let n = Row::Class(p, k).count(scan);
+            format!("{} {}{}", thousands(n), k.name(), sides(scan, c, k, n))
+        })
+        .collect();
     let mut s = format!(
         "{}: {} read differently: {}",
         Row::Differs(p).label(&scan.config),
-        thousands(c.differ.len()),
+        thousands(Row::Differs(p).count(scan)),
         classes.join(", ")
     );
     let said = readers_said(scan, c.pair);
@@ -115,13 +120,13 @@ pub fn sentence(scan: &Scan, p: usize) -> String {
     s
 }
 
-/// Which side reads where a comparison's replies of class `k` are, after its count where it
-/// has any: ` (last-wins reads, mine does not)` for gained and lost, so that the sentence
-/// never has to be read backwards; nothing for changed, or for a class with no reply.
-pub fn sides(scan: &Scan, c: &Comparison, k: Class) -> String {
+/// Which side reads where a comparison's `n` replies of class `k` are, after their count
+/// where there are any: ` (last-wins reads, mine does not)` for gained and lost, so that the
+/// sentence never has to be read backwards; nothing for changed, or for a class with no reply.
+pub fn sides(scan: &Scan, c: &Comparison, k: Class, n: usize) -> String {
     let (from, to) = (scan.config.catalogue.name(c.pair.from), scan.config.catalogue.name(c.pair.to));
     match k {
-        _ if c.count(k) == 0 => String::new(),
+        _ if n == 0 => String::new(),
         Class::Gained => format!(" ({to} reads, {from} does not)"),
         Class::Lost => format!(" ({from} reads, {to} does not)"),
         Class::Changed => String::new(),
@@ -288,6 +293,26 @@ impl Row {
             Row::Round(r) => group(&f.round, r),
             Row::Format(n) => f.format.name() == n,
         }
+    }
+
+    /// What the scan says of the reply these facts are of under the row, if it is behind it
+    /// ([`Row::holds`]): what [`Row::replies`] gives beside its number (the account of a
+    /// difference, the entries recovered from a cut array, a flag's sentence, what a reader
+    /// said), so that a front end whose scan only counts ([`Scan::count`]) finds a row's
+    /// replies among its own.
+    pub fn said(&self, f: &Facts, config: &Config) -> Option<String> {
+        if !self.holds(f, config) {
+            return None;
+        }
+        Some(match self {
+            Row::Truncated(i) => {
+                f.cut.iter().find(|(j, _)| j == i).map(|&(_, n)| plural(n, "entry", "entries")).unwrap_or_default()
+            }
+            Row::Differs(i) | Row::Class(i, _) => f.difference(*i).unwrap_or_default().to_owned(),
+            Row::Reader(r, _) => f.noted(*r).map(|n| n.note.to_string()).unwrap_or_default(),
+            Row::Flag(flag) => f.flags.iter().find(|r| r.flag() == *flag).map(flags::explain).unwrap_or_default(),
+            _ => String::new(),
+        })
     }
 
     /// The scan's replies behind the row, in scan order, each with what the scan says of it
@@ -497,12 +522,29 @@ mod tests {
         let mut rows: Vec<Row> = sections(&scan).into_iter().flat_map(|s| s.rows).collect();
         // And each comparison's classes, which are rows within it.
         rows.extend((0..config.pairs.len()).flat_map(|p| Class::ALL.map(|c| Row::Class(p, c))));
+        // Counted without lists, as the inspector's summary folds them.
+        let mut counted = Scan::new(config.clone());
+        for f in &facts {
+            counted.count(f);
+        }
+        assert_eq!(counted, scan.clone().into_counts());
+        assert_eq!(counted.reply_count(), facts.len());
         for row in &rows {
             let held: Vec<usize> = (0..facts.len()).filter(|&i| row.holds(&facts[i], &config)).collect();
             let behind: Vec<usize> = row.reply_numbers(&scan);
             assert_eq!(held, behind, "{row:?}");
             assert_eq!(row.count(&scan), held.len(), "{row:?}");
+            assert_eq!(row.count(&counted), held.len(), "{row:?}");
+            // What the scan says of each, found from the reply's facts alone.
+            let said: Vec<(usize, String)> =
+                (0..facts.len()).filter_map(|i| Some((i, row.said(&facts[i], &config)?))).collect();
+            assert_eq!(said, row.replies(&scan), "{row:?}");
         }
+        for p in 0..config.pairs.len() {
+            assert_eq!(sentence(&counted, p), sentence(&scan, p));
+        }
+        assert!(rows.iter().any(|r| matches!(r, Row::Flag(_)) && r.count(&scan) > 0));
+        assert!(rows.iter().any(|r| matches!(r, Row::Truncated(_)) && r.count(&scan) > 0));
         // The classes of a comparison are its differences, each once.
         for p in 0..config.pairs.len() {
             let n: usize = Class::ALL.iter().map(|&c| Row::Class(p, c).count(&scan)).sum();
@@ -578,10 +620,19 @@ mod command_tests {
         assert_eq!(Row::Reader(mine, Outcome::Threw).json_key(&config), ("reader_threw", Some("mine".to_owned())));
         let mut rows: Vec<Row> = sections(&scan).into_iter().flat_map(|s| s.rows).collect();
         rows.extend(Class::ALL.map(|c| Row::Class(0, c)));
+        let mut counted = Scan::new(config.clone());
+        for f in &facts {
+            counted.count(f);
+        }
+        assert_eq!(counted, scan.clone().into_counts());
+        assert_eq!(sentence(&counted, 0), sentence(&scan, 0));
         for row in &rows {
             let held: Vec<usize> = (0..facts.len()).filter(|&i| row.holds(&facts[i], &config)).collect();
             assert_eq!(held, ids(row.clone()), "{row:?}");
             assert_eq!(row.count(&scan), held.len(), "{row:?}");
+            let said: Vec<(usize, String)> =
+                (0..facts.len()).filter_map(|i| Some((i, row.said(&facts[i], &config)?))).collect();
+            assert_eq!(said, row.replies(&scan), "{row:?}");
         }
     }
 }

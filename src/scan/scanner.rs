@@ -409,6 +409,96 @@ impl Scan {
         }
         self.replies.push(ReplyName { id: f.id, reference: f.reference });
     }
+
+    /// Counts one reply's facts after those before it, as [`Scan::add`] would, without
+    /// listing it: each row it would be listed under counts it in [`Scan::unlisted`], and
+    /// the scan keeps no number, name, account or raised flag of it. What the inspector's
+    /// summary folds, so that its memory does not grow with lists of every reply; it finds
+    /// the replies of the rows it shows among its entries ([`Row::said`]).
+    /// [`Scan::into_counts`] is the same scan made from the lists.
+    pub fn count(&mut self, f: &Facts) {
+        let decided = f.decided_by.index();
+        let mut rows = vec![
+            Row::Agent(f.agent.as_deref().unwrap_or(NONE_KEY).to_owned()),
+            Row::Round(f.round.as_deref().unwrap_or(NONE_KEY).to_owned()),
+            Row::Format(f.format.name().to_owned()),
+        ];
+        for (groups, row) in [&mut self.by_agent, &mut self.by_round, &mut self.by_format].into_iter().zip(&rows) {
+            let (Row::Agent(key) | Row::Round(key) | Row::Format(key)) = row else { continue };
+            let g = groups.entry(key.clone()).or_default();
+            g.bytes += f.bytes as u64;
+            g.decided_by[decided] += 1;
+        }
+        self.bytes += f.bytes as u64;
+        rows.extend([Row::Decided(f.decided_by), Row::Verdict(f.verdict)]);
+        if f.cut_off {
+            rows.push(Row::CutOff);
+        }
+        if !f.strict_reads {
+            rows.push(Row::StrictUnreadable);
+            if f.reads {
+                rows.push(Row::Rescued);
+            }
+        }
+        if f.repair_changed {
+            rows.push(Row::RepairChanged);
+        }
+        for &(field, entries) in &f.cut {
+            if let Some(t) = self.truncation.get_mut(field) {
+                t.entries += entries;
+                rows.push(Row::Truncated(field));
+            }
+        }
+        for &(pair, class, _) in &f.differences {
+            if pair < self.comparisons.len() {
+                rows.extend([Row::Differs(pair), Row::Class(pair, class)]);
+            }
+        }
+        rows.extend(f.flags.iter().map(|r| Row::Flag(r.flag())));
+        for n in &f.noted {
+            if NOTED.contains(&n.outcome) && self.noted.iter().any(|r| r.reader == n.reader) {
+                rows.push(Row::Reader(n.reader, n.outcome));
+            }
+        }
+        for row in rows {
+            *self.unlisted.rows.entry(row).or_default() += 1;
+        }
+        self.unlisted.replies += 1;
+    }
+
+    /// The scan as [`Scan::count`] would have folded it: every row's count kept, its list
+    /// not, nor the replies' names and page calls.
+    pub fn into_counts(mut self) -> Scan {
+        let mut rows: Vec<Row> = super::report::sections(&self).into_iter().flat_map(|s| s.rows).collect();
+        rows.extend((0..self.comparisons.len()).flat_map(|p| Class::ALL.map(|c| Row::Class(p, c))));
+        for row in rows {
+            let n = row.count(&self);
+            if n > 0 {
+                self.unlisted.rows.insert(row, n);
+            }
+        }
+        self.unlisted.replies += std::mem::take(&mut self.replies).len();
+        self.unlisted.calls_without_reply += std::mem::take(&mut self.calls_without_reply).len();
+        for g in self.by_agent.values_mut().chain(self.by_round.values_mut()).chain(self.by_format.values_mut()) {
+            g.replies = Vec::new();
+        }
+        self.decided_by = Default::default();
+        self.whole_reply = Default::default();
+        self.repair = Repair::default();
+        self.cut_off = Vec::new();
+        for t in &mut self.truncation {
+            t.replies = Vec::new();
+        }
+        for c in &mut self.comparisons {
+            c.differ = Vec::new();
+        }
+        for n in &mut self.noted {
+            n.replies = Default::default();
+        }
+        self.flags = Default::default();
+        self.pages = Pages::default();
+        self
+    }
 }
 
 /// Builds a [`Scan`]. Feed it replies (one at a time, or in batches read in parallel),

@@ -10,9 +10,9 @@ use super::entry::EntryKey;
 pub use super::state::Screen;
 use super::state::State;
 
-/// The rounds of what the summary has folded (`None` before it is first folded).
+/// The rounds of what the summary has folded (`None` before it is first folded with lists).
 pub fn screen(state: &State) -> Option<Screen> {
-    let corpus = state.corpus.as_ref()?;
+    let corpus = state.corpus.as_ref().filter(|c| c.listed)?;
     let rounds = Rounds::of(&corpus.scan, Fraction::HALF);
     let mut keys = CallKeys::default();
     for &k in &corpus.keys {
@@ -37,7 +37,7 @@ pub fn cell(view: &super::state::RoundsView) -> Cell {
 
 /// The entries behind a cell, each with what the scan says of it there.
 pub fn behind(state: &State, screen: &Screen, at: Cell) -> Vec<(EntryKey, String)> {
-    let Some(corpus) = &state.corpus else { return Vec::new() };
+    let Some(corpus) = state.corpus.as_ref().filter(|c| c.listed) else { return Vec::new() };
     let replies = if at.change {
         screen.rounds.change(&corpus.scan, &screen.keys, at.line, at.round)
     } else {

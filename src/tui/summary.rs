@@ -2,12 +2,14 @@
 //! loaded, and the report's rows as the screen shows them.
 //!
 //! The worker reads every reply with the scan's own [`Facts`](crate::analysis::Facts), and the facts are kept on
-//! the entry. The [`Corpus`] is folded from them by the same [`Scanner`] `bracewalk scan`
-//! uses, and its sections and rows are the scan's [`report`], so the screen and the command
+//! the entry. The [`Corpus`] is folded from them by the same [`Scan`] `bracewalk scan`
+//! builds, and its sections and rows are the scan's [`report`], so the screen and the command
 //! agree; it is rebuilt (cheaply: the reading is done) whenever entries or facts change
-//! while the screen is open. A row is also a filter ([`Row::holds`] over an entry's facts),
-//! so the list filtered by it keeps following the replies as they arrive, and admits exactly
-//! the replies the scan puts behind the row.
+//! while the screen is open. The summary's fold counts ([`Scan::count`]): the replies behind
+//! the row on screen are found among the entries ([`Row::said`] over their facts, [`Behind`]),
+//! as the list filtered by the row admits them ([`Row::holds`]), so that the list keeps
+//! following the replies as they arrive, and a campaign's summary holds no list of its
+//! replies. The rounds screen, which counts every row round by round, folds with lists.
 
 use std::cmp::Ordering;
 use std::collections::HashSet;
@@ -25,7 +27,11 @@ use super::list::List;
 /// The scan of the loaded replies, with the entry behind each of its reply numbers.
 #[derive(Debug, Clone)]
 pub struct Corpus {
+    /// Counts only ([`Scan::count`]) unless `listed`.
     pub scan: Scan,
+    /// Whether the scan lists the replies behind its rows and their page calls ([`Scan::add`]),
+    /// as the rounds screen needs.
+    pub listed: bool,
     /// `keys[i]` is the entry of the scan's reply `i`.
     pub keys: Vec<EntryKey>,
     /// Replies whose facts are still being read: not counted yet.
@@ -35,6 +41,29 @@ pub struct Corpus {
     /// A fold of the entries in order up to the first reply still being read ([`Corpus::so_far`]):
     /// the rest of that order, to fold on from as their facts come.
     rest: Option<Rest>,
+    /// The replies behind the row the summary shows, as far as they were found.
+    behind: Option<Behind>,
+}
+
+/// The first replies behind a row, found among the entries in scan order: what the panel
+/// under the summary's rows shows. Kept with its corpus and carried on as that folds on,
+/// so that a batch of facts costs its own replies, not the list.
+#[derive(Debug, Clone)]
+pub struct Behind {
+    pub row: Row,
+    limit: usize,
+    /// How many of the corpus's replies were looked at: `keys[..scanned]`.
+    scanned: usize,
+    /// Each reply's number and what the scan says of it there, at most `limit` a list: one
+    /// list, or a comparison's by class in [`Class::ALL`] order, each account after its class.
+    found: Vec<Vec<(usize, String)>>,
+}
+
+impl Behind {
+    /// The first replies, in the order the panel shows them (a comparison's by class).
+    pub fn replies(&self) -> impl Iterator<Item = &(usize, String)> {
+        self.found.iter().flatten().take(self.limit)
+    }
 }
 
 /// The entries a fold in order has not reached, by key, and those it has.
@@ -70,8 +99,9 @@ fn in_order(entries: &[Entry]) -> Vec<&Entry> {
 impl Corpus {
     /// Folds the complete facts of `entries` in load order (path, then line), as `bracewalk
     /// scan` orders its replies. Names and metadata are the entry's own, as last amended.
-    pub fn of(entries: &[Entry], config: &Config) -> Corpus {
-        let mut corpus = Corpus::empty(entries, config);
+    /// Lists the replies behind each row where `listed`, else counts them.
+    pub fn of(entries: &[Entry], config: &Config, listed: bool) -> Corpus {
+        let mut corpus = Corpus::empty(entries, config, listed);
         for e in in_order(entries) {
             corpus.fold(e);
         }
@@ -82,8 +112,8 @@ impl Corpus {
     /// ([`Corpus::fold_on`]) as the facts come, each entry once, so that a large campaign's
     /// summary is not folded again whole on every batch of facts; once every reply is read,
     /// it is what [`Corpus::of`] folds.
-    pub fn so_far(list: &List, config: &Config) -> Corpus {
-        let mut corpus = Corpus::empty(list.entries(), config);
+    pub fn so_far(list: &List, config: &Config, listed: bool) -> Corpus {
+        let mut corpus = Corpus::empty(list.entries(), config, listed);
         let order: Vec<(EntryKey, bool)> =
             in_order(list.entries()).into_iter().map(|e| (e.key, e.is_reply())).collect();
         let replies_ahead = order.iter().filter(|(_, reply)| *reply).count();
@@ -123,29 +153,92 @@ impl Corpus {
         self.rest.as_ref().is_some_and(|r| r.folded.contains(&key))
     }
 
-    fn empty(entries: &[Entry], config: &Config) -> Corpus {
+    fn empty(entries: &[Entry], config: &Config, listed: bool) -> Corpus {
         let gone = entries.iter().filter(|e| e.gone && e.is_reply()).count();
-        Corpus { scan: Scanner::new(config.clone()).finish(), keys: Vec::new(), pending: 0, gone, rest: None }
+        Corpus {
+            scan: Scanner::new(config.clone()).finish(),
+            listed,
+            keys: Vec::new(),
+            pending: 0,
+            gone,
+            rest: None,
+            behind: None,
+        }
     }
 
     /// One entry, folded in after those before it.
     fn fold(&mut self, e: &Entry) {
         match &e.body {
             Body::Reply { meta, .. } => match e.facts.as_deref() {
-                Some(f) if f.complete => {
-                    let index = self.scan.replies.len();
+                Some(f) if f.complete && self.listed => {
+                    let index = self.keys.len();
                     self.scan.add(f.clone());
                     self.keys.push(e.key);
                     self.scan.pages.calls.extend(Call::of(meta, Some(index), true, e.html));
                 }
+                Some(f) if f.complete => {
+                    self.scan.count(f);
+                    self.keys.push(e.key);
+                }
                 _ => self.pending += 1,
             },
-            Body::Event { meta, .. } => {
+            Body::Event { meta, .. } if self.listed => {
                 self.scan.calls_without_reply.push(e.id.to_string());
                 self.scan.pages.calls.extend(Call::of(meta, None, false, None));
             }
+            Body::Event { .. } => self.scan.unlisted.calls_without_reply += 1,
             Body::Diagnostic(d) => self.scan.unread.push(InputDiagnostic::Loaded((**d).clone())),
         }
+    }
+
+    /// The id of the scan's reply `i`, from its entry.
+    pub fn id<'a>(&self, list: &'a List, i: usize) -> &'a str {
+        self.keys.get(i).and_then(|&k| list.entry(k)).map_or("", |e| &*e.id)
+    }
+
+    /// The first `limit` replies behind `row` ([`Behind`]), found among the entries of
+    /// `list`: carried on from where they were last looked for where the row and limit are
+    /// the same (this corpus only folds on), looked for afresh otherwise.
+    pub fn find_behind(&mut self, list: &List, row: &Row, limit: usize) {
+        let lists = if matches!(row, Row::Differs(_)) { Class::ALL.len() } else { 1 };
+        let b = match &mut self.behind {
+            Some(b) if b.row == *row && b.limit == limit => b,
+            slot => slot.insert(Behind { row: row.clone(), limit, scanned: 0, found: vec![Vec::new(); lists] }),
+        };
+        let config = &self.scan.config;
+        // Each list's count, as folded: a list that has them all is complete.
+        let counts: Vec<usize> = match row {
+            Row::Differs(p) => Class::ALL.iter().map(|&k| Row::Class(*p, k).count(&self.scan)).collect(),
+            _ => vec![row.count(&self.scan)],
+        };
+        for (i, &key) in self.keys.iter().enumerate().skip(b.scanned) {
+            // The first list is shown first: once it is full, more replies change nothing
+            // shown; nor once every list holds all it can.
+            let complete = b.found.iter().zip(&counts).all(|(l, &n)| l.len() >= n.min(limit));
+            if complete || b.found.first().is_none_or(|l| l.len() >= limit) {
+                break;
+            }
+            b.scanned = i + 1;
+            let Some(f) = list.entry(key).and_then(|e| e.facts.as_deref()) else { continue };
+            let (at, said) = match row {
+                Row::Differs(p) => match f.differs(*p) {
+                    Some((k, account)) => (k.index(), format!("{:<7}  {account}", k.name())),
+                    None => continue,
+                },
+                _ => match row.said(f, config) {
+                    Some(said) => (0, said),
+                    None => continue,
+                },
+            };
+            if let Some(l) = b.found.get_mut(at).filter(|l| l.len() < limit) {
+                l.push((i, said));
+            }
+        }
+    }
+
+    /// What [`Corpus::find_behind`] found last, if it was for `row`.
+    pub fn behind(&self, row: &Row) -> Option<&Behind> {
+        self.behind.as_ref().filter(|b| b.row == *row)
     }
 
     /// `142 replies, 290,452 bytes, 3 calls with no reply, 12 diagnostics`, as the command
@@ -183,7 +276,7 @@ pub struct ScreenSection {
 /// The report's sections as the screen shows them, in the order they are shown and
 /// selected.
 pub fn blocks(scan: &Scan) -> Vec<ScreenSection> {
-    let n = scan.replies.len();
+    let n = scan.reply_count();
     report::sections(scan).into_iter().map(|s| block(scan, s, n)).collect()
 }
 
@@ -202,7 +295,7 @@ fn block(scan: &Scan, section: Section, n: usize) -> ScreenSection {
                 _ => (n, String::new(), None),
             };
             let classes = match target {
-                Row::Differs(p) => scan.comparisons.get(p).map(|c| Class::ALL.map(|k| c.count(k))),
+                Row::Differs(p) if p < scan.comparisons.len() => Some(Class::ALL.map(|k| Row::Class(p, k).count(scan))),
                 _ => None,
             };
             // A comparison's note is its classes.

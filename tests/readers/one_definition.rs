@@ -201,16 +201,18 @@ fn extract_scan_and_the_inspector_read_every_reply_alike() {
     }
     typed(&mut s, "\x1b");
 
-    // The summary screen: every row names the replies the command lists under it.
+    // The summary screen: every row names the replies the command lists under it, found
+    // among the entries as its panel finds them.
     typed(&mut s, "S");
-    let corpus = s.corpus.clone().unwrap();
+    let mut corpus = s.corpus.clone().unwrap();
     assert_eq!(corpus.pending, 0);
     for block in bracewalk::tui::summary::blocks(&corpus.scan) {
         for line in &block.lines {
             let key = line.target.json_key(&config);
             assert_eq!(line.count as u64, count_at(&json, key.clone()), "{}", line.label);
-            let mut behind: Vec<&str> =
-                line.target.replies(&corpus.scan).iter().map(|(i, _)| corpus.scan.id(*i)).collect();
+            corpus.find_behind(&s.list, &line.target, usize::MAX);
+            let found = corpus.behind(&line.target).unwrap();
+            let mut behind: Vec<&str> = found.replies().map(|(i, _)| corpus.id(&s.list, *i)).collect();
             behind.sort_unstable();
             let mut listed = ids_at(&json, key);
             listed.sort_unstable();

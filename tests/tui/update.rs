@@ -563,13 +563,12 @@ fn enter_on_a_comparison_row_lists_exactly_its_replies_and_selects_the_first() {
 fn every_row_filters_to_the_replies_the_scan_puts_behind_it() {
     let mut s = scanned_state(100, 30);
     typed(&mut s, "S");
-    let corpus = s.corpus.clone().unwrap();
-    let sections = summary::blocks(&corpus.scan);
+    let direct = scan_directly(&corpus());
+    let sections = summary::blocks(&s.corpus.as_ref().unwrap().scan);
     for (i, row) in sections.iter().flat_map(|x| x.lines.iter()).enumerate() {
         s.summary.cursor = i;
         typed(&mut s, "\n");
-        let expected: Vec<String> =
-            row.target.replies(&corpus.scan).iter().map(|(r, _)| corpus.scan.id(*r).to_owned()).collect();
+        let expected: Vec<String> = row.target.replies(&direct).iter().map(|(r, _)| direct.id(*r).to_owned()).collect();
         assert_eq!(expected.len(), row.count, "{:?}", row.target);
         if row.count == 0 {
             assert_eq!(s.mode, Mode::Summary, "nothing behind {:?}: the screen stays", row.target);
@@ -610,21 +609,32 @@ fn w_cycles_the_what_if_and_the_list_shows_its_column() {
 
 /// A large campaign's summary is folded on as the facts come, each reply once, not folded
 /// anew for each batch of them (which took the event loop tens of milliseconds a batch); once
-/// every reply is read it is the scan of them all, as `bracewalk scan` counts them.
+/// every reply is read it is the scan of them all, as `bracewalk scan` counts them. Its
+/// panel's replies are looked for among the entries as the fold goes on.
 #[test]
 fn a_large_summary_folded_on_as_the_facts_come_is_the_scan_of_them_all() {
     let texts =
         [TEMPLATE_BEFORE_ANSWER, WHOLE_REPLY_TAKEN, REFUSED_WALK_CLOSED, REFUSED_NOT_SELF_CONTAINED, WHOLE_TEXT];
+    // An array cut short only in the last batch's replies, which no reading of the whole reply
+    // reads: the panel under that row finds them only once it has looked past every reply
+    // before. (A row above the groups, which grow as replies are counted.)
     let items: Vec<Item> = (0..4500)
         .map(|i| {
-            let item = reply(i + 1, ["page", "feedback", "reader"][i % 3], (i % 40) as u32, texts[i % texts.len()]);
+            let text = if i >= 4480 { TRUNCATED_ARRAY } else { texts[i % texts.len()] };
+            let item = reply(i + 1, ["page", "feedback", "reader"][i % 3], (i % 40) as u32, text);
             if i % 4 == 0 { fixture::in_round(item, "round-5") } else { item }
         })
         .collect();
     let mut s = state(items.clone(), 120, 60);
     typed(&mut s, "S");
+    let no_reading = Row::Verdict(Verdict::NoReading);
+    s.summary.cursor = row_index(&s, &no_reading);
+    typed(&mut s, "");
+    let direct = scan_directly(&items);
+    let behind_row = no_reading.replies(&direct);
+    assert_eq!(behind_row.first().map(|(i, _)| *i), Some(4480), "only the last batch's");
     assert!(s.corpus.as_ref().unwrap().folds_on());
-    assert_eq!(s.corpus.as_ref().unwrap().scan.replies.len(), 0, "nothing is read yet");
+    assert_eq!(s.corpus.as_ref().unwrap().scan.reply_count(), 0, "nothing is read yet");
     let config = s.config.clone();
     let mut reads: Vec<Read> = s
         .list
@@ -639,15 +649,37 @@ fn a_large_summary_folded_on_as_the_facts_come_is_the_scan_of_them_all() {
         batch.reverse();
         drive(&mut s, Msg::Facts(batch));
         let corpus = s.corpus.as_ref().unwrap();
-        counted.push(corpus.scan.replies.len());
+        counted.push(corpus.scan.reply_count());
         // What is not counted yet is still being read, and said to be.
-        assert_eq!(corpus.scan.replies.len() + corpus.pending, items.len());
+        assert_eq!(corpus.scan.reply_count() + corpus.pending, items.len());
+        // The panel: the first of the replies behind the row among those counted so far.
+        let found: Vec<(String, String)> = corpus
+            .behind(&no_reading)
+            .unwrap()
+            .replies()
+            .map(|(i, said)| (corpus.id(&s.list, *i).to_owned(), said.clone()))
+            .collect();
+        let expected: Vec<(String, String)> = behind_row
+            .iter()
+            .filter(|(i, _)| *i < corpus.scan.reply_count())
+            .take(7)
+            .map(|(i, said)| (direct.id(*i).to_owned(), said.clone()))
+            .collect();
+        assert_eq!(found, expected, "{} pending", corpus.pending);
     }
+    // And on screen: the first of the 20.
+    let drawn = screen(&s);
+    assert!(drawn.contains("20 replies · Enter lists them"), "{drawn}");
+    assert!(drawn.contains("  logs/run-1/log.jsonl:4481  "), "{drawn}");
     assert!(counted.windows(2).all(|w| w[0] < w[1]), "counted as they come: {counted:?}");
     let corpus = s.corpus.as_ref().unwrap();
-    assert_eq!(corpus.scan, scan_directly(&items));
+    // Counted, as the scan's lists count.
+    assert!(!corpus.listed);
+    assert_eq!(corpus.scan, scan_directly(&items).into_counts());
     assert_eq!(corpus.pending, 0);
-    assert_eq!(corpus.scan, summary::Corpus::of(s.list.entries(), &s.config).scan);
+    assert_eq!(corpus.scan, summary::Corpus::of(s.list.entries(), &s.config, false).scan);
+    let listed = summary::Corpus::of(s.list.entries(), &s.config, true).scan;
+    assert_eq!(listed, scan_directly(&items));
 }
 
 #[test]
@@ -655,7 +687,7 @@ fn the_summary_shows_the_numbers_bracewalk_scan_counts() {
     let mut s = scanned_state(120, 60);
     typed(&mut s, "S");
     let direct = scan_directly(&corpus());
-    assert_eq!(s.corpus.as_ref().unwrap().scan, direct, "the folded scan is the scanner's");
+    assert_eq!(s.corpus.as_ref().unwrap().scan, direct.clone().into_counts(), "the folded scan is the scanner's");
     // And the screen says so: each count, found by its label, read off the screen.
     let drawn = screen(&s);
     let count = |label: &str| -> usize {
@@ -703,16 +735,16 @@ fn the_summary_shows_the_numbers_bracewalk_scan_counts() {
 fn the_summary_follows_replies_as_they_arrive_and_go() {
     let mut s = scanned_state(100, 30);
     typed(&mut s, "S");
-    let before = s.corpus.as_ref().unwrap().scan.replies.len();
+    let before = s.corpus.as_ref().unwrap().scan.reply_count();
     drive(&mut s, later(100, fixture::in_round(reply(40, "page", 21, TEMPLATE_BEFORE_ANSWER), "round-6")));
     let corpus = s.corpus.as_ref().unwrap();
-    assert_eq!(corpus.scan.replies.len(), before, "not counted before it is read");
+    assert_eq!(corpus.scan.reply_count(), before, "not counted before it is read");
     assert_eq!(corpus.pending, 1);
     assert!(screen(&s).contains("reading 1 reply for the scan"), "{}", screen(&s));
     scanned(&mut s);
     let corpus = s.corpus.as_ref().unwrap();
-    assert_eq!(corpus.scan.replies.len(), before + 1);
-    assert_eq!(corpus.scan.by_round["round-6"].replies.len(), 1);
+    assert_eq!(corpus.scan.reply_count(), before + 1);
+    assert_eq!(Row::Round("round-6".to_owned()).count(&corpus.scan), 1);
     // A filter chosen on the screen takes in what arrives after.
     let row = row_index(&s, &differs(&s, "first-wins"));
     s.summary.cursor = row;
@@ -727,7 +759,7 @@ fn the_summary_follows_replies_as_they_arrive_and_go() {
     drive(&mut s, Msg::Incoming { batch: vec![Incoming::Removed { source }], initial: false });
     typed(&mut s, "S");
     let corpus = s.corpus.as_ref().unwrap();
-    assert_eq!(corpus.scan.replies.len(), 0);
+    assert_eq!(corpus.scan.reply_count(), 0);
     assert_eq!(s.list.reply_count(), 0);
 }
 

@@ -93,8 +93,10 @@ pub(super) fn settle_summary(state: &mut State) {
     // is read is asked from the last entry back: replies are read in the order they came,
     // so one still being read is found at once.
     let folds_on = n >= FOLD_EVERY_CHANGE && state.corpus.as_ref().is_some_and(Corpus::folds_on);
+    // The summary counts; the rounds screen counts each row round by round, from lists.
+    let listed = state.mode == Mode::Rounds;
     let others = if folds_on { state.corpus_stale.saturating_sub(state.corpus_facts) } else { state.corpus_stale };
-    let due = state.corpus.is_none()
+    let due = state.corpus.as_ref().is_none_or(|c| listed && !c.listed)
         || (others > 0
             && (n < FOLD_EVERY_CHANGE
                 || others * 8 >= n
@@ -102,9 +104,9 @@ pub(super) fn settle_summary(state: &mut State) {
     let list = &state.list;
     if due {
         state.corpus = Some(if n < FOLD_EVERY_CHANGE {
-            Corpus::of(list.entries(), &state.config)
+            Corpus::of(list.entries(), &state.config, listed)
         } else {
-            Corpus::so_far(list, &state.config)
+            Corpus::so_far(list, &state.config, listed)
         });
         state.corpus_stale = 0;
         state.corpus_facts = 0;
@@ -121,7 +123,14 @@ pub(super) fn settle_summary(state: &mut State) {
     let sections = summary_sections(state);
     let slots = summary::slots(&sections);
     state.summary.cursor = state.summary.cursor.min(summary::row_count(&sections).saturating_sub(1));
-    let h = (layout::summary(state.size.0, state.size.1).body.height as usize).max(1);
+    let areas = layout::summary(state.size.0, state.size.1);
+    // The replies the panel under the rows shows: no more than it has lines for.
+    if let (Some(panel), Some(row), Some(corpus)) =
+        (areas.panel, summary::row_at(&sections, state.summary.cursor), &mut state.corpus)
+    {
+        corpus.find_behind(&state.list, &row.target, panel.height as usize);
+    }
+    let h = (areas.body.height as usize).max(1);
     let line = summary::line_of(&slots, state.summary.cursor);
     let top = &mut state.summary.top;
     if line < *top + 1 {

@@ -255,21 +255,9 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
         }
         _ => row.label.trim().to_owned(),
     };
-    let list: Vec<(usize, String)> = match &row.target {
-        // By class, each reply's class before its account; no more than the panel shows.
-        Row::Differs(p) => scan
-            .comparisons
-            .get(*p)
-            .map(|c| {
-                Class::ALL
-                    .iter()
-                    .flat_map(|&k| c.of(k).map(move |d| (d.reply, format!("{:<7}  {}", k.name(), d.account))))
-                    .take(area.height as usize)
-                    .collect()
-            })
-            .unwrap_or_default(),
-        target => target.replies_kept(scan, &|_| true, area.height as usize),
-    };
+    // Found among the entries as the screen settled: a comparison's by class, each reply's
+    // class before its account; no more than the panel shows.
+    let list: Vec<&(usize, String)> = corpus.behind(&row.target).map(|b| b.replies().collect()).unwrap_or_default();
     let total = row.count;
     let tail = if total == 0 {
         " · no replies ".to_owned()
@@ -288,10 +276,15 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
     }
     let room = (area.height as usize).saturating_sub(out.len());
     let shown = if total > room { room.saturating_sub(1) } else { room };
-    let id_w =
-        list.iter().take(shown).map(|(i, _)| visible(scan.id(*i), false).width()).max().unwrap_or(0).min(width * 2 / 5);
+    let id_w = list
+        .iter()
+        .take(shown)
+        .map(|(i, _)| visible(corpus.id(&state.list, *i), false).width())
+        .max()
+        .unwrap_or(0)
+        .min(width * 2 / 5);
     for (i, note) in list.iter().take(shown) {
-        let id = pad(&fit_end(&visible(scan.id(*i), false), id_w), id_w);
+        let id = pad(&fit_end(&visible(corpus.id(&state.list, *i), false), id_w), id_w);
         let (note, style) = if note.is_empty() {
             // No account: what the seed reads, from the list's own summary.
             let sketch = corpus
