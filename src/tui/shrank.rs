@@ -5,7 +5,9 @@
 //! The flag is the rounds' ([`crate::scan::rounds`]), not the reply's: it is on the reply's
 //! facts (so its badge, the filter, the query and the summary read it as they read any
 //! flag), but made from every call of the reply's page, in every round. The calls are kept
-//! by page; a page whose calls changed is read again once the change is in, and only its
+//! by page (no map from each entry back to its page: the entry's metadata names it, and a
+//! campaign of 300,000 replies would spend some 13 MB on one); a page whose calls changed
+//! is read again once the change is in, and only its
 //! replies' flags change, so a batch costs its pages, not the list. A page is judged once
 //! every reply of it has been read (its answer's page measured): until then its flags stay
 //! as they were.
@@ -26,8 +28,9 @@ type Page = (Name, u32);
 /// The calls of every page the list names, and the pages to judge again.
 #[derive(Debug, Default)]
 pub struct PageFlags {
+    /// Each page's calls, by key in the order they arrived (keys are given in that order,
+    /// so each list is ascending).
     calls: HashMap<Page, Vec<EntryKey>>,
-    of: HashMap<EntryKey, Page>,
     dirty: HashSet<Page>,
     /// Every page is to be gathered and judged again (a file went, restarted or moved).
     all: bool,
@@ -41,22 +44,37 @@ fn page_of(e: &Entry) -> Option<Page> {
 }
 
 impl PageFlags {
-    /// Entry `e` arrived, or what the flag reads of it changed (its metadata, its answer).
+    /// Entry `e` arrived.
     pub fn note(&mut self, e: &Entry) {
         let Some(p) = page_of(e) else { return };
-        if self.of.get(&e.key) != Some(&p) {
-            self.calls.entry(p.clone()).or_default().push(e.key);
-            if let Some(was) = self.of.insert(e.key, p.clone()) {
-                self.dirty.insert(was);
-            }
+        let keys = self.calls.entry(p.clone()).or_default();
+        if let Err(at) = keys.binary_search(&e.key) {
+            keys.insert(at, e.key);
         }
         self.dirty.insert(p);
     }
 
-    /// Entry `key` changed: its page is judged again.
-    pub fn touch(&mut self, key: EntryKey) {
-        if let Some(p) = self.of.get(&key) {
-            self.dirty.insert(p.clone());
+    /// Entry `e`'s metadata was amended: its page is judged again, and where it names
+    /// another page than it did (its call is not among that page's), every page is
+    /// gathered again, the one it left among them.
+    pub fn amended(&mut self, e: &Entry) {
+        let Some(p) = page_of(e) else {
+            // It may have left a page.
+            self.all = true;
+            return;
+        };
+        match self.calls.get(&p) {
+            Some(keys) if keys.binary_search(&e.key).is_ok() => {
+                self.dirty.insert(p);
+            }
+            _ => self.all = true,
+        }
+    }
+
+    /// What the flag reads of entry `e` changed (its answer): its page is judged again.
+    pub fn touch(&mut self, e: &Entry) {
+        if let Some(p) = page_of(e) {
+            self.dirty.insert(p);
         }
     }
 
@@ -71,13 +89,15 @@ impl PageFlags {
         if self.all {
             self.all = false;
             self.calls.clear();
-            self.of.clear();
             for e in list.entries() {
                 if let Some(p) = page_of(e) {
                     self.calls.entry(p.clone()).or_default().push(e.key);
-                    self.of.insert(e.key, p.clone());
                     self.dirty.insert(p);
                 }
+            }
+            // In arrival order already, but for entries a restart or a move gave new keys.
+            for keys in self.calls.values_mut() {
+                keys.sort_unstable();
             }
         }
         if self.dirty.is_empty() {

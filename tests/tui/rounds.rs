@@ -163,6 +163,19 @@ fn the_flag_follows_replies_as_they_come_and_go() {
     let read = Read::whole(10_000, &text, false, &s.config);
     fixture::drive(&mut s, Msg::Facts(vec![read]));
     assert_eq!(flagged(&s), [("round-10".to_owned(), SHRINKING.1.to_owned(), 5)]);
+    // Its record amended to name another page: page 17's final answer is the template again,
+    // and once amended back, the correction again.
+    let amend = |s: &mut State, page: u32| {
+        let mut meta = s.list.entry(10_000).unwrap().meta().unwrap().clone();
+        meta.page = Some(page);
+        let amended = Incoming::Amended { source: log.clone(), line: 99, meta: Box::new(meta) };
+        fixture::drive(s, Msg::Incoming { batch: vec![amended], initial: false });
+    };
+    amend(&mut s, 18);
+    assert_eq!(flagged(&s).len(), 2, "{:?}", flagged(&s));
+    assert!(flagged(&s).contains(&("round-10".to_owned(), first.to_owned(), 17)));
+    amend(&mut s, 17);
+    assert_eq!(flagged(&s), [("round-10".to_owned(), SHRINKING.1.to_owned(), 5)]);
     // A round still being written: a reply of round-11 whose run has no outcome yet.
     let mut meta = s.list.entries().iter().find(|e| *e.source == *log).unwrap().meta().unwrap().clone();
     meta.round = Some("round-11".into());

@@ -59,7 +59,7 @@ pub(super) fn apply(state: &mut State, batch: Vec<Incoming>, initial: bool, fx: 
     });
     for k in amended {
         if let Some(e) = state.list.entry(k) {
-            state.page_flags.note(e);
+            state.page_flags.amended(e);
         }
     }
     // The summary names replies by key: those moved count as changed.

@@ -71,7 +71,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                             e.sketch = read.sketch;
                             e.html = read.html;
                             // What its page delivers is known: the page is judged again.
-                            state.page_flags.touch(read.key);
+                            state.page_flags.touch(e);
                         }
                     }
                 }
@@ -146,7 +146,7 @@ fn changed(state: &mut State, k: EntryKey, d: &Detail, hash: u64, fx: &mut Vec<E
         }
         e.changed = true;
         e.facts = None;
-        state.page_flags.touch(k);
+        state.page_flags.touch(e);
         let stopped = e.cut();
         if let Some(locator) = e.locator() {
             fx.push(Effect::Reread { key: k, locator, stopped });
