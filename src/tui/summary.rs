@@ -12,7 +12,6 @@
 //! replies. The rounds screen, which counts every row round by round, folds with lists.
 
 use std::cmp::Ordering;
-use std::collections::HashSet;
 
 use crate::analysis::{Class, Config};
 use crate::describe::thousands;
@@ -75,7 +74,10 @@ struct Rest {
     /// The replies in `order[at..]`: counted as the fold passes them, not over the rest of
     /// the order on every batch of facts (which made a large campaign's fold quadratic).
     replies_ahead: usize,
-    folded: HashSet<EntryKey>,
+    /// Whether the entry of each key was folded in, by key: keys are handed out one after
+    /// another from 1 (`tui::watch`), so a flag a key is a byte a key, where a set of them
+    /// would be ten to twenty.
+    folded: Vec<bool>,
 }
 
 /// The entries to fold, in load order (path, then line), as `bracewalk scan` orders its
@@ -117,7 +119,7 @@ impl Corpus {
         let order: Vec<(EntryKey, bool)> =
             in_order(list.entries()).into_iter().map(|e| (e.key, e.is_reply())).collect();
         let replies_ahead = order.iter().filter(|(_, reply)| *reply).count();
-        corpus.rest = Some(Rest { order, at: 0, replies_ahead, folded: HashSet::new() });
+        corpus.rest = Some(Rest { order, at: 0, replies_ahead, folded: Vec::new() });
         corpus.fold_on(list);
         corpus
     }
@@ -133,10 +135,20 @@ impl Corpus {
                     break;
                 }
                 self.fold(e);
-                rest.folded.insert(key);
+                if let Ok(k) = usize::try_from(key) {
+                    if rest.folded.len() <= k {
+                        rest.folded.resize(k + 1, false);
+                    }
+                    rest.folded[k] = true;
+                }
             }
             rest.at += 1;
             rest.replies_ahead -= usize::from(reply);
+        }
+        // At its end the order has nothing more to give: a change after is folded anew.
+        if rest.at == rest.order.len() {
+            rest.order = Vec::new();
+            rest.at = 0;
         }
         self.pending = rest.replies_ahead;
         self.rest = Some(rest);
@@ -150,7 +162,8 @@ impl Corpus {
     /// Whether the entry `key` is folded in by [`Corpus::fold_on`], so that new facts of it
     /// call for a fold anew.
     pub fn has_folded(&self, key: EntryKey) -> bool {
-        self.rest.as_ref().is_some_and(|r| r.folded.contains(&key))
+        let at = usize::try_from(key).ok();
+        self.rest.as_ref().is_some_and(|r| at.and_then(|k| r.folded.get(k)).copied().unwrap_or(false))
     }
 
     fn empty(entries: &[Entry], config: &Config, listed: bool) -> Corpus {

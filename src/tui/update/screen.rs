@@ -103,6 +103,9 @@ pub(super) fn settle_summary(state: &mut State) {
                 || state.list.entries().iter().rev().all(|e| !e.is_reply() || e.gone || e.complete())));
     let list = &state.list;
     if due {
+        // The fold before goes first: a large campaign's two folds side by side were the
+        // inspector's peak.
+        state.corpus = None;
         state.corpus = Some(if n < FOLD_EVERY_CHANGE {
             Corpus::of(list.entries(), &state.config, listed)
         } else {
