@@ -13,8 +13,9 @@ use crate::logs::Name;
 use crate::readers::{Outcome, ReaderId};
 use crate::visible::visible;
 
+use super::pages::Pages;
 pub use super::row::Row;
-use super::scanner::{Comparison, Difference, Group, NONE_KEY, NOTED, Scan};
+use super::scanner::{Comparison, Difference, Group, NONE_KEY, NOTED, Repair, Scan};
 
 /// How a section's rows are shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -464,6 +465,42 @@ impl Row {
             Row::Differs(i) | Row::Class(i, _) => config.pairs.get(*i).copied(),
             _ => None,
         }
+    }
+}
+
+impl Scan {
+    /// The scan as [`Scan::count`] would have folded it: every row's count kept, its list
+    /// not, nor the replies' names and page calls.
+    pub fn into_counts(mut self) -> Scan {
+        let mut rows: Vec<Row> = sections(&self).into_iter().flat_map(|s| s.rows).collect();
+        rows.extend((0..self.comparisons.len()).flat_map(|p| Class::ALL.map(|c| Row::Class(p, c))));
+        for row in rows {
+            let n = row.count(&self);
+            if n > 0 {
+                self.unlisted.rows.insert(row, n);
+            }
+        }
+        self.unlisted.replies += std::mem::take(&mut self.replies).len();
+        self.unlisted.calls_without_reply += std::mem::take(&mut self.calls_without_reply).len();
+        for g in self.by_agent.values_mut().chain(self.by_round.values_mut()).chain(self.by_format.values_mut()) {
+            g.replies = Vec::new();
+        }
+        self.decided_by = Default::default();
+        self.whole_reply = Default::default();
+        self.repair = Repair::default();
+        self.cut_off = Vec::new();
+        for t in &mut self.truncation {
+            t.replies = Vec::new();
+        }
+        for c in &mut self.comparisons {
+            c.differ = Vec::new();
+        }
+        for n in &mut self.noted {
+            n.replies = Default::default();
+        }
+        self.flags = Default::default();
+        self.pages = Pages::default();
+        self
     }
 }
 

@@ -465,40 +465,6 @@ impl Scan {
         }
         self.unlisted.replies += 1;
     }
-
-    /// The scan as [`Scan::count`] would have folded it: every row's count kept, its list
-    /// not, nor the replies' names and page calls.
-    pub fn into_counts(mut self) -> Scan {
-        let mut rows: Vec<Row> = super::report::sections(&self).into_iter().flat_map(|s| s.rows).collect();
-        rows.extend((0..self.comparisons.len()).flat_map(|p| Class::ALL.map(|c| Row::Class(p, c))));
-        for row in rows {
-            let n = row.count(&self);
-            if n > 0 {
-                self.unlisted.rows.insert(row, n);
-            }
-        }
-        self.unlisted.replies += std::mem::take(&mut self.replies).len();
-        self.unlisted.calls_without_reply += std::mem::take(&mut self.calls_without_reply).len();
-        for g in self.by_agent.values_mut().chain(self.by_round.values_mut()).chain(self.by_format.values_mut()) {
-            g.replies = Vec::new();
-        }
-        self.decided_by = Default::default();
-        self.whole_reply = Default::default();
-        self.repair = Repair::default();
-        self.cut_off = Vec::new();
-        for t in &mut self.truncation {
-            t.replies = Vec::new();
-        }
-        for c in &mut self.comparisons {
-            c.differ = Vec::new();
-        }
-        for n in &mut self.noted {
-            n.replies = Default::default();
-        }
-        self.flags = Default::default();
-        self.pages = Pages::default();
-        self
-    }
 }
 
 /// Builds a [`Scan`]. Feed it replies (one at a time, or in batches read in parallel),
