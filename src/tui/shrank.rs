@@ -5,12 +5,11 @@
 //! The flag is the rounds' ([`crate::scan::rounds`]), not the reply's: it is on the reply's
 //! facts (so its badge, the filter, the query and the summary read it as they read any
 //! flag), but made from every call of the reply's page, in every round. The calls are kept
-//! by page (no map from each entry back to its page: the entry's metadata names it, and a
-//! campaign of 300,000 replies would spend some 13 MB on one); a page whose calls changed
-//! is read again once the change is in, and only its
-//! replies' flags change, so a batch costs its pages, not the list. A page is judged once
-//! every reply of it has been read (its answer's page measured): until then its flags stay
-//! as they were.
+//! by page, and no map leads back from each entry to its page (its metadata names it, and
+//! such a map would cost a campaign some 40 bytes a reply); a page whose calls changed is
+//! read again once the change is in, and only its replies' flags change, so a batch costs
+//! its pages, not the list. A page is judged once every reply of it has been read (its
+//! answer's page measured): until then its flags stay as they were.
 
 use std::collections::{HashMap, HashSet};
 
