@@ -67,7 +67,7 @@ pub use model::hash::text_hash;
 pub use model::names::{Name, Names};
 pub use model::options::LoadOptions;
 pub use model::reply::{Event, EventKind, Format, Inferred, Item, Listed, Listing, Meta, Reply, StopReason, Tokens};
-pub use model::written::Written;
+pub use model::written::{Place, Written};
 pub use reference::{ReferenceError, Resolved, parse_reference, resolve};
 
 /// Every reply, event and diagnostic in `paths`, pushed to `sink` in path-then-line order.

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::analysis::{Config, Facts, Flag};
-use crate::logs::{Diagnostic, EventKind, Item, Listed, Locator, Meta, Name, StopReason, Written};
+use crate::logs::{Diagnostic, EventKind, Item, Listed, Locator, Meta, Name, Place, StopReason, Written};
 use crate::readers::ReaderId;
 
 /// A list entry's identity for the whole session (ids can repeat across files; keys can't).
@@ -41,8 +41,9 @@ pub struct Text {
     pub offset: u64,
     /// The text itself, for a reply given in memory rather than loaded from a file.
     pub held: Option<Arc<str>>,
-    /// Where a listing found it written in its file, when it is one string of a line.
-    pub written: Option<Written>,
+    /// Where a listing found it written in its file, when it is one string of a line; none
+    /// once the reply is found changed (`len` and `hash` are then the new text's).
+    pub written: Option<Place>,
 }
 
 impl Text {
@@ -71,7 +72,7 @@ pub struct Entry {
     /// summary screen. The early part comes first ([`Facts::early`]), then the rest.
     pub facts: Option<Box<Facts>>,
     /// A one-line sketch of the seed's answer (`{html: 3 chars, log: …}`), or `null`.
-    pub sketch: Option<String>,
+    pub sketch: Option<Box<str>>,
     /// The characters of that answer's `html` string, where it has one.
     pub html: Option<usize>,
     /// Arrived after the first load finished.
@@ -96,7 +97,8 @@ impl Entry {
 
     /// An entry for a reply listed without its text: read from its file when it is wanted.
     pub fn listed(key: EntryKey, l: Listed) -> Entry {
-        let text = Text { len: l.len, hash: l.hash, offset: l.offset, held: None, written: l.written };
+        let written = l.written.filter(|w| (w.len, w.hash) == (l.len, l.hash)).map(|w| w.place());
+        let text = Text { len: l.len, hash: l.hash, offset: l.offset, held: None, written };
         Entry::of(key, l.id, l.source.into(), l.line, Body::Reply { text, meta: Box::new(l.meta) })
     }
 
@@ -163,7 +165,7 @@ impl Entry {
             line: self.line,
             offset: t.offset,
             // Only while the text is the one listed: a reply found changed was read whole.
-            written: t.written.filter(|w| (w.len, w.hash) == (t.len, t.hash)),
+            written: t.written.map(|p| Written::placed(p, t.len, t.hash)),
         })
     }
 

@@ -58,7 +58,7 @@ fn loaded_state(path: &Path) -> State {
 
 fn seed_value(s: &State, key: u64) -> Option<String> {
     let e = s.list.entries().iter().find(|e| e.key == key)?;
-    e.sketch.clone()
+    e.sketch.as_deref().map(str::to_owned)
 }
 
 #[test]

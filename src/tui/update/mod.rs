@@ -68,7 +68,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                         let e = c.entry_mut(i);
                         e.set_facts(read.facts);
                         if read.sketch.is_some() {
-                            e.sketch = read.sketch;
+                            e.sketch = read.sketch.map(String::into_boxed_str);
                             e.html = read.html;
                             // What its page delivers is known: the page is judged again.
                             state.page_flags.touch(e);
@@ -143,6 +143,8 @@ fn changed(state: &mut State, k: EntryKey, d: &Detail, hash: u64, fx: &mut Vec<E
         if let Body::Reply { text, .. } = &mut e.body {
             text.len = d.text.len();
             text.hash = hash;
+            // No longer the text listed: read again through the loader.
+            text.written = None;
         }
         e.changed = true;
         e.facts = None;

@@ -114,7 +114,7 @@ fn page_line(state: &State, p: &Page, width: usize, table: &[badges::Look]) -> L
         Some(e) => match (e.html, &e.sketch) {
             (Some(n), _) if n < TINY_HTML => (format!("html {} (tiny)", chars(n)), bad().add_modifier(Modifier::BOLD)),
             (Some(n), _) => (format!("html {}", chars(n)), good()),
-            (None, Some(s)) if s == "null" => ("nothing read".to_owned(), bad().add_modifier(Modifier::BOLD)),
+            (None, Some(s)) if &**s == "null" => ("nothing read".to_owned(), bad().add_modifier(Modifier::BOLD)),
             (None, Some(s)) => (visible(s, false), warn()),
             (None, None) => ("reading…".to_owned(), dim()),
         },

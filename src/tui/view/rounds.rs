@@ -201,7 +201,7 @@ fn behind(state: &State, s: &Screen, area: Rect) -> Vec<Line<'static>> {
     for (k, note) in list.iter().take(shown) {
         let Some(e) = state.list.entry(*k) else { continue };
         let id = pad(&fit_end(&visible(&e.id, false), id_w), id_w);
-        let note = if note.is_empty() { e.sketch.clone().unwrap_or_default() } else { note.clone() };
+        let note = if note.is_empty() { e.sketch.as_deref().unwrap_or_default().to_owned() } else { note.clone() };
         out.push(Line::from(vec![
             Span::raw(format!("  {id}  ")),
             Span::styled(fit(&visible(&note, false), width.saturating_sub(id_w + 4)), dim()),

@@ -291,8 +291,9 @@ fn behind(state: &State, corpus: &Corpus, row: &ScreenRow, area: Rect) -> Vec<Li
                 .keys
                 .get(*i)
                 .and_then(|&k| state.list.entry(k))
-                .and_then(|e| e.sketch.clone())
-                .unwrap_or_default();
+                .and_then(|e| e.sketch.as_deref())
+                .unwrap_or_default()
+                .to_owned();
             (sketch, dim())
         } else {
             (note.clone(), Style::new())
