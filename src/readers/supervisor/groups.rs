@@ -6,7 +6,7 @@
 //!
 //! Each reader's owner ends its group as well, when the reader is done, fails or is dropped;
 //! and should bracewalk be killed outright, a watcher started inside each group ends it
-//! within a second ([`WATCH`]). The group is the unit: `sh -c` may have started the reader as
+//! within a second ([`watch`]). The group is the unit: `sh -c` may have started the reader as
 //! a child of its own, and an extractor may start children of its own.
 
 use std::io;
@@ -19,12 +19,17 @@ static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 /// Installs the panic hook once.
 static HOOK: Once = Once::new();
 
-/// A shell line, run first in each reader's group, that ends the group once bracewalk is
-/// gone: a subshell that holds none of the reader's pipes asks every second whether
-/// bracewalk (its shell's parent) lives, and when it does not, kills its own group. It is
-/// killed with the group when the reader ends.
-pub(super) const WATCH: &str =
-    "b=$PPID; ( while kill -0 \"$b\" 2>/dev/null; do sleep 1; done; kill -9 0 ) </dev/null >/dev/null 2>&1 3>&- &";
+/// A shell line, run first in each reader's group, that ends the group once bracewalk
+/// (process `bracewalk`) is gone: a subshell that holds none of the reader's pipes asks every
+/// second whether bracewalk lives, and when it does not, kills its own group. It is killed
+/// with the group when the reader ends. Bracewalk's id is given, not asked of the shell
+/// (`$PPID`): a bracewalk killed before its reader's shell had started would leave that shell
+/// the child of init, and its watcher watching init for ever.
+pub(super) fn watch(bracewalk: u32) -> String {
+    format!(
+        "b={bracewalk}; ( while kill -0 \"$b\" 2>/dev/null; do sleep 1; done; kill -9 0 ) </dev/null >/dev/null 2>&1 3>&- &"
+    )
+}
 
 fn live() -> MutexGuard<'static, Vec<u32>> {
     LIVE.lock().unwrap_or_else(PoisonError::into_inner)
@@ -117,4 +122,40 @@ pub fn end_on_signals() -> io::Result<()> {
 #[cfg(not(unix))]
 pub fn end_on_signals() -> io::Result<()> {
     Ok(())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::process::CommandExt;
+    use std::time::{Duration, Instant};
+
+    use super::watch;
+
+    /// A reader started after bracewalk was already killed: its watcher ends its group at
+    /// once, where one that asked the shell for its parent would find init, and wait for ever.
+    #[test]
+    fn a_watcher_whose_bracewalk_is_gone_ends_its_group_at_once() {
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        let dead = gone.id();
+        gone.wait().unwrap();
+        let mut reader = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{} exec sleep 60", watch(dead)))
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = reader.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = reader.kill();
+                panic!("the watcher left its group running");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(9), "{status:?}");
+    }
 }

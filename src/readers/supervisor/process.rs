@@ -166,19 +166,20 @@ fn describe_status(s: std::process::ExitStatus) -> String {
     s.code().map_or_else(|| "ended".to_owned(), |c| format!("exited with status {c}"))
 }
 
-/// Starts the reader in a process group of its own, the group's [watcher](groups::WATCH)
+/// Starts the reader in a process group of its own, the group's [watcher](groups::watch)
 /// first: a command as `sh -c COMMAND`; an adapter's runner with its standard output moved to
 /// descriptor 3 and descriptor 1 on its standard error (so no `print` or `console.log` can
 /// reach the protocol). What runs comes as the script's parameters: nothing to quote.
 pub(super) fn spawn(outside: &Outside, shared: &Arc<Shared>) -> io::Result<Process> {
     let mut command = std::process::Command::new("sh");
+    let watcher = groups::watch(std::process::id());
     match outside.runs() {
         Runs::Shell(line) => {
-            command.arg("-c").arg(format!("{} exec sh -c \"$1\"", groups::WATCH)).arg("bracewalk-reader").arg(line)
+            command.arg("-c").arg(format!("{} exec sh -c \"$1\"", watcher)).arg("bracewalk-reader").arg(line)
         }
         Runs::Adapter(a) => command
             .arg("-c")
-            .arg(format!("{} exec 3>&1 1>&2; exec \"$@\"", groups::WATCH))
+            .arg(format!("{} exec 3>&1 1>&2; exec \"$@\"", watcher))
             .arg("bracewalk-reader")
             .arg(&a.program)
             .args(&a.args),
