@@ -191,11 +191,10 @@ pub enum Alternatives {
     Flag(Row),
 }
 
-/// Which of a row's replies [`Row::behind`] gives: those `keep` keeps, up to `limit`, with
-/// what the scan says of each where `said`.
+/// Which of a row's replies [`Row::behind`] gives: those `keep` keeps, with what the scan
+/// says of each where `said`.
 struct Pick<'a> {
     keep: &'a dyn Fn(usize) -> bool,
-    limit: usize,
     said: bool,
 }
 
@@ -208,7 +207,7 @@ impl Pick<'_> {
         reply: impl Fn(&T) -> usize,
         note: impl Fn(&T) -> String,
     ) -> Vec<(usize, String)> {
-        let kept = items.into_iter().filter(|t| (self.keep)(reply(t))).take(self.limit);
+        let kept = items.into_iter().filter(|t| (self.keep)(reply(t)));
         kept.map(|t| (reply(&t), if self.said { note(&t) } else { String::new() })).collect()
     }
 }
@@ -319,24 +318,24 @@ impl Row {
     /// The scan's replies behind the row, in scan order, each with what the scan says of it
     /// there (the account of a difference, the entries recovered from a cut array).
     pub fn replies(&self, scan: &Scan) -> Vec<(usize, String)> {
-        self.behind(scan, &|_| true, usize::MAX, true)
+        self.behind(scan, &|_| true, true)
     }
 
-    /// The first `n` of [`Row::replies`] that `keep` keeps: what a panel of `n` lines shows.
-    /// A flag's words are made for those alone.
-    pub fn replies_kept(&self, scan: &Scan, keep: &dyn Fn(usize) -> bool, n: usize) -> Vec<(usize, String)> {
-        self.behind(scan, keep, n, true)
+    /// Those of [`Row::replies`] that `keep` keeps (a round's, on the rounds screen): a
+    /// flag's words are made for those alone.
+    pub fn replies_kept(&self, scan: &Scan, keep: &dyn Fn(usize) -> bool) -> Vec<(usize, String)> {
+        self.behind(scan, keep, true)
     }
 
     /// The numbers of [`Row::replies`] alone: a caller that counts or filters makes no words.
     pub fn reply_numbers(&self, scan: &Scan) -> Vec<usize> {
-        self.behind(scan, &|_| true, usize::MAX, false).into_iter().map(|(i, _)| i).collect()
+        self.behind(scan, &|_| true, false).into_iter().map(|(i, _)| i).collect()
     }
 
-    /// Up to `limit` of the replies behind the row that `keep` keeps, with what the scan
-    /// says of each where `said` (else nothing).
-    fn behind(&self, scan: &Scan, keep: &dyn Fn(usize) -> bool, limit: usize, said: bool) -> Vec<(usize, String)> {
-        let pick = Pick { keep, limit, said };
+    /// The replies behind the row that `keep` keeps, with what the scan says of each where
+    /// `said` (else nothing).
+    fn behind(&self, scan: &Scan, keep: &dyn Fn(usize) -> bool, said: bool) -> Vec<(usize, String)> {
+        let pick = Pick { keep, said };
         let plain = |v: &[usize]| pick.of(v, |&&i| i, |_| String::new());
         let group = |g: Option<&Group>| g.map(|g| plain(&g.replies)).unwrap_or_default();
         let account = |d: &&Difference| d.account.to_string();

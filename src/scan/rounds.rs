@@ -202,7 +202,7 @@ impl Rounds {
         let Some(of_round) = self.replies.get(r) else { return Vec::new() };
         match &l.count {
             Count::Replies => of_round.iter().map(|&i| (i, String::new())).collect(),
-            Count::Report(row) => row.replies_kept(scan, &|i| of_round.binary_search(&i).is_ok(), usize::MAX),
+            Count::Report(row) => row.replies_kept(scan, &|i| of_round.binary_search(&i).is_ok()),
             _ => Vec::new(),
         }
     }

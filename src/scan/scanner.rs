@@ -418,19 +418,24 @@ impl Scan {
     /// [`Scan::into_counts`] is the same scan made from the lists.
     pub fn count(&mut self, f: &Facts) {
         let decided = f.decided_by.index();
-        let mut rows = vec![
-            Row::Agent(f.agent.as_deref().unwrap_or(NONE_KEY).to_owned()),
-            Row::Round(f.round.as_deref().unwrap_or(NONE_KEY).to_owned()),
-            Row::Format(f.format.name().to_owned()),
-        ];
-        for (groups, row) in [&mut self.by_agent, &mut self.by_round, &mut self.by_format].into_iter().zip(&rows) {
-            let (Row::Agent(key) | Row::Round(key) | Row::Format(key)) = row else { continue };
+        let agent = f.agent.as_deref().unwrap_or(NONE_KEY).to_owned();
+        let round = f.round.as_deref().unwrap_or(NONE_KEY).to_owned();
+        let format = f.format.name().to_owned();
+        for (groups, key) in
+            [(&mut self.by_agent, &agent), (&mut self.by_round, &round), (&mut self.by_format, &format)]
+        {
             let g = groups.entry(key.clone()).or_default();
             g.bytes += f.bytes as u64;
             g.decided_by[decided] += 1;
         }
         self.bytes += f.bytes as u64;
-        rows.extend([Row::Decided(f.decided_by), Row::Verdict(f.verdict)]);
+        let mut rows = vec![
+            Row::Agent(agent),
+            Row::Round(round),
+            Row::Format(format),
+            Row::Decided(f.decided_by),
+            Row::Verdict(f.verdict),
+        ];
         if f.cut_off {
             rows.push(Row::CutOff);
         }

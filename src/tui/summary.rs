@@ -213,38 +213,36 @@ impl Corpus {
     /// `list`: carried on from where they were last looked for where the row and limit are
     /// the same (this corpus only folds on), looked for afresh otherwise.
     pub fn find_behind(&mut self, list: &List, row: &Row, limit: usize) {
-        let lists = if matches!(row, Row::Differs(_)) { Class::ALL.len() } else { 1 };
+        // The rows the panel lists in turn: a comparison's by class, each account after its
+        // class; any other row, itself.
+        let parts: Vec<Row> = match row {
+            Row::Differs(p) => Class::ALL.iter().map(|&k| Row::Class(*p, k)).collect(),
+            _ => vec![row.clone()],
+        };
         let b = match &mut self.behind {
             Some(b) if b.row == *row && b.limit == limit => b,
-            slot => slot.insert(Behind { row: row.clone(), limit, scanned: 0, found: vec![Vec::new(); lists] }),
+            slot => slot.insert(Behind { row: row.clone(), limit, scanned: 0, found: vec![Vec::new(); parts.len()] }),
         };
         let config = &self.scan.config;
-        // Each list's count, as folded: a list that has them all is complete.
-        let counts: Vec<usize> = match row {
-            Row::Differs(p) => Class::ALL.iter().map(|&k| Row::Class(*p, k).count(&self.scan)).collect(),
-            _ => vec![row.count(&self.scan)],
-        };
+        // Each part's count, as folded: a part that has them all is complete.
+        let counts: Vec<usize> = parts.iter().map(|r| r.count(&self.scan)).collect();
         for (i, &key) in self.keys.iter().enumerate().skip(b.scanned) {
-            // The first list is shown first: once it is full, more replies change nothing
-            // shown; nor once every list holds all it can.
+            // The first part is shown first: once it is full, more replies change nothing
+            // shown; nor once every part holds all it can.
             let complete = b.found.iter().zip(&counts).all(|(l, &n)| l.len() >= n.min(limit));
             if complete || b.found.first().is_none_or(|l| l.len() >= limit) {
                 break;
             }
             b.scanned = i + 1;
             let Some(f) = list.entry(key).and_then(|e| e.facts.as_deref()) else { continue };
-            let (at, said) = match row {
-                Row::Differs(p) => match f.differs(*p) {
-                    Some((k, account)) => (k.index(), format!("{:<7}  {account}", k.name())),
-                    None => continue,
-                },
-                _ => match row.said(f, config) {
-                    Some(said) => (0, said),
-                    None => continue,
-                },
-            };
-            if let Some(l) = b.found.get_mut(at).filter(|l| l.len() < limit) {
-                l.push((i, said));
+            for (part, found) in parts.iter().zip(&mut b.found) {
+                if let Some(said) = part.said(f, config).filter(|_| found.len() < limit) {
+                    let said = match part {
+                        Row::Class(_, k) => format!("{:<7}  {said}", k.name()),
+                        _ => said,
+                    };
+                    found.push((i, said));
+                }
             }
         }
     }
