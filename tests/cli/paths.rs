@@ -159,9 +159,10 @@ fn no_reply_named_on_a_terminal_is_an_error_that_says_what_to_give() {
     let session = Tmux::start(dir.path(), 120, 20, dir.path(), "env PS1='t$ ' sh");
     session.wait_text("t$", Duration::from_secs(5));
     for command in ["extract", "explain"] {
-        session.text(&format!("clear; {BIN} {command}; echo \"status $?\""));
+        // Each command's own end marker: the one before is on the screen until `clear` runs.
+        session.text(&format!("clear; {BIN} {command}; echo \"{command} status $?\""));
         session.keys(&["Enter"]);
-        session.wait_text("status 2", Duration::from_secs(10));
+        session.wait_text(&format!("{command} status 2"), Duration::from_secs(10));
         let screen = session.screen();
         assert!(
             screen.contains(
