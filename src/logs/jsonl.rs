@@ -66,6 +66,27 @@ pub(crate) struct JsonlReader {
     /// A record of no known shape has offered its likeliest text's `--text-path`: the
     /// file's others do not again.
     offered: bool,
+    limits: Limits,
+    /// The bytes read from the file, every pass counted.
+    read_bytes: u64,
+}
+
+/// The sizes a read works in: the constants below, but in tests, where a small file takes
+/// the paths of a large one.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    /// [`CHUNK_BYTES`].
+    chunk: u64,
+    /// [`BATCH_BYTES`].
+    block: usize,
+    /// [`HELD_MOST`].
+    held: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { chunk: CHUNK_BYTES, block: BATCH_BYTES, held: HELD_MOST }
+    }
 }
 
 /// The bytes of lines read at a time (a block) from a file too long to read in one call.
@@ -75,7 +96,8 @@ const BATCH_BYTES: usize = 4 << 20;
 const FIRST_PASS_BYTES: usize = 256 << 10;
 /// The rest of a file, from where a read starts, is read in one call where it is at most
 /// this long: a run log's two passes, and the lines' batch, are made over that one read,
-/// with no line copied. Longer, it is read a block at a time, twice for a run log.
+/// with no line copied. Longer, it is read a block at a time: a run log twice, but by a
+/// listing ([`JsonlReader::read_once`]) or a load that shows no forward context.
 const CHUNK_BYTES: u64 = crate::logs::ahead::ALONE_BYTES;
 /// The most of a thread's scratch for decoding, and of its buffer for a chunk, kept between
 /// lines and files.
@@ -95,6 +117,9 @@ struct Batch {
     bytes: Vec<u8>,
     /// Each line, and where its bytes start.
     lines: Vec<(LineAt, usize)>,
+    /// Of a run log read once ([`JsonlReader::read_once`]): the forward context its lines
+    /// hold, found beside them as they are read.
+    context: Option<ContextIndex>,
 }
 
 impl Batch {
@@ -103,8 +128,23 @@ impl Batch {
         &self.bytes[*start..*start + at.len as usize]
     }
 
-    /// Its lines read, in parallel.
-    fn prepare(&self, how: How) -> Vec<Prepared> {
+    /// Its lines read, in parallel, and their forward context found where it is asked for:
+    /// in the lines whose values may be context, which are all a first pass would read
+    /// ([`ContextIndex::scan_line`]).
+    fn prepare(&mut self, how: How) -> Vec<Prepared> {
+        let prepared = self.prepare_lines(how);
+        if let Some(context) = &mut self.context {
+            for (i, p) in prepared.iter().enumerate() {
+                if p.may_be_context() {
+                    let (at, start) = &self.lines[i];
+                    context.scan_line(at.number, &self.bytes[*start..*start + at.len as usize]);
+                }
+            }
+        }
+        prepared
+    }
+
+    fn prepare_lines(&self, how: How) -> Vec<Prepared> {
         thread_local! {
             /// Where a thread decodes long strings: kept, so that it is not grown afresh
             /// for every line, within reason.
@@ -150,6 +190,19 @@ enum Prepared {
     Whole(Result<(Value, Option<Problem>), Problem>),
 }
 
+impl Prepared {
+    /// Whether the line may be a run log's forward context, as its value says: a record of
+    /// one of the kinds a first pass reads, or one that is not an object, or none read.
+    fn may_be_context(&self) -> bool {
+        match self {
+            Prepared::Skimmed(value, _) | Prepared::Loaded(value) | Prepared::Whole(Ok((value, _))) => {
+                ContextIndex::may_be_context(value)
+            }
+            Prepared::Whole(Err(_)) => true,
+        }
+    }
+}
+
 /// Reads `line`: skimmed where `how` says and it can be, else whole.
 fn prepare(line: &[u8], at: &LineAt, how: How, scratch: &mut Vec<u8>) -> Prepared {
     // A line shorter than a long string holds none.
@@ -183,6 +236,8 @@ impl JsonlReader {
             skim_misses: 0,
             whole: 0,
             offered: false,
+            limits: Limits::default(),
+            read_bytes: 0,
         }
     }
 
@@ -262,13 +317,15 @@ impl JsonlReader {
             }
         }
         let rest = file.metadata()?.len().saturating_sub(self.offset);
-        if self.only.is_none() && rest <= CHUNK_BYTES {
+        let chunk_most = self.limits.chunk;
+        if self.only.is_none() && rest <= chunk_most {
             let mut chunk = CHUNK.with_borrow_mut(std::mem::take);
             file.seek(SeekFrom::Start(self.offset))?;
             // What the file holds now: it may have grown since it was looked at.
-            let read = file.take(2 * CHUNK_BYTES).read_to_end(&mut chunk);
-            if read.is_ok() && (chunk.len() as u64) < 2 * CHUNK_BYTES {
-                let mut batch = Batch { bytes: chunk, lines: Vec::new() };
+            let read = file.take(2 * chunk_most).read_to_end(&mut chunk);
+            self.read_bytes += chunk.len() as u64;
+            if read.is_ok() && (chunk.len() as u64) < 2 * chunk_most {
+                let mut batch = Batch { bytes: chunk, ..Batch::default() };
                 self.read_chunk(host, path, &mut batch, emit);
                 if batch.bytes.capacity() <= CHUNK_KEPT {
                     batch.bytes.clear();
@@ -346,8 +403,9 @@ impl JsonlReader {
     }
 
     /// The lines from `offset` on, of a file too long to read in one call, read a block at
-    /// a time: a run log's first pass over them, then the lines again, each block read in
-    /// parallel while the next is read.
+    /// a time, each block read in parallel while the next is read. A run log's forward
+    /// context is found first, in a pass of its own, but where a listing reads it once
+    /// ([`JsonlReader::read_once`]).
     fn read_blocks(
         &mut self,
         host: &dyn Host,
@@ -357,12 +415,27 @@ impl JsonlReader {
     ) -> io::Result<()> {
         let max = host.options().max_line;
         // A line read again alone needs no more than a small block.
-        let block = if self.only.is_some() { 1 << 16 } else { BATCH_BYTES };
-        let mut batches = Batches::default();
-        // The first pass of a run log: forward context, and where this read ends.
+        let block = if self.only.is_some() { 1 << 16 } else { self.limits.block };
+        let mut held = None;
+        if self.reads_once(host) {
+            let mut outs = Vec::new();
+            file.seek(SeekFrom::Start(self.offset))?;
+            let read = self.read_once(host, path, file, &mut outs);
+            if !matches!(read, Ok(Once::Over)) {
+                self.release(host, outs, emit);
+                return read.map(|_| ());
+            }
+            held = Some(outs);
+        }
+        // The first pass of a run log: forward context, and where this read ends. A load
+        // that shows no forward context needs none (a last line cut short is read by neither
+        // pass).
         let mut end = None;
-        if let Some(run_log) = &mut self.run_log {
+        let first = host.options().forward_context || self.only.is_some();
+        if let Some(run_log) = self.run_log.as_mut().filter(|_| held.is_none()) {
             run_log.index.clear();
+        }
+        if let Some(run_log) = self.run_log.as_mut().filter(|_| first) {
             let rest = file.metadata()?.len().saturating_sub(self.offset);
             let last = match self.only {
                 None if rest >= SPLIT_BYTES && rayon::current_num_threads() > 1 => {
@@ -372,22 +445,109 @@ impl JsonlReader {
                 only => {
                     file.seek(SeekFrom::Start(self.offset))?;
                     let to = Bounds { to: None, only };
-                    first_pass(file, self.offset, self.line, to, max, &mut run_log.index)?.0
+                    let (last, _, read) = first_pass(file, self.offset, self.line, to, max, &mut run_log.index)?;
+                    (last, read)
                 }
             };
+            let (last, read) = last;
+            self.read_bytes += read;
             run_log.index.seal();
             end = Some(last);
+        }
+        if let Some(outs) = held {
+            self.release(host, outs, emit);
         }
         file.seek(SeekFrom::Start(self.offset))?;
         let input: Box<dyn Read + '_> = match end {
             Some(end) => Box::new(file.take(end.saturating_sub(self.offset))),
             None => Box::new(file),
         };
-        let mut blocks = Blocks::new(input, self.offset, self.line, max, block);
+        self.read_through(host, path, Blocks::new(input, self.offset, self.line, max, block), None, emit)?;
+        Ok(())
+    }
+
+    /// Whether a read reads a run log's lines once, finding their forward context as it
+    /// goes: a listing from the start of a file, whose lines it reads to its end. A tail's
+    /// context amends what it has pushed, and a line read again alone is read as before.
+    fn reads_once(&self, host: &dyn Host) -> bool {
+        self.list
+            && !self.tail
+            && self.only.is_none()
+            && self.offset == 0
+            && self.run_log.is_some()
+            && host.options().forward_context
+    }
+
+    /// A run log read once: its lines read as [`JsonlReader::read_through`] reads them,
+    /// their forward context found in each block as it is read, and what they give held in
+    /// `outs` until the context is whole. Past [`HELD_MOST`] held, it stops after a block,
+    /// so that a log of any length is held within bounds.
+    fn read_once(&mut self, host: &dyn Host, path: &Path, file: &File, outs: &mut Vec<FileOut>) -> io::Result<Once> {
+        if let Some(run_log) = &mut self.run_log {
+            run_log.index.clear();
+            run_log.hold();
+        }
+        let blocks = Blocks::new(file, self.offset, self.line, host.options().max_line, self.limits.block);
+        let (held, most) = (std::cell::Cell::new(0), self.limits.held);
+        let full = || held.get() >= most;
+        let whole = self.read_through(host, path, blocks, Some(&full), &mut |out| {
+            held.set(held.get() + 1);
+            outs.push(out);
+        })?;
+        Ok(if whole { Once::Whole } else { Once::Over })
+    }
+
+    /// Pushes what a run log read once has held, given its forward context: its index,
+    /// sealed, is whole for the lines read.
+    fn release(&mut self, host: &dyn Host, mut outs: Vec<FileOut>, emit: &mut dyn FnMut(FileOut)) {
+        if let Some(run_log) = &mut self.run_log {
+            run_log.index.seal();
+            run_log.settle(outs.iter_mut().filter_map(FileOut::line_and_meta));
+        }
+        for out in outs {
+            if host.stopped() {
+                break;
+            }
+            emit(out);
+        }
+    }
+
+    /// Reads and pushes the lines of `blocks`, each block read in parallel while the next is
+    /// read. Where `full` is given, the lines of each block are a run log's first pass too
+    /// (read once), and reading stops after a block once `full` says so. False where it
+    /// stopped so, with every line before pushed; true where it read to the end (or was
+    /// told to stop).
+    fn read_through(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        mut blocks: Blocks<impl Read>,
+        full: Option<&dyn Fn() -> bool>,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> io::Result<bool> {
+        let read = self.read_blocks_of(host, path, &mut blocks, full, emit);
+        self.read_bytes += blocks.read();
+        read
+    }
+
+    /// [`JsonlReader::read_through`], the bytes read counted by `blocks`.
+    fn read_blocks_of(
+        &mut self,
+        host: &dyn Host,
+        path: &Path,
+        blocks: &mut Blocks<impl Read>,
+        full: Option<&dyn Fn() -> bool>,
+        emit: &mut dyn FnMut(FileOut),
+    ) -> io::Result<bool> {
+        let mut batches = Batches::default();
         let mut lines = Vec::new();
         loop {
             if host.stopped() {
                 break;
+            }
+            if full.is_some_and(|full| full()) {
+                self.drain(host, path, &mut batches, emit);
+                return Ok(false);
             }
             let batch = &mut batches.gathering;
             let read = match blocks.next_block(&mut batch.bytes, &mut lines) {
@@ -409,6 +569,11 @@ impl JsonlReader {
                 let lines = std::mem::take(&mut lines);
                 let mut batch = std::mem::take(&mut batches.gathering);
                 self.drain(host, path, &mut batches, emit);
+                if full.is_some()
+                    && let Some(run_log) = &mut self.run_log
+                {
+                    run_log.index.scan_lines(&batch.bytes, &lines);
+                }
                 let go_on = self.read_in_place(host, path, &mut batch, lines, emit);
                 batches.gathering = batch;
                 if !go_on {
@@ -423,10 +588,13 @@ impl JsonlReader {
             batch.lines.extend(lines.drain(..).filter(|(at, start)| {
                 !batch.bytes[*start..*start + at.len as usize].iter().all(u8::is_ascii_whitespace)
             }));
+            if full.is_some() && self.run_log.is_some() {
+                batch.context = Some(ContextIndex::default());
+            }
             self.send(host, path, &mut batches, emit);
         }
         self.drain(host, path, &mut batches, emit);
-        Ok(())
+        Ok(true)
     }
 
     /// A line that is not a complete one of a batch, read alone: past what this read is to
@@ -496,13 +664,13 @@ impl JsonlReader {
     /// read before it is pushed.
     fn send(&mut self, host: &dyn Host, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
         let spare = match batches.reading.take().and_then(|r| r.recv().ok()) {
-            Some((batch, prepared)) => {
-                self.push_prepared(host, path, &batch, prepared, emit);
+            Some((mut batch, prepared)) => {
+                self.push_prepared(host, path, &mut batch, prepared, emit);
                 batch
             }
             None => Batch::default(),
         };
-        let batch = std::mem::replace(&mut batches.gathering, spare);
+        let mut batch = std::mem::replace(&mut batches.gathering, spare);
         let how = self.how();
         let (done, reading) = mpsc::channel();
         // On a thread of the pool, that thread waiting for the pool could leave it none.
@@ -511,6 +679,7 @@ impl JsonlReader {
             let _ = done.send((batch, prepared));
         } else {
             rayon::spawn(move || {
+                let mut batch = batch;
                 let prepared = batch.prepare(how);
                 let _ = done.send((batch, prepared));
             });
@@ -520,8 +689,8 @@ impl JsonlReader {
 
     /// Pushes the batch being read, if one is.
     fn drain(&mut self, host: &dyn Host, path: &Path, batches: &mut Batches, emit: &mut dyn FnMut(FileOut)) {
-        if let Some((batch, prepared)) = batches.reading.take().and_then(|r| r.recv().ok()) {
-            self.push_prepared(host, path, &batch, prepared, emit);
+        if let Some((mut batch, prepared)) = batches.reading.take().and_then(|r| r.recv().ok()) {
+            self.push_prepared(host, path, &mut batch, prepared, emit);
         }
     }
 
@@ -536,15 +705,21 @@ impl JsonlReader {
         self.skim_misses < 16 || self.skimmed > self.skim_misses
     }
 
-    /// Pushes what a batch's lines hold, in order.
+    /// Pushes what a batch's lines hold, in order, and adds the forward context found in
+    /// them to the run log's.
     fn push_prepared(
         &mut self,
         host: &dyn Host,
         path: &Path,
-        batch: &Batch,
+        batch: &mut Batch,
         prepared: Vec<Prepared>,
         emit: &mut dyn FnMut(FileOut),
     ) {
+        if let Some(context) = batch.context.take()
+            && let Some(run_log) = &mut self.run_log
+        {
+            run_log.index.append(context, 0);
+        }
         for (i, prepared) in prepared.into_iter().enumerate() {
             if host.stopped() {
                 break;
@@ -770,6 +945,19 @@ impl Place {
 /// A run log of at least this many bytes to read has its first pass split among the cores.
 const SPLIT_BYTES: u64 = 64 << 20;
 
+/// The most replies, events and problems a listing holds while it reads a run log once, its
+/// forward context still to come: some 30 MB. Past them, the rest of the log is read in two
+/// passes, its context first.
+const HELD_MOST: usize = 1 << 16;
+
+/// How a run log read once ended.
+enum Once {
+    /// Read to its end, or told to stop.
+    Whole,
+    /// Stopped with [`HELD_MOST`] held.
+    Over,
+}
+
 /// Where a first pass stops: before the first line that starts at `to`, or past `only`.
 #[derive(Debug, Clone, Copy)]
 struct Bounds {
@@ -779,8 +967,8 @@ struct Bounds {
 
 /// The first pass of a run log over the lines of `input`, which starts at byte `from` of
 /// the file, the line before it being line `number`: their forward context into `index`.
-/// A last line cut short ends it, as does `bounds`. Where the lines read end, and the number
-/// of the last.
+/// A last line cut short ends it, as does `bounds`. Where the lines read end, the number of
+/// the last, and the bytes read.
 fn first_pass(
     input: impl Read,
     from: u64,
@@ -788,7 +976,7 @@ fn first_pass(
     bounds: Bounds,
     max: usize,
     index: &mut ContextIndex,
-) -> io::Result<(u64, usize)> {
+) -> io::Result<(u64, usize, u64)> {
     // A line read again alone needs no more than a small block.
     let block = if bounds.only.is_some() { 1 << 16 } else { FIRST_PASS_BYTES };
     let mut blocks = Blocks::new(input, from, number, max, block);
@@ -809,13 +997,13 @@ fn first_pass(
             break;
         }
     }
-    Ok((last, read))
+    Ok((last, read, blocks.read()))
 }
 
 /// [`first_pass`] over the `rest` bytes of `file` from `from`, in `parts` read on the
 /// pool's threads: each reads the lines that start in its part, numbered from its start, and
 /// the parts' context is put together in order, so that one large run log keeps every core
-/// busy. Where the lines read end.
+/// busy. Where the lines read end, and the bytes read.
 #[cfg(unix)]
 fn first_pass_split(
     file: &File,
@@ -825,9 +1013,9 @@ fn first_pass_split(
     number: usize,
     max: usize,
     index: &mut ContextIndex,
-) -> io::Result<u64> {
+) -> io::Result<(u64, u64)> {
     let starts: Vec<u64> = (0..parts).map(|p| from + p * (rest / parts)).collect();
-    let read: Vec<io::Result<(ContextIndex, u64, usize)>> = (0..starts.len())
+    let read: Vec<io::Result<(ContextIndex, u64, usize, u64)>> = (0..starts.len())
         .into_par_iter()
         .map(|p| {
             let to = starts.get(p + 1).copied();
@@ -836,24 +1024,25 @@ fn first_pass_split(
             let mut part = ContextIndex::default();
             match begin.filter(|&b| to.is_none_or(|to| b < to)) {
                 Some(begin) => {
-                    let (last, lines) =
+                    let (last, lines, read) =
                         first_pass(At(file, begin), begin, 0, Bounds { to, only: None }, max, &mut part)?;
-                    Ok((part, last, lines))
+                    Ok((part, last, lines, read))
                 }
-                None => Ok((part, from, 0)),
+                None => Ok((part, from, 0, 0)),
             }
         })
         .collect();
-    let (mut base, mut end) = (number, from);
+    let (mut base, mut end, mut bytes) = (number, from, 0);
     for part in read {
-        let (part, last, lines) = part?;
+        let (part, last, lines, read) = part?;
+        bytes += read;
         if lines > 0 {
             index.append(part, base);
             base += lines;
             end = last;
         }
     }
-    Ok(end)
+    Ok((end, bytes))
 }
 
 #[cfg(not(unix))]
@@ -865,9 +1054,10 @@ fn first_pass_split(
     number: usize,
     max: usize,
     index: &mut ContextIndex,
-) -> io::Result<u64> {
+) -> io::Result<(u64, u64)> {
     file.seek(SeekFrom::Start(from))?;
-    Ok(first_pass(file, from, number, Bounds { to: None, only: None }, max, index)?.0)
+    let (end, _, read) = first_pass(file, from, number, Bounds { to: None, only: None }, max, index)?;
+    Ok((end, read))
 }
 
 /// A file read from a byte on, by positioned reads: the parts of a first pass share the file
@@ -945,6 +1135,7 @@ fn name(path: &Path, line: Option<usize>, index: Option<usize>) -> String {
 mod tests {
     use super::*;
     use crate::logs::loader::{Loader, Start};
+    use crate::logs::model::reply::{Listing, Meta};
 
     #[test]
     fn no_line_of_long_records_is_read_whole() {
@@ -1002,12 +1193,12 @@ mod tests {
                 let mut whole = ContextIndex::default();
                 let mut input = &file;
                 input.seek(SeekFrom::Start(from)).unwrap();
-                let (end, _) = first_pass(input, from, 3, Bounds { to: None, only: None }, max, &mut whole).unwrap();
+                let (end, _, _) = first_pass(input, from, 3, Bounds { to: None, only: None }, max, &mut whole).unwrap();
                 whole.seal();
                 assert!(end < rest, "the last line, cut short, is not read");
                 for parts in 1..=9 {
                     let mut split = ContextIndex::default();
-                    assert_eq!(first_pass_split(&file, from, rest - from, parts, 3, max, &mut split).unwrap(), end);
+                    assert_eq!(first_pass_split(&file, from, rest - from, parts, 3, max, &mut split).unwrap().0, end);
                     split.seal();
                     assert_eq!(split, whole, "{parts} parts from {from}, lines of at most {max}");
                 }
@@ -1053,5 +1244,123 @@ mod tests {
         let (loaded, whole, skimmed) = read(false);
         assert_eq!((whole, skimmed), (401, 200));
         assert_eq!(listed, loaded);
+    }
+
+    /// A run log of every kind of forward context and of lines that only look like it: the
+    /// log a listing that reads it once must list as two passes list it.
+    fn awkward_run_log() -> String {
+        let long = |i: usize| format!("{{\\\"html\\\":\\\"<p>page {i} {}</p>\\\"}}", "caf\\u00e9 ".repeat(60 + i % 7));
+        let mut lines = String::new();
+        for i in 0..60 {
+            let (agent, phase) = if i % 5 == 4 { ("reader", "review") } else { ("page", "extraction") };
+            lines.push_str(&format!(
+                "{{\"ts\":\"t{i}\",\"type\":\"model_call\",\"agent\":\"{agent}\",\"model\":\"m{i}\",\"ok\":true}}\n"
+            ));
+            let output = if i % 3 == 0 { format!("short {i}") } else { long(i) };
+            lines.push_str(&format!(
+                "{{\"ts\":\"t{i}\",\"type\":\"agent_call\",\"agent\":\"{agent}.md\",\"phase\":\"{phase}\",\"image\":\"d-p{}.png\",\"output\":\"{output}\"}}\n",
+                i % 9
+            ));
+            let ts = format!("\"ts\":\"u{i}\"");
+            match i % 8 {
+                0 => lines.push_str(&format!("{{{ts},\"type\":\"page_verify_ok\",\"image\":\"d-p{}.png\"}}\n", i % 9)),
+                1 => lines.push_str(&format!("{{{ts},\"type\":\"reader\",\"iteration\":{i}}}\n")),
+                2 => lines.push_str(&format!("{{{ts},\"type\":\"page_verify_failed\",\"image\":\"d-p{}.png\"}}\n", (i + 1) % 9)),
+                3 => lines.push_str(&format!(
+                    "{{{ts},\"type\":\"model_call\",\"agent\":\"page\",\"ok\":false,\"error\":\"hit the output ceiling and was truncated\",\"image\":\"d-p{i}.png\"}}\n"
+                )),
+                // Lines a needle is in that are no context, and context no needle finds.
+                4 => lines.push_str(&format!(
+                    "[\"editor\", null, {i}, null]\n{{{ts},\"type\":\"read\\u0065r\",\"iteration\":{}}}\n",
+                    i + 100
+                )),
+                5 => lines.push_str(&format!(
+                    "{{{ts},\"type\":\"editor\",\"type\":\"note\",\"iteration\":{i}}}\n{{{ts},\"type\":\"note\",\"text\":\"\\\"reader\\\" run_complete\"}}\n"
+                )),
+                6 => lines.push_str(&format!("\n{{{ts},\"type\":\"editor\",\"iteration\":\n")),
+                _ => lines.push_str(&format!("{{{ts},\"type\":\"editor\",\"iteration\":{i},\"pad\":\"{}\"}}\n", "x".repeat(3000))),
+            }
+            if i == 30 {
+                lines.push_str(&format!("{{{ts},\"type\":\"run_failed\",\"error\":\"{}\"}}\n", "boom ".repeat(120)));
+            }
+        }
+        lines.push_str("{\"ts\":\"v\",\"type\":\"run_complete\"}\n{\"ts\":\"v\",\"type\":\"reader\",\"iter");
+        lines
+    }
+
+    /// A listing reads a large run log once, finding its forward context as it reads, and
+    /// lists what reading it in two passes lists: replies, events and problems, each with its
+    /// round, verification and outcome, in the same order. So it does where it stops holding
+    /// what it has read after a few replies and reads the rest in two passes, with blocks of
+    /// any size. Only reading it once reads each byte once.
+    #[test]
+    fn a_listing_reads_a_run_log_once_and_lists_what_two_passes_list() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let lines = awkward_run_log();
+        std::fs::write(&path, &lines).unwrap();
+        let options = LoadOptions { max_line: 2000, ..LoadOptions::default() };
+        let (loader, blind) =
+            (Loader::new(options.clone()), Loader::new(LoadOptions { forward_context: false, ..options }));
+        let read_by = |loader: &Loader, list: bool, limits: Limits| {
+            let mut got = Vec::new();
+            let Start::Jsonl(file, mut state) = loader.start(&path, false, &mut |_| {}) else { panic!("JSONL") };
+            state.list = list;
+            state.limits = limits;
+            state.read(loader, &path, &file, &mut |out| match out {
+                FileOut::Listed(l) => got.push(Listing::Listed(l)),
+                FileOut::Item(item) => got.push(Listing::Item(item)),
+                FileOut::Amended { .. } => panic!("no amendment outside a tail"),
+            });
+            (got, state.read_bytes)
+        };
+        let read = |list: bool, limits: Limits| read_by(&loader, list, limits);
+        // The file is read in one call, both passes over that read.
+        let (listed, read_bytes) = read(true, Limits::default());
+        assert_eq!(read_bytes, lines.len() as u64);
+        let metas: Vec<&Meta> = listed
+            .iter()
+            .filter_map(|l| match l {
+                Listing::Listed(l) => Some(&l.meta),
+                Listing::Item(Item::Reply(r)) => Some(&r.meta),
+                Listing::Item(Item::Event(e)) => Some(&e.meta),
+                Listing::Item(Item::Diagnostic(_)) => None,
+            })
+            .collect();
+        assert_eq!(metas.len(), 60 + 8, "60 replies and 8 calls cut short");
+        assert!(
+            metas.iter().any(|m| m.page_verified == Some(false)) && metas.iter().any(|m| m.page_verified == Some(true))
+        );
+        assert!(metas.iter().any(|m| m.iteration == Some(9)) && metas.iter().any(|m| m.iteration == Some(49)));
+        assert!(!metas.iter().any(|m| m.iteration.is_some_and(|it| it >= 100)), "no needle, no context");
+        // The last line with the run's end is the log's outcome, for its first line too.
+        assert!(metas.iter().all(|m| m.run_outcome.as_deref() == Some("complete")));
+        let problem = |p: fn(&Problem) -> bool| {
+            listed.iter().filter(|l| matches!(l, Listing::Item(Item::Diagnostic(d)) if p(&d.problem))).count()
+        };
+        assert_eq!(problem(|p| matches!(p, Problem::LineTooLong { .. })), 7);
+        assert_eq!(problem(|p| matches!(p, Problem::MalformedJson(_))), 7);
+
+        let once = |block, held| Limits { chunk: 0, block, held };
+        for block in [64, 700, 5000, 1 << 20] {
+            let (got, read_bytes) = read(true, once(block, usize::MAX));
+            assert_eq!(got, listed, "read once, blocks of {block}");
+            assert_eq!(read_bytes, lines.len() as u64, "read once, blocks of {block}");
+            for held in [0, 1, 7, 40] {
+                let (got, read_bytes) = read(true, once(block, held));
+                assert_eq!(got, listed, "{held} held, blocks of {block}");
+                if block < lines.len() {
+                    assert!(read_bytes > lines.len() as u64, "{held} held, blocks of {block}: the rest read twice");
+                }
+            }
+            // A load reads a large run log in two passes, but one that shows no forward
+            // context.
+            let (loaded, read_bytes) = read(false, once(block, usize::MAX));
+            assert!(read_bytes > lines.len() as u64);
+            assert_eq!(loaded.len(), listed.len());
+            let (loaded, read_bytes) = read_by(&blind, false, once(block, usize::MAX));
+            assert_eq!(loaded, read_by(&blind, false, Limits::default()).0, "no forward context, blocks of {block}");
+            assert_eq!(read_bytes, lines.len() as u64);
+        }
     }
 }

@@ -18,7 +18,11 @@
 //! few lines that can be forward context, and only those are parsed, into an index of small
 //! facts by line number. The second pass reads every record and attaches what the index
 //! says. Memory is the largest line plus the index, which grows with pages and rounds, not
-//! with replies. A log read as it grows (a [`crate::logs::Tail`]) cannot see the future at all;
+//! with replies. A listing of a log too large to read in one call reads it once instead:
+//! the index is made from the lines as they are read, and what they give is held, each
+//! call's ask for its context kept ([`RunLog::hold`]), until the index is whole and answers
+//! them ([`RunLog::settle`]); so many replies are held at most, and the rest of a longer log
+//! is read in two passes. A log read as it grows (a [`crate::logs::Tail`]) cannot see the future at all;
 //! there, a reply whose context has not arrived yet is remembered in a few bytes and
 //! amended when it does.
 
@@ -111,6 +115,28 @@ impl ContextIndex {
                 self.read(at.number, &bytes[start..end]);
             }
             from = end.max(found.start() + 1);
+        }
+    }
+
+    /// [`ContextIndex::scan_lines`] of one line, numbered `number`. Of the lines of a block, a
+    /// first pass reads those a needle is found in; so does this, of any line.
+    pub fn scan_line(&mut self, number: usize, line: &[u8]) {
+        if CONTEXT_NEEDLES.as_ref().is_none_or(|needles| needles.is_match(line)) {
+            self.read(number, line);
+        }
+    }
+
+    /// Whether a line whose value is `value` may be read into the index: a record of one of
+    /// the kinds [`ContextIndex::read`] keeps, or a value that is not an object, which may
+    /// read as such a record all the same (a sequence of its fields). Any other object with
+    /// a `type` reads, if at all, as a record of another kind.
+    pub fn may_be_context(value: &Value) -> bool {
+        match value.as_object() {
+            Some(o) => matches!(
+                o.get("type").and_then(Value::as_str),
+                Some("reader" | "editor" | "page_verify_ok" | "page_verify_failed" | "run_complete" | "run_failed")
+            ),
+            None => true,
         }
     }
 
@@ -247,6 +273,20 @@ pub(crate) struct RunLog {
     run_outcome: Option<Name>,
     pending: Vec<Pending>,
     tail: bool,
+    /// While a log is read once, its context still to come: what each call that asked for
+    /// its forward context would have been told but for the index, in the order they asked
+    /// ([`RunLog::hold`]).
+    held: Option<Vec<Ask>>,
+}
+
+/// A call's ask for its forward context, held until the index is whole: its line, whether
+/// it is a review's, and what the lines before it had said.
+#[derive(Debug)]
+struct Ask {
+    line: usize,
+    review: bool,
+    last_iteration: Option<u32>,
+    run_outcome: Option<Name>,
 }
 
 impl RunLog {
@@ -259,6 +299,34 @@ impl RunLog {
             run_outcome: None,
             pending: Vec::new(),
             tail,
+            held: None,
+        }
+    }
+
+    /// From now on each call's forward context is asked for, not looked up: the index is
+    /// being made as the lines are read, and is whole only at the end of the read. What
+    /// was asked is given by [`RunLog::settle`], to each reply and event in the order they
+    /// came, once the index is sealed. Not in a tail, whose context amends what it has
+    /// pushed.
+    pub fn hold(&mut self) {
+        if !self.tail {
+            self.held = Some(Vec::new());
+        }
+    }
+
+    /// Gives what the sealed index says to the replies and events that asked while
+    /// [held](RunLog::hold), `outs` in the order they came (with whatever else the read
+    /// pushed between them), and looks up the context of the calls after them at once.
+    pub fn settle<'a>(&mut self, outs: impl Iterator<Item = (Option<usize>, &'a mut Meta)>) {
+        let Some(asks) = self.held.take() else { return };
+        let mut asks = asks.into_iter().peekable();
+        for (line, meta) in outs {
+            if meta.format != Format::RunLog {
+                continue;
+            }
+            if let Some(ask) = asks.next_if(|ask| line == Some(ask.line)) {
+                self.forward_as(meta, &ask);
+            }
         }
     }
 
@@ -445,14 +513,27 @@ impl RunLog {
     }
 
     /// Attaches what the index knows about the lines after `line`; says what is still
-    /// missing (only ever something in a tail).
-    fn forward(&self, meta: &mut Meta, line: usize, review: bool) -> (bool, bool, bool) {
+    /// missing (only ever something in a tail). While [held](RunLog::hold), asks instead.
+    fn forward(&mut self, meta: &mut Meta, line: usize, review: bool) -> (bool, bool, bool) {
+        let ask = Ask { line, review, last_iteration: self.last_iteration, run_outcome: self.run_outcome.clone() };
+        match &mut self.held {
+            Some(asks) => {
+                asks.push(ask);
+                (false, false, false)
+            }
+            None => self.forward_as(meta, &ask),
+        }
+    }
+
+    /// [`RunLog::forward`] of what `ask` says of a call and the lines before it.
+    fn forward_as(&self, meta: &mut Meta, ask: &Ask) -> (bool, bool, bool) {
+        let line = ask.line;
         let mut missing = (false, false, false);
-        if review {
+        if ask.review {
             match self.index.next_iteration(line) {
                 Some(it) => meta.iteration = Some(it),
                 None => {
-                    meta.iteration = self.last_iteration;
+                    meta.iteration = ask.last_iteration;
                     missing.0 = self.tail;
                 }
             }
@@ -469,7 +550,7 @@ impl RunLog {
                 None => missing.1 = self.tail,
             }
         }
-        match self.index.run_end(line).map(Name::from).or_else(|| self.run_outcome.clone()) {
+        match self.index.run_end(line).map(Name::from).or_else(|| ask.run_outcome.clone()) {
             Some(outcome) => meta.run_outcome = Some(outcome),
             None => missing.2 = self.tail,
         }

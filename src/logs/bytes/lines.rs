@@ -114,13 +114,20 @@ pub(crate) struct Blocks<R> {
     /// The length so far of a line over `max`, being skipped.
     skipping: Option<u64>,
     done: bool,
+    /// The bytes read from `inner` so far.
+    read: u64,
 }
 
 impl<R: Read> Blocks<R> {
     /// Blocks of `inner`, which starts at byte `offset` of the file, the line before it
     /// being line `number`.
     pub fn new(inner: R, offset: u64, number: usize, max: usize, block: usize) -> Blocks<R> {
-        Blocks { inner, offset, number, max, block, carry: Vec::new(), skipping: None, done: false }
+        Blocks { inner, offset, number, max, block, carry: Vec::new(), skipping: None, done: false, read: 0 }
+    }
+
+    /// The bytes read from the input so far.
+    pub fn read(&self) -> u64 {
+        self.read
     }
 
     /// The next block: its lines' bytes into `bytes`, each line and where its bytes start
@@ -140,6 +147,7 @@ impl<R: Read> Blocks<R> {
                 }
             };
             self.done = read == 0;
+            self.read += read as u64;
             while let Some(newline) = memchr::memchr(b'\n', &bytes[searched..]).map(|i| searched + i) {
                 let skipped = self.skipping.take();
                 let len = skipped.unwrap_or(0) + (newline - line) as u64;

@@ -470,6 +470,18 @@ pub(crate) enum FileOut {
     Listed(Listed),
 }
 
+impl FileOut {
+    /// The line and the metadata of a reply or an event, to be given what comes after it.
+    pub(crate) fn line_and_meta(&mut self) -> Option<(Option<usize>, &mut Meta)> {
+        match self {
+            FileOut::Item(Item::Reply(r)) => Some((r.line, &mut r.meta)),
+            FileOut::Item(Item::Event(e)) => Some((e.line, &mut e.meta)),
+            FileOut::Listed(l) => Some((l.line, &mut l.meta)),
+            FileOut::Item(Item::Diagnostic(_)) | FileOut::Amended { .. } => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
 
