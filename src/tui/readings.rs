@@ -86,9 +86,7 @@ impl InFlight {
 /// facts are sent first, then its complete ones. While the first load is under way the
 /// readings leave it a core, so that every reply is listed soon; then they take them all.
 pub fn run(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &Loader, in_flight: &InFlight) {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build().ok();
-    let (sharing, all) = (pool(cores.saturating_sub(1)), pool(cores));
+    let (sharing, all) = pools();
     let mut pending = Pending::start(&config.catalogue, &config.commands());
     let mut accounts = Names::new();
     let mut open = true;
@@ -127,6 +125,23 @@ pub fn run(rx: &Receiver<ReadJob>, ui: &Sender<Msg>, config: &Config, loader: &L
             return;
         }
     }
+}
+
+/// The readings' threads: while the first load is under way, one core fewer than the
+/// machine has, at the lowest priority, so that the load's threads run first and the
+/// readings take the time they leave; then every core.
+fn pools() -> (Option<rayon::ThreadPool>, Option<rayon::ThreadPool>) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n.max(1));
+    let sharing = pool(cores.saturating_sub(1)).start_handler(|_| yield_to_load()).build().ok();
+    (sharing, pool(cores).build().ok())
+}
+
+/// Lowers the calling thread's priority as far as it goes (on Linux a thread has a nice
+/// value of its own), so that when the cores are busy the first load's threads run first.
+fn yield_to_load() {
+    #[cfg(unix)]
+    let _ = rustix::process::nice(19);
 }
 
 /// A reply whose early facts are sent, waiting for the reader commands' answers, its text
@@ -311,3 +326,17 @@ impl BatchText {
 
 /// Replies of one file read again together, at most.
 pub const REREAD_CHUNK: usize = 64;
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// While the first load is under way the readings run at the lowest priority; then at
+    /// the priority of the thread that made them.
+    #[test]
+    fn the_readings_yield_to_the_first_load_and_not_after_it() {
+        let nice = || rustix::process::getpriority_process(None).unwrap();
+        let own = nice();
+        let (sharing, all) = super::pools();
+        assert_eq!(sharing.unwrap().install(nice), 19);
+        assert_eq!(all.unwrap().install(nice), own);
+    }
+}
