@@ -117,8 +117,9 @@ struct Batch {
     bytes: Vec<u8>,
     /// Each line, and where its bytes start.
     lines: Vec<(LineAt, usize)>,
-    /// Of a run log read once ([`JsonlReader::read_once`]): the forward context its lines
-    /// hold, found beside them as they are read.
+    /// Of a run log whose lines are read before their context is known (a chunk read whole,
+    /// a log read once, [`JsonlReader::read_once`]): the forward context its lines hold,
+    /// found from what they are read into.
     context: Option<ContextIndex>,
 }
 
@@ -351,7 +352,14 @@ impl JsonlReader {
             }
             run_log.index.clear();
             if host.options().forward_context {
-                run_log.index.scan_lines(&batch.bytes, &lines);
+                // Where every line is a complete one of the batch, read in parallel before
+                // any is pushed, their context is found from what they are read into
+                // (`Batch::prepare`), the index sealed as they are pushed; else first.
+                if lines.iter().all(|(at, _)| !at.too_long && at.ending == Ending::Newline) {
+                    batch.context = Some(ContextIndex::default());
+                } else {
+                    run_log.index.scan_lines(&batch.bytes, &lines);
+                }
             }
             run_log.index.seal();
         }
@@ -719,6 +727,10 @@ impl JsonlReader {
             && let Some(run_log) = &mut self.run_log
         {
             run_log.index.append(context, 0);
+            // A log read once is sealed once its index is whole.
+            if !run_log.holds() {
+                run_log.index.seal();
+            }
         }
         for (i, prepared) in prepared.into_iter().enumerate() {
             if host.stopped() {
@@ -1247,8 +1259,9 @@ mod tests {
     }
 
     /// A run log of every kind of forward context and of lines that only look like it: the
-    /// log a listing that reads it once must list as two passes list it.
-    fn awkward_run_log() -> String {
+    /// log a listing that reads it once must list as two passes list it. An `editor` event
+    /// carries `pad` bytes (a long string, or a line too long to read), and `last` ends it.
+    fn awkward_run_log(pad: usize, last: &str) -> String {
         let long = |i: usize| format!("{{\\\"html\\\":\\\"<p>page {i} {}</p>\\\"}}", "caf\\u00e9 ".repeat(60 + i % 7));
         let mut lines = String::new();
         for i in 0..60 {
@@ -1278,13 +1291,14 @@ mod tests {
                     "{{{ts},\"type\":\"editor\",\"type\":\"note\",\"iteration\":{i}}}\n{{{ts},\"type\":\"note\",\"text\":\"\\\"reader\\\" run_complete\"}}\n"
                 )),
                 6 => lines.push_str(&format!("\n{{{ts},\"type\":\"editor\",\"iteration\":\n")),
-                _ => lines.push_str(&format!("{{{ts},\"type\":\"editor\",\"iteration\":{i},\"pad\":\"{}\"}}\n", "x".repeat(3000))),
+                _ => lines.push_str(&format!("{{{ts},\"type\":\"editor\",\"iteration\":{i},\"pad\":\"{}\"}}\n", "x".repeat(pad))),
             }
             if i == 30 {
                 lines.push_str(&format!("{{{ts},\"type\":\"run_failed\",\"error\":\"{}\"}}\n", "boom ".repeat(120)));
             }
         }
-        lines.push_str("{\"ts\":\"v\",\"type\":\"run_complete\"}\n{\"ts\":\"v\",\"type\":\"reader\",\"iter");
+        lines.push_str("{\"ts\":\"v\",\"type\":\"run_complete\"}\n");
+        lines.push_str(last);
         lines
     }
 
@@ -1292,13 +1306,12 @@ mod tests {
     /// lists what reading it in two passes lists: replies, events and problems, each with its
     /// round, verification and outcome, in the same order. So it does where it stops holding
     /// what it has read after a few replies and reads the rest in two passes, with blocks of
-    /// any size. Only reading it once reads each byte once.
+    /// any size, and so does a file read in one call, whose context is found from its lines'
+    /// values where each is a complete line. Only reading it once reads each byte once.
     #[test]
     fn a_listing_reads_a_run_log_once_and_lists_what_two_passes_list() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("log.jsonl");
-        let lines = awkward_run_log();
-        std::fs::write(&path, &lines).unwrap();
         let options = LoadOptions { max_line: 2000, ..LoadOptions::default() };
         let (loader, blind) =
             (Loader::new(options.clone()), Loader::new(LoadOptions { forward_context: false, ..options }));
@@ -1315,52 +1328,61 @@ mod tests {
             (got, state.read_bytes)
         };
         let read = |list: bool, limits: Limits| read_by(&loader, list, limits);
-        // The file is read in one call, both passes over that read.
-        let (listed, read_bytes) = read(true, Limits::default());
-        assert_eq!(read_bytes, lines.len() as u64);
-        let metas: Vec<&Meta> = listed
-            .iter()
-            .filter_map(|l| match l {
-                Listing::Listed(l) => Some(&l.meta),
-                Listing::Item(Item::Reply(r)) => Some(&r.meta),
-                Listing::Item(Item::Event(e)) => Some(&e.meta),
-                Listing::Item(Item::Diagnostic(_)) => None,
-            })
-            .collect();
-        assert_eq!(metas.len(), 60 + 8, "60 replies and 8 calls cut short");
-        assert!(
-            metas.iter().any(|m| m.page_verified == Some(false)) && metas.iter().any(|m| m.page_verified == Some(true))
-        );
-        assert!(metas.iter().any(|m| m.iteration == Some(9)) && metas.iter().any(|m| m.iteration == Some(49)));
-        assert!(!metas.iter().any(|m| m.iteration.is_some_and(|it| it >= 100)), "no needle, no context");
-        // The last line with the run's end is the log's outcome, for its first line too.
-        assert!(metas.iter().all(|m| m.run_outcome.as_deref() == Some("complete")));
-        let problem = |p: fn(&Problem) -> bool| {
-            listed.iter().filter(|l| matches!(l, Listing::Item(Item::Diagnostic(d)) if p(&d.problem))).count()
-        };
-        assert_eq!(problem(|p| matches!(p, Problem::LineTooLong { .. })), 7);
-        assert_eq!(problem(|p| matches!(p, Problem::MalformedJson(_))), 7);
-
         let once = |block, held| Limits { chunk: 0, block, held };
-        for block in [64, 700, 5000, 1 << 20] {
-            let (got, read_bytes) = read(true, once(block, usize::MAX));
-            assert_eq!(got, listed, "read once, blocks of {block}");
-            assert_eq!(read_bytes, lines.len() as u64, "read once, blocks of {block}");
-            for held in [0, 1, 7, 40] {
-                let (got, read_bytes) = read(true, once(block, held));
-                assert_eq!(got, listed, "{held} held, blocks of {block}");
-                if block < lines.len() {
-                    assert!(read_bytes > lines.len() as u64, "{held} held, blocks of {block}: the rest read twice");
-                }
-            }
-            // A load reads a large run log in two passes, but one that shows no forward
-            // context.
-            let (loaded, read_bytes) = read(false, once(block, usize::MAX));
-            assert!(read_bytes > lines.len() as u64);
-            assert_eq!(loaded.len(), listed.len());
-            let (loaded, read_bytes) = read_by(&blind, false, once(block, usize::MAX));
-            assert_eq!(loaded, read_by(&blind, false, Limits::default()).0, "no forward context, blocks of {block}");
+        let cut = "{\"ts\":\"v\",\"type\":\"reader\",\"iter";
+        let late = "{\"ts\":\"v\",\"type\":\"run_failed\",\"error\":\"late\"}";
+        for (pad, last, outcome) in [(3000, cut, "complete"), (1000, cut, "complete"), (1000, late, "failed: late")] {
+            let lines = awkward_run_log(pad, last);
+            std::fs::write(&path, &lines).unwrap();
+            // Two passes, the first searching every byte for the needles.
+            let (listed, _) = read(true, once(1 << 20, 0));
+            let metas: Vec<&Meta> = listed
+                .iter()
+                .filter_map(|l| match l {
+                    Listing::Listed(l) => Some(&l.meta),
+                    Listing::Item(Item::Reply(r)) => Some(&r.meta),
+                    Listing::Item(Item::Event(e)) => Some(&e.meta),
+                    Listing::Item(Item::Diagnostic(_)) => None,
+                })
+                .collect();
+            assert_eq!(metas.len(), 60 + 8, "60 replies and 8 calls cut short");
+            assert!(metas.iter().any(|m| m.page_verified == Some(false)));
+            assert!(metas.iter().any(|m| m.page_verified == Some(true)));
+            assert!(metas.iter().any(|m| m.iteration == Some(9)) && metas.iter().any(|m| m.iteration == Some(49)));
+            assert!(!metas.iter().any(|m| m.iteration.is_some_and(|it| it >= 100)), "no needle, no context");
+            // The last line with the run's end is the log's outcome, for its first line too.
+            assert!(metas.iter().all(|m| m.run_outcome.as_deref() == Some(outcome)));
+            let problem = |p: fn(&Problem) -> bool| {
+                listed.iter().filter(|l| matches!(l, Listing::Item(Item::Diagnostic(d)) if p(&d.problem))).count()
+            };
+            assert_eq!(problem(|p| matches!(p, Problem::LineTooLong { .. })), if pad > 2000 { 7 } else { 0 });
+            assert_eq!(problem(|p| matches!(p, Problem::MalformedJson(_))), 7);
+
+            // Read in one call, both passes over that read.
+            let (got, read_bytes) = read(true, Limits::default());
+            assert_eq!(got, listed, "one call, pad {pad}");
             assert_eq!(read_bytes, lines.len() as u64);
+            let loaded = read(false, Limits::default()).0;
+            for block in [64, 700, 5000, 1 << 20] {
+                let (got, read_bytes) = read(true, once(block, usize::MAX));
+                assert_eq!(got, listed, "read once, blocks of {block}, pad {pad}");
+                assert_eq!(read_bytes, lines.len() as u64, "read once, blocks of {block}");
+                for held in [1, 7, 40] {
+                    let (got, read_bytes) = read(true, once(block, held));
+                    assert_eq!(got, listed, "{held} held, blocks of {block}, pad {pad}");
+                    if block < lines.len() {
+                        assert!(read_bytes > lines.len() as u64, "{held} held, blocks of {block}: the rest read twice");
+                    }
+                }
+                // A load reads a large run log in two passes, but one that shows no forward
+                // context.
+                let (got, read_bytes) = read(false, once(block, usize::MAX));
+                assert_eq!(got, loaded, "a load, blocks of {block}, pad {pad}");
+                assert!(read_bytes > lines.len() as u64);
+                let (got, read_bytes) = read_by(&blind, false, once(block, usize::MAX));
+                assert_eq!(got, read_by(&blind, false, Limits::default()).0, "no forward context, blocks of {block}");
+                assert_eq!(read_bytes, lines.len() as u64);
+            }
         }
     }
 }

@@ -314,6 +314,11 @@ impl RunLog {
         }
     }
 
+    /// Whether the calls' asks for their forward context are held ([`RunLog::hold`]).
+    pub fn holds(&self) -> bool {
+        self.held.is_some()
+    }
+
     /// Gives what the sealed index says to the replies and events that asked while
     /// [held](RunLog::hold), `outs` in the order they came (with whatever else the read
     /// pushed between them), and looks up the context of the calls after them at once.
