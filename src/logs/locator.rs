@@ -13,6 +13,7 @@ use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::logs::bytes::skim;
 use crate::logs::loader::{Loader, Start};
 use crate::logs::model::diagnostic::Problem;
 use crate::logs::model::names::Name;
@@ -75,9 +76,12 @@ impl Loader {
         if all.iter().any(|at| at.written.is_some())
             && let Ok(mut file) = File::open(path)
         {
-            let mut buf = Vec::new();
+            let (mut buf, mut scratch) = (Vec::new(), Vec::new());
             for (slot, at) in found.texts.iter_mut().zip(all) {
-                *slot = at.written.and_then(|w| w.read(&mut file, &mut buf));
+                *slot = at.written.and_then(|w| {
+                    w.read_written(&mut file, &mut buf)?;
+                    skim::string(&buf, &mut scratch).filter(|text| w.is(text))
+                });
             }
             if found.texts.iter().all(Option::is_some) {
                 return found.texts.into_iter().map(|t| t.ok_or(Problem::Vanished)).collect();

@@ -105,6 +105,23 @@ fn stand_in(line: &[u8], scratch: &mut Vec<u8>, long: &mut Long) -> Option<Vec<u
     (marks == count && !escaped).then_some(small)
 }
 
+/// The text of `written`, one JSON string with its quotes and nothing else, decoded as a
+/// skim decodes a long string (the way its length and hash were listed); `None` where it is
+/// not one such string, holds a lone surrogate, or is not UTF-8: what the readers' own parser
+/// makes of it (`exact::js::parse`), at a fraction of the cost.
+pub(crate) fn string(written: &[u8], scratch: &mut Vec<u8>) -> Option<String> {
+    if written.first() != Some(&b'"') {
+        return None;
+    }
+    let close = decode(written, 1, scratch)?;
+    if close + 1 != written.len() {
+        return None;
+    }
+    // The runs between escapes are copied as written, and what an escape gives begins with
+    // no continuation byte: the decoded text is UTF-8 exactly where the string is.
+    Some(simdutf8::basic::from_utf8(scratch).ok()?.to_owned())
+}
+
 /// Puts each long string back in place of its stand-in, in a value read from a small line
 /// ([`load`]); how many it put back (a stand-in for a key is not put back).
 fn put_back(value: &mut Value, texts: &mut [Option<String>]) -> usize {
@@ -315,5 +332,72 @@ mod tests {
         assert_eq!(stood_for(&format!("{MARK}3"), &m), None);
         assert_eq!(stood_for(&format!("x{MARK}1"), &m), None);
         assert!(mentions(&format!("x{MARK}1")));
+    }
+
+    /// What the readers' own parser makes of `written`, as the text of one string or none.
+    fn parsed(written: &[u8]) -> Option<String> {
+        let written = std::str::from_utf8(written).ok()?;
+        if !(written.starts_with('"') && written.ends_with('"')) {
+            return None;
+        }
+        match &crate::exact::js::parse(written).ok()? {
+            crate::exact::Value::String(crate::exact::JsString::Utf8(text)) => Some(text.clone()),
+            _ => None,
+        }
+    }
+
+    /// A string read again where a listing found it written is what the readers' parser
+    /// makes of it: the same text, or none where it is not one JSON string of UTF-8.
+    #[test]
+    fn a_written_string_reads_as_the_readers_parse_it() {
+        let cases: [&[u8]; 22] = [
+            br#""""#,
+            br#""plain""#,
+            br#""caf\u00e9 \"quoted\" \\ \/ \b\f\n\r\t""#,
+            "\"caf\u{e9} \u{1F600} \u{FDD0}\"".as_bytes(),
+            br#""\ud83d\ude00 a pair""#,
+            br#""\ud83d alone""#,
+            br#""\ude00 alone""#,
+            br#""\ud83d\u0041""#,
+            br#""\u00""#,
+            br#""\x""#,
+            b"\"a\x01b\"",
+            b"\"a\x7fb\"",
+            b"\"\xc3\"",
+            b"\"\xc3\\u0041\"",
+            b"\"\\u00c3\x83\"",
+            b"\"\xff\"",
+            br#""two" "strings""#,
+            br#""ends" "#,
+            br#""a"b""#,
+            br#"unquoted"#,
+            br#""open"#,
+            br#""\""#,
+        ];
+        for written in cases {
+            let got = string(written, &mut Vec::new());
+            assert_eq!(got, parsed(written), "{}", String::from_utf8_lossy(written));
+        }
+        assert_eq!(string(br#""caf\u00e9""#, &mut Vec::new()).as_deref(), Some("caf\u{e9}"));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 4000, ..Default::default() })]
+        /// Any bytes between quotes, and any text written by a JSON writer, read the same.
+        #[test]
+        fn any_written_string_reads_as_the_readers_parse_it(
+            bytes in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(b"\\\"u0dD8aAfF/bnrt \x01\x7f".to_vec()),
+                proptest::num::u8::ANY,
+            ], 0..24),
+            text in "\\PC{0,24}",
+        ) {
+            let mut written = vec![b'"'];
+            written.extend_from_slice(&bytes);
+            written.push(b'"');
+            proptest::prop_assert_eq!(string(&written, &mut Vec::new()), parsed(&written));
+            let json = serde_json::to_string(&text).unwrap();
+            proptest::prop_assert_eq!(string(json.as_bytes(), &mut Vec::new()), Some(text));
+        }
     }
 }

@@ -48,24 +48,19 @@ impl Written {
         Some(Written { at: offset + u64::from(m.within.0), raw: m.within.1, len: m.len, hash: m.hash })
     }
 
-    /// The text, read from `file` where it is written; `None` where those bytes are not the
-    /// text listed any more.
-    pub(crate) fn read(&self, file: &mut File, buf: &mut Vec<u8>) -> Option<String> {
-        // With its quotes, which tell that the string is where it was: decoded as a JSON
-        // text by the readers' own parser.
+    /// The bytes it is written as, read from `file` into `buf`, with its quotes (which tell
+    /// that the string is where it was); `None` where they cannot be read.
+    pub(crate) fn read_written(&self, file: &mut File, buf: &mut Vec<u8>) -> Option<()> {
         let raw = usize::try_from(self.raw).ok()?;
         buf.clear();
         buf.resize(raw + 2, 0);
         file.seek(SeekFrom::Start(self.at.checked_sub(1)?)).ok()?;
-        file.read_exact(buf).ok()?;
-        let written = std::str::from_utf8(buf).ok()?;
-        if !(written.starts_with('"') && written.ends_with('"')) {
-            return None;
-        }
-        let mut value = crate::exact::js::parse(written).ok()?;
-        let crate::exact::Value::String(crate::exact::JsString::Utf8(text)) = &mut value else { return None };
-        let text = std::mem::take(text);
-        (text.len() == self.len && text_hash(&text) == self.hash).then_some(text)
+        file.read_exact(buf).ok()
+    }
+
+    /// Whether `text` is the text listed: its length and hash.
+    pub(crate) fn is(&self, text: &str) -> bool {
+        text.len() == self.len && text_hash(text) == self.hash
     }
 }
 
