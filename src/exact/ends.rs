@@ -28,7 +28,7 @@ pub enum SpanRule {
     /// The repaired span under the narrow colon rule: a `:` after a `"` closes only a key.
     /// Whether a string is a key depends on the containers a scan has open, so scans from
     /// two braces do not become one where they meet: these spans are only ever scanned one
-    /// by one (each keeping the spans it can vouch for, [`SpanEnds::narrow`]).
+    /// by one (each keeping the spans it can vouch for, `SpanEnds::narrow`).
     Narrow,
 }
 

@@ -410,7 +410,7 @@ impl Scan {
         self.replies.push(ReplyName { id: f.id, reference: f.reference });
     }
 
-    /// Counts one reply's facts after those before it, as [`Scan::add`] would, without
+    /// Counts one reply's facts after those before it, as `Scan::add` would, without
     /// listing it: each row it would be listed under counts it in [`Scan::unlisted`], and
     /// the scan keeps no number, name, account or raised flag of it. What the inspector's
     /// summary folds, so that its memory does not grow with lists of every reply; it finds

@@ -28,7 +28,7 @@ use super::list::List;
 pub struct Corpus {
     /// Counts only ([`Scan::count`]) unless `listed`.
     pub scan: Scan,
-    /// Whether the scan lists the replies behind its rows and their page calls ([`Scan::add`]),
+    /// Whether the scan lists the replies behind its rows and their page calls (`Scan::add`),
     /// as the rounds screen needs.
     pub listed: bool,
     /// `keys[i]` is the entry of the scan's reply `i`.
