@@ -132,10 +132,7 @@ impl ContextIndex {
     /// a `type` reads, if at all, as a record of another kind.
     pub fn may_be_context(value: &Value) -> bool {
         match value.as_object() {
-            Some(o) => matches!(
-                o.get("type").and_then(Value::as_str),
-                Some("reader" | "editor" | "page_verify_ok" | "page_verify_failed" | "run_complete" | "run_failed")
-            ),
+            Some(o) => o.get("type").and_then(Value::as_str).and_then(Context::of).is_some(),
             None => true,
         }
     }
@@ -152,20 +149,20 @@ impl ContextIndex {
     /// A line that may be forward context, read.
     fn read(&mut self, number: usize, line: &[u8]) {
         let Ok(light) = serde_json::from_slice::<Light>(line) else { return };
-        match light.kind.as_deref() {
-            Some("reader" | "editor") => {
+        match light.kind.as_deref().and_then(Context::of) {
+            Some(Context::Iteration) => {
                 if let Some(i) = light.iteration.as_ref().and_then(as_u32) {
                     self.iterations.push((number, i));
                 }
             }
-            Some(kind @ ("page_verify_ok" | "page_verify_failed")) => {
+            Some(Context::Verified(ok)) => {
                 if let Some(image) = light.image.as_ref().and_then(Value::as_str) {
-                    self.verifies.push((image_key(image), number, kind == "page_verify_ok"));
+                    self.verifies.push((image_key(image), number, ok));
                 }
             }
-            Some("run_complete") => self.run_end = Some((number, "complete".to_owned())),
-            Some("run_failed") => self.run_end = Some((number, run_failed(light.error.as_ref()))),
-            _ => {}
+            Some(Context::Complete) => self.run_end = Some((number, "complete".to_owned())),
+            Some(Context::Failed) => self.run_end = Some((number, run_failed(light.error.as_ref()))),
+            None => {}
         }
     }
 
@@ -187,6 +184,33 @@ impl ContextIndex {
 
     fn run_end(&self, after: usize) -> Option<&str> {
         self.run_end.as_ref().filter(|(line, _)| *line > after).map(|(_, s)| s.as_str())
+    }
+}
+
+/// The kinds of event the index keeps, by their `type`: named once, for reading a line into
+/// the index and for telling which lines may be read into it.
+#[derive(Debug, Clone, Copy)]
+enum Context {
+    /// `reader` or `editor`: a review round's iteration.
+    Iteration,
+    /// `page_verify_ok` or `page_verify_failed`.
+    Verified(bool),
+    /// `run_complete`.
+    Complete,
+    /// `run_failed`.
+    Failed,
+}
+
+impl Context {
+    fn of(kind: &str) -> Option<Context> {
+        Some(match kind {
+            "reader" | "editor" => Context::Iteration,
+            "page_verify_ok" => Context::Verified(true),
+            "page_verify_failed" => Context::Verified(false),
+            "run_complete" => Context::Complete,
+            "run_failed" => Context::Failed,
+            _ => return None,
+        })
     }
 }
 
