@@ -76,11 +76,11 @@ impl Loader {
         if all.iter().any(|at| at.written.is_some())
             && let Ok(mut file) = File::open(path)
         {
-            let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+            let mut buf = Vec::new();
             for (slot, at) in found.texts.iter_mut().zip(all) {
                 *slot = at.written.and_then(|w| {
                     w.read_written(&mut file, &mut buf)?;
-                    skim::string(&buf, &mut scratch).filter(|text| w.is(text))
+                    skim::string(&buf, w.len).filter(|text| w.is(text))
                 });
             }
             if found.texts.iter().all(Option::is_some) {
