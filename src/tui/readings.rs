@@ -223,12 +223,28 @@ fn read_batch(
     accounts: &mut Names,
 ) -> bool {
     {
-        let texts = texts_of(&batch, loader);
-        for job in &batch {
-            if let Some(t) = &job.text {
-                in_flight.give_back(t.len());
+        if pending.no_commands() {
+            // Each reply read through as soon as its text is at hand (while other texts are
+            // still being read again), its text and answers dropped then: early facts would
+            // come a batch sooner, but every answer would be read a second time.
+            let read = each_text(&batch, loader, |job, text| {
+                text.map(|t| Read::whole(job.key, &t, job.stopped, config)).map_err(|why| (job.key, why))
+            });
+            give_back(&batch, in_flight);
+            let (mut done, mut lost) = (Vec::new(), Vec::new());
+            for r in read {
+                match r {
+                    Ok(read) => done.push(read),
+                    Err(why) => lost.push(why),
+                }
             }
+            if !lost.is_empty() && ui.send(Msg::Lost(lost)).is_err() {
+                return false;
+            }
+            return send_facts(ui, done, accounts);
         }
+        let texts = each_text(&batch, loader, |_, text| text);
+        give_back(&batch, in_flight);
         let mut lost = Vec::new();
         let mut partials = Vec::new();
         for (job, text) in batch.iter().zip(&texts) {
@@ -239,13 +255,6 @@ fn read_batch(
         }
         if !lost.is_empty() && ui.send(Msg::Lost(lost)).is_err() {
             return false;
-        }
-        if pending.no_commands() {
-            // Each reply read through while its text and answers are at hand: early facts
-            // would come a batch sooner, but every answer would be read a second time.
-            let done: Vec<Read> =
-                partials.par_iter().map(|&(key, text, stopped)| Read::whole(key, text, stopped, config)).collect();
-            return send_facts(ui, done, accounts);
         }
         let mut started: Vec<_> =
             partials.par_iter().map(|&(key, text, stopped)| (key, Facts::start(text, stopped, config))).collect();
@@ -271,29 +280,57 @@ fn read_batch(
     }
 }
 
-/// The texts of a batch: those that came with their jobs, and the others read again from
-/// their files, each file opened once for its replies (in chunks read in parallel).
-fn texts_of(batch: &[ReadJob], loader: &Loader) -> Vec<Result<BatchText, Unread>> {
-    let mut texts: Vec<Option<Result<BatchText, Unread>>> =
-        batch.iter().map(|j| j.text.clone().map(|t| Ok(BatchText::Held(t)))).collect();
-    let mut by_file: BTreeMap<&std::path::Path, Vec<usize>> = BTreeMap::new();
-    for (i, job) in batch.iter().enumerate().filter(|(_, j)| j.text.is_none()) {
-        by_file.entry(&job.locator.source).or_default().push(i);
+/// The held texts of a batch's jobs, no longer on their way.
+fn give_back(batch: &[ReadJob], in_flight: &InFlight) {
+    for job in batch {
+        if let Some(t) = &job.text {
+            in_flight.give_back(t.len());
+        }
     }
-    let chunks: Vec<&[usize]> = by_file.values().flat_map(|v| v.chunks(REREAD_CHUNK)).collect();
-    let read: Vec<(usize, Result<BatchText, Unread>)> = chunks
+}
+
+/// `each` of every job of a batch with its text: the one that came with the job, or the one
+/// read again from its file (each file opened once for a chunk of its replies), in the
+/// batch's order. A chunk's replies are handed to `each` in parallel as soon as the chunk is
+/// read, while other chunks are still being read: a batch whose texts were all read before
+/// any was looked at left a core idle at each turn.
+fn each_text<R: Send>(
+    batch: &[ReadJob],
+    loader: &Loader,
+    each: impl Fn(&ReadJob, Result<BatchText, Unread>) -> R + Sync,
+) -> Vec<R> {
+    let mut by_file: BTreeMap<&std::path::Path, Vec<usize>> = BTreeMap::new();
+    let mut held = Vec::new();
+    for (i, job) in batch.iter().enumerate() {
+        match &job.text {
+            Some(_) => held.push(i),
+            None => by_file.entry(&job.locator.source).or_default().push(i),
+        }
+    }
+    // The held texts are a chunk of their own, which reads nothing.
+    let chunks: Vec<(bool, &[usize])> = std::iter::once((true, &held[..]))
+        .chain(by_file.values().flat_map(|v| v.chunks(REREAD_CHUNK)).map(|c| (false, c)))
+        .filter(|(_, c)| !c.is_empty())
+        .collect();
+    let each = &each;
+    let mut done: Vec<(usize, R)> = chunks
         .par_iter()
-        .flat_map_iter(|chunk| {
-            let at: Vec<Locator> = chunk.iter().map(|&i| batch[i].locator.clone()).collect();
-            let got = loader.reread_all(&at);
-            chunk.iter().copied().zip(got.into_iter().map(|r| r.map(BatchText::Read).map_err(Unread::Reread)))
+        .flat_map(|&(held, chunk)| {
+            let texts: Vec<Result<BatchText, Unread>> = if held {
+                let text = |i: usize| batch[i].text.clone().map(BatchText::Held);
+                chunk.iter().map(|&i| text(i).ok_or(Unread::Reread(Problem::Vanished))).collect()
+            } else {
+                let at: Vec<Locator> = chunk.iter().map(|&i| batch[i].locator.clone()).collect();
+                let mut got = loader.reread_all(&at).into_iter();
+                // Every text was asked of the file: a slot it left empty is one it did not give.
+                let mut next = || got.next().unwrap_or(Err(Problem::Vanished));
+                chunk.iter().map(|_| next().map(BatchText::Read).map_err(Unread::Reread)).collect()
+            };
+            chunk.to_vec().into_par_iter().zip(texts).map(|(i, text)| (i, each(&batch[i], text)))
         })
         .collect();
-    for (i, text) in read {
-        texts[i] = Some(text);
-    }
-    // Every text not held was asked of its file: a slot left empty is one it did not give.
-    texts.into_iter().map(|t| t.unwrap_or(Err(Unread::Reread(Problem::Vanished)))).collect()
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// A reply's text in a batch: held with its job, or read again for it. One read again is
@@ -326,6 +363,66 @@ impl BatchText {
 
 /// Replies of one file read again together, at most.
 pub const REREAD_CHUNK: usize = 64;
+
+#[cfg(test)]
+mod batch_tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::logs::{Item, LoadOptions, load};
+
+    /// A batch of texts held with their jobs and texts read again from two files (more than a
+    /// chunk of one), one of which is gone: each job is given its own text, or why it has
+    /// none, in the batch's order.
+    #[test]
+    fn each_job_of_a_batch_is_given_its_own_text_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, n: usize| {
+            let lines: Vec<String> = (0..n)
+                .map(|i| format!(r#"{{"id":"{name}-{i}","text":"{name} {i}: \"quoted\"\n{}"}}"#, "é x".repeat(200 + i)))
+                .collect();
+            std::fs::write(dir.path().join(name), lines.join("\n") + "\n").unwrap();
+        };
+        write("a.jsonl", REREAD_CHUNK + 7);
+        write("b.jsonl", 9);
+        let mut replies = Vec::new();
+        load(&[PathBuf::from(dir.path())], &LoadOptions::default(), &mut |item| {
+            if let Item::Reply(r) = item {
+                replies.push(r);
+            }
+        });
+        assert_eq!(replies.len(), REREAD_CHUNK + 16);
+        // The files' replies interleaved, every fifth held with its job.
+        replies.sort_by_key(|r| (r.line, r.source.clone()));
+        let batch: Vec<ReadJob> = replies
+            .iter()
+            .enumerate()
+            .map(|(i, r)| ReadJob {
+                key: i as EntryKey,
+                locator: Locator::of(r),
+                text: (i % 5 == 0).then(|| Arc::from(r.text.as_str())),
+                stopped: false,
+            })
+            .collect();
+        let loader = Loader::new(LoadOptions::default());
+        let got = each_text(&batch, &loader, |job, text| (job.key, text.map(|t| t.to_string())));
+        let want: Vec<(EntryKey, Result<String, Unread>)> =
+            replies.iter().enumerate().map(|(i, r)| (i as EntryKey, Ok(r.text.clone()))).collect();
+        assert_eq!(got, want);
+        std::fs::remove_file(dir.path().join("b.jsonl")).unwrap();
+        let got = each_text(&batch, &loader, |job, text| (job.key, text.map(|t| t.to_string())));
+        let gone = replies.iter().enumerate().filter(|(i, r)| r.source.ends_with("b.jsonl") && i % 5 != 0).count();
+        assert_eq!(got.iter().filter(|(_, t)| t.is_err()).count(), gone);
+        for ((i, r), (key, text)) in replies.iter().enumerate().zip(got) {
+            assert_eq!(key, i as EntryKey);
+            match text {
+                Ok(text) => assert_eq!(text, r.text, "{}", r.id),
+                // Held with its job, a text of the file that is gone is still at hand.
+                Err(_) => assert!(r.source.ends_with("b.jsonl") && i % 5 != 0, "{}", r.id),
+            }
+        }
+    }
+}
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
