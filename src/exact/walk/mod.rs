@@ -480,7 +480,7 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
             return located(place, whole.flatten());
         }
     }
-    let last = walk_unrecorded(text, readers, opts, &mut Reads::default());
+    let last = readers.walked(opts, |readers| walk_unrecorded(text, readers, opts, &mut Reads::default()));
     let walk_end = last.map(|(_, end, _)| end);
     // Where the walk read the whole reply by the wide reading, the narrow reading of it is
     // the same value (the rules differ only at a value string's `"` followed by `:`, which no
@@ -657,7 +657,17 @@ struct Readers<'a> {
     whole_narrow: WholeNarrow,
     /// Where a walk prints a reading aside to read its strings, kept for the next walk.
     scratch: String,
+    /// For readers shared by several walks: where each candidate walk made ended, by what
+    /// decides it ([`Readers::walked`]).
+    walks: Vec<(WalkKey, Last)>,
 }
+
+/// What decides a candidate walk: its readings, which candidate it keeps, and what it does
+/// after one it cannot read. The whole-reply policy only decides over the walk's end.
+type WalkKey = (Readings, Keep, OnFailure);
+
+/// Where the candidate a walk read last starts and ends, and by which reading.
+type Last = Option<(usize, usize, ReadingKind)>;
 
 /// Each reading's outcome by candidate, shared by the walks of one reply. Its keys are
 /// positions in the reply and readings, hashed as integers are, seeded at random per map: a
@@ -686,7 +696,27 @@ impl<'a> Readers<'a> {
             shared: None,
             whole_narrow: WholeNarrow::default(),
             scratch: String::new(),
+            walks: Vec::new(),
         }
+    }
+
+    /// The candidate walk under `opts`, by `walk`, or where one these readers made under
+    /// options that differ only in the whole-reply policy ended: it walked the same
+    /// candidates (the what-ifs that change a gate, or take the whole-reply attempt away,
+    /// walk as the seed does). Only readers shared by several walks remember one.
+    fn walked(&mut self, opts: &WalkOptions, walk: impl FnOnce(&mut Self) -> Last) -> Last {
+        // Named field by field: an option added to the walk is a compile error here until it
+        // is weighed.
+        let WalkOptions { readings, keep, on_failure, whole_reply: _ } = *opts;
+        let key = (readings, keep, on_failure);
+        if let Some(&(_, last)) = self.walks.iter().find(|(k, _)| *k == key) {
+            return last;
+        }
+        let last = walk(self);
+        if self.shared.is_some() {
+            self.walks.push((key, last));
+        }
+        last
     }
 
     fn strict(&mut self) -> &mut Validator<'a> {
