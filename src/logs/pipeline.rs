@@ -22,9 +22,9 @@
 //! the index is made from the lines as they are read, and what they give is held, each
 //! call's ask for its context kept ([`RunLog::hold`]), until the index is whole and answers
 //! them ([`RunLog::settle`]); so many replies are held at most, and the rest of a longer log
-//! is read in two passes. A log read as it grows (a [`crate::logs::Tail`]) cannot see the future at all;
-//! there, a reply whose context has not arrived yet is remembered in a few bytes and
-//! amended when it does.
+//! is read in two passes. A log read as it grows (a [`crate::logs::Tail`]) cannot see the
+//! future at all; there, a reply whose context has not arrived yet is remembered in a few
+//! bytes and amended when it does.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;

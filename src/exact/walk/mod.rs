@@ -480,7 +480,7 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
             return located(place, whole.flatten());
         }
     }
-    let last = readers.walked(opts, |readers| walk_unrecorded(text, readers, opts, &mut Reads::default()));
+    let last = readers.walked(opts);
     let walk_end = last.map(|(_, end, _)| end);
     // Where the walk read the whole reply by the wide reading, the narrow reading of it is
     // the same value (the rules differ only at a value string's `"` followed by `:`, which no
@@ -596,12 +596,7 @@ struct Walked {
 /// The walk with nothing recorded: where the candidate read last starts and ends, and by
 /// which reading. It is most of what reading a brace-laden reply costs, so nothing bigger
 /// than that crosses its loop.
-fn walk_unrecorded(
-    text: &str,
-    readers: &mut Readers,
-    opts: &WalkOptions,
-    reads: &mut Reads,
-) -> Option<(usize, usize, ReadingKind)> {
+fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions, reads: &mut Reads) -> Last {
     let mut last = None;
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
@@ -700,11 +695,11 @@ impl<'a> Readers<'a> {
         }
     }
 
-    /// The candidate walk under `opts`, by `walk`, or where one these readers made under
-    /// options that differ only in the whole-reply policy ended: it walked the same
-    /// candidates (the what-ifs that change a gate, or take the whole-reply attempt away,
-    /// walk as the seed does). Only readers shared by several walks remember one.
-    fn walked(&mut self, opts: &WalkOptions, walk: impl FnOnce(&mut Self) -> Last) -> Last {
+    /// [`walk_unrecorded`] under `opts`, or where one these readers made under options that
+    /// differ only in the whole-reply policy ended: it walked the same candidates (the
+    /// what-ifs that change a gate, or take the whole-reply attempt away, walk as the seed
+    /// does). Only readers shared by several walks remember one.
+    fn walked(&mut self, opts: &WalkOptions) -> Last {
         // Named field by field: an option added to the walk is a compile error here until it
         // is weighed.
         let WalkOptions { readings, keep, on_failure, whole_reply: _ } = *opts;
@@ -712,7 +707,7 @@ impl<'a> Readers<'a> {
         if let Some(&(_, last)) = self.walks.iter().find(|(k, _)| *k == key) {
             return last;
         }
-        let last = walk(self);
+        let last = walk_unrecorded(self.text, self, opts, &mut Reads::default());
         if self.shared.is_some() {
             self.walks.push((key, last));
         }

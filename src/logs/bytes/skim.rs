@@ -240,8 +240,8 @@ fn decode_into<O: Decoded>(line: &[u8], start: usize, out: &mut O) -> Option<usi
         let mut from = i;
         i = loop {
             let Some(block) = line.get(i..i + BLOCK).and_then(|b| <[u8; BLOCK]>::try_from(b).ok()) else {
-                let rest = line.get(i..)?;
-                break i + rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+                // Fewer than a block's bytes are left: the readers' search looks at them.
+                break crate::exact::lex::next_string_special(line, i);
             };
             if O::BY_BLOCK {
                 out.block(&block);
