@@ -298,7 +298,7 @@ impl Facts {
     fn flag(&mut self, text: &str, stopped: bool, seed: &Trace, answers: &mut Answers) {
         // The walk's candidates, where a flag could need them: read through what the seed's
         // walk learned of the text.
-        let visits = flags::needs_visits(text, seed).then(|| answers.visits());
+        let mut visits = flags::needs_visits(text, seed).then(|| answers.visits());
         // The seed's answer is built only where a flag needs to look at it, or where a
         // comparison built it already: looking at it then costs less than telling from the
         // text that no flag could need it, and says the same.
@@ -307,7 +307,10 @@ impl Facts {
         } else {
             None
         };
-        let mut flags = flags::raised_reading(text, seed, self.reads, value, stopped, visits.as_deref());
+        let mut flags = flags::raised_reading(text, seed, self.reads, value, stopped, visits.as_mut());
+        if let Some(visited) = visits {
+            answers.keep_spans(visited);
+        }
         // The comparisons' `readers-disagree` comes last in `Flag::ALL`.
         flags.append(&mut self.flags);
         self.flags = flags;

@@ -38,7 +38,7 @@ use std::collections::HashSet;
 use crate::exact::lex;
 use crate::exact::trace::{DecidedBy, Place, ReadingKind, Trace};
 use crate::exact::value::{JsString, Value};
-use crate::exact::walk::{self, Visit};
+use crate::exact::walk::{self, Visited};
 use crate::logs::Name;
 
 use super::config::Config;
@@ -171,7 +171,7 @@ pub fn raised(
     trace: &Trace,
     value: Option<&Value>,
     stopped: bool,
-    visits: Option<&[Visit]>,
+    visits: Option<&mut Visited>,
 ) -> Vec<Raised> {
     raised_reading(text, trace, value.is_some(), value, stopped, visits)
 }
@@ -234,7 +234,7 @@ pub fn raised_reading(
     reads: bool,
     value: Option<&Value>,
     stopped: bool,
-    visits: Option<&[Visit]>,
+    visits: Option<&mut Visited>,
 ) -> Vec<Raised> {
     let mut out = Vec::new();
     let (_, reply_end) = lex::trim_range(text);
@@ -263,8 +263,8 @@ pub fn raised_reading(
 /// `≠`), each reader read here. What a scan's facts say of the reply under `config`, where
 /// no reader command is compared.
 pub fn of_trace(text: &str, trace: &Trace, stopped: bool, config: &Config) -> Vec<Raised> {
-    let visits = needs_visits(text, trace).then(|| walk::visits(text).1);
-    let mut out = raised(text, trace, trace.value.as_ref(), stopped, visits.as_deref());
+    let mut visits = needs_visits(text, trace).then(|| walk::visits(text).1);
+    let mut out = raised(text, trace, trace.value.as_ref(), stopped, visits.as_mut());
     let disagreed = (0..config.pairs.len()).filter(|&p| config.is_early(p)).find_map(|p| {
         let reader = config.pairs[p].from;
         let theirs = config.catalogue.read(reader, text);
@@ -280,27 +280,28 @@ pub fn of_trace(text: &str, trace: &Trace, stopped: bool, config: &Config) -> Ve
 /// The flags the walk's candidates raise on its kept one, at `start..end` read by `by`.
 fn walked(
     text: &str,
-    visits: &[Visit],
+    visited: &mut Visited,
     (start, end): (usize, usize),
     reply_end: usize,
     value: Option<&Value>,
 ) -> Vec<Raised> {
     let mut out = Vec::new();
+    let Visited { visits, spans } = visited;
     let Some(k) = visits.iter().rposition(|v| v.start == start && v.read_end == Some(end)) else { return out };
     let kept = Numbered { number: k + 1, start, end: Some(end) };
     let earlier = &visits[..k];
-    if end != reply_end
-        && let Some((n, v)) = earlier.iter().enumerate().find(|(_, v)| {
-            !v.strict_ok
-                && !v.repaired_ok
-                && opens_like_an_object(text, v.start)
-                && v.strict_end.is_none_or(|e| start < e)
-        })
-    {
-        out.push(Raised::InsideUnreadable {
-            kept,
-            inside: Numbered { number: n + 1, start: v.start, end: v.strict_end },
+    if end != reply_end {
+        // The span of a candidate is scanned for only where nothing else rules it out.
+        let inside = earlier.iter().enumerate().find_map(|(n, v)| {
+            if v.strict_ok || v.repaired_ok || !opens_like_an_object(text, v.start) {
+                return None;
+            }
+            let strict_end = spans.end(v);
+            strict_end.is_none_or(|e| start < e).then_some(Numbered { number: n + 1, start: v.start, end: strict_end })
         });
+        if let Some(inside) = inside {
+            out.push(Raised::InsideUnreadable { kept, inside });
+        }
     }
     let length = end - start;
     let keys = value.and_then(top_keys);
@@ -415,8 +416,8 @@ mod tests {
 
     fn flags(text: &str, stopped: bool) -> Vec<Raised> {
         let trace = run(text, &WalkOptions::SEED, false);
-        let visits = needs_visits(text, &trace).then(|| walk::visits(text).1);
-        raised(text, &trace, trace.value.as_ref(), stopped, visits.as_deref())
+        let mut visits = needs_visits(text, &trace).then(|| walk::visits(text).1);
+        raised(text, &trace, trace.value.as_ref(), stopped, visits.as_mut())
     }
 
     fn names(text: &str, stopped: bool) -> Vec<&'static str> {

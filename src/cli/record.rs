@@ -7,7 +7,7 @@ use crate::exact::js;
 use crate::exact::span::Utf16Index;
 use crate::exact::trace::Trace;
 use crate::exact::value::{JsString, Object, Value, write_json_string};
-use crate::exact::walk::Visit;
+use crate::exact::walk::{Visit, Visited};
 use crate::exact::{first, served, walk};
 
 /// The record's keys, in the order they are printed.
@@ -116,16 +116,16 @@ pub fn render(input: &Input, offsets: Offsets, keys: Option<&[String]>) -> Strin
 /// alone ([`walk::print_answer`]); the decision too ([`walk::run`] unrecorded); or every
 /// candidate too ([`walk::visits`]). Each is linear in the reply and exactly what the
 /// recorded walk says.
-enum Walked {
+enum Walked<'a> {
     Nothing,
     /// The answer alone, found as it is printed ([`walk::print_answer`]).
     Answer,
     Decision(Trace),
-    Visits(Trace, Vec<Visit>),
+    Visits(Trace, Visited<'a>),
 }
 
-impl Walked {
-    fn of(text: &str, wanted: &dyn Fn(&str) -> bool) -> Walked {
+impl<'a> Walked<'a> {
+    fn of(text: &'a str, wanted: &dyn Fn(&str) -> bool) -> Walked<'a> {
         if wanted("candidates") {
             let (trace, visits) = walk::visits(text);
             Walked::Visits(trace, visits)
@@ -163,7 +163,7 @@ impl Walked {
 pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[String]>) {
     let text = input.text.as_str();
     let wanted = |k: &str| keys.is_none_or(|ks| ks.iter().any(|w| w == k));
-    let walked = Walked::of(text, &wanted);
+    let mut walked = Walked::of(text, &wanted);
     // Only offsets need the UTF-16 index, and only in a reply that is not ASCII.
     let index = (offsets == Offsets::Utf16 && walked.trace().is_some()).then(|| Utf16Index::new(text));
     let off = |b: usize| index.as_ref().map_or(b, |i| i.utf16(b));
@@ -205,11 +205,12 @@ pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[S
             }
         }
     }
-    if let Walked::Visits(_, visits) = &walked
+    if let Walked::Visits(_, visited) = &mut walked
         && wanted("candidates")
     {
         key(out, "candidates");
-        write_candidates(out, visits, &walk::repaired_ends(text, visits), &off);
+        let ends = (visited.strict_ends(), walk::repaired_ends(text, &visited.visits));
+        write_candidates(out, &visited.visits, ends, &off);
     }
     if wanted("array_prefix") {
         key(out, "array_prefix");
@@ -246,19 +247,24 @@ pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[S
     out.push('}');
 }
 
-/// The visits, each with the end of its repaired span (`repaired`, one a visit).
-fn write_candidates(out: &mut String, visits: &[Visit], repaired: &[Option<usize>], off: &dyn Fn(usize) -> usize) {
+/// The visits, each with the ends of its strict and repaired spans (one of each a visit).
+fn write_candidates(
+    out: &mut String,
+    visits: &[Visit],
+    (strict, repaired): (Vec<Option<usize>>, Vec<Option<usize>>),
+    off: &dyn Fn(usize) -> usize,
+) {
     // Each is 96 bytes and four offsets at most: room made once for a list that may be a
     // hundred times the reply, not by doubling.
     let digits = visits.last().map_or(1, |v| off(v.start).max(1).ilog10() as usize + 1);
     out.reserve(visits.len() * (96 + 4 * digits) + 2);
     out.push('[');
-    for (i, (v, repaired_end)) in visits.iter().zip(repaired).enumerate() {
+    for (i, ((v, strict_end), repaired_end)) in visits.iter().zip(strict).zip(repaired).enumerate() {
         if i > 0 {
             out.push(',');
         }
         let _ = write!(out, "{{\"start\":{},\"strict\":", off(v.start));
-        write_end(out, v.strict_end.map(off), true);
+        write_end(out, strict_end.map(off), true);
         let _ = write!(out, ",\"strict_ok\":{},\"repaired\":", v.strict_ok);
         write_end(out, repaired_end.map(off), true);
         let _ = write!(out, ",\"repaired_ok\":{},\"read_end\":", v.repaired_ok);

@@ -96,9 +96,15 @@ impl<'a> Answers<'a> {
     }
 
     /// Every candidate the seed's walk visits ([`walk::visits`]), walked with what the
-    /// answers' walks already learned of the text.
-    pub fn visits(&mut self) -> Vec<walk::Visit> {
+    /// answers' walks already learned of the text; [`Answers::keep_spans`] keeps the spans
+    /// found of them for the walks to come.
+    pub fn visits(&mut self) -> walk::Visited<'a> {
         self.walker.visits().1
+    }
+
+    /// [`walk::Walker::keep_spans`].
+    pub fn keep_spans(&mut self, visited: walk::Visited<'a>) {
+        self.walker.keep_spans(visited);
     }
 
     /// [`walk::count_array_prefix`] of the reply, read with what the answers' walks learned

@@ -91,23 +91,26 @@ pub fn answer_in_agrees(text: &str, value: Option<&Value>) {
 /// walk's: every candidate `slow` recorded, and where it stopped recording, the kept one at
 /// its number. The decision beside it is the recorded walk's too.
 pub fn visits_agree(text: &str, slow: &Trace) {
-    let (trace, visits) = walk::visits(text);
+    let (trace, mut visited) = walk::visits(text);
     let recorded: Vec<Visit> = slow.candidates.iter().map(Visit::of).collect();
-    let ends = walk::repaired_ends(text, &visits);
-    let recorded_ends: Vec<Option<usize>> = slow.candidates.iter().map(|c| c.wide.span().map(|s| s.end)).collect();
+    // Each visit's strict and repaired span ends.
+    let ends: Vec<_> = visited.strict_ends().into_iter().zip(walk::repaired_ends(text, &visited.visits)).collect();
+    let recorded_ends: Vec<_> =
+        slow.candidates.iter().map(|c| (c.strict.span().map(|s| s.end), c.wide.span().map(|s| s.end))).collect();
+    let visits = visited.visits;
     match slow.unrecorded {
         None => {
             assert_eq!(visits, recorded, "the visits are the recorded candidates");
-            assert_eq!(ends, recorded_ends, "the repaired spans are the recorded ones");
+            assert_eq!(ends, recorded_ends, "the spans are the recorded ones");
         }
         Some(u) => {
             assert_eq!(visits.len(), slow.visited(), "one visit per candidate visited");
             let before = recorded.len() - usize::from(u.kept.is_some());
             assert_eq!(visits[..before], recorded[..before], "the visits are the recorded candidates");
-            assert_eq!(ends[..before], recorded_ends[..before], "the repaired spans are the recorded ones");
+            assert_eq!(ends[..before], recorded_ends[..before], "the spans are the recorded ones");
             if let Some(k) = u.kept {
                 assert_eq!(visits[k], recorded[before], "the kept candidate at its number");
-                assert_eq!(ends[k], recorded_ends[before], "the kept candidate's repaired span");
+                assert_eq!(ends[k], recorded_ends[before], "the kept candidate's spans");
             }
         }
     }

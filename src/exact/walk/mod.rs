@@ -49,7 +49,7 @@ pub use gates::{first_string, strings_are_self_contained, strings_not_self_conta
 pub use options::{Keep, OnFailure, Readings, WalkOptions, WholeReplyPolicy};
 pub use prefix::{ArrayPrefix, count_array_prefix, count_array_prefix_within, read_array_prefix};
 pub use recorded::{RecordLimit, reading_at};
-pub use visits::{Visit, repaired_ends, visits};
+pub use visits::{Visit, Visited, repaired_ends, visits};
 
 /// `extractJson(text)`: the answer only.
 pub fn extract_json(text: &str) -> Option<Value> {
@@ -140,11 +140,21 @@ impl<'a> Walker<'a> {
 
     /// [`visits`]`(text)`: the seed's walk with every candidate it visits, reading through
     /// what the walks before it learned.
-    pub fn visits(&mut self) -> (Trace, Vec<Visit>) {
-        let braces = memchr::memchr_iter(b'{', self.readers.text.as_bytes()).count();
+    /// The spans the visits' owner asks for are scanned with those the walks before found;
+    /// [`Walker::keep_spans`] keeps them for the walks after.
+    pub fn visits(&mut self) -> (Trace, Visited<'a>) {
+        let text = self.readers.text;
+        let braces = memchr::memchr_iter(b'{', text.as_bytes()).count();
         let mut visits = Vec::with_capacity(braces);
         let trace = walk_with(&mut self.readers, &WalkOptions::SEED, How::Visiting(&mut visits), false);
-        (trace, visits)
+        let spans = self.readers.strict_ends.take().unwrap_or_else(|| SpanEnds::new(text, SpanRule::Strict));
+        (trace, Visited::new(visits, spans))
+    }
+
+    /// The strict spans `visited` found, for this walker's walks to come (the
+    /// resume-after-fail what-if goes on after the spans of the candidates it cannot read).
+    pub fn keep_spans(&mut self, visited: Visited<'a>) {
+        self.readers.strict_ends = Some(visited.into_spans());
     }
 }
 

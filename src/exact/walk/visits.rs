@@ -7,7 +7,9 @@
 //! candidate from scratch, which is quadratic on brace-laden text. None of it needs that:
 //!
 //! * a span end is where the brace-matching scan from that `{` closes, and [`SpanEnds`]
-//!   finds every `{`'s in one pass;
+//!   finds every `{`'s in two passes at most; and the walk needs none, so a span is scanned
+//!   for only where it is asked for ([`StrictSpans::end`]: the flags ask of few
+//!   candidates, a record of all);
 //! * a reading parses iff the grammar accepts the object at its brace (the essay in
 //!   [`crate::exact::memo`]), which the memoized validators answer, each candidate at the
 //!   cost of a lookup where an earlier one read through it;
@@ -28,15 +30,13 @@ use super::braces::find_brace;
 use super::options::{Readings, WalkOptions};
 use super::{How, Readers, walk_text};
 
-/// One `{` the walk visited, as the oracle's record lists it, but for the end of its repaired
-/// span, which [`repaired_ends`] gives where it is asked for (the flags read none). Offsets
+/// One `{` the walk visited, as the oracle's record lists it, but for the ends of its spans,
+/// which [`StrictSpans::end`] and [`repaired_ends`] give where they are asked for. Offsets
 /// are bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Visit {
     /// The `{`.
     pub start: usize,
-    /// The end of the balanced strict span, `None` when its braces never balance.
-    pub strict_end: Option<usize>,
     /// The strict span parses.
     pub strict_ok: bool,
     /// The repaired span's text parses.
@@ -48,24 +48,58 @@ pub struct Visit {
 impl Visit {
     /// What a recorded candidate says of the same.
     pub fn of(c: &Candidate) -> Visit {
-        Visit {
-            start: c.start,
-            strict_end: c.strict.span().map(|s| s.end),
-            strict_ok: c.strict.parses(),
-            repaired_ok: c.wide.parses(),
-            read_end: c.read_end(),
-        }
+        Visit { start: c.start, strict_ok: c.strict.parses(), repaired_ok: c.wide.parses(), read_end: c.read_end() }
+    }
+}
+
+/// The candidates the seed's walk visited, and the strict span of any of them, scanned for
+/// where it is asked.
+pub struct Visited<'a> {
+    pub visits: Vec<Visit>,
+    pub spans: StrictSpans<'a>,
+}
+
+impl<'a> Visited<'a> {
+    pub(super) fn new(visits: Vec<Visit>, spans: SpanEnds<'a>) -> Visited<'a> {
+        Visited { visits, spans: StrictSpans(spans) }
+    }
+
+    /// [`StrictSpans::end`] of every visit, in order.
+    pub fn strict_ends(&mut self) -> Vec<Option<usize>> {
+        self.visits.iter().map(|v| self.spans.end(v)).collect()
+    }
+
+    /// The span ends found, for the walks of the reply to come.
+    pub(super) fn into_spans(self) -> SpanEnds<'a> {
+        self.spans.0
+    }
+}
+
+/// The strict spans of a reply's visits.
+pub struct StrictSpans<'a>(SpanEnds<'a>);
+
+impl StrictSpans<'_> {
+    /// The end of the balanced strict span of `visit`, `None` when its braces never balance:
+    /// a strict reading that reads ends where its span does (`exact::memo`), so only the
+    /// spans of the others are scanned for.
+    pub fn end(&mut self, visit: &Visit) -> Option<usize> {
+        if visit.strict_ok { visit.read_end } else { self.0.end(visit.start) }
+    }
+
+    /// The bytes scanned for these spans.
+    pub fn scanned(&self) -> u64 {
+        self.0.work.bytes
     }
 }
 
 /// The seed's walk (`extractJson`) with every candidate it visited: the trace as
 /// [`super::run`] gives it unrecorded (answer, decision, whole-reply verdict, walk end; no
 /// candidates), and the visits, equal to [`Visit::of`] each candidate of the recorded walk.
-pub fn visits(text: &str) -> (Trace, Vec<Visit>) {
+pub fn visits(text: &str) -> (Trace, Visited<'_>) {
     // At most one a brace: room made once, not by doubling a list as long as the reply.
     let mut visits = Vec::with_capacity(memchr::memchr_iter(b'{', text.as_bytes()).count());
     let trace = walk_text(text, &WalkOptions::SEED, How::Visiting(&mut visits));
-    (trace, visits)
+    (trace, Visited::new(visits, SpanEnds::new(text, SpanRule::Strict)))
 }
 
 /// The end of each visit's balanced repaired (wide-colon) span, `None` where its braces never
@@ -85,22 +119,12 @@ pub(super) fn walk_visiting(
     reads: &mut Reads,
 ) -> Option<(usize, usize, ReadingKind)> {
     let text = readers.text;
-    // The strict span ends another walk of these readers found (the resume-after-fail
-    // what-if's) are these too.
-    let mut strict_ends = readers.strict_ends.take().unwrap_or_else(|| SpanEnds::new(text, SpanRule::Strict));
     let mut last = None;
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
         let read = readers.read(start, Readings::StrictThenWide);
-        // A strict reading that reads ends where its span does (`exact::memo`): only the spans
-        // no strict reading gave are scanned for.
-        let strict_end = match read {
-            Some((end, ReadingKind::Strict)) => Some(end),
-            _ => strict_ends.end(start),
-        };
         visits.push(Visit {
             start,
-            strict_end,
             strict_ok: matches!(read, Some((_, ReadingKind::Strict))),
             repaired_ok: read.is_some(),
             read_end: read.map(|(end, _)| end),
@@ -116,7 +140,6 @@ pub(super) fn walk_visiting(
             None => find_brace(text, start + 1),
         };
     }
-    readers.strict_ends = Some(strict_ends);
     last
 }
 
@@ -127,12 +150,14 @@ mod tests {
     use crate::exact::walk::run;
 
     fn agree(text: &str) {
-        let (fast, got) = visits(text);
+        let (fast, mut got) = visits(text);
         let slow = run(text, &WalkOptions::SEED, true);
         let want: Vec<Visit> = slow.candidates.iter().map(Visit::of).collect();
-        assert_eq!(got, want, "{text:?}");
+        assert_eq!(got.visits, want, "{text:?}");
+        let ends: Vec<Option<usize>> = slow.candidates.iter().map(|c| c.strict.span().map(|s| s.end)).collect();
+        assert_eq!(got.strict_ends(), ends, "{text:?}");
         let ends: Vec<Option<usize>> = slow.candidates.iter().map(|c| c.wide.span().map(|s| s.end)).collect();
-        assert_eq!(repaired_ends(text, &got), ends, "{text:?}");
+        assert_eq!(repaired_ends(text, &got.visits), ends, "{text:?}");
         assert_eq!(fast.walk_end, slow.walk_end, "{text:?}");
         assert_eq!(fast.decided_by, slow.decided_by, "{text:?}");
         assert_eq!(fast.whole_reply.name(), slow.whole_reply.name(), "{text:?}");
