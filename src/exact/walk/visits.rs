@@ -7,7 +7,7 @@
 //! candidate from scratch, which is quadratic on brace-laden text. None of it needs that:
 //!
 //! * a span end is where the brace-matching scan from that `{` closes, and [`SpanEnds`]
-//!   finds every `{`'s in two passes at most; and the walk needs none, so a span is scanned
+//!   finds every `{`'s in three passes at most; and the walk needs none, so a span is scanned
 //!   for only where it is asked for ([`StrictSpans::end`]: the flags ask of few
 //!   candidates, a record of all);
 //! * a reading parses iff the grammar accepts the object at its brace (the essay in
