@@ -384,11 +384,17 @@ mod tests {
     use crate::exact::repair::{ColonRule, repaired_span};
     use crate::exact::strict::strict_span;
 
-    /// Every brace's span ends as a scan from it alone says, asked in order and from the
-    /// last brace back (the ends a scan of an outer span kept are read for inner ones).
+    /// Every brace's span ends as a scan from it alone says, asked in order, from the last
+    /// brace back (the ends a scan of an outer span kept are read for inner ones), and from
+    /// the middle out both ways (scans before and after those made, and across them).
     fn agree(text: &str) {
         let braces: Vec<usize> = text.match_indices('{').map(|(j, _)| j).collect();
-        for order in [braces.clone(), braces.iter().rev().copied().collect()] {
+        let half = braces.len() / 2;
+        let outward: Vec<usize> = (0..braces.len())
+            .map(|k| if k % 2 == 0 { half + k / 2 } else { half - 1 - k / 2 })
+            .filter_map(|k| braces.get(k).copied())
+            .collect();
+        for order in [braces.clone(), braces.iter().rev().copied().collect(), outward] {
             let mut strict = SpanEnds::new(text, SpanRule::Strict);
             let mut wide = SpanEnds::new(text, SpanRule::Wide);
             let mut narrow = SpanEnds::new(text, SpanRule::Narrow);
