@@ -209,8 +209,8 @@ pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[S
         && wanted("candidates")
     {
         key(out, "candidates");
-        let ends = (visited.strict_ends(), walk::repaired_ends(text, &visited.visits));
-        write_candidates(out, &visited.visits, ends, &off);
+        let strict = visited.strict_ends();
+        write_candidates(out, &visited.visits, &strict, &walk::repaired_ends(text, &visited.visits), &off);
     }
     if wanted("array_prefix") {
         key(out, "array_prefix");
@@ -251,7 +251,8 @@ pub fn write(out: &mut String, input: &Input, offsets: Offsets, keys: Option<&[S
 fn write_candidates(
     out: &mut String,
     visits: &[Visit],
-    (strict, repaired): (Vec<Option<usize>>, Vec<Option<usize>>),
+    strict: &[Option<usize>],
+    repaired: &[Option<usize>],
     off: &dyn Fn(usize) -> usize,
 ) {
     // Each is 96 bytes and four offsets at most: room made once for a list that may be a

@@ -82,9 +82,9 @@ pub struct SpanEnds<'a> {
     /// `complete`.
     ends: Table,
     complete: bool,
-    /// The bytes from the first to the last that a scan one by one has read (empty before
+    /// The bytes from the first to the last that a scan one by one has read (none before
     /// the first), and how many bytes those scans read again within them.
-    scanned: (usize, usize),
+    scanned: Option<(usize, usize)>,
     again: usize,
     /// The braces a scan on its own has open, innermost last (kept for the next scan's use).
     open: Vec<usize>,
@@ -98,7 +98,7 @@ impl<'a> SpanEnds<'a> {
             scan,
             ends: Table::default(),
             complete: false,
-            scanned: (0, 0),
+            scanned: None,
             again: 0,
             open: Vec::new(),
             work: Work::default(),
@@ -129,14 +129,14 @@ impl<'a> SpanEnds<'a> {
         }
         if !self.complete {
             // Only bytes read again count: those between the first and the last byte read.
-            let (first, last) = self.scanned;
+            let (first, last) = self.scanned.unwrap_or((start, start));
             let budget = self.text.len().saturating_sub(self.again);
             let within = first.max(start)..last.max(start);
             let limit = if within.len() <= budget { usize::MAX } else { within.start + budget };
             let (found, scanned) = self.one_within(start, limit);
             let end = start + scanned;
             self.again += end.min(within.end).saturating_sub(within.start);
-            self.scanned = if first == last { (start, end) } else { (first.min(start), last.max(end)) };
+            self.scanned = Some((first.min(start), last.max(end)));
             self.work.bytes += scanned as u64;
             if let Some(end) = found {
                 return end;
