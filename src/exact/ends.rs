@@ -175,15 +175,10 @@ impl<'a> SpanEnds<'a> {
                 break 'scan Some(end);
             }
             // What is left: fewer bytes than a block before `stop`, or the wide rule's scan.
+            let mut events = Events::default();
             loop {
-                let Some(window) = bytes.get(i..stop) else { break None };
-                let next = if in_string {
-                    memchr::memchr2(b'"', b'\\', window)
-                } else {
-                    memchr::memchr3(b'"', b'{', b'}', window)
-                };
-                let Some(k) = next else { break None };
-                i += k;
+                let Some(at) = events.next(bytes, i, stop, in_string) else { break None };
+                i = at;
                 match (in_string, bytes[i]) {
                     (false, b'"') => in_string = true,
                     (false, b'{') => open.push(i),
@@ -443,6 +438,54 @@ fn close(open: &mut Vec<usize>, ends: &mut Table, i: usize) -> Option<usize> {
         }
         // Only where the scan did not start at a `{`.
         None => Some(i + 1),
+    }
+}
+
+/// Where a scan stops next: a quote or a backslash inside a string, a quote or a brace
+/// outside one. Found in a block of [`BLOCK`] bytes looked at once, where a whole block is
+/// left before the scan's limit, so that each stop costs a few instructions (a search called
+/// for each costs some dozens, and on the hard mix stops are some ten bytes apart).
+#[derive(Default)]
+struct Events {
+    /// The block: where it begins, and its stops inside strings and outside them.
+    at: Option<usize>,
+    inside: u64,
+    outside: u64,
+}
+
+impl Events {
+    /// The first stop at or after `i` and before `stop`.
+    #[inline(always)]
+    fn next(&mut self, bytes: &[u8], mut i: usize, stop: usize, in_string: bool) -> Option<usize> {
+        use wide::u8x64;
+        loop {
+            let base = match self.at {
+                Some(base) if base <= i && i < base + BLOCK => base,
+                _ => {
+                    let Some(block) = bytes.get(i..i + BLOCK).filter(|_| i + BLOCK <= stop) else {
+                        let window = bytes.get(i..stop)?;
+                        let next = if in_string {
+                            memchr::memchr2(b'"', b'\\', window)
+                        } else {
+                            memchr::memchr3(b'"', b'{', b'}', window)
+                        };
+                        return next.map(|k| i + k);
+                    };
+                    let v = u8x64::new(<[u8; BLOCK]>::try_from(block).ok()?);
+                    let mask = |b: u8| v.simd_eq(u8x64::splat(b)).to_bitmask();
+                    let quotes = mask(b'"');
+                    self.inside = quotes | mask(b'\\');
+                    self.outside = quotes | mask(b'{') | mask(b'}');
+                    self.at = Some(i);
+                    i
+                }
+            };
+            let stops = if in_string { self.inside } else { self.outside } >> (i - base);
+            if stops != 0 {
+                return Some(i + stops.trailing_zeros() as usize);
+            }
+            i = base + BLOCK;
+        }
     }
 }
 
