@@ -355,6 +355,29 @@ impl<'a> SpanEnds<'a> {
 /// Bytes the strict scan reads at once.
 const BLOCK: usize = 64;
 
+/// The bytes of a span scan's block that act: a bit for each quote, backslash, `{` and `}`,
+/// found by one vector compare each (`wide`'s, without `unsafe`).
+struct Marks {
+    quotes: u64,
+    backslashes: u64,
+    opens: u64,
+    closes: u64,
+}
+
+impl Marks {
+    /// Those of the block at `i`, where a whole block is left before `stop`.
+    #[inline(always)]
+    fn at(bytes: &[u8], i: usize, stop: usize) -> Option<Marks> {
+        use wide::u8x64;
+        if i + BLOCK > stop {
+            return None;
+        }
+        let v = u8x64::new(bytes.get(i..i + BLOCK).and_then(|b| <[u8; BLOCK]>::try_from(b).ok())?);
+        let mask = |b: u8| v.simd_eq(u8x64::splat(b)).to_bitmask();
+        Some(Marks { quotes: mask(b'"'), backslashes: mask(b'\\'), opens: mask(b'{'), closes: mask(b'}') })
+    }
+}
+
 /// The strict scan from `at.0` (inside a string where `at.1`), a block of [`BLOCK`] bytes at a
 /// time while a whole block is left before `stop`: the span's end where a `}` closes it (or
 /// closes nothing, where the scan did not start at a `{`), else `None` with `at` where it
@@ -371,7 +394,7 @@ const BLOCK: usize = 64;
 /// at one by one, and most blocks of a reply hold none.
 ///
 /// (Written by hand: a JSON library validates, it does not match the braces of text that is
-/// not JSON. The compares are `wide`'s, without `unsafe`.)
+/// not JSON.)
 fn strict_blocks(
     bytes: &[u8],
     open: &mut Vec<usize>,
@@ -379,13 +402,8 @@ fn strict_blocks(
     at: (&mut usize, &mut bool),
     stop: usize,
 ) -> Option<usize> {
-    use wide::u8x64;
     let (mut i, mut in_string) = (*at.0, *at.1);
-    while i + BLOCK <= stop {
-        let Some(block) = bytes.get(i..i + BLOCK).and_then(|b| <[u8; BLOCK]>::try_from(b).ok()) else { break };
-        let v = u8x64::new(block);
-        let mask = |b: u8| v.simd_eq(u8x64::splat(b)).to_bitmask();
-        let (quotes, backslashes, opens, closes) = (mask(b'"'), mask(b'\\'), mask(b'{'), mask(b'}'));
+    while let Some(Marks { quotes, backslashes, opens, closes }) = Marks::at(bytes, i, stop) {
         let (escaped, escapes_next) = escaped_bytes(backslashes);
         let mut inside = prefix_xor(quotes & !escaped);
         if in_string {
@@ -457,12 +475,11 @@ impl Events {
     /// The first stop at or after `i` and before `stop`.
     #[inline(always)]
     fn next(&mut self, bytes: &[u8], mut i: usize, stop: usize, in_string: bool) -> Option<usize> {
-        use wide::u8x64;
         loop {
             let base = match self.at {
                 Some(base) if base <= i && i < base + BLOCK => base,
                 _ => {
-                    let Some(block) = bytes.get(i..i + BLOCK).filter(|_| i + BLOCK <= stop) else {
+                    let Some(marks) = Marks::at(bytes, i, stop) else {
                         let window = bytes.get(i..stop)?;
                         let next = if in_string {
                             memchr::memchr2(b'"', b'\\', window)
@@ -471,11 +488,8 @@ impl Events {
                         };
                         return next.map(|k| i + k);
                     };
-                    let v = u8x64::new(<[u8; BLOCK]>::try_from(block).ok()?);
-                    let mask = |b: u8| v.simd_eq(u8x64::splat(b)).to_bitmask();
-                    let quotes = mask(b'"');
-                    self.inside = quotes | mask(b'\\');
-                    self.outside = quotes | mask(b'{') | mask(b'}');
+                    self.inside = marks.quotes | marks.backslashes;
+                    self.outside = marks.quotes | marks.opens | marks.closes;
                     self.at = Some(i);
                     i
                 }
