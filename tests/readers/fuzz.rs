@@ -197,10 +197,40 @@ fn the_fuzz_seeds_pass_their_targets() {
     }
 }
 
-/// Every what-if walk of the catalogue, recorded and not, on brace soup, mutated goldens and
-/// deep replies: the suite tries a third of the cases of its full sweep (see `sweep`).
+/// Every what-if walk of the catalogue, recorded and not, on brace soup, mutated goldens, deep
+/// replies and replies that are one object: the suite tries a third of the cases of its full sweep (see `sweep`).
 fn what_if_text() -> impl Strategy<Value = String> {
-    prop_oneof!["[{}\\[\\]\":,\\\\ a\n]{0,200}", mutated_golden(), deep_text()]
+    prop_oneof!["[{}\\[\\]\":,\\\\ a\n]{0,200}", mutated_golden(), deep_text(), one_object()]
+}
+
+/// A reply that is one object from first to last character (whitespace aside), whose
+/// strings hold what the repair decides on: unescaped quotes before every kind of byte, a
+/// value string's `"` followed by `:`, braces, escapes and raw newlines. The walks read it
+/// first whole, by whichever reading reads it, or descend into it; the whole-reply attempt
+/// reads it narrowly.
+fn one_object() -> impl Strategy<Value = String> {
+    let piece = prop::sample::select(vec![
+        "a",
+        " ",
+        "\"",
+        "\":",
+        "\": ",
+        "\", \"",
+        "\"}",
+        "\"]",
+        "{",
+        "}",
+        "[",
+        "\\\"",
+        "\\n",
+        "\n",
+        "<p class=\"x\">",
+        "{\"k\": \"v\"}",
+        "\"edits\": [",
+    ]);
+    let string = prop::collection::vec(piece, 0..24).prop_map(|p| p.concat());
+    (string.clone(), string, prop::sample::select(vec!["", " ", "\n"]))
+        .prop_map(|(html, log, ws)| format!("{ws}{{\"html\": \"{html}\", \"log\": \"{log}\"}}{ws}"))
 }
 
 proptest! {

@@ -59,6 +59,10 @@ fn judge(walk_end: Option<usize>, reply_end: usize, policy: &WholeReplyPolicy, r
 /// The same verdict without recording: the narrow reading is validated first, and built
 /// only when a gate or the answer needs its value. When it is taken, its value is handed
 /// back beside the verdict and the verdict carries no reading.
+///
+/// `built`: the narrow reading, where the walk built it before walking (it reads to the
+/// reply's last character): neither validated nor built again, and taken from there only
+/// where it is taken.
 pub(super) fn whole_reply_unrecorded(
     text: &str,
     whole_text: &WholeText,
@@ -66,6 +70,7 @@ pub(super) fn whole_reply_unrecorded(
     policy: &WholeReplyPolicy,
     strict: Option<&Validator>,
     learned: &mut WholeNarrow,
+    built: &mut Option<Value>,
 ) -> (WholeReply, Option<Value>) {
     let span = whole_text.span;
     if !policy.enabled || text.as_bytes().get(span.start) != Some(&b'{') {
@@ -75,7 +80,7 @@ pub(super) fn whole_reply_unrecorded(
     // Where the walk read the whole reply by the wide reading, the narrow one reads it too,
     // making the same decisions: the rules differ only at a value string's `"` followed by
     // `:`, which the wide reading, had it met one, would have closed and then failed at.
-    let read = if last == Some((span.start, span.end, ReadingKind::Wide)) {
+    let read = if last == Some((span.start, span.end, ReadingKind::Wide)) || built.is_some() {
         Ok(span.end)
     } else {
         Validator::once(text, Mode::Narrow).object_at_knowing(span.start, strict)
@@ -97,7 +102,9 @@ pub(super) fn whole_reply_unrecorded(
     if policy.walk_closed_gate && walk_end == Some(span.end) {
         return (WholeReply::RefusedWalkClosed { reading: None, walk_end: span.end, reply_end: span.end }, None);
     }
-    let Ok((value, _)) = js::parse_repaired_at(text, span.start, ColonRule::Narrow) else {
+    let Some(value) =
+        built.take().or_else(|| js::parse_repaired_at(text, span.start, ColonRule::Narrow).ok().map(|(v, _)| v))
+    else {
         // Validated above, so this does not happen; were it to, the reading is no reading.
         let why = NoReading::DoesNotParse(ParseError { kind: ParseErrorKind::Invalid, offset: span.start });
         return (WholeReply::NoReading { reading: None, why }, None);
@@ -106,6 +113,8 @@ pub(super) fn whole_reply_unrecorded(
         let fault = strings_not_self_contained(&value);
         learned.self_contained = Some(fault.is_none());
         if let Some(fault) = fault {
+            // The walk's answer may be this reading still (the walk-closed gate off).
+            *built = Some(value);
             return (WholeReply::RefusedNotSelfContained { reading: None, fault }, None);
         }
     }

@@ -184,10 +184,24 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How, build: bool) -
         Err(whole_text) => whole_text,
     };
     let mut reads = Reads::default();
+    // The narrow reading of a reply that is one object, where it was built before the walk.
+    let mut built = None;
     let Walked { candidates, last, kept, unrecorded, reads } = match how {
         How::Recorded(budget) => walk_recorded(text, readers, opts, budget),
         How::Unrecorded => {
-            let last = walk_unrecorded(text, readers, opts, &mut reads);
+            let span = whole_text.span;
+            let last = match readers.whole_first(span, opts.readings) {
+                Some((value, Some(by))) => {
+                    built = Some(value);
+                    reads.count(by);
+                    Some((span.start, span.end, by))
+                }
+                Some((value, None)) => {
+                    built = Some(value);
+                    walk_unrecorded(text, readers, opts, &mut reads)
+                }
+                None => walk_unrecorded(text, readers, opts, &mut reads),
+            };
             Walked { candidates: Vec::new(), last, kept: None, unrecorded: None, reads }
         }
         How::Visiting(visits) => {
@@ -206,6 +220,7 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How, build: bool) -
             &opts.whole_reply,
             readers.strict.as_ref(),
             &mut readers.whole_narrow,
+            &mut built,
         )
     };
     // The walk's value is built only when it is the answer.
@@ -217,6 +232,13 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How, build: bool) -
             let walk_value = match (last, kept) {
                 (Some((_, _, by)), Some(k)) => {
                     candidates.get(k).and_then(|c: &Candidate| c.reading(by).value().cloned())
+                }
+                // Built before the walk, where the walk read the whole reply by a reading
+                // making the narrow reading's decisions (`Readers::whole_first`).
+                (Some((start, end, _)), None)
+                    if built.is_some() && (start, end) == (whole_text.span.start, whole_text.span.end) =>
+                {
+                    built.take()
                 }
                 (Some((start, end, by)), None) if build => build_value(text, start, end, by),
                 _ => None,
@@ -724,6 +746,77 @@ impl<'a> Readers<'a> {
         last
     }
 
+    /// The reply's first candidate where the reply is one object (`span`, trimmed) that does
+    /// not read strictly: its narrow reading, built where it reads to the reply's last
+    /// character, with the reading by which the walk under `readings` reads that candidate
+    /// (`None`: the walk does not read it, and walks its candidates).
+    ///
+    /// The walk reads that object first, strictly, then by its repaired readings in turn; the
+    /// narrow one reads as built, and the wide one where it makes the same decisions (the
+    /// rules differ only at a value string's `"` followed by `:`, after which the wide reading
+    /// fails). Read there, the walk ends on the reply's last character and finds no brace
+    /// after it. Built here, the reading is validated by being built, as `extract` prints it
+    /// ([`print_answer`]), where the walk would validate it and a caller of the answer then
+    /// build it: on replies that are one envelope the repair reads (unescaped quotes in page
+    /// content) that second pass was a fifth of a scan's work. The whole-reply attempt, which
+    /// is this reading, takes it from the walk ([`whole_reply_unrecorded`]).
+    fn whole_first(&mut self, span: Span, readings: Readings) -> Option<(Value, Option<ReadingKind>)> {
+        let bytes = self.text.as_bytes();
+        let one_object =
+            bytes.get(span.start) == Some(&b'{') && span.end.checked_sub(1).and_then(|i| bytes.get(i)) == Some(&b'}');
+        // A walk with no repaired reading, or a reply that is not one object, builds nothing.
+        if readings.order().len() < 2 || !one_object {
+            return None;
+        }
+        let carries = match self.strictly(span.start) {
+            Ok(_) => return None,
+            Err((_, carries)) => carries,
+        };
+        if carries.to(Mode::Narrow) {
+            return None;
+        }
+        let reading = match js::parse_narrow_at(self.text, span.start) {
+            Ok(r) if r.end == span.end => r,
+            _ => {
+                self.whole_narrow.reads = Some(false);
+                return None;
+            }
+        };
+        self.whole_narrow.reads = Some(true);
+        let wide_reads = reading.wide_is_the_same && !carries.to(Mode::Wide);
+        if let Some(m) = self.shared.as_mut() {
+            m.insert((span.start, ReadingKind::Narrow), Ok(span.end));
+            if wide_reads {
+                m.insert((span.start, ReadingKind::Wide), Ok(span.end));
+            }
+        }
+        let by = readings.order()[1..].iter().copied().find(|&kind| match kind {
+            ReadingKind::Strict => false,
+            ReadingKind::Wide => wide_reads,
+            ReadingKind::Narrow => true,
+        });
+        Some((reading.value, by))
+    }
+
+    /// The strict reading of the object at `start`, as the walks of these readers learned it
+    /// (and learn it now where none did). Inlined: [`Readers::read_object`] asks it of every
+    /// candidate the flat reading does not decide.
+    #[inline(always)]
+    fn strictly(&mut self, start: usize) -> Carrying {
+        let text = self.text;
+        let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
+        match self.shared.as_ref().and_then(|m| m.get(&(start, ReadingKind::Strict))) {
+            Some(&known) => known,
+            None => {
+                let read = strict.object_at_carrying(start);
+                if let Some(m) = self.shared.as_mut() {
+                    m.insert((start, ReadingKind::Strict), read);
+                }
+                read
+            }
+        }
+    }
+
     fn strict(&mut self) -> &mut Validator<'a> {
         let text = self.text;
         self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict))
@@ -778,19 +871,7 @@ impl<'a> Readers<'a> {
             return None;
         }
         let one_repaired = readings.order().len() == 2;
-        let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
-        let shared = &mut self.shared;
-        let strictly = match shared.as_ref().and_then(|m| m.get(&(start, ReadingKind::Strict))) {
-            Some(&known) => known,
-            None => {
-                let read = strict.object_at_carrying(start);
-                if let Some(m) = shared.as_mut() {
-                    m.insert((start, ReadingKind::Strict), read);
-                }
-                read
-            }
-        };
-        let carries = match strictly {
+        let carries = match self.strictly(start) {
             Ok(end) => return Some((end, ReadingKind::Strict)),
             Err((_, carries)) => carries,
         };
@@ -946,6 +1027,33 @@ mod tests {
             assert_eq!(value_at(t, start, end, by), expected, "{t}");
             let whole = run(t, &no_walk_closed, true);
             assert_eq!(whole.whole_reply.name() == "taken", contained, "{t}");
+        }
+    }
+
+    /// A reply that is one envelope the repair reads (its strict reading fails at its first
+    /// unescaped quote) is read by building its narrow reading: no repaired reading validates
+    /// it first, and the value the decision needs is built then, once. Where only the narrow
+    /// reading reads it (a value string's `"` followed by `:`), the walk still walks it, and
+    /// the whole-reply attempt takes the value built.
+    #[test]
+    fn a_reply_that_is_one_repaired_envelope_is_built_once_not_validated_first() {
+        let page = "<td>a</td>".repeat(400);
+        let wide = format!(r#"{{"html": "<p class="lead">{page}</p>", "log": "ok"}}"#);
+        let narrow = format!(r#"{{"html": "<p>Note": {page}</p>", "log": "ok"}}"#);
+        for (t, by, decided) in
+            [(&wide, ReadingKind::Wide, DecidedBy::LastWins), (&narrow, ReadingKind::Narrow, DecidedBy::WholeReply)]
+        {
+            let mut walker = Walker::new(t);
+            let decided_now = walker.decide(&WalkOptions::SEED);
+            assert_eq!(decided_now.decided_by, decided, "{}", &t[..40]);
+            assert_eq!(decided_now.place, Place::Span { start: 0, end: t.len(), by }, "{}", &t[..40]);
+            assert_eq!(
+                decided_now.value.as_ref().map(Value::to_json),
+                run(t, &WalkOptions::SEED, true).value.map(|v| v.to_json())
+            );
+            // The strict reading stops at the first unescaped quote; a repaired reading
+            // validated first would have read the page's four kilobytes.
+            assert!(decided_now.work.bytes < 200, "{}: {:?}", &t[..40], decided_now.work);
         }
     }
 
