@@ -46,6 +46,16 @@ impl Partial<'_> {
         self.answers.get(ReaderId::LAST_WINS)
     }
 
+    /// The seed's answer as it stands in the reply, where it is JSON there (a strict reading,
+    /// or the whole reply) and no comparison built its value: what a caller that measures
+    /// the answer reads instead of building it.
+    pub fn seed_json(&self) -> Option<&str> {
+        if self.answers.built_already(ReaderId::LAST_WINS) {
+            return None;
+        }
+        self.answers.json_span().and_then(|span| self.text.get(span))
+    }
+
     /// The complete facts: [`Facts::of_text`], from what the early part read, with the
     /// command readers' answers for the text.
     pub fn finish(mut self, given: &[(ReaderId, Given)]) -> Facts {

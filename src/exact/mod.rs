@@ -11,13 +11,14 @@
 //! * [`strict`], [`repair`]: the two span readings a candidate gets; [`memo`] and [`ends`]:
 //!   what the candidates have in common, computed once per reply;
 //! * [`span`], [`trace`](mod@trace): positions and the decision record; [`reprint`]: an
-//!   answer printed straight from the reply.
+//!   answer printed straight from the reply; [`member`]: one of its strings measured there.
 
 pub mod ends;
 pub mod fence;
 pub mod first;
 pub mod js;
 pub mod lex;
+pub mod member;
 pub mod memo;
 pub mod repair;
 pub mod reprint;

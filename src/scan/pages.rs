@@ -11,8 +11,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::str::FromStr;
 
+use crate::analysis::Partial;
 use crate::analysis::Raised;
 use crate::exact::Value;
+use crate::exact::member::string_member_chars;
 use crate::logs::{Meta, Name};
 use crate::natural::Natural;
 
@@ -74,11 +76,25 @@ impl FromStr for Fraction {
 /// one (`None` for an answer with no such string, or none at all).
 pub fn page_size(answer: Option<&Value>) -> Option<usize> {
     match answer? {
-        Value::Object(o) => match o.get("html")? {
+        Value::Object(o) => match o.get(PAGE_FIELD)? {
             Value::String(s) => Some(s.char_len()),
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// The field of an answer that holds its page.
+const PAGE_FIELD: &str = "html";
+
+/// [`page_size`] of the seed's answer to a reply being read: measured in the reply where the
+/// answer is JSON as it stands and nothing built its value (on most replies every reader
+/// agrees, and building the value to measure one string is most of what reading it costs),
+/// else in its value.
+pub fn seed_page_size(partial: &mut Partial) -> Option<usize> {
+    match partial.seed_json() {
+        Some(json) => string_member_chars(json, PAGE_FIELD),
+        None => page_size(partial.seed()),
     }
 }
 

@@ -16,7 +16,7 @@ use crate::query::Query;
 use crate::readers::pending::Answered;
 use crate::readers::{Outcome, ReaderId, ReaderProblem};
 
-use super::pages::{Call, Fraction, Pages, page_size};
+use super::pages::{Call, Fraction, Pages, seed_page_size};
 use super::row::Row;
 
 /// The group key of a reply whose record does not say (no agent, no round).
@@ -674,11 +674,11 @@ impl Scanner {
 }
 
 /// A reply's facts, and for a call of a bench document's page the characters of page its
-/// answer delivers ([`page_size`]): the seed's answer read once for both.
+/// answer delivers ([`super::pages::page_size`]): the seed's answer read once for both.
 pub fn read(reply: &Reply, config: &Config, given: &[(ReaderId, crate::readers::Given)]) -> (Facts, Option<usize>) {
     let mut partial = Facts::start(&reply.text, reply.meta.stop == crate::logs::StopReason::Truncated, config);
     let html = match (&reply.meta.document, reply.meta.page) {
-        (Some(_), Some(_)) => page_size(partial.seed()),
+        (Some(_), Some(_)) => seed_page_size(&mut partial),
         _ => None,
     };
     (partial.finish(given).named(reply), html)

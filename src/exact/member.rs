@@ -1,0 +1,210 @@
+//! How long one string member of a JSON object is, read from its text.
+//!
+//! A scan measures each page it delivers: the characters of its answer's `html` string. Where
+//! the answer is JSON as it stands (a strict reading, or the whole reply), building its value
+//! to measure one string copies every string and container of it, and on the replies where
+//! every reader agrees nothing else needs that value. The text says the same: its members
+//! are stepped over by their brackets and quotes (the text is known to be JSON), and the
+//! string is counted where it stands, its escapes decoded as they are counted.
+
+use super::js;
+use super::lex::{next_string_special, scalar_end};
+
+/// What `JSON.parse(json)[key]` is, measured: the characters (code points, a lone surrogate
+/// counting as one, as [`super::value::JsString::char_len`] counts) of the string it is,
+/// where `json` is an object whose member `key` is a string. The last member of that name
+/// stands, as it does in the value. `json` must be JSON (a reading the strict rule read):
+/// text that is not is measured as nothing, or as the JSON it starts with.
+pub fn string_member_chars(json: &str, key: &str) -> Option<usize> {
+    let bytes = json.as_bytes();
+    let mut i = whitespace(bytes, 0);
+    if bytes.get(i) != Some(&b'{') {
+        return None;
+    }
+    i = whitespace(bytes, i + 1);
+    if bytes.get(i) == Some(&b'}') {
+        return None;
+    }
+    // The last member named `key`: its string's characters, or `None` where it is no string.
+    let mut found = None;
+    loop {
+        let key_end = string_end(bytes, i)?;
+        let named = is_key(json, i, key_end, key);
+        i = whitespace(bytes, key_end);
+        if bytes.get(i) != Some(&b':') {
+            return None;
+        }
+        let value = whitespace(bytes, i + 1);
+        let value_end = value_end(bytes, value)?;
+        if named {
+            found = Some((bytes[value] == b'"').then(|| string_chars(json, value + 1, value_end - 1)));
+        }
+        i = whitespace(bytes, value_end);
+        match bytes.get(i) {
+            Some(b',') => i = whitespace(bytes, i + 1),
+            Some(b'}') => return found.flatten(),
+            _ => return None,
+        }
+    }
+}
+
+/// JSON's whitespace from `i` skipped.
+fn whitespace(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Just past the string whose opening quote is at `i`.
+fn string_end(bytes: &[u8], i: usize) -> Option<usize> {
+    if bytes.get(i) != Some(&b'"') {
+        return None;
+    }
+    let mut at = next_string_special(bytes, i + 1);
+    loop {
+        match bytes.get(at)? {
+            b'"' => return Some(at + 1),
+            // An escape: two bytes (a `\u` escape's four digits hold no quote or backslash).
+            b'\\' => at = next_string_special(bytes, at + 2),
+            // A control character, which JSON does not hold in a string.
+            _ => return None,
+        }
+    }
+}
+
+/// Just past the value at `i`.
+fn value_end(bytes: &[u8], i: usize) -> Option<usize> {
+    match bytes.get(i)? {
+        b'"' => string_end(bytes, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut at = i;
+            loop {
+                match *bytes.get(at)? {
+                    b'"' => {
+                        at = string_end(bytes, at)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.checked_sub(1)?;
+                        if depth == 0 {
+                            return Some(at + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                at += 1;
+            }
+        }
+        _ => scalar_end(bytes, i).ok(),
+    }
+}
+
+/// Whether the key string at `open..end` (its quotes included) is `key`: compared as it
+/// stands, or decoded where it holds an escape (`"\u0068tml"` is `html`).
+fn is_key(json: &str, open: usize, end: usize, key: &str) -> bool {
+    let Some(raw) = json.get(open + 1..end - 1) else { return false };
+    if !raw.contains('\\') {
+        return raw == key;
+    }
+    match json.get(open..end).map(js::parse) {
+        Some(Ok(value)) => value.as_js_string().and_then(|s| s.as_str()) == Some(key),
+        _ => false,
+    }
+}
+
+/// The characters of the JSON string whose body is `json[from..to]`, decoded as counted: an
+/// escape is one character, but for a `\u` escape of a high surrogate followed at once by one
+/// of a low surrogate, which together are one.
+fn string_chars(json: &str, from: usize, to: usize) -> usize {
+    let bytes = json.as_bytes();
+    let mut chars = 0;
+    let mut at = from;
+    // The escape just counted was a high surrogate's `\u`, ending here.
+    let mut high_ends = None;
+    while at < to {
+        let run_end = memchr::memchr(b'\\', &bytes[at..to]).map_or(to, |k| at + k);
+        chars += json.get(at..run_end).map_or(0, |run| run.chars().count());
+        if run_end == to {
+            break;
+        }
+        if bytes.get(run_end + 1) == Some(&b'u') {
+            let unit = json.get(run_end + 2..run_end + 6).and_then(|h| u16::from_str_radix(h, 16).ok()).unwrap_or(0);
+            let pairs = high_ends == Some(run_end) && (0xDC00..0xE000).contains(&unit);
+            if !pairs {
+                chars += 1;
+            }
+            high_ends = ((0xD800..0xDC00).contains(&unit) && !pairs).then_some(run_end + 6);
+            at = run_end + 6;
+        } else {
+            chars += 1;
+            high_ends = None;
+            at = run_end + 2;
+        }
+    }
+    chars
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::value::Value;
+
+    /// What building the value says: the member's string's characters, the last member of
+    /// the name standing.
+    fn built(json: &str, key: &str) -> Option<usize> {
+        match &js::parse(json).ok()? {
+            Value::Object(o) => match o.get(key)? {
+                Value::String(s) => Some(s.char_len()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_member_is_measured_where_it_stands() {
+        for json in [
+            r#"{"html": "<p>hi</p>", "log": "ok"}"#,
+            r#" { "log" : [1, {"html": "no"}, "]"] , "html" : "a\"b\\c\nd" } "#,
+            r#"{"html": "first", "html": "second one"}"#,
+            r#"{"html": "a string", "html": 3}"#,
+            r#"{"html": null}"#,
+            r#"{"\u0068tml": "escaped key", "html\u0000": "other key"}"#,
+            r#"{"html": "\ud83d\ude00 pair, \ud83d lone, \ude00 lone, \ud83d\u0041 not a pair, 😀 raw"}"#,
+            r#"{"html": "\ud83d\ud83d\ude00"}"#,
+            r#"{}"#,
+            r#"[{"html": "x"}]"#,
+            r#""html""#,
+            r#"{"a": {"b": ["{", "}", "\\"]}, "html": "é\u00e9", "c": -1.5e3, "d": true}"#,
+        ] {
+            assert_eq!(string_member_chars(json, "html"), built(json, "html"), "{json}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any JSON object, written compact or spaced out: the member's string measured from
+        /// the text is the one measured in the value.
+        #[test]
+        fn measured_from_the_text_as_in_the_value(
+            members in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec!["html", "log", "h\\u0074ml", "x"]),
+                    proptest::sample::select(vec![
+                        "\"\"", "\"plain\"", "\"a\\\"b\\\\c\\/d\\n\"", "\"\\ud83d\\ude00\\ud83d\"", "\"é😀\"",
+                        "1", "-2.5e-3", "true", "null", "[]", "{\"html\": \"in\"}", "[\"]\", {\"}\": 1}]",
+                    ]),
+                ),
+                0..6,
+            ),
+            spaced in proptest::bool::ANY,
+        ) {
+            let sep = if spaced { " \n" } else { "" };
+            let body: Vec<String> = members.iter().map(|(k, v)| format!("{sep}\"{k}\"{sep}:{sep}{v}{sep}")).collect();
+            let json = format!("{{{}}}", body.join(","));
+            proptest::prop_assert_eq!(string_member_chars(&json, "html"), built(&json, "html"), "{}", json);
+        }
+    }
+}
