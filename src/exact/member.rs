@@ -77,28 +77,34 @@ fn string_end(bytes: &[u8], i: usize) -> Option<usize> {
 fn value_end(bytes: &[u8], i: usize) -> Option<usize> {
     match bytes.get(i)? {
         b'"' => string_end(bytes, i),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut at = i;
-            loop {
-                match *bytes.get(at)? {
-                    b'"' => {
-                        at = string_end(bytes, at)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth = depth.checked_sub(1)?;
-                        if depth == 0 {
-                            return Some(at + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                at += 1;
-            }
-        }
+        b'{' | b'[' => past_container(bytes, i),
         _ => scalar_end(bytes, i).ok(),
+    }
+}
+
+/// Just past the container whose bracket is at `i`, in text that is JSON there: its brackets
+/// counted, its strings stepped over.
+pub(crate) fn past_container(bytes: &[u8], mut i: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    loop {
+        match *bytes.get(i)? {
+            b'"' => {
+                i = next_string_special(bytes, i + 1);
+                while *bytes.get(i)? != b'"' {
+                    // An escape, two bytes (JSON holds no control character in a string).
+                    i = next_string_special(bytes, i + 2);
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
     }
 }
 

@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use crate::exact::lex;
+use crate::exact::member::past_container;
 use crate::exact::value::Value;
 
 use super::options::Readings;
@@ -77,32 +78,6 @@ pub fn count_array_prefix_within(text: &str, field: &str, json: Range<usize>) ->
         past_container(text.as_bytes(), i)
     });
     Some((n, closed))
-}
-
-/// Just past the container whose bracket is at `i`, in text that is JSON there: its brackets
-/// counted, its strings stepped over.
-fn past_container(bytes: &[u8], mut i: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    loop {
-        match *bytes.get(i)? {
-            b'"' => {
-                i = lex::next_string_special(bytes, i + 1);
-                while *bytes.get(i)? != b'"' {
-                    // An escape, two bytes (JSON holds no control character in a string).
-                    i = lex::next_string_special(bytes, i + 2);
-                }
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
 }
 
 /// The entries of the array whose `[` is just before `open` (the last `"field": [`), each
