@@ -4,7 +4,7 @@
 //! | variable | what it does |
 //! | --- | --- |
 //! | `BRACEWALK_DEBUG_PANIC` | a key press panics on the event loop (`=thread`: on a thread of its own), with the terminal raw, on the alternate screen and reporting the mouse, so `tests/tui/terminal_restore.rs` can check that a panic gives the terminal back |
-//! | `BRACEWALK_DEBUG_HANG` | a key press stalls the event loop for a minute, so `tests/tui/terminal_restore.rs` can check that a second signal ends an inspector whose loop cannot see the first |
+//! | `BRACEWALK_DEBUG_HANG` | a key press stalls the event loop for a minute, so `tests/tui/terminal_restore.rs` can check that a second signal ends an inspector whose loop cannot see the first; any value but `1` names a file made as the stall begins, which such a test waits for before it signals |
 //! | `BRACEWALK_TIMINGS` | a file to append latency figures to (`first-frame`, `key`, `loaded`, `summarized`, in microseconds), for benchmarking the inspector on a large campaign; never written beside the logs unless asked |
 //!
 //! (`BRACEWALK_STATE_DIR`, where triage marks are kept, is a setting, not a hook: see
@@ -18,16 +18,13 @@ use std::time::{Duration, Instant};
 pub struct Hooks {
     /// `BRACEWALK_DEBUG_PANIC`: where a key press panics (`thread`, or the event loop).
     pub panic: Option<String>,
-    /// `BRACEWALK_DEBUG_HANG`.
-    pub hang: bool,
+    /// `BRACEWALK_DEBUG_HANG`: `1`, or the file to make when the stall begins.
+    pub hang: Option<std::ffi::OsString>,
 }
 
 impl Hooks {
     pub fn from_env() -> Hooks {
-        Hooks {
-            panic: std::env::var("BRACEWALK_DEBUG_PANIC").ok(),
-            hang: std::env::var_os("BRACEWALK_DEBUG_HANG").is_some(),
-        }
+        Hooks { panic: std::env::var("BRACEWALK_DEBUG_PANIC").ok(), hang: std::env::var_os("BRACEWALK_DEBUG_HANG") }
     }
 
     /// What a key press sets off, if anything.
@@ -35,7 +32,12 @@ impl Hooks {
         if let Some(place) = &self.panic {
             panic_now(place)?;
         }
-        if self.hang {
+        if let Some(hang) = &self.hang {
+            // A test that signals a stalled loop waits for this: a signal sent before the
+            // key is read would find the loop free and end it at once.
+            if hang != "1" {
+                std::fs::write(hang, b"")?;
+            }
             std::thread::sleep(Duration::from_secs(60));
         }
         Ok(())

@@ -134,10 +134,14 @@ fn a_second_sigterm_ends_a_stuck_inspector_and_its_readers() {
     if !needs(false, "the readers of an inspector ended by a second SIGTERM") {
         return;
     }
-    let i = Inspector::start(Reader::Command(groups::stuck_reader), "BRACEWALK_DEBUG_HANG=1");
+    let i = Inspector::start(Reader::Command(groups::stuck_reader), "BRACEWALK_DEBUG_HANG=stalled");
     // The loop stalls on a key; the first signal is noted and never looked at.
     i.tmux.keys(&["j"]);
-    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    while !i.path("stalled").exists() {
+        assert!(start.elapsed() < DEADLINE, "the loop never stalled on the key");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     i.signal("-TERM");
     std::thread::sleep(Duration::from_millis(300));
     i.signal("-TERM");

@@ -131,8 +131,9 @@ fn sigint_restores_the_terminal_and_exits_with_130() {
 /// status. The first signal must leave the process running: the loop cannot look, and the
 /// signal only asks.
 fn stuck_then_signalled_twice(signal: &str) -> Option<i32> {
-    let ins = inspector("BRACEWALK_DEBUG_HANG=1")?;
+    let ins = inspector("BRACEWALK_DEBUG_HANG=stalled")?;
     ins.tmux.keys(&["j"]);
+    wait_for_stall(&ins.path("stalled"));
     ins.signal(signal);
     std::thread::sleep(Duration::from_millis(300));
     let alive = Command::new("kill").args(["-0", &ins.pid()]).status().unwrap();
@@ -140,6 +141,16 @@ fn stuck_then_signalled_twice(signal: &str) -> Option<i32> {
     assert!(!ins.path("status").exists(), "the first {signal} ended the process outright");
     ins.signal(signal);
     Some(ins.status())
+}
+
+/// Waits until the inspector's loop has read the key that stalls it (it makes `stalled` as
+/// it stalls): a signal sent sooner finds the loop free to end at once.
+fn wait_for_stall(stalled: &std::path::Path) {
+    let start = std::time::Instant::now();
+    while !stalled.exists() {
+        assert!(start.elapsed() < DEADLINE, "the loop never stalled on the key");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[test]
