@@ -43,6 +43,17 @@ impl InShell {
         self.dir.path().join(name)
     }
 
+    /// Waits until the inspector, started with `BRACEWALK_DEBUG_HANG=stalled`, has read the
+    /// key that stalls its loop (it makes `stalled` as it stalls): a signal sent sooner finds
+    /// the loop free to end at once.
+    pub fn wait_for_stall(&self) {
+        let start = std::time::Instant::now();
+        while !self.path("stalled").exists() {
+            assert!(start.elapsed() < DEADLINE, "the loop never stalled on the key");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     pub fn pid(&self) -> String {
         std::fs::read_to_string(self.path("pid")).unwrap().trim().to_owned()
     }

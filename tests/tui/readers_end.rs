@@ -137,11 +137,7 @@ fn a_second_sigterm_ends_a_stuck_inspector_and_its_readers() {
     let i = Inspector::start(Reader::Command(groups::stuck_reader), "BRACEWALK_DEBUG_HANG=stalled");
     // The loop stalls on a key; the first signal is noted and never looked at.
     i.tmux.keys(&["j"]);
-    let start = Instant::now();
-    while !i.path("stalled").exists() {
-        assert!(start.elapsed() < DEADLINE, "the loop never stalled on the key");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    i.wait_for_stall();
     i.signal("-TERM");
     std::thread::sleep(Duration::from_millis(300));
     i.signal("-TERM");

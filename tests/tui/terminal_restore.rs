@@ -133,7 +133,7 @@ fn sigint_restores_the_terminal_and_exits_with_130() {
 fn stuck_then_signalled_twice(signal: &str) -> Option<i32> {
     let ins = inspector("BRACEWALK_DEBUG_HANG=stalled")?;
     ins.tmux.keys(&["j"]);
-    wait_for_stall(&ins.path("stalled"));
+    ins.wait_for_stall();
     ins.signal(signal);
     std::thread::sleep(Duration::from_millis(300));
     let alive = Command::new("kill").args(["-0", &ins.pid()]).status().unwrap();
@@ -141,16 +141,6 @@ fn stuck_then_signalled_twice(signal: &str) -> Option<i32> {
     assert!(!ins.path("status").exists(), "the first {signal} ended the process outright");
     ins.signal(signal);
     Some(ins.status())
-}
-
-/// Waits until the inspector's loop has read the key that stalls it (it makes `stalled` as
-/// it stalls): a signal sent sooner finds the loop free to end at once.
-fn wait_for_stall(stalled: &std::path::Path) {
-    let start = std::time::Instant::now();
-    while !stalled.exists() {
-        assert!(start.elapsed() < DEADLINE, "the loop never stalled on the key");
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]

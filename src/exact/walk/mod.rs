@@ -456,8 +456,7 @@ fn find_with(readers: &mut Readers, opts: &WalkOptions, mut make: Make) -> Locat
     // walk's first candidate, and the whole text), then narrowly, once, where that can read:
     // that reading is the whole-reply attempt's, and very often the walk's answer too, which
     // then needs no candidate walk at all.
-    let one_object = text.as_bytes().get(span.start) == Some(&b'{')
-        && span.end.checked_sub(1).and_then(|i| text.as_bytes().get(i)) == Some(&b'}');
+    let one_object = is_one_object(text, span);
     // The narrow reading of the whole reply, where it spans the reply and parses: made, or
     // only known to read.
     let mut whole: Option<Option<Made>> = None;
@@ -761,11 +760,8 @@ impl<'a> Readers<'a> {
     /// content) that second pass was a fifth of a scan's work. The whole-reply attempt, which
     /// is this reading, takes it from the walk ([`whole_reply_unrecorded`]).
     fn whole_first(&mut self, span: Span, readings: Readings) -> Option<(Value, Option<ReadingKind>)> {
-        let bytes = self.text.as_bytes();
-        let one_object =
-            bytes.get(span.start) == Some(&b'{') && span.end.checked_sub(1).and_then(|i| bytes.get(i)) == Some(&b'}');
         // A walk with no repaired reading, or a reply that is not one object, builds nothing.
-        if readings.order().len() < 2 || !one_object {
+        if readings.order().len() < 2 || !is_one_object(self.text, span) {
             return None;
         }
         let carries = match self.strictly(span.start) {
@@ -932,6 +928,13 @@ impl<'a> Readers<'a> {
 /// The value of the object at `start..end` by the reading `by`, known to read there.
 pub fn value_at(text: &str, start: usize, end: usize, by: ReadingKind) -> Option<Value> {
     build_value(text, start, end, by)
+}
+
+/// Whether the reply (`span`, trimmed) opens with `{` and closes with `}`: one object from
+/// first to last character, as far as its ends say.
+fn is_one_object(text: &str, span: Span) -> bool {
+    let bytes = text.as_bytes();
+    bytes.get(span.start) == Some(&b'{') && span.end.checked_sub(1).and_then(|i| bytes.get(i)) == Some(&b'}')
 }
 
 /// The narrow reading of the whole reply (`span`, trimmed), built where it reads to its end.
