@@ -25,7 +25,9 @@
 //! 3. **The repair departs from the strict reading only where strict fails.** So a strict
 //!    failure says whether the repaired readings fail at the same place
 //!    ([`Validator::object_at_carrying`] proves it), and the memo keeps that beside it: a
-//!    reply nested deep that fails is read once, not once per reading.
+//!    reply nested deep that fails is read once, not once per reading. Likewise the narrow
+//!    colon rule departs from the wide one only where the wide reading fails
+//!    ([`narrow_as_wide`]).
 //!
 //! What is memoized is what is asked again. Failures, always: the walk descends into a
 //! candidate that fails. Successes, only when learned while answering a question whose answer
@@ -45,6 +47,8 @@ mod validator;
 
 pub(crate) use table::Table;
 pub use validator::Validator;
+
+use super::repair::{AfterQuote, after_quote};
 
 /// Which reading: the strict one, or the repaired one under the wide or the narrow colon
 /// rule. Under the narrow rule a quote followed by `:` ends only a key, which the validator
@@ -91,6 +95,30 @@ impl Carries {
             Mode::Wide => self >= Carries::Wide,
             Mode::Narrow => self == Carries::Both,
         }
+    }
+}
+
+/// The narrow reading of an object, where its wide reading (`wide`) decides it.
+///
+/// The two colon rules differ only at a value string's `"` followed by `:` (after
+/// JavaScript whitespace), which the wide rule closes and the narrow one keeps open. After a
+/// value JSON puts `,` `}` or `]`, never `:`, so the wide reading fails right there, at the
+/// first byte past the quote's JSON whitespace (the `:`, or JavaScript whitespace JSON does
+/// not skip). Up to the first such quote the two readings make the same decisions. So where
+/// the wide reading reads, the narrow one reads to the same end; where it fails anywhere but
+/// just past a quote that `:` follows, the narrow one fails at the same place. `None`: the
+/// narrow reading must be made.
+pub(crate) fn narrow_as_wide(text: &str, wide: Outcome) -> Option<Outcome> {
+    let at = match wide {
+        Ok(end) => return Some(Ok(end)),
+        Err(at) => at,
+    };
+    let bytes = text.as_bytes();
+    let before = bytes.get(..at)?;
+    let quote = before.iter().rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+    match quote {
+        Some(q) if bytes[q] == b'"' && after_quote(text, q) == AfterQuote::Colon => None,
+        _ => Some(Err(at)),
     }
 }
 

@@ -740,6 +740,17 @@ mod tests {
                 assert_eq!(read, seed, "strict then wide at {j} in {text:?}");
             }
         }
+        // The wide reading, where it decides the narrow one, decides it as made: asked in
+        // order of the text (so that a failure may be one the memo held) and from scratch.
+        let mut wide = Validator::new(text, Mode::Wide);
+        for (j, _) in text.match_indices('{') {
+            let narrow = Validator::once(text, Mode::Narrow).object_at(j);
+            for read in [wide.object_at(j), Validator::once(text, Mode::Wide).object_at(j)] {
+                if let Some(decided) = super::super::narrow_as_wide(text, read) {
+                    assert_eq!(decided, narrow, "narrow as wide at {j} in {text:?}");
+                }
+            }
+        }
         // A strict failure that carries to a repaired reading is that reading's failure.
         let mut carrying = Validator::new(text, Mode::Strict);
         for (j, _) in text.match_indices('{') {
@@ -878,6 +889,9 @@ mod tests {
             r#"{"notes": "read as { "faithful": true, "problems": [] }; no", "a": [{"b": "x": "y"}]}"#,
             r#"{"a": "x", "b" : "k": 1, "c": ["d": "e"]}"#,
             "{\"a\": \"x\"\u{3000}, \"b\"\u{3000}: 1} {\"a\": \"x\"\u{b}} {\"a\"\u{c}: 1}",
+            // A value's quote that `:` follows past whitespace JSON does not skip: the wide
+            // reading fails at that whitespace, where the narrow one reads on.
+            "{\"a\": \"x\"\u{a0}: y\"} {\"a\": \"x\" \u{2028}: y\", \"b\": 1} {\"a\": [\"x\"\n: y\"]}",
             r#"{"a": {"b": "x" y"}, "c": 1} {"a": "x": 1} {"a" "b"} {"a": ["x" y"]}"#,
             "{\"a\": \"x\\'y\"} {\"a\": \"x\ny\"} {\"a\": \"x\u{1}y\"} {\"a\": \"x\\",
             r#"{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":"x" y", "b": 1}}}}}}}}}} {"a":"#,

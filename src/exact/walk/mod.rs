@@ -31,7 +31,7 @@ use std::ops::Range;
 use super::ends::{SpanEnds, SpanRule};
 use super::js::{self, ParseError, ParseErrorKind, RepairedReading};
 use super::lex;
-use super::memo::{Carries, Carrying, Mode, Validator, Work, flat};
+use super::memo::{self, Carries, Carrying, Mode, Outcome, Validator, Work, flat};
 use super::repair::ColonRule;
 use super::reprint::reprint;
 use super::span::Span;
@@ -871,20 +871,27 @@ impl<'a> Readers<'a> {
             Ok(end) => return Some((end, ReadingKind::Strict)),
             Err((_, carries)) => carries,
         };
+        // This candidate's wide reading, where this walk made it.
+        let mut wide = None;
         for &kind in &readings.order()[1..] {
-            let (slot, mode) = match kind {
+            let mode = match kind {
                 ReadingKind::Strict => continue,
-                ReadingKind::Wide => (&mut self.wide, Mode::Wide),
-                ReadingKind::Narrow => (&mut self.narrow, Mode::Narrow),
+                ReadingKind::Wide => Mode::Wide,
+                ReadingKind::Narrow => Mode::Narrow,
             };
             // A strict failure that carries to this reading is its failure too.
             if carries.to(mode) {
                 continue;
             }
-            let known = self.shared.as_ref().and_then(|m| m.get(&(start, kind))).copied();
+            let known = self.shared.as_ref().and_then(|m| m.get(&(start, kind))).map(|k| k.map_err(|(at, _)| at));
+            let known = match kind {
+                ReadingKind::Narrow => known.or_else(|| self.narrow_by_wide(start, wide)),
+                _ => known,
+            };
             let read = match known {
-                Some(known) => known.map_err(|(at, _)| at),
+                Some(known) => known,
                 None => {
+                    let slot = if mode == Mode::Wide { &mut self.wide } else { &mut self.narrow };
                     let validator = slot.get_or_insert_with(|| Validator::new(text, mode));
                     let read = validator.object_at_knowing(start, self.strict.as_ref());
                     if one_repaired {
@@ -899,8 +906,22 @@ impl<'a> Readers<'a> {
             if let Ok(end) = read {
                 return Some((end, kind));
             }
+            if kind == ReadingKind::Wide {
+                wide = Some(read);
+            }
         }
         None
+    }
+
+    /// The narrow reading of the object at `start`, where its wide reading decides it
+    /// ([`memo::narrow_as_wide`]): as `wide` says, made by this walk, or as the walks of these
+    /// readers learned it.
+    fn narrow_by_wide(&self, start: usize, wide: Option<Outcome>) -> Option<Outcome> {
+        let wide = match wide {
+            Some(wide) => wide,
+            None => self.shared.as_ref()?.get(&(start, ReadingKind::Wide))?.map_err(|(at, _)| at),
+        };
+        memo::narrow_as_wide(self.text, wide)
     }
 
     /// Where a candidate that could not be read ends, for [`OnFailure::Resume`]: its strict
