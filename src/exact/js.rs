@@ -124,12 +124,35 @@ pub fn parse_narrow_at(text: &str, start: usize) -> Result<RepairedReading, Pars
 }
 
 fn parse_repaired(text: &str, start: usize, rule: ColonRule) -> Result<RepairedReading, ParseError> {
-    let mut parser = Parser::new(text, start, Some(rule));
+    parse_repaired_with(&mut Parser::new(text, start, Some(rule)))
+}
+
+fn parse_repaired_with(parser: &mut Parser) -> Result<RepairedReading, ParseError> {
     if parser.peek() != Some(b'{') {
-        return Err(parser.unexpected(start));
+        return Err(parser.unexpected(parser.at));
     }
     let value = parser.value()?;
     Ok(RepairedReading { value, end: parser.at, wide_is_the_same: !parser.colon_kept_open })
+}
+
+/// [`parse_narrow_at`], noting in `clean` where each object inside the reading that holds
+/// nothing the repair escaped starts and ends (in the order they close; not an empty one).
+///
+/// Such an object reads strictly, to the same end: the repair departs from the strict
+/// reading only at what it escapes (a quote it does not let close, a raw line feed, carriage
+/// return or tab, a backslash that begins no escape), so without one the strict reading
+/// makes the same tokens. (An object that holds one does not read strictly: strict closes
+/// that quote, or fails at that byte, where the grammar then fails.)
+pub fn parse_narrow_noting(
+    text: &str,
+    start: usize,
+    clean: &mut Vec<(usize, usize)>,
+) -> Result<RepairedReading, ParseError> {
+    let mut parser = Parser::new(text, start, Some(ColonRule::Narrow));
+    parser.clean = Some(std::mem::take(clean));
+    let read = parse_repaired_with(&mut parser);
+    *clean = parser.clean.take().unwrap_or_default();
+    read
 }
 
 /// Whether `JSON.parse(text)` would succeed, without building the value.
@@ -146,6 +169,11 @@ struct Parser<'a> {
     /// Under the narrow rule: a value string went on past a `"` followed by `:`, where the
     /// wide rule would have closed it.
     colon_kept_open: bool,
+    /// The last byte the repair escaped, as far as telling the objects that hold none needs
+    /// it: the first in each string (any string with one has it, inside the same object), and
+    /// where it is asked for, those objects ([`parse_narrow_noting`]).
+    last_repair: Option<usize>,
+    clean: Option<Vec<(usize, usize)>>,
     /// Strings with escapes keep the thread's buffer, and long ones say where they were
     /// written ([`parse_recycled`]).
     whole_buffers: bool,
@@ -163,6 +191,8 @@ enum Frame {
     },
     Object {
         start: usize,
+        /// Where its `{` is in the text.
+        open: usize,
         /// The key of the value being read.
         key: JsString,
         keys: Keys,
@@ -244,6 +274,8 @@ impl<'a> Parser<'a> {
             at,
             repair,
             colon_kept_open: false,
+            last_repair: None,
+            clean: None,
             whole_buffers: false,
             escaped: Vec::new(),
             written: None,
@@ -285,6 +317,7 @@ impl<'a> Parser<'a> {
             self.skip_ws();
             let mut value = match self.peek() {
                 Some(b'{') => {
+                    let open = self.at;
                     self.at += 1;
                     self.skip_ws();
                     if self.peek() == Some(b'}') {
@@ -292,7 +325,7 @@ impl<'a> Parser<'a> {
                         Value::Object(Object::new())
                     } else {
                         let key = self.key()?;
-                        stack.push(Frame::Object { start: entries.len(), key, keys: Keys::default() });
+                        stack.push(Frame::Object { start: entries.len(), open, key, keys: Keys::default() });
                         continue 'value;
                     }
                 }
@@ -335,7 +368,7 @@ impl<'a> Parser<'a> {
                             _ => return Err(self.unexpected(self.at)),
                         }
                     }
-                    Frame::Object { start, key, keys } => {
+                    Frame::Object { start, key, keys, .. } => {
                         keys.insert(&mut entries, *start, std::mem::take(key), value);
                         match self.peek() {
                             Some(b',') => {
@@ -346,9 +379,14 @@ impl<'a> Parser<'a> {
                             }
                             Some(b'}') => {
                                 self.at += 1;
-                                let Some(Frame::Object { start, keys, .. }) = stack.pop() else {
+                                let Some(Frame::Object { start, open, keys, .. }) = stack.pop() else {
                                     return Err(frame_error());
                                 };
+                                if let Some(clean) = self.clean.as_mut()
+                                    && self.last_repair.is_none_or(|r| r < open)
+                                {
+                                    clean.push((open, self.at));
+                                }
                                 value = Value::Object(keys.finish(entries.split_off(start)));
                             }
                             _ => return Err(self.unexpected(self.at)),
@@ -483,7 +521,7 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn repaired_at(&mut self, at: usize, key: bool) -> bool {
         let Some(rule) = self.repair else { return false };
-        match self.bytes.get(at) {
+        let repaired = match self.bytes.get(at) {
             Some(b'"') => match after_quote(self.text, at) {
                 AfterQuote::Closes => false,
                 AfterQuote::Colon if rule == ColonRule::Wide || key => false,
@@ -496,7 +534,11 @@ impl<'a> Parser<'a> {
             Some(b'\n' | b'\r' | b'\t') => true,
             Some(b'\\') => !is_escape(self.bytes, at),
             _ => false,
+        };
+        if repaired {
+            self.last_repair = Some(at);
         }
+        repaired
     }
 
     /// A string literal; the cursor is on its opening quote. `key`: it is in key position
@@ -913,6 +955,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+        /// Each object a narrow reading notes as holding nothing the repair escaped reads
+        /// strictly, to the same end, as the seed reads it (strict span, then `JSON.parse`).
+        #[test]
+        fn objects_noted_clean_read_strictly(
+            body in dense_text(),
+            other in dense_text(),
+            third in dense_text(),
+        ) {
+            use crate::exact::memo::{Mode, Validator};
+            use crate::exact::strict::strict_span;
+            let text = format!(
+                r#"{{"k": "{body}", "e": [{{"a": "{other}"}}, {{"b": "{third}", "c": {{"d": "{body}"}}}}, {{"f": 1}}], "{other}": {{"g": "{third}"}}}}"#
+            );
+            let mut clean = Vec::new();
+            let Ok(read) = parse_narrow_noting(&text, 0, &mut clean) else { return Ok(()) };
+            // The reading is the one `parse_narrow_at` makes.
+            let plain = parse_narrow_at(&text, 0).map(|r| (r.value.to_json(), r.end)).ok();
+            proptest::prop_assert_eq!(plain, Some((read.value.to_json(), read.end)));
+            for &(start, end) in &clean {
+                proptest::prop_assert_eq!(Validator::once(&text, Mode::Strict).object_at(start), Ok(end), "{:?} at {}", text, start);
+                let seed = strict_span(&text, start).filter(|&e| is_json(&text[start..e]));
+                proptest::prop_assert_eq!(seed, Some(end), "{:?} at {}", text, start);
+            }
+        }
+    }
+
+    #[test]
+    fn objects_that_hold_a_repair_are_not_noted_clean() {
+        let text = r#"{"a": {"b": "x"y"}, "c": {"d": "1"}, "e": {"f": "p\q"}, "g": {"h": "t	u"}, "i": {"j": "v": w"}}"#;
+        let mut clean = Vec::new();
+        let read = parse_narrow_noting(text, 0, &mut clean).map(|r| r.end);
+        assert_eq!(read, Ok(text.len()));
+        // An unescaped quote, an unknown escape, a raw tab, a value's quote that `:` follows:
+        // only `{"d": "1"}` holds none.
+        let start = text.find(r#"{"d""#).unwrap_or_default();
+        assert_eq!(clean, vec![(start, start + r#"{"d": "1"}"#.len())], "{text}");
     }
 
     fn json(s: &str) -> String {

@@ -771,7 +771,14 @@ impl<'a> Readers<'a> {
         if carries.to(Mode::Narrow) {
             return None;
         }
-        let reading = match js::parse_narrow_at(self.text, span.start) {
+        // The objects inside it that the repair left as they are, where other walks may ask
+        // them strictly (strict-only descends into it, and reads each of its entries).
+        let mut clean = Vec::new();
+        let read = match self.shared {
+            Some(_) => js::parse_narrow_noting(self.text, span.start, &mut clean),
+            None => js::parse_narrow_at(self.text, span.start),
+        };
+        let reading = match read {
             Ok(r) if r.end == span.end => r,
             _ => {
                 self.whole_narrow.reads = Some(false);
@@ -784,6 +791,10 @@ impl<'a> Readers<'a> {
             m.insert((span.start, ReadingKind::Narrow), Ok(span.end));
             if wide_reads {
                 m.insert((span.start, ReadingKind::Wide), Ok(span.end));
+            }
+            m.reserve(clean.len());
+            for (start, end) in clean {
+                m.entry((start, ReadingKind::Strict)).or_insert(Ok(end));
             }
         }
         let by = readings.order()[1..].iter().copied().find(|&kind| match kind {
@@ -1079,6 +1090,33 @@ mod tests {
             // validated first would have read the page's four kilobytes.
             assert!(decided_now.work.bytes < 200, "{}: {:?}", &t[..40], decided_now.work);
         }
+    }
+
+    #[test]
+    fn entries_the_narrow_reading_left_alone_are_not_validated_again_strictly() {
+        let entries: Vec<String> =
+            (0..200).map(|k| format!(r#"{{"find": "entry {k}", "replace": "line {k} of the page"}}"#)).collect();
+        let t = format!(
+            r#"{{"edits": [{{"find": "the "all" label", "replace": "x"}}, {}], "summary": "ok"}}"#,
+            entries.join(", ")
+        );
+        // The walk's answer alone, not the whole-reply attempt's (which reads the reply).
+        let whole_reply = WholeReplyPolicy { enabled: false, ..WalkOptions::SEED.whole_reply };
+        let strict_only = WalkOptions { readings: Readings::StrictOnly, whole_reply, ..WalkOptions::SEED };
+        let mut walker = Walker::new(&t);
+        let seed = walker.decide(&WalkOptions::SEED);
+        assert_eq!(seed.place, Place::Span { start: 0, end: t.len(), by: ReadingKind::Wide });
+        let after_seed = seed.work.bytes;
+        let strict = walker.run(&strict_only);
+        let alone = run(&t, &strict_only, false);
+        assert_eq!(strict.place, alone.place);
+        assert_eq!(strict.value.map(|v| v.to_json()), alone.value.map(|v| v.to_json()));
+        // The last entry, read without the validators: each of the 200 validated again would
+        // cost the strict validator its bytes.
+        let last = t.rfind(r#"{"find""#).unwrap_or_default();
+        assert!(matches!(strict.place, Place::Span { start, by: ReadingKind::Strict, .. } if start == last), "{:?} {last}", strict.place);
+        assert!(strict.work.bytes - after_seed < 200, "{:?} after {after_seed}", strict.work);
+        assert!(alone.work.bytes > t.len() as u64 / 2, "{:?}", alone.work);
     }
 
     #[test]
