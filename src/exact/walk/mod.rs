@@ -824,6 +824,12 @@ impl<'a> Readers<'a> {
         }
     }
 
+    /// Where the object at `start` reads strictly to, where the walks of these readers
+    /// learned that it does.
+    fn known_strictly(&self, start: usize) -> Option<usize> {
+        self.shared.as_ref()?.get(&(start, ReadingKind::Strict))?.ok()
+    }
+
     fn strict(&mut self) -> &mut Validator<'a> {
         let text = self.text;
         self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict))
@@ -1117,6 +1123,15 @@ mod tests {
         assert!(matches!(strict.place, Place::Span { start, by: ReadingKind::Strict, .. } if start == last), "{:?} {last}", strict.place);
         assert!(strict.work.bytes - after_seed < 200, "{:?} after {after_seed}", strict.work);
         assert!(alone.work.bytes > t.len() as u64 / 2, "{:?}", alone.work);
+        // The entries counted through what the walks learned are those counted afresh.
+        assert_eq!(walker.count_array_prefix("edits"), Some((201, true)));
+        assert_eq!(prefix::count_array_prefix(&t, "edits"), Some((201, true)));
+        let cut = &t[..t.rfind(r#", {"find""#).unwrap_or_default() + 20];
+        let mut walker = Walker::new(cut);
+        walker.decide(&WalkOptions::SEED);
+        walker.run(&strict_only);
+        assert_eq!(walker.count_array_prefix("edits"), prefix::count_array_prefix(cut, "edits"));
+        assert_eq!(walker.count_array_prefix("edits"), Some((200, false)));
     }
 
     #[test]

@@ -44,7 +44,12 @@ fn count_from(readers: &mut Readers, open: usize) -> (usize, bool) {
     let text = readers.text;
     let mut n = 0;
     let closed = entries_of(text, open, &mut |i| {
-        let (end, _) = readers.read(i, Readings::StrictThenWide)?;
+        // Most entries a walk before read strictly (strict-only's descends into the answer),
+        // or the narrow reading of the whole reply told.
+        let end = match readers.known_strictly(i) {
+            Some(end) => end,
+            None => readers.read(i, Readings::StrictThenWide)?.0,
+        };
         n += 1;
         Some(end)
     });
