@@ -35,10 +35,19 @@ pub fn string_member_chars(json: &str, key: &str) -> Option<usize> {
             return None;
         }
         let value = whitespace(bytes, i + 1);
-        let value_end = value_end(bytes, value)?;
-        if named {
-            found = Some((bytes[value] == b'"').then(|| string_chars(json, value + 1, value_end - 1)));
-        }
+        // The named string is measured as it is passed: one pass over a page, not two.
+        let value_end = match (named, bytes.get(value)) {
+            (true, Some(b'"')) => {
+                let (end, chars) = string_measured(json, value)?;
+                found = Some(Some(chars));
+                end
+            }
+            (true, _) => {
+                found = Some(None);
+                value_end(bytes, value)?
+            }
+            (false, _) => value_end(bytes, value)?,
+        };
         i = whitespace(bytes, value_end);
         match bytes.get(i) {
             Some(b',') => i = whitespace(bytes, i + 1),
@@ -121,36 +130,38 @@ fn is_key(json: &str, open: usize, end: usize, key: &str) -> bool {
     }
 }
 
-/// The characters of the JSON string whose body is `json[from..to]`, decoded as counted: an
-/// escape is one character, but for a `\u` escape of a high surrogate followed at once by one
-/// of a low surrogate, which together are one.
-fn string_chars(json: &str, from: usize, to: usize) -> usize {
+/// Just past the JSON string whose opening quote is at `open`, and its characters, decoded
+/// as counted: an escape is one character, but for a `\u` escape of a high surrogate followed
+/// at once by one of a low surrogate, which together are one.
+fn string_measured(json: &str, open: usize) -> Option<(usize, usize)> {
     let bytes = json.as_bytes();
     let mut chars = 0;
-    let mut at = from;
+    let mut at = open + 1;
     // The escape just counted was a high surrogate's `\u`, ending here.
     let mut high_ends = None;
-    while at < to {
-        let run_end = memchr::memchr(b'\\', &bytes[at..to]).map_or(to, |k| at + k);
-        chars += json.get(at..run_end).map_or(0, |run| run.chars().count());
-        if run_end == to {
-            break;
-        }
-        if bytes.get(run_end + 1) == Some(&b'u') {
-            let unit = json.get(run_end + 2..run_end + 6).and_then(|h| u16::from_str_radix(h, 16).ok()).unwrap_or(0);
-            let pairs = high_ends == Some(run_end) && (0xDC00..0xE000).contains(&unit);
-            if !pairs {
-                chars += 1;
+    loop {
+        let special = next_string_special(bytes, at);
+        chars += json.get(at..special).map_or(0, |run| run.chars().count());
+        match bytes.get(special)? {
+            b'"' => return Some((special + 1, chars)),
+            b'\\' if bytes.get(special + 1) == Some(&b'u') => {
+                let unit = json.get(special + 2..special + 6).and_then(|h| u16::from_str_radix(h, 16).ok()).unwrap_or(0);
+                let pairs = high_ends == Some(special) && (0xDC00..0xE000).contains(&unit);
+                if !pairs {
+                    chars += 1;
+                }
+                high_ends = ((0xD800..0xDC00).contains(&unit) && !pairs).then_some(special + 6);
+                at = special + 6;
             }
-            high_ends = ((0xD800..0xDC00).contains(&unit) && !pairs).then_some(run_end + 6);
-            at = run_end + 6;
-        } else {
-            chars += 1;
-            high_ends = None;
-            at = run_end + 2;
+            b'\\' => {
+                chars += 1;
+                high_ends = None;
+                at = special + 2;
+            }
+            // A control character, which JSON does not hold in a string.
+            _ => return None,
         }
     }
-    chars
 }
 
 #[cfg(test)]
