@@ -145,7 +145,8 @@ fn string_measured(json: &str, open: usize) -> Option<(usize, usize)> {
         match bytes.get(special)? {
             b'"' => return Some((special + 1, chars)),
             b'\\' if bytes.get(special + 1) == Some(&b'u') => {
-                let unit = json.get(special + 2..special + 6).and_then(|h| u16::from_str_radix(h, 16).ok()).unwrap_or(0);
+                let unit =
+                    json.get(special + 2..special + 6).and_then(|h| u16::from_str_radix(h, 16).ok()).unwrap_or(0);
                 let pairs = high_ends == Some(special) && (0xDC00..0xE000).contains(&unit);
                 if !pairs {
                     chars += 1;

@@ -1120,7 +1120,11 @@ mod tests {
         // The last entry, read without the validators: each of the 200 validated again would
         // cost the strict validator its bytes.
         let last = t.rfind(r#"{"find""#).unwrap_or_default();
-        assert!(matches!(strict.place, Place::Span { start, by: ReadingKind::Strict, .. } if start == last), "{:?} {last}", strict.place);
+        assert!(
+            matches!(strict.place, Place::Span { start, by: ReadingKind::Strict, .. } if start == last),
+            "{:?} {last}",
+            strict.place
+        );
         assert!(strict.work.bytes - after_seed < 200, "{:?} after {after_seed}", strict.work);
         assert!(alone.work.bytes > t.len() as u64 / 2, "{:?}", alone.work);
         // The entries counted through what the walks learned are those counted afresh.
