@@ -119,6 +119,20 @@ impl<'a> SpanEnds<'a> {
     /// next where that candidate failed too (the walks descend into a failed candidate):
     /// those are kept, not scanned again.
     pub fn end(&mut self, start: usize) -> Option<usize> {
+        self.end_knowing(start, &|_| None)
+    }
+
+    /// [`SpanEnds::end`], where `known` says where an object a reading read ends (`None`
+    /// where none did): a scan that meets such an object outside a string steps over it.
+    ///
+    /// That is the same span. A reading that reads an object is valid JSON over it, strictly
+    /// or under the repair's string rule, so a scan from its `{` under the same rule finds the
+    /// same strings and closes it at the same `}`; met outside a string, the scan goes on from
+    /// there as that scan does, and leaves it outside a string with the same braces open as
+    /// before it. So `known` must tell, for the strict scan, objects read strictly; for the
+    /// wide one, objects read strictly or by the wide rule (which reads the same objects to
+    /// the same end where the strict reading reads them).
+    pub fn end_knowing(&mut self, start: usize, known: &dyn Fn(usize) -> Option<usize>) -> Option<usize> {
         if let Some(known) = self.ends.get(start) {
             return known.ok();
         }
@@ -133,7 +147,7 @@ impl<'a> SpanEnds<'a> {
             let budget = self.text.len().saturating_sub(self.again);
             let within = first.max(start)..last.max(start);
             let limit = if within.len() <= budget { usize::MAX } else { within.start + budget };
-            let (found, scanned) = self.one_within(start, limit);
+            let (found, scanned) = self.one_within(start, limit, known);
             let end = start + scanned;
             self.again += end.min(within.end).saturating_sub(within.start);
             self.scanned = Some((first.min(start), last.max(end)));
@@ -148,7 +162,7 @@ impl<'a> SpanEnds<'a> {
             }
         }
         // Not a `{`, or a span too long for the table to keep: scanned on its own.
-        self.one_within(start, usize::MAX).0.flatten()
+        self.one_within(start, usize::MAX, known).0.flatten()
     }
 
     /// The span at `start` scanned on its own, where that decides it before byte `limit`
@@ -157,7 +171,12 @@ impl<'a> SpanEnds<'a> {
     /// A scan from a brace it opens outside a string goes on from there as this one does, so
     /// that brace's span ends where this scan closes it, and never balances where this scan
     /// reaches the reply's end with it open: both are kept.
-    fn one_within(&mut self, start: usize, limit: usize) -> (Option<Option<usize>>, usize) {
+    fn one_within(
+        &mut self,
+        start: usize,
+        limit: usize,
+        known: &dyn Fn(usize) -> Option<usize>,
+    ) -> (Option<Option<usize>>, usize) {
         let bytes = self.text.as_bytes();
         let len = bytes.len();
         let stop = limit.min(len);
@@ -166,11 +185,21 @@ impl<'a> SpanEnds<'a> {
         open.clear();
         let mut in_string = false;
         let mut i = start;
+        // An object read, met past the scan's start, is stepped over where its end lies
+        // within the scan's limit ([`SpanEnds::end_knowing`]); each is counted.
+        let stepped = std::cell::Cell::new(0);
+        let read = |p: usize| {
+            let end = known(p).filter(|&e| p > start && e <= stop)?;
+            stepped.set(stepped.get() + 1);
+            Some(end)
+        };
         // Only quotes, braces and backslashes act, so the bytes between them are skipped in
         // bulk: outside a string quotes and braces, inside one quotes and backslashes. The
         // strict rule reads a block of them at once where it can (`strict_blocks`).
         let found = 'scan: {
-            if strict && let Some(end) = strict_blocks(bytes, &mut open, &mut self.ends, (&mut i, &mut in_string), stop)
+            if strict
+                && let Some(end) =
+                    strict_blocks(bytes, &mut open, &mut self.ends, (&mut i, &mut in_string), stop, &read)
             {
                 break 'scan Some(end);
             }
@@ -181,6 +210,10 @@ impl<'a> SpanEnds<'a> {
                 i = at;
                 match (in_string, bytes[i]) {
                     (false, b'"') => in_string = true,
+                    (false, b'{') if let Some(end) = read(i) => {
+                        i = end;
+                        continue;
+                    }
                     (false, b'{') => open.push(i),
                     (false, _) => {
                         if let Some(end) = close(&mut open, &mut self.ends, i) {
@@ -213,6 +246,7 @@ impl<'a> SpanEnds<'a> {
             None => (None, stop.saturating_sub(start)),
         };
         self.open = open;
+        self.work.hits += stepped.get();
         result
     }
 
@@ -401,9 +435,10 @@ fn strict_blocks(
     ends: &mut Table,
     at: (&mut usize, &mut bool),
     stop: usize,
+    read: &dyn Fn(usize) -> Option<usize>,
 ) -> Option<usize> {
     let (mut i, mut in_string) = (*at.0, *at.1);
-    while let Some(Marks { quotes, backslashes, opens, closes }) = Marks::at(bytes, i, stop) {
+    'blocks: while let Some(Marks { quotes, backslashes, opens, closes }) = Marks::at(bytes, i, stop) {
         let (escaped, escapes_next) = escaped_bytes(backslashes);
         let mut inside = prefix_xor(quotes & !escaped);
         if in_string {
@@ -414,7 +449,13 @@ fn strict_blocks(
             while i < end {
                 match (in_string, bytes[i]) {
                     (false, b'"') => in_string = true,
-                    (false, b'{') => open.push(i),
+                    (false, b'{') => match read(i) {
+                        Some(past) => {
+                            i = past;
+                            continue 'blocks;
+                        }
+                        None => open.push(i),
+                    },
                     (false, b'}') => {
                         if let Some(end) = close(open, ends, i) {
                             return Some(end);
@@ -433,6 +474,11 @@ fn strict_blocks(
             let k = braces.trailing_zeros() as usize;
             braces &= braces - 1;
             if opens >> k & 1 == 1 {
+                if let Some(past) = read(i + k) {
+                    i = past;
+                    in_string = false;
+                    continue 'blocks;
+                }
                 open.push(i + k);
             } else if let Some(end) = close(open, ends, i + k) {
                 return Some(end);
@@ -553,8 +599,10 @@ fn join_alike(tracks: &mut Vec<Track>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exact::memo::{Mode, Validator};
     use crate::exact::repair::{ColonRule, repaired_span};
     use crate::exact::strict::strict_span;
+    use std::collections::HashMap;
 
     /// Every brace's span ends as a scan from it alone says, asked in order, from the last
     /// brace back (the ends a scan of an outer span kept are read for inner ones), and from
@@ -566,18 +614,59 @@ mod tests {
             .map(|k| if k % 2 == 0 { half + k / 2 } else { half - 1 - k / 2 })
             .filter_map(|k| braces.get(k).copied())
             .collect();
+        // The objects the readings read, which a scan told of steps over.
+        let read = |mode: Mode| -> HashMap<usize, usize> {
+            braces.iter().filter_map(|&j| Some((j, Validator::once(text, mode).object_at(j).ok()?))).collect()
+        };
+        let (read_strictly, read_wide) = (read(Mode::Strict), read(Mode::Wide));
+        let strictly = |p: usize| read_strictly.get(&p).copied();
+        let repaired = |p: usize| read_strictly.get(&p).or_else(|| read_wide.get(&p)).copied();
         for order in [braces.clone(), braces.iter().rev().copied().collect(), outward] {
             let mut strict = SpanEnds::new(text, SpanRule::Strict);
             let mut wide = SpanEnds::new(text, SpanRule::Wide);
             let mut narrow = SpanEnds::new(text, SpanRule::Narrow);
+            let mut strict_knowing = SpanEnds::new(text, SpanRule::Strict);
+            let mut wide_knowing = SpanEnds::new(text, SpanRule::Wide);
             for &j in &order {
-                assert_eq!(strict.end(j), strict_span(text, j), "strict at {j} in {text:?}");
+                let seed = strict_span(text, j);
+                assert_eq!(strict.end(j), seed, "strict at {j} in {text:?}");
+                assert_eq!(strict_knowing.end_knowing(j, &strictly), seed, "strict knowing at {j} in {text:?}");
                 let seed = repaired_span(text, j, ColonRule::Wide, None).map(|r| r.end);
                 assert_eq!(wide.end(j), seed, "wide at {j} in {text:?}");
+                assert_eq!(wide_knowing.end_knowing(j, &repaired), seed, "wide knowing at {j} in {text:?}");
                 let seed = repaired_span(text, j, ColonRule::Narrow, None).map(|r| r.end);
                 assert_eq!(narrow.end(j), seed, "narrow at {j} in {text:?}");
             }
         }
+    }
+
+    #[test]
+    fn objects_read_are_stepped_over_as_scanned() {
+        let entries: String =
+            (0..40).map(|k| format!(r#"{{"find": "a \"{k}\" {{", "n": [{k}, {{"x": "}}"}}]}}, "#)).collect();
+        for t in [
+            // An envelope cut off after its last whole entry, alone and after prose.
+            format!(r#"{{"edits": [{entries}{{"find": "cut"#),
+            format!(r#"Here {{ "html": "…", … }} then {{"edits": [{entries}{{"find": "cut"#),
+            // Entries whose strings the repair reads (an unescaped quote), and an envelope
+            // that closes after them.
+            format!(r#"{{"edits": [{entries}{{"find": "the "all" label"}}, {entries}], "x": 1}} {{"#),
+            format!(r#"{{"a": "{{", "b": [{entries}"}}"#),
+        ] {
+            agree(&t);
+        }
+        // A scan told of nothing reads every byte of the cut envelope; told of its entries,
+        // it steps over them.
+        let t = format!(r#"{{"edits": [{entries}{{"find": "cut"#);
+        let braces: Vec<usize> = t.match_indices('{').map(|(j, _)| j).collect();
+        let read: HashMap<usize, usize> =
+            braces.iter().filter_map(|&j| Some((j, Validator::once(&t, Mode::Strict).object_at(j).ok()?))).collect();
+        let mut told = SpanEnds::new(&t, SpanRule::Strict);
+        assert_eq!(told.end_knowing(0, &|p| read.get(&p).copied()), None);
+        assert_eq!(told.work.hits, 40, "{:?}", told.work);
+        let mut untold = SpanEnds::new(&t, SpanRule::Strict);
+        assert_eq!(untold.end(0), None);
+        assert_eq!(untold.work.hits, 0, "{:?}", untold.work);
     }
 
     #[test]

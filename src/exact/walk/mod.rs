@@ -943,10 +943,22 @@ impl<'a> Readers<'a> {
 
     /// Where a candidate that could not be read ends, for [`OnFailure::Resume`]: its strict
     /// span, or its wide one.
+    ///
+    /// The span scans step over the objects the walks read (most of a span that never
+    /// balances, an envelope cut off after its last whole entry, is its entries).
     fn resume_point(&mut self, start: usize) -> Option<usize> {
         let text = self.text;
-        let strict = self.strict_ends.get_or_insert_with(|| SpanEnds::new(text, SpanRule::Strict)).end(start);
-        strict.or_else(|| self.wide_ends.get_or_insert_with(|| SpanEnds::new(text, SpanRule::Wide)).end(start))
+        let shared = self.shared.as_ref();
+        let read = |p: usize, kind: ReadingKind| shared.and_then(|m| m.get(&(p, kind))).and_then(|r| r.ok());
+        let strict = self
+            .strict_ends
+            .get_or_insert_with(|| SpanEnds::new(text, SpanRule::Strict))
+            .end_knowing(start, &|p| read(p, ReadingKind::Strict));
+        strict.or_else(|| {
+            self.wide_ends
+                .get_or_insert_with(|| SpanEnds::new(text, SpanRule::Wide))
+                .end_knowing(start, &|p| read(p, ReadingKind::Strict).or_else(|| read(p, ReadingKind::Wide)))
+        })
     }
 
     fn work(&self) -> Work {
