@@ -296,7 +296,7 @@ fn walked(
             if v.strict_ok || v.repaired_ok || !opens_like_an_object(text, v.start) {
                 return None;
             }
-            let strict_end = spans.end(v);
+            let strict_end = spans.end(v, visits);
             strict_end.is_none_or(|e| start < e).then_some(Numbered { number: n + 1, start: v.start, end: strict_end })
         });
         if let Some(inside) = inside {

@@ -66,7 +66,7 @@ impl<'a> Visited<'a> {
 
     /// [`StrictSpans::end`] of every visit, in order.
     pub fn strict_ends(&mut self) -> Vec<Option<usize>> {
-        self.visits.iter().map(|v| self.spans.end(v)).collect()
+        self.visits.iter().map(|v| self.spans.end(v, &self.visits)).collect()
     }
 
     /// The span ends found, for the walks of the reply to come.
@@ -79,11 +79,19 @@ impl<'a> Visited<'a> {
 pub struct StrictSpans<'a>(SpanEnds<'a>);
 
 impl StrictSpans<'_> {
-    /// The end of the balanced strict span of `visit`, `None` when its braces never balance:
-    /// a strict reading that reads ends where its span does (`exact::memo`), so only the
-    /// spans of the others are scanned for.
-    pub fn end(&mut self, visit: &Visit) -> Option<usize> {
-        if visit.strict_ok { visit.read_end } else { self.0.end(visit.start) }
+    /// The end of the balanced strict span of `visit`, one of `visits` (in the walk's
+    /// order), `None` when its braces never balance: a strict reading that reads ends where
+    /// its span does (`exact::memo`), so only the spans of the others are scanned for, and
+    /// those scans step over the candidates the walk read strictly.
+    pub fn end(&mut self, visit: &Visit, visits: &[Visit]) -> Option<usize> {
+        if visit.strict_ok {
+            return visit.read_end;
+        }
+        let read_strictly = |p: usize| {
+            let k = visits.binary_search_by_key(&p, |v| v.start).ok()?;
+            visits[k].read_end.filter(|_| visits[k].strict_ok)
+        };
+        self.0.end_knowing(visit.start, &read_strictly)
     }
 
     /// The bytes scanned for these spans.
