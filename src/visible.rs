@@ -34,6 +34,10 @@ const C0: [&str; 32] = [
 
 /// `text` with every unsafe character replaced by its stand-in.
 pub fn visible(text: &str, keep_newlines: bool) -> String {
+    // Printable ASCII is its own stand-in: most keys and names are nothing else.
+    if text.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return text.to_owned();
+    }
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match stand_in(c, keep_newlines) {
@@ -69,6 +73,16 @@ mod tests {
         assert!(shown.chars().all(|c| !c.is_control() && !('\u{2066}'..='\u{2069}').contains(&c)));
         assert!(!shown.contains('\u{202e}') && !shown.contains('\u{200b}'));
         assert_eq!(shown, "a␛]0;title␇b␛]52;c;aGk=␇⍰31m⇄x·␡");
+    }
+
+    #[test]
+    fn every_byte_of_ascii_is_shown_as_its_stand_in_says() {
+        for b in 0u8..=0x7f {
+            let c = char::from(b);
+            let text = format!("key{c}");
+            let expected = format!("key{}", stand_in(c, false).map_or_else(|| c.to_string(), str::to_owned));
+            assert_eq!(visible(&text, false), expected, "{b:#x}");
+        }
     }
 
     #[test]
