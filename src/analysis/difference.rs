@@ -189,31 +189,35 @@ fn fields(n: usize) -> String {
     plural(n, "field", "fields")
 }
 
+/// An object's fields by name. Its keys are the reply's, hashed as the walks' maps hash
+/// positions: seeded at random per map, so a reply cannot choose keys that collide.
+type Fields<'a> = HashMap<&'a JsString, &'a Value, foldhash::fast::RandomState>;
+
 /// Two objects that differ: the fields that do, most telling first.
 fn objects(a: &Object, b: &Object) -> Vec<String> {
     // By key, not by searching: an answer can have as many fields as the reply has bytes.
-    let in_a: HashMap<&JsString, &Value> = a.iter().collect();
-    let in_b: HashMap<&JsString, &Value> = b.iter().collect();
+    let in_a: Fields = a.iter().collect();
+    let in_b: Fields = b.iter().collect();
     if !a.iter().any(|(k, _)| in_b.contains_key(k)) {
         // Not one field in common: another object altogether, said by its fields.
         return vec![format!("{} → {}", shape_of(a), shape_of(b))];
     }
     let mut parts: Vec<Change> = Vec::new();
+    // A field's name is written only where it differs.
+    let name = |k: &JsString| key(&k.to_string_lossy());
     for (k, va) in a.iter() {
-        let name = key(&k.to_string_lossy());
         match in_b.get(k) {
-            None => parts.push(Change { weight: ratio(magnitude(va), 1), text: format!("{name}: gone") }),
+            None => parts.push(Change { weight: ratio(magnitude(va), 1), text: format!("{}: gone", name(k)) }),
             Some(&vb) if va != vb => {
                 let c = change(va, vb);
-                parts.push(Change { text: format!("{name}: {}", c.text), ..c });
+                parts.push(Change { text: format!("{}: {}", name(k), c.text), ..c });
             }
             Some(_) => {}
         }
     }
     for (k, vb) in b.iter() {
         if !in_a.contains_key(k) {
-            let name = key(&k.to_string_lossy());
-            let text = format!("{name}: new, {}", crate::describe::leaf(vb));
+            let text = format!("{}: new, {}", name(k), crate::describe::leaf(vb));
             parts.push(Change { weight: ratio(1, magnitude(vb)), text });
         }
     }
