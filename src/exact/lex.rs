@@ -44,6 +44,16 @@ pub fn whitespace_len_at(s: &str, i: usize) -> Option<usize> {
     is_js_whitespace(c).then(|| c.len_utf8())
 }
 
+/// The first position at or after `i` that is not JSON's whitespace (space, tab, line feed,
+/// carriage return), or the length.
+#[inline(always)]
+pub(crate) fn past_json_whitespace(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(i) {
+        i += 1;
+    }
+    i
+}
+
 /// The first position at or after `from` holding a byte that means something inside a JSON
 /// string (`"`, `\\`, or a control character below 0x20), or the length when none does.
 /// Strings are most of what a reply is, and nearly all of a string is bytes that mean

@@ -8,7 +8,7 @@
 //! string is counted where it stands, its escapes decoded as they are counted.
 
 use super::js;
-use super::lex::{next_string_special, scalar_end};
+use super::lex::{next_string_special, past_json_whitespace as whitespace, scalar_end};
 
 /// What `JSON.parse(json)[key]` is, measured: the characters (code points, a lone surrogate
 /// counting as one, as [`super::value::JsString::char_len`] counts) of the string it is,
@@ -55,14 +55,6 @@ pub fn string_member_chars(json: &str, key: &str) -> Option<usize> {
             _ => return None,
         }
     }
-}
-
-/// JSON's whitespace from `i` skipped.
-fn whitespace(bytes: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(i) {
-        i += 1;
-    }
-    i
 }
 
 /// Just past the string whose opening quote is at `i`.

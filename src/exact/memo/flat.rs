@@ -12,7 +12,7 @@
 //! ([`strict_then_wide`]): the wide one departs from the strict one only at the string right
 //! before the strict failure, so it is read on from that string's quote.
 
-use crate::exact::lex::scalar_end;
+use crate::exact::lex::{past_json_whitespace as ws, scalar_end};
 use crate::exact::repair::{after_quote_ascii, escaped_before_plain, is_escape};
 
 use super::{MEMO_MIN, Mode};
@@ -47,14 +47,6 @@ pub(super) fn object(bytes: &[u8], start: usize, mode: Mode) -> Flat {
 pub(super) enum Slot {
     Key,
     Value,
-}
-
-#[inline(always)]
-fn ws(near: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = near.get(i) {
-        i += 1;
-    }
-    i
 }
 
 /// [`object`] on from the string or value at `i`, in `slot`.

@@ -3,6 +3,8 @@
 
 use std::ops::Range;
 
+use crate::exact::lex;
+
 pub(super) fn find_brace(text: &str, from: usize) -> Option<usize> {
     let rest = text.as_bytes().get(from..)?;
     // On brace-laden text the next brace is usually right here, or within a word; a search
@@ -100,11 +102,7 @@ pub(super) fn past_failing_keys(bytes: &[u8], mut at: usize, failing: Range<usiz
 /// Where the first token after the `{` at `start` is, past JSON whitespace.
 #[inline]
 pub(super) fn first_token(bytes: &[u8], start: usize) -> usize {
-    let mut i = start + 1;
-    while bytes.get(i).is_some_and(|&b| b <= b' ' && matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
-        i += 1;
-    }
-    i
+    lex::past_json_whitespace(bytes, start + 1)
 }
 
 #[cfg(test)]
