@@ -135,24 +135,19 @@ fn parse_repaired_with(parser: &mut Parser) -> Result<RepairedReading, ParseErro
     Ok(RepairedReading { value, end: parser.at, wide_is_the_same: !parser.colon_kept_open })
 }
 
-/// [`parse_narrow_at`], noting in `clean` where each object inside the reading that holds
-/// nothing the repair escaped starts and ends (in the order they close; not an empty one).
+/// [`parse_narrow_at`], with where each object inside the reading that holds nothing the
+/// repair escaped starts and ends (in the order they close; not an empty one).
 ///
 /// Such an object reads strictly, to the same end: the repair departs from the strict
 /// reading only at what it escapes (a quote it does not let close, a raw line feed, carriage
 /// return or tab, a backslash that begins no escape), so without one the strict reading
 /// makes the same tokens. (An object that holds one does not read strictly: strict closes
 /// that quote, or fails at that byte, where the grammar then fails.)
-pub fn parse_narrow_noting(
-    text: &str,
-    start: usize,
-    clean: &mut Vec<(usize, usize)>,
-) -> Result<RepairedReading, ParseError> {
+pub fn parse_narrow_noting(text: &str, start: usize) -> Result<(RepairedReading, Vec<(usize, usize)>), ParseError> {
     let mut parser = Parser::new(text, start, Some(ColonRule::Narrow));
-    parser.clean = Some(std::mem::take(clean));
-    let read = parse_repaired_with(&mut parser);
-    *clean = parser.clean.take().unwrap_or_default();
-    read
+    parser.clean = Some(Vec::new());
+    let read = parse_repaired_with(&mut parser)?;
+    Ok((read, parser.clean.unwrap_or_default()))
 }
 
 /// Whether `JSON.parse(text)` would succeed, without building the value.
@@ -972,8 +967,7 @@ mod tests {
             let text = format!(
                 r#"{{"k": "{body}", "e": [{{"a": "{other}"}}, {{"b": "{third}", "c": {{"d": "{body}"}}}}, {{"f": 1}}], "{other}": {{"g": "{third}"}}}}"#
             );
-            let mut clean = Vec::new();
-            let Ok(read) = parse_narrow_noting(&text, 0, &mut clean) else { return Ok(()) };
+            let Ok((read, clean)) = parse_narrow_noting(&text, 0) else { return Ok(()) };
             // The reading is the one `parse_narrow_at` makes.
             let plain = parse_narrow_at(&text, 0).map(|r| (r.value.to_json(), r.end)).ok();
             proptest::prop_assert_eq!(plain, Some((read.value.to_json(), read.end)));
@@ -988,9 +982,8 @@ mod tests {
     #[test]
     fn objects_that_hold_a_repair_are_not_noted_clean() {
         let text = r#"{"a": {"b": "x"y"}, "c": {"d": "1"}, "e": {"f": "p\q"}, "g": {"h": "t	u"}, "i": {"j": "v": w"}}"#;
-        let mut clean = Vec::new();
-        let read = parse_narrow_noting(text, 0, &mut clean).map(|r| r.end);
-        assert_eq!(read, Ok(text.len()));
+        let (read, clean) = parse_narrow_noting(text, 0).map(|(r, clean)| (r.end, clean)).unwrap_or_default();
+        assert_eq!(read, text.len());
         // An unescaped quote, an unknown escape, a raw tab, a value's quote that `:` follows:
         // only `{"d": "1"}` holds none.
         let start = text.find(r#"{"d""#).unwrap_or_default();

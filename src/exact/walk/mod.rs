@@ -126,7 +126,7 @@ impl<'a> Walker<'a> {
     /// these readers learned there (the seed's walk reads most objects a reply has), else
     /// the strict validator's.
     pub fn strict_end(&mut self, start: usize) -> Option<usize> {
-        if let Some(&known) = self.readers.shared.as_ref().and_then(|m| m.get(&(start, ReadingKind::Strict))) {
+        if let Some(known) = learned(self.readers.shared.as_ref(), start, ReadingKind::Strict) {
             return known.ok();
         }
         self.readers.strict().value_at(start).ok()
@@ -695,6 +695,12 @@ type WalkKey = (Readings, Keep, OnFailure);
 /// Where the candidate a walk read last starts and ends, and by which reading.
 type Last = Option<(usize, usize, ReadingKind)>;
 
+/// What the walks of one reply learned of the reading `kind` of the object at `start`.
+#[inline(always)]
+fn learned(shared: Option<&Shared>, start: usize, kind: ReadingKind) -> Option<Carrying> {
+    shared?.get(&(start, kind)).copied()
+}
+
 /// Each reading's outcome by candidate, shared by the walks of one reply. Its keys are
 /// positions in the reply and readings, hashed as integers are, seeded at random per map: a
 /// reply cannot choose colliding keys without knowing the seed.
@@ -773,13 +779,12 @@ impl<'a> Readers<'a> {
         }
         // The objects inside it that the repair left as they are, where other walks may ask
         // them strictly (strict-only descends into it, and reads each of its entries).
-        let mut clean = Vec::new();
         let read = match self.shared {
-            Some(_) => js::parse_narrow_noting(self.text, span.start, &mut clean),
-            None => js::parse_narrow_at(self.text, span.start),
+            Some(_) => js::parse_narrow_noting(self.text, span.start),
+            None => js::parse_narrow_at(self.text, span.start).map(|r| (r, Vec::new())),
         };
-        let reading = match read {
-            Ok(r) if r.end == span.end => r,
+        let (reading, clean) = match read {
+            Ok((r, clean)) if r.end == span.end => (r, clean),
             _ => {
                 self.whole_narrow.reads = Some(false);
                 return None;
@@ -812,8 +817,8 @@ impl<'a> Readers<'a> {
     fn strictly(&mut self, start: usize) -> Carrying {
         let text = self.text;
         let strict = self.strict.get_or_insert_with(|| Validator::new(text, Mode::Strict));
-        match self.shared.as_ref().and_then(|m| m.get(&(start, ReadingKind::Strict))) {
-            Some(&known) => known,
+        match learned(self.shared.as_ref(), start, ReadingKind::Strict) {
+            Some(known) => known,
             None => {
                 let read = strict.object_at_carrying(start);
                 if let Some(m) = self.shared.as_mut() {
@@ -827,7 +832,7 @@ impl<'a> Readers<'a> {
     /// Where the object at `start` reads strictly to, where the walks of these readers
     /// learned that it does.
     fn known_strictly(&self, start: usize) -> Option<usize> {
-        self.shared.as_ref()?.get(&(start, ReadingKind::Strict))?.ok()
+        learned(self.shared.as_ref(), start, ReadingKind::Strict)?.ok()
     }
 
     fn strict(&mut self) -> &mut Validator<'a> {
@@ -900,7 +905,7 @@ impl<'a> Readers<'a> {
             if carries.to(mode) {
                 continue;
             }
-            let known = self.shared.as_ref().and_then(|m| m.get(&(start, kind))).map(|k| k.map_err(|(at, _)| at));
+            let known = learned(self.shared.as_ref(), start, kind).map(|k| k.map_err(|(at, _)| at));
             let known = match kind {
                 ReadingKind::Narrow => known.or_else(|| self.narrow_by_wide(start, wide)),
                 _ => known,
@@ -936,7 +941,7 @@ impl<'a> Readers<'a> {
     fn narrow_by_wide(&self, start: usize, wide: Option<Outcome>) -> Option<Outcome> {
         let wide = match wide {
             Some(wide) => wide,
-            None => self.shared.as_ref()?.get(&(start, ReadingKind::Wide))?.map_err(|(at, _)| at),
+            None => learned(self.shared.as_ref(), start, ReadingKind::Wide)?.map_err(|(at, _)| at),
         };
         memo::narrow_as_wide(self.text, wide)
     }
@@ -949,7 +954,7 @@ impl<'a> Readers<'a> {
     fn resume_point(&mut self, start: usize) -> Option<usize> {
         let text = self.text;
         let shared = self.shared.as_ref();
-        let read = |p: usize, kind: ReadingKind| shared.and_then(|m| m.get(&(p, kind))).and_then(|r| r.ok());
+        let read = |p: usize, kind: ReadingKind| learned(shared, p, kind)?.ok();
         let strict = self
             .strict_ends
             .get_or_insert_with(|| SpanEnds::new(text, SpanRule::Strict))
