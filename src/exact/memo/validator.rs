@@ -4,6 +4,8 @@
 use crate::exact::lex::{next_string_special, scalar_end, simple_escape};
 use crate::exact::repair::{AfterQuote, after_quote, after_quote_ascii, escaped_before_plain, is_escape, quote_closes};
 
+use std::collections::HashMap;
+
 use super::flat::{self, Flat, Slot};
 use super::table::{Containers, Frame, Strings};
 use super::{Carries, Carrying, MEMO_MIN, Mode, Outcome, Work};
@@ -27,6 +29,10 @@ pub struct Validator<'a> {
     /// Successes learned while answering the current question, stored only if its answer
     /// is a failure ([`Validator::settle`]).
     pending: Vec<Pending>,
+    /// In the wide mode, where asked to keep them ([`Validator::keep_colon_stops`]): where
+    /// each object this validator read failed at a value's quote that `:` follows, by the
+    /// object's start.
+    colon_stops: Option<HashMap<usize, ColonStop, foldhash::fast::RandomState>>,
     /// Outcomes at least this far from their start are stored.
     memo_min: usize,
     pub work: Work,
@@ -69,6 +75,19 @@ enum Expect {
     /// After a value: `,` or the closer.
     CommaOrClose,
 }
+
+/// Where the wide reading of an object failed at the `:` after a value's closing quote: the
+/// containers it had open, outermost (the object) first, and the quote. The narrow reading
+/// of the object reads the same up to that quote, and on from it as a string
+/// ([`Validator::object_at_resuming`]).
+pub struct ColonStop {
+    frames: Vec<Frame>,
+    quote: usize,
+}
+
+/// The most containers a [`ColonStop`] keeps open: deeper stops are not kept, so that a reply
+/// nested deep keeps no more than this much a failure.
+const STOP_FRAMES: usize = 32;
 
 /// A success waiting on the answer to the question it was learned in.
 #[derive(Clone, Copy)]
@@ -124,6 +143,7 @@ impl<'a> Validator<'a> {
             keys: Strings::default(),
             stack,
             pending: Vec::new(),
+            colon_stops: None,
             memo_min,
             work: Work::default(),
         }
@@ -133,6 +153,64 @@ impl<'a> Validator<'a> {
     /// (`end` is the reading's span end), `Err(at)` with where it fails when it does not.
     pub fn object_at(&mut self, start: usize) -> Outcome {
         self.object_at_knowing(start, None)
+    }
+
+    /// Keeps, from now on, where each object this wide validator reads fails at the `:` after
+    /// a value's quote ([`ColonStop`]), for the narrow reading of the same object: readers
+    /// that make both readings of the reply's candidates ask for them.
+    pub fn keep_colon_stops(&mut self) {
+        if self.mode == Mode::Wide {
+            self.colon_stops.get_or_insert_with(HashMap::default);
+        }
+    }
+
+    /// Where this wide validator's reading of the object at `start` failed at the `:` after
+    /// a value's quote, where it read that object itself and kept where.
+    pub fn colon_stop(&self, start: usize) -> Option<&ColonStop> {
+        self.colon_stops.as_ref()?.get(&start)
+    }
+
+    /// [`Validator::object_at_knowing`] in the narrow mode, for an object whose wide reading
+    /// stopped at `stop`: read on from the stop, not from the object's start.
+    ///
+    /// The two colon rules part only at a value string's quote that `:` follows, which the
+    /// wide rule closes and the narrow one reads past ([`super::narrow_as_wide`]). Up to the
+    /// first such quote the two readings make the same tokens, and the wide reading fails just
+    /// past the first one it closes: the stop. So at the stop the narrow reading has the same
+    /// containers open, and is inside a string that goes on as one opened at the stop's quote
+    /// goes on (the quote leaves it inside, as an opening quote does).
+    pub fn object_at_resuming(&mut self, start: usize, stop: &ColonStop, strict: Option<&Validator>) -> Outcome {
+        let strict = strict.map(|v| &v.containers);
+        let outcome = match self.known(start, strict) {
+            Some(known) => known,
+            None => {
+                let mut stack = std::mem::take(&mut self.stack);
+                stack.clear();
+                stack.extend_from_slice(&stop.frames);
+                let outcome = match self.string_at(stop.quote, false) {
+                    Ok(end) => {
+                        self.work.bytes += 1;
+                        self.read_open(&mut stack, end, Expect::CommaOrClose, strict)
+                    }
+                    Err(f) => Err(self.fail_all(&mut stack, f, Carries::Neither)),
+                };
+                self.stack = stack;
+                outcome
+            }
+        };
+        self.settle(outcome).map_err(|(at, _)| at)
+    }
+
+    /// Keeps where the object at the bottom of `stack` failed: at the `:` after the value
+    /// string whose closing quote is at `quote`.
+    #[cold]
+    #[inline(never)]
+    fn keep_colon_stop(&mut self, stack: &[Frame], quote: usize) {
+        if let (Some(stops), Some(bottom)) = (self.colon_stops.as_mut(), stack.first())
+            && stack.len() <= STOP_FRAMES
+        {
+            stops.insert(bottom.start(), ColonStop { frames: stack.to_vec(), quote });
+        }
     }
 
     /// Whether the memo holds the outcome of the container at `start`.
@@ -388,6 +466,13 @@ impl<'a> Validator<'a> {
                     continue;
                 }
                 _ => {
+                    if self.colon_stops.is_some()
+                        && expect == Expect::CommaOrClose
+                        && b == Some(b':')
+                        && let Some(q) = quote
+                    {
+                        self.keep_colon_stop(stack, q);
+                    }
                     let carries = self.token_failure(expect, quote);
                     return Err(self.fail_all(stack, at, carries));
                 }
@@ -751,6 +836,20 @@ mod tests {
                 }
             }
         }
+        // The narrow reading resumed where the wide one stopped at a value's quote that `:`
+        // follows reads as made from the start: the wide reading asked in order of the text
+        // (so that a stop may lie past what the memo held), the narrow one shared or fresh.
+        let mut stopping = Validator::new(text, Mode::Wide);
+        stopping.keep_colon_stops();
+        let mut resuming = Validator::new(text, Mode::Narrow);
+        for (j, _) in text.match_indices('{') {
+            let _ = stopping.object_at(j);
+            let Some(stop) = stopping.colon_stop(j) else { continue };
+            let narrow = Validator::once(text, Mode::Narrow).object_at(j);
+            assert_eq!(resuming.object_at_resuming(j, stop, None), narrow, "narrow resumed at {j} in {text:?}");
+            let fresh = Validator::once(text, Mode::Narrow).object_at_resuming(j, stop, Some(&strict));
+            assert_eq!(fresh, narrow, "narrow resumed afresh at {j} in {text:?}");
+        }
         // A strict failure that carries to a repaired reading is that reading's failure.
         let mut carrying = Validator::new(text, Mode::Strict);
         for (j, _) in text.match_indices('{') {
@@ -898,9 +997,43 @@ mod tests {
             // Small flat objects the repair reads on past a key's or a value's quote, and on
             // into the members after it.
             r#"{"a"x":"b"} {"a"x":1, "c":"d"} {"a"x"y":"b","c":1} {"a":"x"y", "b":"c"} {"a":"x"y":1}"#,
+            // Verdicts whose page quotes a verdict: the wide reading stops at the quoted key's
+            // `:`, in an object, in an array, nested, twice, and where the rest fails too.
+            r#"{"faithful": false, "notes": "the draft said "faithful": true, then no", "problems": ["a b c d e f"]}"#,
+            r#"{"a": [1, {"b": "a longer value, then "y": z and more"}], "c": "d"} {"e": ["x y z w v u t s": 1"], "f": 2}"#,
+            r#"{"a": "one quoted "k": 1, then "j": 2", "b": "y": 2} {"a": "quoted "k": 1 and then the end"#,
+            r#"{"a": "a value long enough to keep "k" : 1", "b": [{"c": "x"}, "y"]: 3} {"a": "x x x x x x x x x x "k": {"#,
         ] {
             agree(t);
         }
+    }
+
+    /// Where the wide reading of a verdict stopped at the `:` after its page's quoted key, the
+    /// narrow reading goes on from there: it reads what it reads from the start, without
+    /// reading the page before the quote again.
+    #[test]
+    fn the_narrow_reading_goes_on_from_where_the_wide_one_stopped() {
+        let page = "a page of text, ".repeat(200);
+        let text = format!(r#"{{"notes": "{page} it said "faithful": true, {page}", "faithful": false}}"#);
+        let mut wide = Validator::new(&text, Mode::Wide);
+        wide.keep_colon_stops();
+        assert!(wide.object_at(0).is_err());
+        let stop = wide.colon_stop(0).expect("the wide reading stops at the quoted key's colon");
+        let mut from_start = Validator::once(&text, Mode::Narrow);
+        let mut resumed = Validator::once(&text, Mode::Narrow);
+        assert_eq!(from_start.object_at(0), Ok(text.len()));
+        assert_eq!(resumed.object_at_resuming(0, stop, None), Ok(text.len()));
+        // The page before the quote (half the text) is read once, by the wide reading.
+        assert!(
+            resumed.work.bytes < from_start.work.bytes - page.len() as u64,
+            "{:?} {:?}",
+            resumed.work,
+            from_start.work
+        );
+        // A wide validator not asked to keep stops keeps none.
+        let mut plain = Validator::new(&text, Mode::Wide);
+        assert!(plain.object_at(0).is_err());
+        assert!(plain.colon_stop(0).is_none());
     }
 
     #[test]

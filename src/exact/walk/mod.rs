@@ -913,9 +913,31 @@ impl<'a> Readers<'a> {
             let read = match known {
                 Some(known) => known,
                 None => {
-                    let slot = if mode == Mode::Wide { &mut self.wide } else { &mut self.narrow };
-                    let validator = slot.get_or_insert_with(|| Validator::new(text, mode));
-                    let read = validator.object_at_knowing(start, self.strict.as_ref());
+                    let shared = self.shared.is_some();
+                    let (validator, read) = match mode {
+                        Mode::Narrow => {
+                            let validator = self.narrow.get_or_insert_with(|| Validator::new(text, mode));
+                            // Where the wide reading stopped at a value's quote that `:` follows,
+                            // the narrow one reads the same up to there.
+                            let read = match self.wide.as_ref().and_then(|w| w.colon_stop(start)) {
+                                Some(stop) => validator.object_at_resuming(start, stop, self.strict.as_ref()),
+                                None => validator.object_at_knowing(start, self.strict.as_ref()),
+                            };
+                            (validator, read)
+                        }
+                        _ => {
+                            let validator = self.wide.get_or_insert_with(|| {
+                                let mut wide = Validator::new(text, mode);
+                                // Several walks: some make the narrow readings too.
+                                if shared {
+                                    wide.keep_colon_stops();
+                                }
+                                wide
+                            });
+                            let read = validator.object_at_knowing(start, self.strict.as_ref());
+                            (validator, read)
+                        }
+                    };
                     if one_repaired {
                         self.failing_keys = validator.failing_keys();
                     }
