@@ -9,20 +9,50 @@ use crate::visible::visible;
 
 /// `12345` → `12,345`.
 pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+    let mut out = String::new();
+    push_thousands(&mut out, n);
+    out
+}
+
+/// [`thousands`], written onto `out`.
+pub fn push_thousands(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let len = digits.len() - at;
+    for (i, &d) in digits[at..].iter().enumerate() {
+        if i > 0 && (len - i).is_multiple_of(3) {
             out.push(',');
         }
-        out.push(d);
+        out.push(char::from(d));
     }
-    out
 }
 
 /// `1 reply`, `2,814 replies`.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{} {many}", thousands(n)) }
+    let mut out = String::new();
+    push_plural(&mut out, n, one, many);
+    out
+}
+
+/// [`plural`], written onto `out`.
+pub fn push_plural(out: &mut String, n: usize, one: &str, many: &str) {
+    if n == 1 {
+        out.push_str("1 ");
+        out.push_str(one);
+    } else {
+        push_thousands(out, n);
+        out.push(' ');
+        out.push_str(many);
+    }
 }
 
 /// `1 char`, `7,121 chars`.
@@ -161,7 +191,12 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(62017), "62,017");
         assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(100000), "100,000");
+        assert_eq!(thousands(u64::MAX as usize), "18,446,744,073,709,551,615");
         assert_eq!(chars(1), "1 char");
+        assert_eq!(chars(0), "0 chars");
+        assert_eq!(plural(1001, "item", "items"), "1,001 items");
     }
 
     #[test]
