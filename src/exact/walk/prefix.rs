@@ -115,7 +115,54 @@ fn entries_of(text: &str, open: usize, entry: &mut dyn FnMut(usize) -> Option<us
 
 /// The offset just past the `[` of the last match of `"field"\s*:\s*\[` (matches taken left
 /// to right without overlap, as a global regex does) not preceded by a backslash.
+///
+/// For a field named by letters, digits, `_` and `-`, two matches cannot overlap (one could
+/// begin inside another only at a quote, and a match's quotes are its key's), so the last is
+/// the last place the pattern matches at all: found from the reply's end, at its `[`, which
+/// prose seldom holds, instead of by a search for the key over the whole reply.
 fn last_array_key(text: &str, field: &str) -> Option<usize> {
+    if field.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+        last_array_key_from_the_end(text, field)
+    } else {
+        last_array_key_in_order(text, field)
+    }
+}
+
+/// [`last_array_key`] read backwards from each `[`, the last first.
+fn last_array_key_from_the_end(text: &str, field: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let needle = format!("\"{field}\"");
+    memchr::memrchr_iter(b'[', bytes).find_map(|bracket| {
+        let colon = whitespace_before(text, bracket).checked_sub(1)?;
+        if bytes[colon] != b':' {
+            return None;
+        }
+        let close = whitespace_before(text, colon);
+        let at = close.checked_sub(needle.len())?;
+        let matched = &bytes[at..close] == needle.as_bytes() && (at == 0 || bytes[at - 1] != b'\\');
+        matched.then_some(bracket + 1)
+    })
+}
+
+/// Where the run of JavaScript whitespace that ends at `end` begins.
+fn whitespace_before(text: &str, mut end: usize) -> usize {
+    let bytes = text.as_bytes();
+    while end > 0 {
+        // The character that ends at `end`: back over its continuation bytes (three at most).
+        let mut start = end - 1;
+        while start > 0 && end - start < 4 && bytes[start] & 0xC0 == 0x80 {
+            start -= 1;
+        }
+        match lex::whitespace_len_at(text, start) {
+            Some(n) if start + n == end => end = start,
+            _ => break,
+        }
+    }
+    end
+}
+
+/// [`last_array_key`], every match of the key searched for in order.
+fn last_array_key_in_order(text: &str, field: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let needle = format!("\"{field}\"");
     let finder = memchr::memmem::Finder::new(needle.as_bytes());
@@ -150,6 +197,30 @@ fn last_array_key(text: &str, field: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+        /// The last `"field": [` found from the end is the one found in order, whatever the
+        /// keys, colons, brackets, backslashes and whitespace (JavaScript's, some of it wider
+        /// than a byte, or bytes that only look like it) around it.
+        #[test]
+        fn the_last_array_key_from_the_end_is_the_last_in_order(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "\"edits\"", "\"edits\"", "\"edit\"", "edits\"", ":", "[", "[", " ", "\n", "\u{a0}", "\u{2028}",
+                    "\u{3000}", "\u{85}", "\\", "\"", "e", "é", "]", "{", "\u{feff}", "\u{200b}",
+                ]),
+                0..40,
+            ),
+        ) {
+            let text = pieces.concat();
+            proptest::prop_assert_eq!(
+                last_array_key_from_the_end(&text, "edits"),
+                last_array_key_in_order(&text, "edits"),
+                "{:?}", text
+            );
+        }
+    }
 
     #[test]
     fn array_prefix_reads_the_entries_that_arrived() {
