@@ -93,7 +93,11 @@ pub struct Walker<'a> {
 impl<'a> Walker<'a> {
     pub fn new(text: &'a str) -> Walker<'a> {
         let mut readers = Readers::new(text);
-        readers.shared = Some(Shared::default());
+        // Room for what the walks learn made once, not by doubling from nothing (which cost
+        // as much as the entries' own insertion): a reading of some candidate for every few
+        // hundred bytes, on the hard campaign's replies.
+        let room = (text.len() / LEARNED_EVERY).min(LEARNED_ROOM);
+        readers.shared = Some(Shared::with_capacity_and_hasher(room, Default::default()));
         Walker { readers }
     }
 
@@ -700,6 +704,11 @@ type Last = Option<(usize, usize, ReadingKind)>;
 fn learned(shared: Option<&Shared>, start: usize, kind: ReadingKind) -> Option<Carrying> {
     shared?.get(&(start, kind)).copied()
 }
+
+/// The room a [`Walker`]'s shared map starts with: an entry for every this many bytes of the
+/// reply, and at most this many entries (more grow as a map grows).
+const LEARNED_EVERY: usize = 256;
+const LEARNED_ROOM: usize = 1 << 14;
 
 /// Each reading's outcome by candidate, shared by the walks of one reply. Its keys are
 /// positions in the reply and readings, hashed as integers are, seeded at random per map: a
