@@ -32,10 +32,15 @@ const C0: [&str; 32] = [
     "␗", "␘", "␙", "␚", "␛", "␜", "␝", "␞", "␟",
 ];
 
+/// Whether `text` is printable ASCII, which is its own stand-in, a byte a character: most
+/// keys and names are nothing else.
+pub fn is_printable_ascii(text: &str) -> bool {
+    text.bytes().all(|b| (b' '..=b'~').contains(&b))
+}
+
 /// `text` with every unsafe character replaced by its stand-in.
 pub fn visible(text: &str, keep_newlines: bool) -> String {
-    // Printable ASCII is its own stand-in: most keys and names are nothing else.
-    if text.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+    if is_printable_ascii(text) {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len());

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::describe::{push_plural, push_thousands};
 use crate::exact::value::{JsString, Object, Value};
-use crate::visible::visible;
+use crate::visible::{is_printable_ascii, visible};
 
 /// At most this many field differences are named; the rest are counted.
 const MAX_PARTS: usize = 3;
@@ -208,8 +208,8 @@ fn push_shape_of(out: &mut String, o: &Object) {
 
 /// A key as a person can read it ([`visible`]), cut past [`MAX_KEY`] characters.
 fn push_key(out: &mut String, k: &JsString) {
-    // Most keys are a few letters of printable ASCII: their own stand-ins, a byte a character.
-    if let Some(k) = k.as_str().filter(|k| k.bytes().all(|b| (b' '..=b'~').contains(&b))) {
+    // Most keys are a few letters of printable ASCII: cut by bytes, shown as they are.
+    if let Some(k) = k.as_str().filter(|k| is_printable_ascii(k)) {
         match k.get(..MAX_KEY - 1).filter(|_| k.len() > MAX_KEY) {
             Some(cut) => {
                 out.push_str(cut);

@@ -44,6 +44,24 @@ pub fn whitespace_len_at(s: &str, i: usize) -> Option<usize> {
     is_js_whitespace(c).then(|| c.len_utf8())
 }
 
+/// Where the run of JavaScript whitespace that ends at byte `end` begins ([`whitespace_len_at`]
+/// read backwards, a character at a time).
+pub fn whitespace_start_before(s: &str, mut end: usize) -> usize {
+    let bytes = s.as_bytes();
+    while end > 0 {
+        // The character that ends at `end`: back over its continuation bytes (three at most).
+        let mut start = end - 1;
+        while start > 0 && end - start < 4 && bytes[start] & 0xC0 == 0x80 {
+            start -= 1;
+        }
+        match whitespace_len_at(s, start) {
+            Some(n) if start + n == end => end = start,
+            _ => break,
+        }
+    }
+    end
+}
+
 /// The first position at or after `i` that is not JSON's whitespace (space, tab, line feed,
 /// carriage return), or the length.
 #[inline(always)]

@@ -133,32 +133,15 @@ fn last_array_key_from_the_end(text: &str, field: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let needle = format!("\"{field}\"");
     memchr::memrchr_iter(b'[', bytes).find_map(|bracket| {
-        let colon = whitespace_before(text, bracket).checked_sub(1)?;
+        let colon = lex::whitespace_start_before(text, bracket).checked_sub(1)?;
         if bytes[colon] != b':' {
             return None;
         }
-        let close = whitespace_before(text, colon);
+        let close = lex::whitespace_start_before(text, colon);
         let at = close.checked_sub(needle.len())?;
         let matched = &bytes[at..close] == needle.as_bytes() && (at == 0 || bytes[at - 1] != b'\\');
         matched.then_some(bracket + 1)
     })
-}
-
-/// Where the run of JavaScript whitespace that ends at `end` begins.
-fn whitespace_before(text: &str, mut end: usize) -> usize {
-    let bytes = text.as_bytes();
-    while end > 0 {
-        // The character that ends at `end`: back over its continuation bytes (three at most).
-        let mut start = end - 1;
-        while start > 0 && end - start < 4 && bytes[start] & 0xC0 == 0x80 {
-            start -= 1;
-        }
-        match lex::whitespace_len_at(text, start) {
-            Some(n) if start + n == end => end = start,
-            _ => break,
-        }
-    }
-    end
 }
 
 /// [`last_array_key`], every match of the key searched for in order.
