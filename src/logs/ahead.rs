@@ -4,7 +4,7 @@
 //! exactly as reading them in turn gives it.
 //!
 //! A file reads into a channel of its own; the caller takes the first file's items as they
-//! come, then the next file's, which were read meanwhile. A few files are read ahead, within
+//! come (a few at a time), then the next file's, which were read meanwhile. A few files are read ahead, within
 //! a budget of bytes, so that what waits to be handed on stays small. A large file is read
 //! alone, in its place, its lines batched over the cores as they always were, and so is a file
 //! that must be (see [`Loader::read_alone`](crate::logs::Loader)): what it gives depends on the
@@ -21,6 +21,8 @@ use crate::logs::model::diagnostic::Diagnostic;
 const AHEAD_PER_THREAD: usize = 2;
 /// Bytes of the files read ahead, at most, unless one alone is more.
 const AHEAD_BYTES: u64 = 64 << 20;
+/// What a file read ahead gives, handed on this many at a time.
+const CHUNK: usize = 16;
 /// A file larger than this is read alone, its lines batched over the cores.
 pub(crate) const ALONE_BYTES: u64 = 32 << 20;
 
@@ -43,7 +45,7 @@ pub(crate) struct Reading<'a, T> {
 struct Ahead<T> {
     index: usize,
     size: u64,
-    given: Receiver<T>,
+    given: Receiver<Vec<T>>,
 }
 
 impl<T: Send> Reading<'_, T> {
@@ -76,7 +78,7 @@ impl<T: Send> Reading<'_, T> {
                     }
                     Found::Problem(d) => {
                         let (give, given) = mpsc::channel();
-                        let _ = give.send((self.problem)(d));
+                        let _ = give.send(vec![(self.problem)(d)]);
                         ahead.push_back(Ahead { index, size: 0, given });
                         continue;
                     }
@@ -99,10 +101,20 @@ impl<T: Send> Reading<'_, T> {
                 let (give, given) = mpsc::channel();
                 let (read, stopped) = (self.read, self.stopped);
                 scope.spawn(move |_| {
-                    if !stopped() {
-                        read(path, &mut |t| {
-                            let _ = give.send(t);
-                        });
+                    if stopped() {
+                        return;
+                    }
+                    // Handed on a few at a time: one by one, the thread that hands them on
+                    // sleeps and is woken for each.
+                    let mut chunk = Vec::with_capacity(CHUNK);
+                    read(path, &mut |t| {
+                        chunk.push(t);
+                        if chunk.len() == CHUNK {
+                            let _ = give.send(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)));
+                        }
+                    });
+                    if !chunk.is_empty() {
+                        let _ = give.send(chunk);
                     }
                 });
                 bytes += size;
@@ -124,11 +136,13 @@ impl<T: Send> Reading<'_, T> {
 
     /// Hands on what a file read ahead gives, as it comes, until it is read.
     fn hand_on(&self, a: Ahead<T>, bytes: &mut u64, sink: &mut dyn FnMut(usize, T)) {
-        for t in a.given {
-            if (self.stopped)() {
-                break;
+        'given: for chunk in a.given {
+            for t in chunk {
+                if (self.stopped)() {
+                    break 'given;
+                }
+                sink(a.index, t);
             }
-            sink(a.index, t);
         }
         *bytes -= a.size;
     }
@@ -181,5 +195,46 @@ mod tests {
             (0..12).flat_map(|i| (0..=i % 3).map(move |k| (i, format!("{i}.{k}")))).collect();
         assert_eq!(got, want);
         assert!(threads.lock().unwrap().len() >= 2);
+    }
+
+    /// A file that gives many items hands them on in order across its chunks, and hands on
+    /// the first chunk before it is read to its end: the read of file 0 gives a chunk and
+    /// more, then waits until the caller has taken that chunk (bounded, so that a load that
+    /// held a file's items until its end fails instead of hanging).
+    #[test]
+    fn a_file_read_ahead_is_handed_on_a_chunk_at_a_time_as_it_is_read() {
+        if rayon::current_num_threads() < 2 {
+            eprintln!("skipped: one thread in the pool reads the files in turn");
+            return;
+        }
+        let found: Vec<Found> = (0..3).map(|i| Found::File(PathBuf::from(format!("{i}")))).collect();
+        let taken = Mutex::new(0usize);
+        let cv = Condvar::new();
+        let many = 3 * CHUNK + 5;
+        let read = |path: &Path, give: &mut dyn FnMut(String)| {
+            let i: usize = path.to_string_lossy().parse().unwrap();
+            for k in 0..many {
+                give(format!("{i}.{k}"));
+                if i == 0 && k == CHUNK {
+                    let t = taken.lock().unwrap();
+                    let (t, waited) = cv.wait_timeout_while(t, Duration::from_secs(60), |t| *t < CHUNK).unwrap();
+                    assert!(!waited.timed_out(), "nothing of file 0 was handed on while it was read: {t}");
+                }
+            }
+        };
+        let reading = Reading {
+            read: &read,
+            alone: &|_: &Path| false,
+            problem: &|d: &Diagnostic| d.to_string(),
+            stopped: &|| false,
+        };
+        let mut got = Vec::new();
+        reading.in_order(&found, &mut |i, t| {
+            got.push((i, t));
+            *taken.lock().unwrap() += 1;
+            cv.notify_all();
+        });
+        let want: Vec<(usize, String)> = (0..3).flat_map(|i| (0..many).map(move |k| (i, format!("{i}.{k}")))).collect();
+        assert_eq!(got, want);
     }
 }
