@@ -75,7 +75,7 @@ impl<'a> Answers<'a> {
     /// (many replies need it for nothing), and kept in the answers.
     pub fn with_seed(catalogue: &'a Catalogue, text: &'a str) -> (Answers<'a>, Trace) {
         let mut walker = Walker::new(text);
-        let mut seed = walker.decide(&WalkOptions::SEED);
+        let mut seed = walker.decide_seed();
         // Built already where finding the place built it, and nothing where nothing reads.
         let value = match seed.value.take() {
             Some(v) => Some(held(Some(v))),
@@ -95,11 +95,11 @@ impl<'a> Answers<'a> {
         (answers, seed)
     }
 
-    /// Every candidate the seed's walk visits ([`walk::visits`]), walked with what the
-    /// answers' walks already learned of the text; [`Answers::keep_spans`] keeps the spans
-    /// found of them for the walks to come.
+    /// Every candidate the seed's walk visits ([`walk::visits`]): as its walk kept them, or
+    /// walked again (with what the answers' walks learned of the text) where it walked none;
+    /// [`Answers::keep_spans`] keeps the spans found of them for the walks to come.
     pub fn visits(&mut self) -> walk::Visited<'a> {
-        self.walker.visits().1
+        self.walker.seed_visits()
     }
 
     /// [`walk::Walker::keep_spans`].

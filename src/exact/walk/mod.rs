@@ -75,6 +75,9 @@ pub fn run(text: &str, opts: &WalkOptions, record_all: bool) -> Trace {
 /// reads it (within a budget), or keeping what the oracle's record says of each.
 enum How<'v> {
     Unrecorded,
+    /// Unrecorded, and where the candidate walk runs, what it visits kept in the slot, from
+    /// which [`How::Visiting`]'s list is made.
+    UnrecordedKeeping(&'v mut Option<Vec<Passed>>),
     Recorded(Budget),
     Visiting(&'v mut Vec<Visit>),
 }
@@ -88,6 +91,11 @@ fn walk_text(text: &str, opts: &WalkOptions, how: How) -> Trace {
 /// what-if, walks with. Each walk is exactly [`run`]'s or [`locate`]'s.
 pub struct Walker<'a> {
     readers: Readers<'a>,
+    /// What the seed's walk visited ([`Walker::decide_seed`]), where it walked.
+    seed_visits: Option<Vec<Passed>>,
+    /// How many times [`Walker::seed_visits`] walked the candidates again: what a test counts.
+    #[cfg(test)]
+    visits_walked: usize,
 }
 
 impl<'a> Walker<'a> {
@@ -98,7 +106,12 @@ impl<'a> Walker<'a> {
         // hundred bytes, on the hard campaign's replies.
         let room = (text.len() / LEARNED_EVERY).min(LEARNED_ROOM);
         readers.shared = Some(Shared::with_capacity_and_hasher(room, Default::default()));
-        Walker { readers }
+        Walker {
+            readers,
+            seed_visits: None,
+            #[cfg(test)]
+            visits_walked: 0,
+        }
     }
 
     /// [`run`]`(text, opts, false)`.
@@ -112,6 +125,15 @@ impl<'a> Walker<'a> {
     /// value (a scan, on most replies) builds none.
     pub fn decide(&mut self, opts: &WalkOptions) -> Trace {
         walk_with(&mut self.readers, opts, How::Unrecorded, false)
+    }
+
+    /// [`Walker::decide`] of the seed's options, keeping every candidate its walk visits for
+    /// [`Walker::seed_visits`], which then need not walk them again.
+    pub fn decide_seed(&mut self) -> Trace {
+        let mut kept = None;
+        let trace = walk_with(&mut self.readers, &WalkOptions::SEED, How::UnrecordedKeeping(&mut kept), false);
+        self.seed_visits = kept;
+        trace
     }
 
     /// [`locate`]`(text, opts)`.
@@ -147,12 +169,46 @@ impl<'a> Walker<'a> {
     /// The spans the visits' owner asks for are scanned with those the walks before found;
     /// [`Walker::keep_spans`] keeps them for the walks after.
     pub fn visits(&mut self) -> (Trace, Visited<'a>) {
+        #[cfg(test)]
+        {
+            self.visits_walked += 1;
+        }
         let text = self.readers.text;
         let braces = memchr::memchr_iter(b'{', text.as_bytes()).count();
         let mut visits = Vec::with_capacity(braces);
         let trace = walk_with(&mut self.readers, &WalkOptions::SEED, How::Visiting(&mut visits), false);
         let spans = self.readers.strict_ends.take().unwrap_or_else(|| SpanEnds::new(text, SpanRule::Strict));
         (trace, Visited::new(visits, spans))
+    }
+
+    /// [`Walker::visits`] without its trace: those the seed's walk kept
+    /// ([`Walker::decide_seed`]), else walked now.
+    pub fn seed_visits(&mut self) -> Visited<'a> {
+        match self.seed_visits.take() {
+            Some(passed) => {
+                let text = self.readers.text;
+                let braces = memchr::memchr_iter(b'{', text.as_bytes()).count();
+                let mut visits = Vec::with_capacity(braces);
+                for p in passed {
+                    match p {
+                        Passed::Read(visit) => visits.push(visit),
+                        // Each fails under every reading, and is visited and descended into.
+                        Passed::Failed(run) => {
+                            let bytes = text.as_bytes().get(run.clone()).unwrap_or_default();
+                            visits.extend(memchr::memchr_iter(b'{', bytes).map(|k| Visit {
+                                start: run.start + k,
+                                strict_ok: false,
+                                repaired_ok: false,
+                                read_end: None,
+                            }));
+                        }
+                    }
+                }
+                let spans = self.readers.strict_ends.take().unwrap_or_else(|| SpanEnds::new(text, SpanRule::Strict));
+                Visited::new(visits, spans)
+            }
+            None => self.visits().1,
+        }
     }
 
     /// The strict spans `visited` found, for this walker's walks to come (the
@@ -192,8 +248,16 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How, build: bool) -
     let mut built = None;
     let Walked { candidates, last, kept, unrecorded, reads } = match how {
         How::Recorded(budget) => walk_recorded(text, readers, opts, budget),
-        How::Unrecorded => {
+        How::Unrecorded | How::UnrecordedKeeping(_) => {
             let span = whole_text.span;
+            let mut keeping = match how {
+                How::UnrecordedKeeping(slot) => Some(slot),
+                _ => None,
+            };
+            let mut walk = |readers: &mut Readers, reads: &mut Reads| {
+                let passed = keeping.as_mut().map(|slot| slot.get_or_insert_with(Vec::new));
+                walk_unrecorded(text, readers, opts, reads, passed)
+            };
             let last = match readers.whole_first(span, opts.readings) {
                 Some((value, Some(by))) => {
                     built = Some(value);
@@ -202,9 +266,9 @@ fn walk_with(readers: &mut Readers, opts: &WalkOptions, how: How, build: bool) -
                 }
                 Some((value, None)) => {
                     built = Some(value);
-                    walk_unrecorded(text, readers, opts, &mut reads)
+                    walk(readers, &mut reads)
                 }
-                None => walk_unrecorded(text, readers, opts, &mut reads),
+                None => walk(readers, &mut reads),
             };
             Walked { candidates: Vec::new(), last, kept: None, unrecorded: None, reads }
         }
@@ -631,7 +695,17 @@ struct Walked {
 /// The walk with nothing recorded: where the candidate read last starts and ends, and by
 /// which reading. It is most of what reading a brace-laden reply costs, so nothing bigger
 /// than that crosses its loop.
-fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions, reads: &mut Reads) -> Last {
+///
+/// With `passed`, what the walk visits is kept there, from which [`How::Visiting`]'s walk's
+/// list is made (under the seed's options: it reads each candidate by
+/// [`Readings::StrictThenWide`] and descends).
+fn walk_unrecorded(
+    text: &str,
+    readers: &mut Readers,
+    opts: &WalkOptions,
+    reads: &mut Reads,
+    mut passed: Option<&mut Vec<Passed>>,
+) -> Last {
     let mut last = None;
     let mut next = find_brace(text, 0);
     while let Some(start) = next {
@@ -640,6 +714,10 @@ fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions, reads:
             Some((end, by)) => {
                 reads.count(by);
                 last = Some((start, end, by));
+                if let Some(passed) = passed.as_deref_mut() {
+                    let strict_ok = by == ReadingKind::Strict;
+                    passed.push(Passed::Read(Visit { start, strict_ok, repaired_ok: true, read_end: Some(end) }));
+                }
                 if opts.keep == Keep::First {
                     break;
                 }
@@ -647,16 +725,22 @@ fn walk_unrecorded(text: &str, readers: &mut Readers, opts: &WalkOptions, reads:
             }
             // Inside it: its closing brace may belong to something else. A brace there that
             // opens no object would be passed over the same way, so it is not visited.
-            None => match opts.on_failure {
-                OnFailure::Descend => {
-                    let from = readers
-                        .strict
-                        .as_mut()
-                        .map_or(start + 1, |v| v.past_known_failures(start + 1, opts.readings.carried()));
-                    next_candidate(text, from, &readers.failing_keys)
+            None => {
+                let next = match opts.on_failure {
+                    OnFailure::Descend => {
+                        let from = readers
+                            .strict
+                            .as_mut()
+                            .map_or(start + 1, |v| v.past_known_failures(start + 1, opts.readings.carried()));
+                        next_candidate(text, from, &readers.failing_keys)
+                    }
+                    OnFailure::Resume => find_brace(text, readers.resume_point(start).unwrap_or(start + 1)),
+                };
+                if let Some(passed) = passed.as_deref_mut() {
+                    passed.push(Passed::Failed(start..next.unwrap_or(text.len())));
                 }
-                OnFailure::Resume => find_brace(text, readers.resume_point(start).unwrap_or(start + 1)),
-            },
+                next
+            }
         };
     }
     last
@@ -695,6 +779,15 @@ struct Readers<'a> {
 /// What decides a candidate walk: its readings, which candidate it keeps, and what it does
 /// after one it cannot read. The whole-reply policy only decides over the walk's end.
 type WalkKey = (Readings, Keep, OnFailure);
+
+/// What the seed's walk passed, in order: a candidate it read, or the braces from one it could
+/// not read to the next candidate it tried. The walk passes over those after the first
+/// (`past_known_failures`, `next_candidate`) because each fails under every reading: a walk
+/// that visits every brace visits each and descends into it.
+pub(super) enum Passed {
+    Read(Visit),
+    Failed(Range<usize>),
+}
 
 /// Where the candidate a walk read last starts and ends, and by which reading.
 type Last = Option<(usize, usize, ReadingKind)>;
@@ -753,7 +846,7 @@ impl<'a> Readers<'a> {
         if let Some(&(_, last)) = self.walks.iter().find(|(k, _)| *k == key) {
             return last;
         }
-        let last = walk_unrecorded(self.text, self, opts, &mut Reads::default());
+        let last = walk_unrecorded(self.text, self, opts, &mut Reads::default(), None);
         if self.shared.is_some() {
             self.walks.push((key, last));
         }

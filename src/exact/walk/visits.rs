@@ -155,9 +155,10 @@ pub(super) fn walk_visiting(
 mod tests {
     use super::*;
     use crate::exact::value::Value;
-    use crate::exact::walk::run;
+    use crate::exact::walk::{Walker, run};
 
     fn agree(text: &str) {
+        kept_as_walked(text);
         let (fast, mut got) = visits(text);
         let slow = run(text, &WalkOptions::SEED, true);
         let want: Vec<Visit> = slow.candidates.iter().map(Visit::of).collect();
@@ -189,6 +190,44 @@ mod tests {
             "{\"a\": \"line\nbreak\"} {\"b\\q\": 1}",
         ] {
             agree(t);
+        }
+    }
+    /// The visits the seed's walk kept ([`Walker::decide_seed`]) are those its walk visits.
+    fn kept_as_walked(text: &str) {
+        let mut walker = Walker::new(text);
+        walker.decide_seed();
+        let kept = walker.seed_visits();
+        assert_eq!(kept.visits, visits(text).1.visits, "{text:?}");
+    }
+
+    /// Where the seed walks its candidates, their visits are not walked again; where it
+    /// walks none (the reply is JSON), they are.
+    #[test]
+    fn the_seeds_walk_keeps_its_visits_for_the_flags() {
+        for (text, walked) in [
+            (r#"draft { "html": "..." } then {"html": "<p>real</p>"}"#, 0),
+            (r#"{"a":{"a":{"a":{"a":"#, 0),
+            (r#"{"html": "<p>real</p>"}"#, 1),
+        ] {
+            let mut walker = Walker::new(text);
+            walker.decide_seed();
+            walker.seed_visits();
+            assert_eq!(walker.visits_walked, walked, "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Kept visits agree with the visiting walk on text made of the pieces candidates
+        /// are made of: the braces the seed's walk passes over after a failure are visits too.
+        #[test]
+        fn kept_visits_are_the_visiting_walks(pieces in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "{", "{", "}", "\"", ":", ",", "\"a\"", "1", "\\", "\n", " ", "[", "]", "x",
+                "\"faithful\": true", "{\"a\":", "\"html\": \"<p class=\"c\">\"",
+            ]),
+            0..=40,
+        )) {
+            kept_as_walked(&pieces.concat());
         }
     }
 }
