@@ -187,8 +187,9 @@ impl<'a> Walker<'a> {
         match self.seed_visits.take() {
             Some(passed) => {
                 let text = self.readers.text;
-                let braces = memchr::memchr_iter(b'{', text.as_bytes()).count();
-                let mut visits = Vec::with_capacity(braces);
+                // Grown as the runs are listed: counting the reply's braces first costs as much
+                // as listing them.
+                let mut visits = Vec::with_capacity(passed.len());
                 for p in passed {
                     match p {
                         Passed::Read(visit) => visits.push(visit),
