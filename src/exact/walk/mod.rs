@@ -775,6 +775,9 @@ struct Readers<'a> {
     /// For readers shared by several walks: where each candidate walk made ended, by what
     /// decides it ([`Readers::walked`]).
     walks: Vec<(WalkKey, Last)>,
+    /// How many candidate walks [`Readers::walked`] walked: what a test counts.
+    #[cfg(test)]
+    walked_count: usize,
 }
 
 /// What decides a candidate walk: its readings, which candidate it keeps, and what it does
@@ -832,6 +835,8 @@ impl<'a> Readers<'a> {
             whole_narrow: WholeNarrow::default(),
             scratch: String::new(),
             walks: Vec::new(),
+            #[cfg(test)]
+            walked_count: 0,
         }
     }
 
@@ -847,11 +852,49 @@ impl<'a> Readers<'a> {
         if let Some(&(_, last)) = self.walks.iter().find(|(k, _)| *k == key) {
             return last;
         }
+        if let Some(last) = self.walked_narrowly(key) {
+            return last;
+        }
+        #[cfg(test)]
+        {
+            self.walked_count += 1;
+        }
         let last = walk_unrecorded(self.text, self, opts, &mut Reads::default(), None);
         if self.shared.is_some() {
             self.walks.push((key, last));
         }
         last
+    }
+
+    /// Where a walk under `key` ends, told by one these readers made with the other narrow
+    /// readings (`None`: none was made, or `key`'s readings are not narrow).
+    ///
+    /// The narrow rule in every candidate and the narrow rule as a fallback read each
+    /// candidate alike: where the wide reading reads, the narrow one reads the same object
+    /// to the same end (the rules differ only at a value string's `"` followed by `:`, after
+    /// which the wide reading fails), so strict-wide-narrow reads what strict-narrow reads,
+    /// and the two walks visit the same candidates and end on the same one. Only the reading
+    /// named for it may differ: the fallback names the wide reading where that reads.
+    fn walked_narrowly(&mut self, (readings, keep, on_failure): WalkKey) -> Option<Last> {
+        let other = match readings {
+            Readings::StrictThenNarrow => Readings::StrictThenWideThenNarrow,
+            Readings::StrictThenWideThenNarrow => Readings::StrictThenNarrow,
+            _ => return None,
+        };
+        let &(_, last) = self.walks.iter().find(|(k, _)| *k == (other, keep, on_failure))?;
+        let named = match last {
+            Some((start, end, ReadingKind::Narrow)) if readings == Readings::StrictThenWideThenNarrow => {
+                let by = match self.read(start, Readings::StrictThenWide) {
+                    Some((e, ReadingKind::Wide)) if e == end => ReadingKind::Wide,
+                    _ => ReadingKind::Narrow,
+                };
+                Some((start, end, by))
+            }
+            Some((start, end, ReadingKind::Wide)) => Some((start, end, ReadingKind::Narrow)),
+            last => last,
+        };
+        self.walks.push(((readings, keep, on_failure), named));
+        Some(named)
     }
 
     /// The reply's first candidate where the reply is one object (`span`, trimmed) that does
@@ -1286,5 +1329,38 @@ mod tests {
         let first = WalkOptions { keep: Keep::First, ..WalkOptions::SEED };
         assert_eq!(run(t, &first, false).value.unwrap().to_json(), r#"{"html":"...","log":"..."}"#);
         assert_eq!(run(t, &WalkOptions::SEED, false).value.unwrap().to_json(), r#"{"html":"<p>real</p>"}"#);
+    }
+    /// The narrow rule everywhere and as a fallback walk alike: whichever is located second
+    /// is told by the first's walk, each at the place its own walk finds (the fallback names
+    /// the wide reading where that reads the candidate).
+    #[test]
+    fn one_narrow_walk_tells_the_other() {
+        let everywhere = WalkOptions { readings: Readings::StrictThenNarrow, ..WalkOptions::SEED };
+        let fallback = WalkOptions { readings: Readings::StrictThenWideThenNarrow, ..WalkOptions::SEED };
+        let resume = |o: WalkOptions| WalkOptions { on_failure: OnFailure::Resume, ..o };
+        for t in [
+            // The wide reading reads the last candidate.
+            r#"Draft: {"html": "<p class="x">a</p>"} then {"html": "<p class="y">b</p>", "log": "ok"}"#,
+            // Only the narrow one does.
+            r#"{"faithful": false, "notes": "I read it as { "faithful": true }; it is not."} and more"#,
+            // Strictly.
+            r#"prose {"a": 1} and {"b": [1, 2]} end"#,
+            // Nothing reads.
+            r#"{"a": "never closed"#,
+            "no braces at all",
+        ] {
+            for (first, second) in
+                [(everywhere, fallback), (fallback, everywhere), (resume(everywhere), resume(fallback))]
+            {
+                let mut walker = Walker::new(t);
+                walker.decide(&WalkOptions::SEED);
+                let a = walker.locate(&first);
+                let walked = walker.readers.walked_count;
+                let b = walker.locate(&second);
+                assert_eq!(a.place, locate(t, &first).place, "{t}");
+                assert_eq!(b.place, locate(t, &second).place, "{t}");
+                assert!(walker.readers.walked_count <= walked, "{t}: the second narrow walk was walked");
+            }
+        }
     }
 }
