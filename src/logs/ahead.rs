@@ -155,17 +155,35 @@ mod tests {
     use std::sync::{Condvar, Mutex};
     use std::time::Duration;
 
+    /// Whether the pool reads files side by side (with one thread it reads them in turn).
+    fn side_by_side() -> bool {
+        let two = rayon::current_num_threads() >= 2;
+        if !two {
+            eprintln!("skipped: one thread in the pool reads the files in turn");
+        }
+        two
+    }
+
+    /// Files named `0` to `n - 1`.
+    fn files(n: usize) -> Vec<Found> {
+        (0..n).map(|i| Found::File(PathBuf::from(format!("{i}")))).collect()
+    }
+
+    /// A reading of what `read` gives, never stopped.
+    fn reading<'a>(read: &'a ReadFile<'a, String>) -> Reading<'a, String> {
+        Reading { read, alone: &|_: &Path| false, problem: &|d: &Diagnostic| d.to_string(), stopped: &|| false }
+    }
+
     /// The files are read by more than one thread, each file's items handed on in order: the
     /// read of each even file waits for the next file's read to start, which no reading of
     /// one file after another could give (the wait is bounded only so that such a reading
     /// fails instead of hanging).
     #[test]
     fn files_are_read_side_by_side_and_given_in_order() {
-        if rayon::current_num_threads() < 2 {
-            eprintln!("skipped: one thread in the pool reads the files in turn");
+        if !side_by_side() {
             return;
         }
-        let found: Vec<Found> = (0..12).map(|i| Found::File(PathBuf::from(format!("{i}")))).collect();
+        let found = files(12);
         let started = Mutex::new(Vec::new());
         let cv = Condvar::new();
         let threads = Mutex::new(std::collections::HashSet::new());
@@ -183,12 +201,7 @@ mod tests {
                 give(format!("{i}.{k}"));
             }
         };
-        let reading = Reading {
-            read: &read,
-            alone: &|_: &Path| false,
-            problem: &|d: &Diagnostic| d.to_string(),
-            stopped: &|| false,
-        };
+        let reading = reading(&read);
         let mut got = Vec::new();
         reading.in_order(&found, &mut |i, t| got.push((i, t)));
         let want: Vec<(usize, String)> =
@@ -203,11 +216,10 @@ mod tests {
     /// held a file's items until its end fails instead of hanging).
     #[test]
     fn a_file_read_ahead_is_handed_on_a_chunk_at_a_time_as_it_is_read() {
-        if rayon::current_num_threads() < 2 {
-            eprintln!("skipped: one thread in the pool reads the files in turn");
+        if !side_by_side() {
             return;
         }
-        let found: Vec<Found> = (0..3).map(|i| Found::File(PathBuf::from(format!("{i}")))).collect();
+        let found = files(3);
         let taken = Mutex::new(0usize);
         let cv = Condvar::new();
         let many = 3 * CHUNK + 5;
@@ -222,12 +234,7 @@ mod tests {
                 }
             }
         };
-        let reading = Reading {
-            read: &read,
-            alone: &|_: &Path| false,
-            problem: &|d: &Diagnostic| d.to_string(),
-            stopped: &|| false,
-        };
+        let reading = reading(&read);
         let mut got = Vec::new();
         reading.in_order(&found, &mut |i, t| {
             got.push((i, t));
