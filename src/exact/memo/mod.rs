@@ -42,6 +42,7 @@
 //! that are most candidates, too near their start for the memo to hold anything of.
 
 pub(crate) mod flat;
+mod kept;
 mod table;
 mod validator;
 

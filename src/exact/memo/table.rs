@@ -2,7 +2,7 @@
 //! of failure that would cost an entry per position otherwise (containers failing together,
 //! a string scan failing past every quote).
 
-use super::{Carries, Carrying, MEMO_MIN, Outcome, Work};
+use super::{Carries, Carrying, MEMO_MIN, Outcome, Work, kept};
 
 /// Outcomes by position, in pages allocated where entries land: O(1) and cache-friendly
 /// where the memo is dense (adversarial text), nearly nothing where it is sparse. An entry
@@ -32,33 +32,20 @@ const KEPT_PAGES: usize = 1024;
 impl Drop for Table {
     /// Hands the pages back to the thread, where it keeps fewer than [`KEPT_PAGES`].
     fn drop(&mut self) {
-        if self.pages.is_empty() {
-            return;
+        if !self.pages.is_empty() {
+            kept::keep(&PAGES, KEPT_PAGES, self.pages.drain(..).flatten());
         }
-        // A table dropped as its thread ends, after the thread's pages, frees its own.
-        let _ = PAGES.try_with(|kept| {
-            let mut pages = kept.take();
-            let room = KEPT_PAGES.saturating_sub(pages.len());
-            pages.extend(self.pages.drain(..).flatten().take(room));
-            kept.set(pages);
-        });
     }
 }
 
 /// A page of empty entries: one the thread kept, emptied, or a new one.
 fn empty_page() -> Page {
-    let kept = PAGES.try_with(|kept| {
-        let mut pages = kept.take();
-        let page = pages.pop();
-        kept.set(pages);
-        page
-    });
-    match kept {
-        Ok(Some(mut page)) => {
+    match kept::take(&PAGES) {
+        Some(mut page) => {
             page.fill(0);
             page
         }
-        _ => Box::new([0; PAGE]),
+        None => Box::new([0; PAGE]),
     }
 }
 

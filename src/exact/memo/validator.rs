@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::flat::{self, Flat, Slot};
 use super::table::{Containers, Frame, Strings};
-use super::{Carries, Carrying, MEMO_MIN, Mode, Outcome, Work};
+use super::{Carries, Carrying, MEMO_MIN, Mode, Outcome, Work, kept};
 
 /// Memoized validation of candidate readings for one reply, in one mode.
 pub struct Validator<'a> {
@@ -46,13 +46,7 @@ impl Drop for Validator<'_> {
             return;
         }
         stack.clear();
-        STACKS.with(|kept| {
-            let mut stacks = kept.take();
-            if stacks.len() < KEPT_STACKS {
-                stacks.push(stack);
-            }
-            kept.set(stacks);
-        });
+        kept::keep(&STACKS, KEPT_STACKS, Some(stack));
     }
 }
 
@@ -128,12 +122,7 @@ impl<'a> Validator<'a> {
     }
 
     fn storing(text: &'a str, mode: Mode, memo_min: usize) -> Validator<'a> {
-        let stack = STACKS.with(|kept| {
-            let mut stacks = kept.take();
-            let stack = stacks.pop().unwrap_or_default();
-            kept.set(stacks);
-            stack
-        });
+        let stack = kept::take(&STACKS).unwrap_or_default();
         Validator {
             text,
             bytes: text.as_bytes(),

@@ -1330,6 +1330,7 @@ mod tests {
         assert_eq!(run(t, &first, false).value.unwrap().to_json(), r#"{"html":"...","log":"..."}"#);
         assert_eq!(run(t, &WalkOptions::SEED, false).value.unwrap().to_json(), r#"{"html":"<p>real</p>"}"#);
     }
+
     /// The narrow rule everywhere and as a fallback walk alike: whichever is located second
     /// is told by the first's walk, each at the place its own walk finds (the fallback names
     /// the wide reading where that reads the candidate).

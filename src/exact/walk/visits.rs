@@ -192,6 +192,7 @@ mod tests {
             agree(t);
         }
     }
+
     /// The visits the seed's walk kept ([`Walker::decide_seed`]) are those its walk visits.
     fn kept_as_walked(text: &str) {
         let mut walker = Walker::new(text);
